@@ -1,0 +1,32 @@
+// Reads pcap and pcapng files through libpcap.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "core/packet.h"
+
+namespace rudp {
+
+class CaptureReader {
+ public:
+  // Throws CaptureError with a one-line message ("cannot open X: ...",
+  // "X is not a pcap or pcapng capture", ...).
+  static std::unique_ptr<CaptureReader> open(const std::string& path);
+  virtual ~CaptureReader() = default;
+
+  // Next record. Returns false at end of file or when the file is cut off
+  // mid-record; in the latter case truncated() is true and warning() says so.
+  // Records before the cut are all delivered.
+  virtual bool next(RawPacket& out) = 0;
+
+  virtual int linkType() const = 0;              // DLT_* of the (first) interface
+  virtual std::string linkTypeName() const = 0;  // e.g. "EN10MB"
+  virtual std::string format() const = 0;        // "pcap", "pcap-nsec", "pcapng"
+  virtual uint64_t fileSize() const = 0;
+  virtual uint64_t bytesRead() const = 0;        // for progress
+  virtual bool truncated() const = 0;
+  virtual std::string warning() const = 0;       // empty when none
+};
+
+}  // namespace rudp

@@ -1,0 +1,21 @@
+// Errors the core raises. Every message is one line meant for the user.
+#pragma once
+#include <stdexcept>
+#include <string>
+
+namespace rudp {
+
+class Error : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class CaptureError : public Error { using Error::Error; };
+class DissectorError : public Error { using Error::Error; };
+class StoreError : public Error { using Error::Error; };
+class Cancelled : public Error {
+ public:
+  Cancelled() : Error("cancelled") {}
+};
+
+}  // namespace rudp

@@ -1,0 +1,75 @@
+// Plain value types shared by every layer of the analysis core.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rudp {
+
+// One record as libpcap delivered it. `data` is valid until the next read.
+struct RawPacket {
+  uint64_t frame = 0;        // 1-based frame number, as Wireshark numbers them
+  int64_t ts_ns = 0;         // capture time, nanoseconds since the Unix epoch
+  uint32_t caplen = 0;       // bytes captured
+  uint32_t origlen = 0;      // bytes on the wire
+  uint64_t file_offset = 0;  // offset of the record in the capture file
+  const uint8_t* data = nullptr;
+};
+
+struct IpAddress {
+  uint8_t family = 0;  // 0 none, 4, 6
+  std::array<uint8_t, 16> bytes{};
+  bool operator==(const IpAddress&) const = default;
+  auto operator<=>(const IpAddress&) const = default;
+  std::string toString() const;  // dotted quad / RFC 5952 text
+};
+
+struct TcpOptions {
+  uint16_t mss = 0;            // 0 = absent
+  int8_t window_scale = -1;    // -1 = absent
+  bool sack_permitted = false;
+  bool has_timestamps = false;
+  uint32_t tsval = 0, tsecr = 0;
+  uint8_t sack_block_count = 0;
+  std::array<std::pair<uint32_t, uint32_t>, 4> sack_blocks{};
+};
+
+struct TcpHeader {
+  uint32_t seq = 0, ack = 0;
+  uint8_t flags = 0;  // FIN 0x01 SYN 0x02 RST 0x04 PSH 0x08 ACK 0x10 URG 0x20 ECE 0x40 CWR 0x80
+  uint16_t window = 0;
+  uint8_t header_len = 0;
+  TcpOptions options;
+};
+
+enum class L3 : uint8_t { None, IPv4, IPv6 };
+enum class L4 : uint8_t { None, UDP, TCP };
+
+// A packet decoded down to its transport layer.
+struct DecodedPacket {
+  uint64_t frame = 0;
+  int64_t ts_ns = 0;
+  uint32_t caplen = 0, origlen = 0;
+  uint64_t file_offset = 0;
+
+  L3 l3 = L3::None;
+  IpAddress src, dst;
+  uint8_t ip_proto = 0;
+  bool ip_fragment = false;          // an IPv4 fragment whose datagram is not complete here
+  bool ip_reassembled = false;       // this frame completed a reassembled IPv4 datagram
+
+  L4 l4 = L4::None;
+  uint16_t sport = 0, dport = 0;
+  TcpHeader tcp;
+
+  // Transport payload. Points into the frame or into the decoder's
+  // reassembly buffer; valid until the next decode() call.
+  const uint8_t* payload = nullptr;
+  uint32_t payload_len = 0;           // bytes available
+  uint32_t payload_reported_len = 0;  // bytes the headers claim (>= payload_len when snapped)
+
+  std::string error;  // non-empty: malformed at some layer (decoded fields before it stay valid)
+};
+
+}  // namespace rudp

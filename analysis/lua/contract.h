@@ -1,0 +1,58 @@
+// The analysis contract: which dissector fields carry which meaning.
+//
+// A dissector declares it in a Lua block comment that Wireshark ignores:
+//
+//   --[==[ rudpscope.contract
+//   return { version = 1, proto = "grudp", conn_id = "grudp.conn_id", ... }
+//   ]==]
+//
+// The host evaluates the block (a Lua chunk returning a table) in an empty
+// environment and resolves every field name to a field id. See
+// dissectors/README.md for the full description.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace rudp {
+
+enum class SegmentRole : uint8_t { Other, Data, Ack, Connect, Accept, Disconnect, Ping, Pong };
+enum class Reliability : uint8_t { FromField, Reliable, Unreliable, Unsequenced };
+enum class AckStyle : uint8_t { None, HighestBitmap, Cumulative, PerSegment };
+
+struct KindRole {
+  SegmentRole role = SegmentRole::Other;
+  bool consumes_seq = true;           // false: the segment's seq is not a new number (GRUDP pure ACK)
+  Reliability reliability = Reliability::FromField;
+};
+
+struct Contract {
+  int version = 1;
+  std::string proto;                  // dissector filter name, e.g. "grudp"
+  int proto_index = -1;               // index in Host::protocols()
+
+  // Field ids (Host::fields() index); -1 = not declared.
+  int segment = -1;        // every occurrence starts a new segment; -1 = one segment per datagram
+  int conn_id = -1;
+  int kind = -1;           // field whose value selects a KindRole in `kinds`
+  std::map<uint64_t, KindRole> kinds;
+  int seq = -1;
+  int seq_bits = 32;
+  int reliable = -1;       // bool field
+  int unsequenced = -1;    // bool field
+  AckStyle ack_style = AckStyle::None;
+  int ack = -1;            // highest seen / cumulative / acked sn
+  int ack_bitmap = -1;     // HighestBitmap: bit i = (ack - 1 - i) received
+  int ack_valid = -1;      // bool field; -1 = ack valid whenever present
+  int una = -1;            // optional cumulative ack beside a per-segment one (KCP)
+  int ts = -1;
+  int ts_echo = -1;
+  int ts_echo_valid = -1;  // bool field; -1 = valid whenever present
+  double ts_unit_ms = 1.0;
+  int ts_bits = 32;
+  int channel = -1;
+  int length = -1;         // payload length of the segment
+  int window = -1;
+};
+
+}  // namespace rudp

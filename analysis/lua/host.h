@@ -1,0 +1,90 @@
+// Runs Wireshark Lua dissector files unchanged.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/packet.h"
+#include "lua/contract.h"
+
+namespace rudp {
+
+enum class FieldType : uint8_t {
+  None, Bool, UInt8, UInt16, UInt24, UInt32, UInt64, Int8, Int16, Int24, Int32, Int64,
+  Char, FrameNum, Bytes, String, Float, Double, IPv4, Ether
+};
+
+struct FieldInfo {
+  std::string abbrev;   // "grudp.seq"
+  std::string name;     // "Sequence number"
+  FieldType type = FieldType::None;
+  int base = 0;         // base.* value as given
+  uint64_t mask = 0;    // 0 = none
+  int proto_index = -1; // the Proto whose `fields` holds it
+};
+
+struct ProtoInfo {
+  std::string name;          // filter name (lower case)
+  std::string description;
+  std::string script;        // file it came from
+  bool has_contract = false;
+  Contract contract;
+};
+
+// One field occurrence, in the order the dissector added it.
+struct FieldValue {
+  int field = -1;
+  uint64_t u = 0;             // integer (signed as two's complement, already masked+shifted), bool 0/1
+  uint32_t str_off = 0;       // Bytes/String: slice of DissectResult::strings
+  uint32_t str_len = 0;
+};
+
+struct DissectResult {
+  int proto = -1;                  // protocols() index that took the payload; -1 none
+  std::vector<FieldValue> values;
+  std::string strings;             // arena for Bytes/String values
+  bool lua_error = false;          // the dissector raised; values added before stay
+  std::string error;               // "grudp.lua:120: attempt to ..."
+  bool malformed = false;          // an expert item of group MALFORMED or a bounds error
+  std::string protocol_col, info_col;  // only filled when columns were asked for
+  void clear() {
+    proto = -1; values.clear(); strings.clear(); lua_error = false; error.clear();
+    malformed = false; protocol_col.clear(); info_col.clear();
+  }
+};
+
+class LuaHost {
+ public:
+  LuaHost();
+  ~LuaHost();
+  LuaHost(const LuaHost&) = delete;
+  LuaHost& operator=(const LuaHost&) = delete;
+
+  // Loads one dissector file. Throws DissectorError naming the file (and line):
+  // unreadable file, syntax error, error while running it, calling an API
+  // function the host does not implement.
+  void loadScript(const std::string& path);
+  // "grudp.port" = "9999", as tshark's -o. Applied by finishLoading().
+  void setPreference(const std::string& name, const std::string& value);
+  // Commits fields, applies preferences (running prefs_changed), runs init.
+  void finishLoading();
+
+  const std::vector<FieldInfo>& fields() const;
+  int fieldByAbbrev(std::string_view abbrev) const;  // -1 when unknown
+  const std::vector<ProtoInfo>& protocols() const;
+
+  // Offers a UDP payload as Wireshark's UDP dissector does: the port table
+  // (lower port first), then the heuristics. Never throws for packet content.
+  void dissectUdp(const DecodedPacket& pkt, bool wantColumns, DissectResult& out);
+
+  // The text `tshark -T fields -e ABBREV` prints for one occurrence.
+  std::string formatValue(const FieldValue& v, const DissectResult& r) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> d;
+};
+
+}  // namespace rudp
