@@ -56,6 +56,8 @@ struct DecodedPacket {
   L3 l3 = L3::None;
   IpAddress src, dst;
   uint8_t ip_proto = 0;
+  uint16_t ip_id = 0;                // IPv4 identification
+  uint8_t ip_ttl = 0;                // IPv4 TTL / IPv6 hop limit
   bool ip_fragment = false;          // an IPv4 fragment whose datagram is not complete here
   bool ip_reassembled = false;       // this frame completed a reassembled IPv4 datagram
 

@@ -1,0 +1,27 @@
+// rudpscope-cli subcommands. Each returns the process exit status.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "session/dissectors.h"
+
+namespace rudp::cli {
+
+struct DecodeArgs {
+  std::string capture;
+  std::vector<std::string> fields;
+  DissectorOptions dissectors;
+};
+
+struct AnalyzeArgs {
+  std::string capture;
+  std::string db;  // empty: default location
+  bool json = false;
+  bool quiet = false;
+  DissectorOptions dissectors;
+};
+
+int runDecode(const DecodeArgs& args);
+int runAnalyze(const AnalyzeArgs& args);
+
+}  // namespace rudp::cli

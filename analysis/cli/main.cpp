@@ -1,0 +1,85 @@
+// rudpscope-cli: the Qt-free command-line front end of the analysis core.
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <string>
+
+#include "cli/commands.h"
+#include "core/error.h"
+
+namespace {
+
+// Options shared by every subcommand that loads dissectors (tshark's spelling).
+void addDissectorOptions(CLI::App* cmd, rudp::DissectorOptions& d,
+                         std::vector<std::string>& scripts, std::vector<std::string>& prefs) {
+  cmd->add_option("-X", scripts, "Extension option; lua_script:FILE loads one more dissector")
+      ->type_name("lua_script:FILE");
+  cmd->add_option("-o", prefs, "Set a preference, e.g. grudp.port:9999")->type_name("NAME:VALUE");
+  cmd->add_flag("--no-default-dissectors", [&d](int64_t) { d.load_defaults = false; },
+                "Do not load the dissectors shipped in dissectors/");
+}
+
+void resolveDissectorOptions(rudp::DissectorOptions& d, const std::vector<std::string>& scripts,
+                             const std::vector<std::string>& prefs) {
+  for (const auto& x : scripts) {
+    const std::string prefix = "lua_script:";
+    if (x.rfind(prefix, 0) != 0)
+      throw rudp::Error("-X takes lua_script:FILE, not '" + x + "'");
+    d.extra_scripts.push_back(x.substr(prefix.size()));
+  }
+  for (const auto& p : prefs) {
+    auto colon = p.find(':');
+    if (colon == std::string::npos || colon == 0)
+      throw rudp::Error("-o takes NAME:VALUE, not '" + p + "'");
+    d.prefs.emplace_back(p.substr(0, colon), p.substr(colon + 1));
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"rudpscope-cli: decode and analyse game reliable-UDP captures"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("rudpscope-cli ") + RUDPSCOPE_VERSION);
+
+  rudp::cli::DecodeArgs dec;
+  std::vector<std::string> decScripts, decPrefs;
+  auto* decode = app.add_subcommand(
+      "decode", "Print fields of every frame, tab-separated, as tshark -T fields does");
+  decode->add_option("capture", dec.capture, "pcap or pcapng file")->required();
+  decode->add_option("-e", dec.fields, "Field to print (repeatable)")->required();
+  addDissectorOptions(decode, dec.dissectors, decScripts, decPrefs);
+
+  rudp::cli::AnalyzeArgs ana;
+  std::vector<std::string> anaScripts, anaPrefs;
+  auto* analyze = app.add_subcommand(
+      "analyze", "Analyse a capture into its SQLite database and print a per-connection summary");
+  analyze->add_option("capture", ana.capture, "pcap or pcapng file")->required();
+  analyze->add_option("--db", ana.db,
+                      "Database to write (default: CAPTURE.rudpscope.sqlite beside the capture,"
+                      " or the cache folder when that is read-only)");
+  analyze->add_flag("--json", ana.json, "Print the summary as JSON");
+  analyze->add_flag("-q,--quiet", ana.quiet, "No progress on stderr");
+  addDissectorOptions(analyze, ana.dissectors, anaScripts, anaPrefs);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+
+  try {
+    if (*decode) {
+      resolveDissectorOptions(dec.dissectors, decScripts, decPrefs);
+      return rudp::cli::runDecode(dec);
+    }
+    resolveDissectorOptions(ana.dissectors, anaScripts, anaPrefs);
+    return rudp::cli::runAnalyze(ana);
+  } catch (const rudp::Error& e) {
+    std::fprintf(stderr, "rudpscope-cli: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "rudpscope-cli: internal error: %s\n", e.what());
+    return 3;
+  }
+}

@@ -1,0 +1,40 @@
+// A connection as the analysis sees it: roles, endpoints and counters.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "core/packet.h"
+
+namespace rudp {
+
+enum class Direction : uint8_t { ClientToServer = 0, ServerToClient = 1 };
+
+struct Endpoint {
+  IpAddress ip;
+  uint16_t port = 0;
+  bool operator==(const Endpoint&) const = default;
+  std::string toString() const;  // "10.0.0.1:7777", "[::1]:7777"
+};
+
+struct DirectionStats {
+  uint64_t packets = 0;        // datagrams / TCP segments
+  uint64_t bytes = 0;          // bytes on the wire (frame length)
+  uint64_t payload_bytes = 0;  // transport payload bytes
+  uint64_t segments = 0;       // contract segments (several per datagram for KCP/ENet)
+  uint64_t malformed = 0;      // datagrams the dissector marked malformed or failed on
+};
+
+struct Connection {
+  int64_t id = 0;            // 1-based, in order of first appearance
+  std::string protocol;      // dissector filter name, "tcp" or "udp"
+  int proto_index = -1;      // LuaHost::protocols() index, -1 for tcp/udp
+  Endpoint client, server;
+  bool roles_from_handshake = false;  // CONNECT/ACCEPT or SYN seen
+  bool has_conn_id = false;
+  uint64_t conn_id = 0;
+  int64_t first_ts_ns = 0, last_ts_ns = 0;
+  uint32_t rebindings = 0;   // client address/port changes under one connection id
+  DirectionStats dir[2];
+};
+
+}  // namespace rudp

@@ -1,0 +1,148 @@
+#include "flow/connection_table.h"
+
+#include <cstring>
+#include <unordered_map>
+
+namespace rudp {
+
+std::string Endpoint::toString() const {
+  if (ip.family == 6) return "[" + ip.toString() + "]:" + std::to_string(port);
+  return ip.toString() + ":" + std::to_string(port);
+}
+
+// Contract connections with an id are keyed by (protocol, id, server endpoint)
+// so a client that changes address (NAT rebinding) stays one connection.
+// Everything else is keyed by the endpoint pair, lower endpoint first.
+struct ConnectionTable::Key {
+  int proto = -1;  // protocol index; -2 tcp, -3 udp
+  bool has_id = false;
+  uint64_t id = 0;
+  Endpoint a, b;
+  bool operator==(const Key&) const = default;
+};
+
+struct ConnectionTable::KeyHash {
+  size_t operator()(const Key& k) const {
+    uint64_t h = 1469598103934665603ull ^ static_cast<uint64_t>(k.proto + 7);
+    auto mix = [&](const void* p, size_t n) {
+      const auto* b = static_cast<const uint8_t*>(p);
+      for (size_t i = 0; i < n; ++i) h = (h ^ b[i]) * 1099511628211ull;
+    };
+    mix(&k.id, sizeof k.id);
+    mix(k.a.ip.bytes.data(), k.a.ip.family == 6 ? 16 : 4);
+    mix(&k.a.port, 2);
+    mix(k.b.ip.bytes.data(), k.b.ip.family == 6 ? 16 : 4);
+    mix(&k.b.port, 2);
+    return static_cast<size_t>(h);
+  }
+};
+
+struct ConnectionTable::Index {
+  std::unordered_map<Key, Connection*, KeyHash> map;
+};
+
+namespace {
+constexpr int kTcp = -2, kUdp = -3;
+
+bool lessEndpoint(const Endpoint& x, const Endpoint& y) {
+  if (x.ip != y.ip) return x.ip < y.ip;
+  return x.port < y.port;
+}
+
+// Without a handshake, servers are taken to sit on the lower, well-known port.
+bool serverIsDst(const Endpoint& src, const Endpoint& dst) {
+  return src.port != dst.port ? src.port > dst.port : true;
+}
+}  // namespace
+
+ConnectionTable::ConnectionTable() : index_(std::make_unique<Index>()) {}
+ConnectionTable::~ConnectionTable() = default;
+
+ConnectionTable::Hit ConnectionTable::create(const std::string& proto, int protoIndex,
+                                             const Endpoint& client, const Endpoint& server,
+                                             int64_t ts) {
+  auto c = std::make_unique<Connection>();
+  c->id = static_cast<int64_t>(conns_.size()) + 1;
+  c->protocol = proto;
+  c->proto_index = protoIndex;
+  c->client = client;
+  c->server = server;
+  c->first_ts_ns = c->last_ts_ns = ts;
+  conns_.push_back(std::move(c));
+  return Hit{conns_.back().get(), Direction::ClientToServer};
+}
+
+ConnectionTable::Hit ConnectionTable::byPair(int keyProto, const std::string& name,
+                                             int protoIndex, const DecodedPacket& p,
+                                             bool srcIsClientIfNew, bool handshake) {
+  const Endpoint src{p.src, p.sport}, dst{p.dst, p.dport};
+  Key k{keyProto, false, 0, src, dst};
+  if (lessEndpoint(dst, src)) std::swap(k.a, k.b);
+  if (auto it = index_->map.find(k); it != index_->map.end()) {
+    Connection* c = it->second;
+    return Hit{c, c->client == src ? Direction::ClientToServer : Direction::ServerToClient};
+  }
+  Hit h = srcIsClientIfNew ? create(name, protoIndex, src, dst, p.ts_ns)
+                           : create(name, protoIndex, dst, src, p.ts_ns);
+  h.dir = srcIsClientIfNew ? Direction::ClientToServer : Direction::ServerToClient;
+  h.conn->roles_from_handshake = handshake;
+  index_->map.emplace(k, h.conn);
+  return h;
+}
+
+ConnectionTable::Hit ConnectionTable::contractPacket(int protoIndex, const std::string& protoName,
+                                                     const Segment* first,
+                                                     const DecodedPacket& p) {
+  const Endpoint src{p.src, p.sport}, dst{p.dst, p.dport};
+  const bool connect = first && first->role == SegmentRole::Connect;
+  const bool accept = first && first->role == SegmentRole::Accept;
+  const bool srcIsClient = connect || (!accept && serverIsDst(src, dst));
+  if (!first || !first->is(Segment::ConnId))
+    return byPair(protoIndex, protoName, protoIndex, p, srcIsClient, connect || accept);
+
+  const uint64_t id = first->conn_id;
+  // The server endpoint is the stable one: find it on either side.
+  if (auto it = index_->map.find(Key{protoIndex, true, id, dst, {}}); it != index_->map.end()) {
+    Connection* c = it->second;
+    if (!(c->client == src)) { c->client = src; ++c->rebindings; }
+    return Hit{c, Direction::ClientToServer};
+  }
+  if (auto it = index_->map.find(Key{protoIndex, true, id, src, {}}); it != index_->map.end()) {
+    Connection* c = it->second;
+    if (!(c->client == dst)) { c->client = dst; ++c->rebindings; }
+    return Hit{c, Direction::ServerToClient};
+  }
+  Hit h = srcIsClient ? create(protoName, protoIndex, src, dst, p.ts_ns)
+                      : create(protoName, protoIndex, dst, src, p.ts_ns);
+  h.dir = srcIsClient ? Direction::ClientToServer : Direction::ServerToClient;
+  h.conn->has_conn_id = true;
+  h.conn->conn_id = id;
+  h.conn->roles_from_handshake = connect || accept;
+  index_->map.emplace(Key{protoIndex, true, id, h.conn->server, {}}, h.conn);
+  return h;
+}
+
+ConnectionTable::Hit ConnectionTable::tcpPacket(const DecodedPacket& p) {
+  const bool syn = p.tcp.flags & 0x02, ack = p.tcp.flags & 0x10;
+  const Endpoint src{p.src, p.sport}, dst{p.dst, p.dport};
+  return byPair(kTcp, "tcp", -1, p, syn ? !ack : serverIsDst(src, dst), syn);
+}
+
+ConnectionTable::Hit ConnectionTable::udpPacket(const DecodedPacket& p) {
+  const Endpoint src{p.src, p.sport}, dst{p.dst, p.dport};
+  return byPair(kUdp, "udp", -1, p, serverIsDst(src, dst), false);
+}
+
+void ConnectionTable::count(const Hit& h, const DecodedPacket& p, uint32_t segments,
+                            bool malformed) {
+  DirectionStats& d = h.conn->dir[static_cast<int>(h.dir)];
+  ++d.packets;
+  d.bytes += p.origlen;
+  d.payload_bytes += p.payload_reported_len;
+  d.segments += segments;
+  if (malformed) ++d.malformed;
+  if (p.ts_ns < h.conn->first_ts_ns) h.conn->first_ts_ns = p.ts_ns;
+  if (p.ts_ns > h.conn->last_ts_ns) h.conn->last_ts_ns = p.ts_ns;
+}
+
+}  // namespace rudp

@@ -1,0 +1,27 @@
+// One transport segment in the meaning the analysis contract gives it.
+#pragma once
+#include <cstdint>
+
+#include "lua/contract.h"
+
+namespace rudp {
+
+struct Segment {
+  enum Has : uint16_t {
+    ConnId = 1 << 0, Seq = 1 << 1, Ack = 1 << 2, AckBits = 1 << 3, Una = 1 << 4,
+    Ts = 1 << 5, Echo = 1 << 6, Channel = 1 << 7, Length = 1 << 8, Window = 1 << 9,
+    Kind = 1 << 10,
+  };
+  uint16_t has = 0;
+  SegmentRole role = SegmentRole::Other;
+  bool consumes_seq = true;
+  Reliability reliability = Reliability::Unreliable;  // resolved: never FromField
+  uint64_t conn_id = 0;
+  uint64_t kind = 0;
+  uint32_t seq = 0, ack = 0, ack_bits = 0, una = 0, ts = 0, ts_echo = 0;
+  uint32_t channel = 0, length = 0, window = 0;
+
+  bool is(Has h) const { return (has & h) != 0; }
+};
+
+}  // namespace rudp

@@ -1,0 +1,113 @@
+#include "flow/segment_extractor.h"
+
+namespace rudp {
+
+SegmentExtractor::SegmentExtractor(const Contract& contract, size_t fieldCount)
+    : c_(contract), slot_(fieldCount, None) {
+  auto set = [&](int field, Slot s) {
+    if (field >= 0 && static_cast<size_t>(field) < slot_.size()) slot_[field] = s;
+  };
+  // Later assignments win when a dissector maps one field to two meanings;
+  // the segment marker is assigned last so it always starts a segment.
+  set(c_.conn_id, ConnId);
+  set(c_.kind, Kind);
+  set(c_.seq, Seq);
+  set(c_.reliable, Reliable);
+  set(c_.unsequenced, Unseq);
+  set(c_.ack, Ack);
+  set(c_.ack_bitmap, AckBits);
+  set(c_.ack_valid, AckValid);
+  set(c_.una, Una);
+  set(c_.ts, Ts);
+  set(c_.ts_echo, Echo);
+  set(c_.ts_echo_valid, EchoValid);
+  set(c_.channel, Channel);
+  set(c_.length, Length);
+  set(c_.window, Window);
+  if (c_.segment >= 0 && c_.segment != c_.conn_id && c_.segment != c_.kind) set(c_.segment, SegStart);
+}
+
+void SegmentExtractor::finish(Segment& s, bool ackValid, bool echoValid, bool reliable,
+                              bool unsequenced) const {
+  if (!ackValid) s.has &= ~(Segment::Ack | Segment::AckBits);
+  if (!echoValid) s.has &= ~Segment::Echo;
+  Reliability rel = Reliability::FromField;
+  if (s.is(Segment::Kind)) {
+    auto it = c_.kinds.find(s.kind);
+    if (it != c_.kinds.end()) {
+      s.role = it->second.role;
+      s.consumes_seq = it->second.consumes_seq;
+      rel = it->second.reliability;
+    }
+  }
+  if (rel == Reliability::FromField) {
+    rel = unsequenced ? Reliability::Unsequenced
+                      : (reliable ? Reliability::Reliable : Reliability::Unreliable);
+    // An unsequenced packet may still be reliable; reliability wins for loss accounting.
+    if (reliable) rel = Reliability::Reliable;
+  }
+  s.reliability = rel;
+  if (!s.consumes_seq) s.has &= ~Segment::Seq;
+}
+
+void SegmentExtractor::extract(const DissectResult& r, std::vector<Segment>& out) const {
+  out.clear();
+  Segment cur;           // the segment being filled
+  Segment shared;        // values before the first segment marker apply to all segments
+  bool inSegment = c_.segment < 0;
+  bool any = false;
+  // A declared validity field must be present and true; undeclared means always valid.
+  const bool ackDefault = c_.ack_valid < 0, echoDefault = c_.ts_echo_valid < 0;
+  bool ackValid = ackDefault, echoValid = echoDefault, reliable = false, unsequenced = false;
+  bool sAckValid = ackDefault, sEchoValid = echoDefault, sReliable = false, sUnseq = false;
+
+  auto flush = [&]() {
+    if (!any) return;
+    finish(cur, ackValid, echoValid, reliable, unsequenced);
+    out.push_back(cur);
+  };
+  auto begin = [&]() {
+    cur = shared;
+    any = false;
+    ackValid = sAckValid; echoValid = sEchoValid; reliable = sReliable; unsequenced = sUnseq;
+  };
+
+  for (const FieldValue& v : r.values) {
+    if (v.field < 0 || static_cast<size_t>(v.field) >= slot_.size()) continue;
+    Slot slot = slot_[v.field];
+    if (slot == None) continue;
+    bool isMarker = slot == SegStart || (c_.segment >= 0 && v.field == c_.segment);
+    if (isMarker) {
+      if (inSegment) flush();
+      else { shared = cur; sAckValid = ackValid; sEchoValid = echoValid; sReliable = reliable; sUnseq = unsequenced; }
+      inSegment = true;
+      begin();
+      any = true;
+      if (slot == SegStart) continue;
+    }
+    Segment& s = cur;
+    const auto u32 = static_cast<uint32_t>(v.u);
+    switch (slot) {
+      case ConnId: s.conn_id = v.u; s.has |= Segment::ConnId; break;
+      case Kind: s.kind = v.u; s.has |= Segment::Kind; break;
+      case Seq: s.seq = u32; s.has |= Segment::Seq; break;
+      case Reliable: reliable = v.u != 0; break;
+      case Unseq: unsequenced = v.u != 0; break;
+      case Ack: s.ack = u32; s.has |= Segment::Ack; break;
+      case AckBits: s.ack_bits = u32; s.has |= Segment::AckBits; break;
+      case AckValid: ackValid = v.u != 0; break;
+      case Una: s.una = u32; s.has |= Segment::Una; break;
+      case Ts: s.ts = u32; s.has |= Segment::Ts; break;
+      case Echo: s.ts_echo = u32; s.has |= Segment::Echo; break;
+      case EchoValid: echoValid = v.u != 0; break;
+      case Channel: s.channel = u32; s.has |= Segment::Channel; break;
+      case Length: s.length = u32; s.has |= Segment::Length; break;
+      case Window: s.window = u32; s.has |= Segment::Window; break;
+      case None: case SegStart: break;
+    }
+    if (inSegment) any = true;
+  }
+  if (inSegment) flush();
+}
+
+}  // namespace rudp

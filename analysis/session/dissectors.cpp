@@ -1,0 +1,46 @@
+#include "session/dissectors.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+
+#include "core/error.h"
+
+namespace fs = std::filesystem;
+
+namespace rudp {
+
+std::string defaultDissectorDir() {
+  if (const char* env = std::getenv("RUDPSCOPE_DISSECTORS"); env && *env) return env;
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    fs::path installed = exe.parent_path().parent_path() / "share" / "rudpscope" / "dissectors";
+    if (fs::is_directory(installed, ec)) return installed.string();
+  }
+  return RUDPSCOPE_DISSECTOR_DIR;
+}
+
+void loadDissectors(LuaHost& host, const DissectorOptions& opts) {
+  std::vector<fs::path> files;
+  if (opts.load_defaults) {
+    fs::path dir = defaultDissectorDir();
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dir, ec))
+      if (e.is_regular_file() && e.path().extension() == ".lua") files.push_back(e.path());
+    if (ec) throw DissectorError("cannot list dissector folder '" + dir.string() + "': " + ec.message());
+    std::sort(files.begin(), files.end());
+  }
+  for (const auto& s : opts.extra_scripts) {
+    std::error_code ec;
+    bool dup = std::any_of(files.begin(), files.end(), [&](const fs::path& f) {
+      return fs::equivalent(f, s, ec);
+    });
+    if (!dup) files.emplace_back(s);
+  }
+  for (const auto& f : files) host.loadScript(f.string());
+  for (const auto& [name, value] : opts.prefs) host.setPreference(name, value);
+  host.finishLoading();
+}
+
+}  // namespace rudp

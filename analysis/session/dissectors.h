@@ -1,0 +1,25 @@
+// Finding and loading the dissector files a run uses.
+#pragma once
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "lua/host.h"
+
+namespace rudp {
+
+struct DissectorOptions {
+  bool load_defaults = true;                 // every *.lua in the default folder
+  std::vector<std::string> extra_scripts;    // -X lua_script:FILE, loaded after the defaults
+  std::vector<std::pair<std::string, std::string>> prefs;  // -o name:value
+};
+
+// $RUDPSCOPE_DISSECTORS, else <exe>/../share/rudpscope/dissectors, else the
+// source tree's dissectors/ folder.
+std::string defaultDissectorDir();
+
+// Loads the files into `host` and finishes loading. A script given twice
+// (a default also passed with -X) is loaded once. Throws DissectorError.
+void loadDissectors(LuaHost& host, const DissectorOptions& opts);
+
+}  // namespace rudp

@@ -1,0 +1,34 @@
+#include "store/db_path.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <functional>
+
+#include "core/error.h"
+
+namespace fs = std::filesystem;
+
+namespace rudp {
+
+std::string defaultDatabasePath(const std::string& capturePath) {
+  fs::path capture = fs::absolute(capturePath);
+  fs::path dir = capture.parent_path();
+  std::string name = capture.filename().string() + ".rudpscope.sqlite";
+  if (::access(dir.c_str(), W_OK) == 0) return (dir / name).string();
+
+  fs::path cache;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) cache = x;
+  else if (const char* h = std::getenv("HOME"); h && *h) cache = fs::path(h) / ".cache";
+  else throw StoreError("'" + dir.string() + "' is read-only and there is no cache folder: use --db");
+  cache /= "rudpscope";
+  std::error_code ec;
+  fs::create_directories(cache, ec);
+  if (ec) throw StoreError("cannot create cache folder '" + cache.string() + "': " + ec.message());
+  char tag[17];
+  std::snprintf(tag, sizeof tag, "%016zx", std::hash<std::string>{}(capture.string()));
+  return (cache / (std::string(tag) + "-" + name)).string();
+}
+
+}  // namespace rudp

@@ -1,0 +1,25 @@
+// The database schema, one database per analysed capture.
+#pragma once
+#include "store/sqlite.h"
+
+namespace rudp::store {
+
+// Bumped on every incompatible change; readers reject other versions.
+inline constexpr int kSchemaVersion = 1;
+
+// Creates every table in an empty database.
+void createSchema(sql::Database& db);
+
+// Throws StoreError with a one-line reason unless `db` is a complete
+// rudpscope database of this schema version.
+void checkReadable(sql::Database& db);
+
+// Packet status bits (packets.status).
+enum PacketStatus : int {
+  kDecodeError = 1,     // link/IP/transport header malformed or cut
+  kMalformed = 2,       // the dissector flagged the datagram malformed
+  kLuaError = 4,        // the dissector raised an error on this packet
+  kIpFragment = 8,      // an IPv4 fragment; the datagram completes in a later frame
+};
+
+}  // namespace rudp::store

@@ -1,0 +1,197 @@
+#include "store/store_writer.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <optional>
+#include <filesystem>
+
+#include "core/error.h"
+#include "store/schema.h"
+
+namespace rudp {
+
+namespace {
+constexpr int kBatch = 50000;  // rows per transaction
+
+void removeWithSidecars(const std::string& p) {
+  for (const char* suffix : {"", "-wal", "-shm", "-journal"}) std::remove((p + suffix).c_str());
+}
+
+void fsyncPath(const std::string& p, bool directory) {
+  int fd = ::open(p.c_str(), directory ? O_RDONLY | O_DIRECTORY : O_RDONLY);
+  if (fd >= 0) { ::fsync(fd); ::close(fd); }
+}
+}  // namespace
+
+struct StoreWriter::Impl {
+  sql::Database db;
+  std::optional<sql::Statement> insPacket, insExtra, insError;
+  int pending = 0;
+
+  explicit Impl(const std::string& path) : db(path, sql::Database::Mode::ReadWriteCreate) {
+    db.exec("PRAGMA journal_mode = WAL");
+    // The partial file is discarded on any failure, so per-transaction
+    // durability buys nothing; the finished file is fsynced before rename.
+    db.exec("PRAGMA synchronous = OFF");
+    db.exec("PRAGMA cache_size = -65536");
+    store::createSchema(db);
+    insPacket.emplace(db, "INSERT INTO packets VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    insExtra.emplace(db, "INSERT INTO extra_segments VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    insError.emplace(db, "INSERT INTO packet_errors VALUES (?,?)");
+    db.exec("BEGIN");
+  }
+
+  void tick() {
+    if (++pending >= kBatch) {
+      db.exec("COMMIT");
+      db.exec("BEGIN");
+      pending = 0;
+    }
+  }
+};
+
+StoreWriter::StoreWriter(const std::string& dbPath)
+    : final_(dbPath), partial_(dbPath + ".partial") {
+  removeWithSidecars(partial_);
+  d = std::make_unique<Impl>(partial_);
+}
+
+StoreWriter::~StoreWriter() {
+  if (d) {
+    d.reset();
+    removeWithSidecars(partial_);
+  }
+}
+
+void StoreWriter::addProtocols(const std::vector<ProtoInfo>& protos) {
+  sql::Statement st(d->db, "INSERT INTO protocols VALUES (?,?,?,?,?)");
+  for (size_t i = 0; i < protos.size(); ++i) {
+    st.bind(1, static_cast<int64_t>(i)).bind(2, protos[i].name).bind(3, protos[i].description)
+        .bind(4, protos[i].script).bind(5, int64_t{protos[i].has_contract});
+    st.run();
+  }
+}
+
+namespace {
+// Binds the semantic columns of one segment starting at column `c`:
+// kind role reliability seq ack ack_bits una ts ts_echo [flags] channel length window
+template <class Bind, class Null>
+void bindSegment(const Segment& s, int c, bool withFlags, Bind bind, Null null) {
+  auto opt = [&](int col, bool present, int64_t v) { present ? bind(col, v) : null(col); };
+  opt(c + 0, s.is(Segment::Kind), static_cast<int64_t>(s.kind));
+  bind(c + 1, static_cast<int64_t>(s.role));
+  bind(c + 2, static_cast<int64_t>(s.reliability));
+  opt(c + 3, s.is(Segment::Seq), s.seq);
+  opt(c + 4, s.is(Segment::Ack), s.ack);
+  opt(c + 5, s.is(Segment::AckBits), s.ack_bits);
+  opt(c + 6, s.is(Segment::Una), s.una);
+  opt(c + 7, s.is(Segment::Ts), s.ts);
+  opt(c + 8, s.is(Segment::Echo), s.ts_echo);
+  int k = c + 9;
+  if (withFlags) null(k++);
+  opt(k, s.is(Segment::Channel), s.channel);
+  opt(k + 1, s.is(Segment::Length), s.length);
+  opt(k + 2, s.is(Segment::Window), s.window);
+}
+}  // namespace
+
+void StoreWriter::addPacket(const PacketRow& r, const std::vector<Segment>& segs) {
+  auto& st = *d->insPacket;
+  auto bind = [&](int col, int64_t v) { st.bind(col, v); };
+  auto null = [&](int col) { st.bindNull(col); };
+  bind(1, static_cast<int64_t>(r.frame));
+  bind(2, r.ts_ns);
+  if (r.conn) { bind(3, r.conn); bind(4, static_cast<int64_t>(r.dir)); }
+  else { null(3); null(4); }
+  bind(5, static_cast<int64_t>(r.file_offset));
+  bind(6, r.caplen);
+  bind(7, r.origlen);
+  bind(8, r.status);
+  bind(9, static_cast<int64_t>(segs.size()));
+  if (!segs.empty()) {
+    bindSegment(segs[0], 10, true, bind, null);
+  } else if (r.tcp) {
+    const TcpHeader& t = r.tcp_header;
+    for (int c : {10, 11, 12, 16}) null(c);
+    bind(13, t.seq);
+    (t.flags & 0x10) ? bind(14, t.ack) : null(14);
+    null(15);
+    if (t.options.has_timestamps) { bind(17, t.options.tsval); bind(18, t.options.tsecr); }
+    else { null(17); null(18); }
+    bind(19, t.flags);
+    null(20);
+    bind(21, r.tcp_payload);
+    bind(22, t.window);
+  } else {
+    for (int c = 10; c <= 22; ++c) null(c);
+  }
+  st.run();
+  d->tick();
+  for (size_t i = 1; i < segs.size(); ++i) {
+    auto& ex = *d->insExtra;
+    ex.bind(1, static_cast<int64_t>(r.frame)).bind(2, static_cast<int64_t>(i));
+    bindSegment(segs[i], 3, false, [&](int col, int64_t v) { ex.bind(col, v); },
+                [&](int col) { ex.bindNull(col); });
+    ex.run();
+    d->tick();
+  }
+}
+
+void StoreWriter::addPacketError(uint64_t frame, const std::string& message) {
+  d->insError->bind(1, static_cast<int64_t>(frame)).bind(2, message);
+  d->insError->run();
+  d->tick();
+}
+
+void StoreWriter::finish(const CaptureInfo& c,
+                         const std::vector<std::unique_ptr<Connection>>& conns) {
+  sql::Statement cap(d->db,
+                     "INSERT INTO capture VALUES (1,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+  cap.bind(1, c.path).bind(2, static_cast<int64_t>(c.size)).bind(3, c.hash)
+      .bind(4, c.hash_algorithm).bind(5, c.format).bind(6, int64_t{c.link_type})
+      .bind(7, c.link_type_name);
+  if (c.packet_count) cap.bind(8, c.first_ts_ns).bind(9, c.last_ts_ns);
+  else cap.bindNull(8).bindNull(9);
+  cap.bind(10, static_cast<int64_t>(c.packet_count)).bind(11, int64_t{c.truncated})
+      .bind(12, c.warning).bind(13, static_cast<int64_t>(c.decode_errors))
+      .bind(14, static_cast<int64_t>(c.malformed)).bind(15, static_cast<int64_t>(c.lua_errors));
+  cap.run();
+
+  sql::Statement con(d->db, "INSERT INTO connections VALUES "
+                            "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+  for (const auto& cp : conns) {
+    const Connection& x = *cp;
+    con.bind(1, x.id).bind(2, x.protocol).bind(3, x.client.ip.toString())
+        .bind(4, int64_t{x.client.port}).bind(5, x.server.ip.toString())
+        .bind(6, int64_t{x.server.port}).bind(7, int64_t{x.roles_from_handshake});
+    x.has_conn_id ? con.bind(8, static_cast<int64_t>(x.conn_id)) : con.bindNull(8);
+    con.bind(9, x.first_ts_ns).bind(10, x.last_ts_ns).bind(11, int64_t{x.rebindings});
+    int col = 12;
+    for (const DirectionStats& s : x.dir)
+      for (uint64_t v : {s.packets, s.bytes, s.payload_bytes, s.segments, s.malformed})
+        con.bind(col++, static_cast<int64_t>(v));
+    con.run();
+  }
+  d->db.exec("UPDATE meta SET value = '1' WHERE key = 'complete'");
+  d->db.exec("COMMIT");
+  d->db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  d->insPacket.reset(); d->insExtra.reset(); d->insError.reset();
+  d.reset();  // closing the last connection removes the -wal file
+  fsyncPath(partial_, false);
+
+  // Replace the previous result in one step; its sidecars belong to it.
+  for (const char* suffix : {"-wal", "-shm"}) std::remove((final_ + suffix).c_str());
+  if (std::rename(partial_.c_str(), final_.c_str()) != 0) {
+    std::string err = std::strerror(errno);
+    removeWithSidecars(partial_);
+    throw StoreError("cannot move '" + partial_ + "' to '" + final_ + "': " + err);
+  }
+  auto dir = std::filesystem::path(final_).parent_path();
+  fsyncPath(dir.empty() ? "." : dir.string(), true);
+}
+
+}  // namespace rudp

@@ -1,0 +1,65 @@
+// The single writer of a capture's database.
+//
+// Results are written to "<db>.partial" and renamed over "<db>" only when
+// complete, so an interrupted run leaves the previous result untouched and
+// the partial file says complete = 0.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "flow/connection.h"
+#include "flow/segment.h"
+#include "lua/host.h"
+
+namespace rudp {
+
+struct CaptureInfo {
+  std::string path;
+  uint64_t size = 0;
+  std::string hash, hash_algorithm;
+  std::string format;
+  int link_type = 0;
+  std::string link_type_name;
+  int64_t first_ts_ns = 0, last_ts_ns = 0;
+  uint64_t packet_count = 0;
+  bool truncated = false;
+  std::string warning;
+  uint64_t decode_errors = 0, malformed = 0, lua_errors = 0;
+};
+
+struct PacketRow {
+  uint64_t frame = 0;
+  int64_t ts_ns = 0;
+  int64_t conn = 0;  // 0 = no connection
+  Direction dir = Direction::ClientToServer;
+  uint64_t file_offset = 0;
+  uint32_t caplen = 0, origlen = 0;
+  int status = 0;  // store::PacketStatus bits
+  // TCP packets have no contract segments; their header fields go here.
+  bool tcp = false;
+  TcpHeader tcp_header;
+  uint32_t tcp_payload = 0;
+};
+
+class StoreWriter {
+ public:
+  explicit StoreWriter(const std::string& dbPath);  // throws StoreError
+  ~StoreWriter();  // without finish(): closes and removes the partial file
+
+  void addProtocols(const std::vector<ProtoInfo>& protos);
+  void addPacket(const PacketRow& row, const std::vector<Segment>& segs);
+  void addPacketError(uint64_t frame, const std::string& message);
+  // Writes the capture and connection rows, marks the result complete and
+  // atomically replaces the database at dbPath.
+  void finish(const CaptureInfo& capture, const std::vector<std::unique_ptr<Connection>>& conns);
+
+  const std::string& path() const { return final_; }
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> d;
+  std::string final_, partial_;
+};
+
+}  // namespace rudp
