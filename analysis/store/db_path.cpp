@@ -13,10 +13,15 @@ namespace fs = std::filesystem;
 namespace rudp {
 
 std::string defaultDatabasePath(const std::string& capturePath) {
+  fs::path dir = fs::absolute(capturePath).parent_path();
+  return defaultDatabasePath(capturePath, ::access(dir.c_str(), W_OK) == 0);
+}
+
+std::string defaultDatabasePath(const std::string& capturePath, bool folderWritable) {
   fs::path capture = fs::absolute(capturePath);
   fs::path dir = capture.parent_path();
   std::string name = capture.filename().string() + ".rudpscope.sqlite";
-  if (::access(dir.c_str(), W_OK) == 0) return (dir / name).string();
+  if (folderWritable) return (dir / name).string();
 
   fs::path cache;
   if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) cache = x;

@@ -8,5 +8,8 @@ namespace rudp {
 // writable, else under $XDG_CACHE_HOME/rudpscope (or ~/.cache/rudpscope),
 // named after the capture plus a hash of its absolute path.
 std::string defaultDatabasePath(const std::string& capturePath);
+// The same choice with the folder's writability given (tests, and callers
+// that already know).
+std::string defaultDatabasePath(const std::string& capturePath, bool folderWritable);
 
 }  // namespace rudp

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Installs what rudpscope needs on Debian 12 (run as root).
+#   packaging/debian-deps.sh          build dependencies
+#   packaging/debian-deps.sh --test   plus what the tests use (tshark, nftables, ...)
+set -euo pipefail
+pkgs=(build-essential cmake ninja-build pkg-config
+      libpcap-dev libluajit-5.1-dev liblua5.4-dev libsqlite3-dev libxxhash-dev
+      libcli11-dev nlohmann-json3-dev qt6-base-dev libgl-dev)
+if [[ "${1:-}" == "--test" ]]; then
+  pkgs+=(catch2 tshark nftables iproute2 tcpdump sqlite3 xvfb clang libclang-rt-14-dev valgrind)
+fi
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi

@@ -1,0 +1,91 @@
+#include <catch2/catch.hpp>
+
+#include "flow/connection_table.h"
+
+using namespace rudp;
+
+namespace {
+IpAddress v4(uint8_t a, uint8_t b, uint8_t c, uint8_t d) {
+  IpAddress ip;
+  ip.family = 4;
+  ip.bytes[0] = a; ip.bytes[1] = b; ip.bytes[2] = c; ip.bytes[3] = d;
+  return ip;
+}
+DecodedPacket udp(IpAddress s, uint16_t sp, IpAddress d, uint16_t dp, int64_t ts) {
+  DecodedPacket p;
+  p.l3 = L3::IPv4; p.l4 = L4::UDP;
+  p.src = s; p.sport = sp; p.dst = d; p.dport = dp; p.ts_ns = ts; p.origlen = 100;
+  p.payload_reported_len = 58;
+  return p;
+}
+Segment seg(uint64_t id, SegmentRole role) {
+  Segment s;
+  s.has = Segment::ConnId;
+  s.conn_id = id;
+  s.role = role;
+  return s;
+}
+}  // namespace
+
+TEST_CASE("a connection id keeps a rebinding client on one connection") {
+  ConnectionTable t;
+  const auto server = v4(10, 0, 0, 1), client = v4(10, 0, 1, 2), moved = v4(192, 168, 5, 9);
+  Segment connect = seg(7, SegmentRole::Connect), data = seg(7, SegmentRole::Data);
+  auto h1 = t.contractPacket(0, "grudp", &connect, udp(client, 40000, server, 7777, 1));
+  auto h2 = t.contractPacket(0, "grudp", &data, udp(server, 7777, client, 40000, 2));
+  auto h3 = t.contractPacket(0, "grudp", &data, udp(moved, 51000, server, 7777, 3));
+  auto h4 = t.contractPacket(0, "grudp", &data, udp(server, 7777, moved, 51000, 4));
+  REQUIRE(t.connections().size() == 1);
+  CHECK(h1.conn == h3.conn);
+  CHECK(h1.dir == Direction::ClientToServer);
+  CHECK(h2.dir == Direction::ServerToClient);
+  CHECK(h3.dir == Direction::ClientToServer);
+  CHECK(h4.dir == Direction::ServerToClient);
+  const Connection& c = *t.connections()[0];
+  CHECK(c.rebindings == 1);
+  CHECK(c.client.toString() == "192.168.5.9:51000");
+  CHECK(c.server.toString() == "10.0.0.1:7777");
+  CHECK(c.roles_from_handshake);
+  CHECK(c.conn_id == 7);
+}
+
+TEST_CASE("an ACCEPT seen first makes its sender the server, even on a high port") {
+  ConnectionTable t;
+  Segment accept = seg(9, SegmentRole::Accept);
+  auto h = t.contractPacket(0, "grudp", &accept, udp(v4(1, 1, 1, 1), 50000, v4(2, 2, 2, 2), 3000, 1));
+  CHECK(h.dir == Direction::ServerToClient);
+  CHECK(h.conn->server.toString() == "1.1.1.1:50000");
+}
+
+TEST_CASE("different connection ids to one server are different connections") {
+  ConnectionTable t;
+  Segment a = seg(1, SegmentRole::Data), b = seg(2, SegmentRole::Data);
+  t.contractPacket(0, "grudp", &a, udp(v4(10, 0, 1, 1), 40000, v4(10, 0, 0, 1), 7777, 1));
+  t.contractPacket(0, "grudp", &b, udp(v4(10, 0, 1, 1), 40000, v4(10, 0, 0, 1), 7777, 2));
+  CHECK(t.connections().size() == 2);
+}
+
+TEST_CASE("TCP roles come from the SYN; counters add up per direction") {
+  ConnectionTable t;
+  auto syn = udp(v4(10, 0, 0, 2), 80, v4(10, 0, 0, 3), 55555, 1);  // odd ports on purpose
+  syn.l4 = L4::TCP;
+  syn.tcp.flags = 0x02;
+  auto h = t.tcpPacket(syn);
+  ConnectionTable::count(h, syn, 0, false);
+  auto reply = syn;
+  std::swap(reply.src, reply.dst);
+  std::swap(reply.sport, reply.dport);
+  reply.tcp.flags = 0x12;
+  reply.ts_ns = 5;
+  auto h2 = t.tcpPacket(reply);
+  ConnectionTable::count(h2, reply, 0, true);
+  CHECK(h.dir == Direction::ClientToServer);
+  CHECK(h2.dir == Direction::ServerToClient);
+  const Connection& c = *t.connections()[0];
+  CHECK(c.client.toString() == "10.0.0.2:80");
+  CHECK(c.dir[0].packets == 1);
+  CHECK(c.dir[1].packets == 1);
+  CHECK(c.dir[1].malformed == 1);
+  CHECK(c.dir[0].bytes == 100);
+  CHECK(c.last_ts_ns == 5);
+}

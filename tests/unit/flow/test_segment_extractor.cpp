@@ -1,0 +1,114 @@
+#include <catch2/catch.hpp>
+
+#include "flow/segment_extractor.h"
+
+using namespace rudp;
+
+namespace {
+// Field ids of a made-up protocol: 0 conn, 1 kind, 2 seq, 3 reliable, 4 ack, 5 bits,
+// 6 ack valid, 7 ts, 8 echo, 9 echo valid, 10 channel, 11 length, 12 segment marker, 13 other.
+Contract makeContract(bool segmented) {
+  Contract c;
+  c.proto = "test";
+  c.conn_id = 0; c.kind = 1; c.seq = 2; c.reliable = 3; c.ack = 4; c.ack_bitmap = 5;
+  c.ack_valid = 6; c.ts = 7; c.ts_echo = 8; c.ts_echo_valid = 9; c.channel = 10; c.length = 11;
+  c.ack_style = AckStyle::HighestBitmap;
+  c.kinds[0] = KindRole{SegmentRole::Data, true, Reliability::FromField};
+  c.kinds[1] = KindRole{SegmentRole::Ack, false, Reliability::FromField};
+  c.kinds[2] = KindRole{SegmentRole::Connect, true, Reliability::Reliable};
+  if (segmented) c.segment = 12;
+  return c;
+}
+void add(DissectResult& r, int field, uint64_t v) { r.values.push_back(FieldValue{field, v, 0, 0}); }
+}  // namespace
+
+TEST_CASE("one segment per datagram takes every contract field") {
+  Contract c = makeContract(false);
+  SegmentExtractor ex(c, 14);
+  DissectResult r;
+  add(r, 0, 0xdeadbeef); add(r, 1, 0); add(r, 2, 1201); add(r, 3, 1); add(r, 13, 99);
+  add(r, 4, 877); add(r, 5, 0x5); add(r, 6, 1); add(r, 7, 5000); add(r, 8, 4900); add(r, 9, 0);
+  add(r, 10, 3); add(r, 11, 40);
+  std::vector<Segment> out;
+  ex.extract(r, out);
+  REQUIRE(out.size() == 1);
+  const Segment& s = out[0];
+  CHECK(s.conn_id == 0xdeadbeef);
+  CHECK(s.role == SegmentRole::Data);
+  CHECK(s.seq == 1201);
+  CHECK(s.reliability == Reliability::Reliable);
+  CHECK(s.is(Segment::Ack));
+  CHECK(s.ack == 877);
+  CHECK(s.ack_bits == 0x5);
+  CHECK(s.ts == 5000);
+  CHECK_FALSE(s.is(Segment::Echo));  // echo-valid flag was 0
+  CHECK(s.channel == 3);
+  CHECK(s.length == 40);
+}
+
+TEST_CASE("a declared validity field that is absent or false hides the ack") {
+  Contract c = makeContract(false);
+  SegmentExtractor ex(c, 14);
+  DissectResult r;
+  add(r, 1, 0); add(r, 2, 7); add(r, 4, 3);
+  std::vector<Segment> out;
+  ex.extract(r, out);
+  REQUIRE(out.size() == 1);
+  CHECK_FALSE(out[0].is(Segment::Ack));
+  CHECK(out[0].reliability == Reliability::Unreliable);
+}
+
+TEST_CASE("a pure ack does not consume a sequence number; kind roles fix reliability") {
+  Contract c = makeContract(false);
+  SegmentExtractor ex(c, 14);
+  std::vector<Segment> out;
+  DissectResult ack;
+  add(ack, 1, 1); add(ack, 2, 55); add(ack, 4, 10); add(ack, 6, 1);
+  ex.extract(ack, out);
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].role == SegmentRole::Ack);
+  CHECK_FALSE(out[0].is(Segment::Seq));
+  CHECK(out[0].ack == 10);
+  DissectResult conn;
+  add(conn, 1, 2); add(conn, 2, 100); add(conn, 3, 0);
+  ex.extract(conn, out);
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].role == SegmentRole::Connect);
+  CHECK(out[0].reliability == Reliability::Reliable);
+}
+
+TEST_CASE("a segment marker splits a datagram; fields before the first marker are shared") {
+  Contract c = makeContract(true);
+  SegmentExtractor ex(c, 14);
+  DissectResult r;
+  add(r, 0, 42);  // datagram-level connection id
+  add(r, 7, 900); // datagram-level timestamp
+  add(r, 12, 0); add(r, 1, 0); add(r, 2, 10); add(r, 3, 1); add(r, 11, 100);
+  add(r, 12, 0); add(r, 1, 1); add(r, 4, 77); add(r, 6, 1);
+  add(r, 12, 0); add(r, 1, 0); add(r, 2, 11); add(r, 7, 901);
+  std::vector<Segment> out;
+  ex.extract(r, out);
+  REQUIRE(out.size() == 3);
+  CHECK(out[0].conn_id == 42);
+  CHECK(out[0].seq == 10);
+  CHECK(out[0].reliability == Reliability::Reliable);
+  CHECK(out[0].length == 100);
+  CHECK(out[0].ts == 900);
+  CHECK(out[1].role == SegmentRole::Ack);
+  CHECK(out[1].ack == 77);
+  CHECK(out[1].conn_id == 42);
+  CHECK_FALSE(out[1].is(Segment::Length));  // not carried over from the previous segment
+  CHECK(out[2].seq == 11);
+  CHECK(out[2].ts == 901);
+  CHECK(out[2].reliability == Reliability::Unreliable);
+}
+
+TEST_CASE("no contract field present yields no segment") {
+  Contract c = makeContract(false);
+  SegmentExtractor ex(c, 14);
+  DissectResult r;
+  add(r, 13, 5);
+  std::vector<Segment> out;
+  ex.extract(r, out);
+  CHECK(out.empty());
+}
