@@ -17,7 +17,9 @@ class CaptureReader {
 
   // Next record. Returns false at end of file or when the file is cut off
   // mid-record; in the latter case truncated() is true and warning() says so.
-  // Records before the cut are all delivered.
+  // Records before the cut are all delivered. out.file_offset is where the
+  // record starts: its 16-byte record header in pcap, its packet block
+  // (EPB/SPB) in pcapng. out.ts_ns is exact for micro- and nanosecond files.
   virtual bool next(RawPacket& out) = 0;
 
   virtual int linkType() const = 0;              // DLT_* of the (first) interface
@@ -26,7 +28,9 @@ class CaptureReader {
   virtual uint64_t fileSize() const = 0;
   virtual uint64_t bytesRead() const = 0;        // for progress
   virtual bool truncated() const = 0;
-  virtual std::string warning() const = 0;       // empty when none
+  // Empty when none. Also set, with truncated() false, when a damaged
+  // record (e.g. an absurd length) ends reading early.
+  virtual std::string warning() const = 0;
 };
 
 }  // namespace rudp

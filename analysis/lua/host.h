@@ -13,7 +13,8 @@ namespace rudp {
 
 enum class FieldType : uint8_t {
   None, Bool, UInt8, UInt16, UInt24, UInt32, UInt64, Int8, Int16, Int24, Int32, Int64,
-  Char, FrameNum, Bytes, String, Float, Double, IPv4, Ether
+  Char, FrameNum, Bytes, String, Float, Double, IPv4, Ether,
+  Protocol  // a Proto's own item (tree:add(proto, ...)); abbrev = filter name
 };
 
 struct FieldInfo {
@@ -82,8 +83,15 @@ class LuaHost {
   // The text `tshark -T fields -e ABBREV` prints for one occurrence.
   std::string formatValue(const FieldValue& v, const DissectResult& r) const;
 
+  // Capture time of the file's first frame, for pinfo.rel_ts (default: the
+  // first packet dissected).
+  void setFirstTimestamp(int64_t ts_ns);
+  // Per-packet budget (VM instructions) and Lua heap cap. Defaults 10M / 512 MiB.
+  void setLimits(uint64_t instructions, size_t memory_bytes);
+
+ struct Impl;  // analysis/lua/state.h
+
  private:
-  struct Impl;
   std::unique_ptr<Impl> d;
 };
 

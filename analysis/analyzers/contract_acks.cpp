@@ -1,0 +1,199 @@
+// Acks from the peer: coverage, holes, RTT samples, stall progress and the
+// loss judgement that follows the acks through the seq space.
+#include <bit>
+
+#include "analyzers/contract_analyzer.h"
+#include "analyzers/vantage.h"
+
+namespace rudp::ana {
+
+namespace {
+bool before(uint32_t a, uint32_t b) { return int32_t(a - b) < 0; }
+}  // namespace
+
+void ContractAnalyzer::onAck(Dir& d, const Segment& s, uint64_t frame, int64_t ns) {
+  const uint32_t ack = unwrap(d, s.ack);
+  if (!d.win.started()) {
+    // Acks for data the capture has not seen yet (capture began mid-flow, or
+    // the first data was lost before the capture point): start from here.
+    d.win.start(ack);
+    d.judge_next = d.frontier = ack;
+  }
+  const uint32_t outstanding_before = d.outstanding;
+  const auto extend = [&](uint32_t top) {
+    if (before(d.win.top(), top)) d.win.extend(top, [&](SeqSlot& e) { evict(d, e); });
+  };
+  uint32_t judge_end = d.judge_next;
+  bool advanced = !d.any_ack || before(d.max_ack, ack);
+  switch (ack_style_) {
+    case AckStyle::HighestBitmap: {
+      extend(ack);
+      cover(d, ack, frame, ns);
+      const uint32_t bits = s.is(Segment::AckBits) ? s.ack_bits : 0;
+      for (uint32_t b = bits; b; b &= b - 1) cover(d, ack - 1 - uint32_t(std::countr_zero(b)), frame, ns);
+      // Holes: seqs behind the highest one that this ack reports missing.
+      for (uint32_t h = ~bits; h; h &= h - 1) {
+        const uint32_t seq = ack - 1 - uint32_t(std::countr_zero(h));
+        if (d.win.contains(seq)) {
+          SeqSlot& slot = d.win.at(seq);
+          if (!slot.has(SeqSlot::Covered)) slot.hole_ns = ns;
+        }
+      }
+      if (advanced) judge_end = ack - kJudgeLag;
+      break;
+    }
+    case AckStyle::Cumulative: {
+      // `ack` = next seq expected: everything before it arrived.
+      extend(ack - 1);
+      for (uint32_t q = d.judge_next; before(q, ack) && d.win.contains(q); ++q) cover(d, q, frame, ns);
+      if (!advanced && d.win.contains(ack)) d.win.at(ack).hole_ns = ns;  // duplicate ack
+      judge_end = ack;
+      break;
+    }
+    case AckStyle::PerSegment: {
+      extend(ack);
+      cover(d, ack, frame, ns);
+      if (s.is(Segment::Una)) {
+        const uint32_t una = unwrap(d, s.una);
+        for (uint32_t q = d.judge_next; before(q, una) && d.win.contains(q); ++q) cover(d, q, frame, ns);
+        // Acked past the cumulative point: seqs between una and ack are holes.
+        for (uint32_t q = una; before(q, ack) && d.win.contains(q); ++q)
+          if (!d.win.at(q).has(SeqSlot::Covered)) d.win.at(q).hole_ns = ns;
+        judge_end = una;
+      } else if (advanced) {
+        judge_end = ack - kJudgeLag;
+      }
+      break;
+    }
+    case AckStyle::None: return;
+  }
+  if (advanced) {
+    d.max_ack = ack;
+    d.any_ack = true;
+  }
+  if (d.outstanding < outstanding_before) d.stall.onProgress(ns, frame, sink_, d.m.stalls);
+  if (before(d.judge_next, judge_end)) judgeUpTo(d, judge_end, frame, ns);
+  if (s.is(Segment::Echo)) echoSample(d, ack, s.ts_echo, frame, ns);
+}
+
+bool ContractAnalyzer::cover(Dir& d, uint32_t seq, uint64_t frame, int64_t ns) {
+  if (!d.win.contains(seq)) return false;
+  SeqSlot& s = d.win.at(seq);
+  if (s.has(SeqSlot::Covered)) return false;
+  s.flags |= SeqSlot::Covered;
+  s.hole_ns = -1;
+  if (s.has(SeqSlot::Pending)) s.flags = uint16_t((s.flags & ~SeqSlot::Pending) | SeqSlot::Judged);
+  if (s.has(SeqSlot::Seen) && s.has(SeqSlot::Reliable) && d.outstanding > 0) --d.outstanding;
+  if (s.has(SeqSlot::Judged) && s.has(SeqSlot::Lost)) {
+    // A late (reordered) ack or a late retransmission: it did arrive after all.
+    s.flags = uint16_t(s.flags & ~SeqSlot::Lost);
+    if (d.m.lost > 0) --d.m.lost;
+  }
+  if (!echo_rtt_ && s.has(SeqSlot::Seen) && s.copies == 1) {
+    RttEvent ev{frame, s.last.frame, ns, d.id, double(ns - s.last.ns) / 1e6, RttSource::SeqAck,
+                spanFor(vantage_, d.id)};
+    d.rtt.add(ev);
+    if (sink_) sink_->onRtt(ev);
+  }
+  return true;
+}
+
+void ContractAnalyzer::echoSample(Dir& d, uint32_t ack, uint32_t echo, uint64_t frame, int64_t ns) {
+  if (d.has_echo && ack == d.echo_ack && echo == d.echo_ts) return;
+  d.has_echo = true;
+  d.echo_ack = ack;
+  d.echo_ts = echo;
+  if (!d.win.contains(ack)) return;
+  const SeqSlot& s = d.win.at(ack);
+  if (!s.has(SeqSlot::Seen)) return;
+  const CopyInfo* c = s.last.ts == echo ? &s.last : (s.copies > 1 && s.prev.ts == echo ? &s.prev : nullptr);
+  if (!c || ns < c->ns) return;
+  RttEvent ev{frame, c->frame, ns, d.id, double(ns - c->ns) / 1e6, RttSource::TsEcho,
+              spanFor(vantage_, d.id)};
+  d.rtt.add(ev);
+  const Dir& cs = dirs_[0];
+  const Dir& sc = dirs_[1];
+  vantage_ = detectVantage(cs.rtt.samples() > 0, cs.rtt.minMs(), sc.rtt.samples() > 0, sc.rtt.minMs());
+  ev.span = spanFor(vantage_, d.id);
+  if (sink_) sink_->onRtt(ev);
+}
+
+void ContractAnalyzer::judgeUpTo(Dir& d, uint32_t end, uint64_t frame, int64_t ns) {
+  while (before(d.judge_next, end) && d.win.contains(d.judge_next)) {
+    judge(d, d.win.at(d.judge_next), false, frame, ns);
+    ++d.judge_next;
+  }
+  advanceFrontier(d);
+}
+
+void ContractAnalyzer::judge(Dir& d, SeqSlot& s, bool final, uint64_t frame, int64_t ns) {
+  if (s.has(SeqSlot::Judged)) return;
+  bool lost = false, settled = true;
+  const bool reached = d.any_ack && !before(d.max_ack, s.seq);  // the acks got this far
+  if (s.has(SeqSlot::Covered)) {
+    lost = false;
+  } else if (ack_style_ == AckStyle::None || !d.any_ack) {
+    // No acks to go by: a seq never captured below the highest one is lost.
+    lost = !s.has(SeqSlot::Seen) && before(s.seq, d.highest_seen);
+    if (!lost) ++d.m.loss_unknown;
+  } else if (s.has(SeqSlot::Seen) && s.has(SeqSlot::Reliable)) {
+    // Retransmitted until covered: not lost yet. At the end, still unresolved.
+    if (!final) {
+      s.flags |= SeqSlot::Pending;
+      settled = false;
+    } else {
+      ++d.m.loss_unknown;
+    }
+  } else if (final && !reached) {
+    ++d.m.loss_unknown;  // sent after the last ack the capture saw
+  } else {
+    lost = true;
+  }
+  if (settled) s.flags |= SeqSlot::Judged;
+  if (lost) {
+    s.flags |= SeqSlot::Lost;
+    ++d.m.lost;
+  }
+  lossRun(d, lost, s.seq, s.has(SeqSlot::Seen) ? s.first_frame : 0, frame, ns);
+}
+
+void ContractAnalyzer::lossRun(Dir& d, bool lost, uint32_t seq, uint64_t seq_frame, uint64_t frame,
+                               int64_t ns) {
+  if (lost && d.run_count > 0 && seq == d.run_first + d.run_count) {
+    ++d.run_count;
+    return;
+  }
+  if (d.run_count > 0) {
+    ++d.m.loss_bursts[d.run_count];
+    if (sink_) {
+      LossEvent ev{frame, ns, d.id, d.run_first & seq_mask_, d.run_count, d.run_frame};
+      sink_->onLoss(ev);
+    }
+    d.run_count = 0;
+  }
+  if (lost) {
+    d.run_first = seq;
+    d.run_count = 1;
+    d.run_frame = seq_frame;
+  }
+}
+
+void ContractAnalyzer::evict(Dir& d, SeqSlot& s) {
+  // The window is full: settle the oldest seq for good.
+  if (!s.has(SeqSlot::Judged)) {
+    if (s.has(SeqSlot::Pending)) {
+      // A reliable seq the acks never covered in kMaxCap seqs: the sender gave up.
+      s.flags |= SeqSlot::Judged | SeqSlot::Lost;
+      ++d.m.lost;
+      if (d.outstanding > 0) --d.outstanding;
+    } else {
+      judge(d, s, true, 0, last_ns_);
+      if (s.has(SeqSlot::Seen) && s.has(SeqSlot::Reliable) && !s.has(SeqSlot::Covered) && d.outstanding > 0)
+        --d.outstanding;
+    }
+  }
+  if (d.judge_next == s.seq) ++d.judge_next;
+  if (d.frontier == s.seq) ++d.frontier;
+}
+
+}  // namespace rudp::ana

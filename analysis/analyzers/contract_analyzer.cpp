@@ -1,0 +1,217 @@
+// Packet intake, data segments (copies, reordering, HOL) and the final metrics.
+#include "analyzers/contract_analyzer.h"
+
+#include "analyzers/vantage.h"
+
+namespace rudp::ana {
+
+namespace {
+uint32_t maskOf(int bits) { return bits >= 32 || bits <= 0 ? 0xFFFFFFFFu : ((1u << bits) - 1); }
+bool before(uint32_t a, uint32_t b) { return int32_t(a - b) < 0; }
+// A seq this far below the window start is not taken as the flow's beginning.
+constexpr uint32_t kPrependMax = 256;
+}  // namespace
+
+ContractAnalyzer::ContractAnalyzer(const Contract& c, const AnalyzerConfig& cfg, EventSink* sink)
+    : cfg_(cfg),
+      ack_style_(c.ack_style),
+      ts_unit_ms_(c.ts_unit_ms > 0 ? c.ts_unit_ms : 1.0),
+      ts_bits_(uint32_t(c.ts_bits)),
+      sink_(sink),
+      seq_mask_(maskOf(c.seq_bits)),
+      ts_mask_(maskOf(c.ts_bits)),
+      echo_rtt_(c.ts_echo >= 0),
+      dirs_{Dir(Direction::ClientToServer, cfg_), Dir(Direction::ServerToClient, cfg_)} {}
+
+uint32_t ContractAnalyzer::unwrap(Dir& d, uint32_t seq) {
+  // Narrow seqs (ENet: 16 bits) are unwrapped around the last one seen so the
+  // window works in one 32-bit serial space.
+  if (seq_mask_ == 0xFFFFFFFFu) return seq;
+  seq &= seq_mask_;
+  if (!d.has_ref) {
+    d.has_ref = true;
+    d.seq_ref = seq;
+    return seq;
+  }
+  const uint32_t half = (seq_mask_ >> 1) + 1;
+  uint32_t delta = (seq - d.seq_ref) & seq_mask_;
+  const uint32_t u = delta >= half ? d.seq_ref - ((d.seq_ref - seq) & seq_mask_) : d.seq_ref + delta;
+  if (int32_t(u - d.seq_ref) > 0) d.seq_ref = u;
+  return u;
+}
+
+void ContractAnalyzer::onPacket(uint64_t frame, int64_t ns, Direction dir, const Segment* segs,
+                                size_t n, uint32_t wire_bytes) {
+  if (first_ns_ < 0) first_ns_ = ns;
+  last_ns_ = ns;
+  Dir& d = dirs_[size_t(dir)];
+  Dir& peer = other(d);
+  ++d.m.packets;
+  d.m.bytes += wire_bytes;
+  bool zero_window = false;
+  for (size_t i = 0; i < n; ++i) {
+    const Segment& s = segs[i];
+    switch (s.role) {
+      case SegmentRole::Connect:
+        if (connect_ns_ < 0) connect_ns_ = ns;
+        ++conn_.connect_attempts;
+        break;
+      case SegmentRole::Accept:
+        if (conn_.handshake_ms < 0 && connect_ns_ >= 0) conn_.handshake_ms = double(ns - connect_ns_) / 1e6;
+        break;
+      case SegmentRole::Disconnect: conn_.disconnected = true; break;
+      default: break;
+    }
+    // Acks first: a fast retransmission in the same packet follows its trigger.
+    if (s.is(Segment::Ack) && ack_style_ != AckStyle::None) onAck(peer, s, frame, ns);
+    if (s.is(Segment::Seq) && s.consumes_seq && s.role != SegmentRole::Ack) onData(d, s, frame, ns);
+    if (s.is(Segment::Window)) {
+      peer.m.min_window = std::min(peer.m.min_window, s.window);
+      zero_window |= s.window == 0;
+    }
+  }
+  peer.stall.onPeerPacket(ns, zero_window);
+}
+
+void ContractAnalyzer::onData(Dir& d, const Segment& s, uint64_t frame, int64_t ns) {
+  const uint32_t seq = unwrap(d, s.seq);
+  ++d.m.data_packets;
+  if (!d.win.started()) {
+    d.win.start(seq);
+    d.judge_next = d.frontier = seq;
+  }
+  if (before(seq, d.win.base()) && !before(seq, d.win.base() - kPrependMax) &&
+      !before(seq, d.win.top() - (SeqWindow::kMaxCap - 1)) && d.win.prepend(seq)) {
+    // Below the first seq captured: the flow's first packets were lost (or
+    // reordered) before the capture point. Judge them like any other seq.
+    if (before(seq, d.judge_next)) d.judge_next = seq;
+    if (before(seq, d.frontier)) d.frontier = seq;
+  }
+  if (before(seq, d.win.base())) {
+    // Older than anything kept: only a retransmission can be this late.
+    if (s.reliability == Reliability::Reliable) {
+      SeqSlot tmp;
+      tmp.seq = seq;
+      tmp.flags = SeqSlot::Reliable;
+      retransmission(d, tmp, false, frame, ns, s.ts);
+    }
+    return;
+  }
+  if (before(d.win.top(), seq)) d.win.extend(seq, [&](SeqSlot& e) { evict(d, e); });
+  SeqSlot& slot = d.win.at(seq);
+  if (!slot.has(SeqSlot::Seen)) {
+    firstCopy(d, slot, s, seq, frame, ns);
+    return;
+  }
+  // A later copy of a captured seq.
+  const uint32_t ts = s.is(Segment::Ts) ? s.ts : 0;
+  if (s.is(Segment::Ts) && (ts == slot.last.ts || (slot.copies > 1 && ts == slot.prev.ts) || ts == slot.first_ts)) {
+    ++d.m.network_duplicates;  // the same copy again: not sent twice by the sender
+    return;
+  }
+  ++d.dup_seen;
+  if (slot.has(SeqSlot::Covered)) ++d.dup_covered;
+  ++slot.copies;
+  slot.prev = slot.last;
+  slot.last = {ts, ns, frame};
+  if (slot.has(SeqSlot::Reliable) || s.reliability == Reliability::Reliable) {
+    slot.flags |= SeqSlot::Reliable;
+    retransmission(d, slot, true, frame, ns, ts);
+  }
+}
+
+void ContractAnalyzer::firstCopy(Dir& d, SeqSlot& slot, const Segment& s, uint32_t seq,
+                                 uint64_t frame, int64_t ns) {
+  const bool reliable = s.reliability == Reliability::Reliable;
+  const bool has_ts = s.is(Segment::Ts);
+  const uint32_t ts = has_ts ? s.ts : 0;
+  slot.flags |= SeqSlot::Seen;
+  if (reliable) slot.flags |= SeqSlot::Reliable;
+  if (s.reliability == Reliability::Unsequenced) slot.flags |= SeqSlot::Unsequenced;
+  if (has_ts) slot.flags |= SeqSlot::HasTs;
+  slot.copies = 1;
+  slot.first_ts = ts;
+  slot.first_frame = frame;
+  slot.first_ns = ns;
+  slot.channel = s.is(Segment::Channel) ? s.channel : 0;
+  slot.last = {ts, ns, frame};  // hole_ns stays: acks may have reported it missing already
+
+  const bool late = d.any_seen && before(seq, d.highest_seen);
+  if (!d.any_seen || before(d.highest_seen, seq)) d.highest_seen = seq;
+  d.any_seen = true;
+
+  bool retx = false;
+  if (has_ts) {
+    if (late && reliable) retx = laterCopy(d, seq, ts);
+    flagEarlierCopies(d, seq, ts);
+  }
+  if (retx) {
+    retransmission(d, slot, false, frame, ns, ts);
+  } else {
+    if (late) {
+      ++d.m.reordered;
+      slot.flags |= SeqSlot::Reordered;
+    }
+    d.jitter.add(ns, has_ts, ts, ts_unit_ms_, ts_bits_);
+    slot.timer_ms = float(senderRtoMs(d));
+  }
+  if (reliable && !slot.has(SeqSlot::Covered)) {
+    d.stall.onReliableData(ns, frame, d.outstanding);
+    ++d.outstanding;
+  }
+  // Head-of-line blocking: is an earlier seq still missing?
+  const bool missing_below = before(d.frontier, seq);
+  d.hol.onArrival(seq, ns, reliable && s.reliability != Reliability::Unsequenced, slot.channel,
+                  missing_below, late);
+  advanceFrontier(d);
+}
+
+void ContractAnalyzer::advanceFrontier(Dir& d) {
+  const uint32_t old = d.frontier;
+  while (!before(d.highest_seen, d.frontier) && d.win.contains(d.frontier)) {
+    const SeqSlot& f = d.win.at(d.frontier);
+    if (!f.has(SeqSlot::Seen) && !(f.has(SeqSlot::Judged) && f.has(SeqSlot::Lost))) break;
+    ++d.frontier;
+  }
+  if (before(d.frontier, d.win.base())) d.frontier = d.win.base();
+  if (d.frontier != old) d.hol.settle(d.frontier);
+}
+
+ConnectionMetrics ContractAnalyzer::finish() {
+  if (finished_) return conn_;
+  finished_ = true;
+  for (Dir& d : dirs_) {
+    if (d.win.started()) {
+      // Settle every seq still open: what the last ack reaches is decided.
+      for (uint32_t s = d.judge_next; d.win.contains(s); ++s) {
+        judge(d, d.win.at(s), true, 0, last_ns_);
+        if (s == d.win.top()) break;
+      }
+      lossRun(d, false, 0, 0, 0, last_ns_);
+      d.hol.settleAll();
+    }
+    d.stall.finish(d.outstanding > 0, last_ns_, sink_, d.m.stalls);
+  }
+  conn_.vantage = vantage_;
+  for (Dir& d : dirs_) {
+    DirectionMetrics& m = d.m;
+    m.duplicates = atReceiver(vantage_, d.id) ? d.dup_seen : d.dup_covered;
+    uint64_t runs = 0, total = 0;
+    for (auto [len, count] : m.loss_bursts) {
+      runs += count;
+      total += uint64_t(len) * count;
+    }
+    m.mean_loss_burst = runs ? double(total) / double(runs) : 0;
+    d.rtt.fill(m.rtt, spanFor(vantage_, d.id));
+    m.jitter_ms = d.jitter.jitterMs();
+    d.jitter.fill(m.gaps);
+    m.hol_blocking_ms = d.hol.totalMs();
+    m.hol_max_ms = d.hol.maxMs();
+    m.hol_blocked_packets = d.hol.blocked();
+    m.hol_observable = !atSender(vantage_, d.id) && vantage_ != Vantage::Unknown;
+    conn_.dir[size_t(d.id)] = m;
+  }
+  return conn_;
+}
+
+}  // namespace rudp::ana

@@ -1,0 +1,135 @@
+// The analyzer of one connection of a protocol that declares the analysis
+// contract (GRUDP; KCP and ENet through the same contract).
+//
+//   ContractAnalyzer a(contract, cfg, &sink);
+//   for each packet of the connection, in capture order:
+//     a.onPacket(frame, ts_ns, dir, segs.data(), segs.size(), wire_bytes);
+//   ConnectionMetrics m = a.finish();
+//
+// Per packet: O(1) amortized work (plus at most the 32 bitmap bits of an
+// ack), no allocation once the per-direction seq window has grown to the
+// outstanding span. Memory: two SeqWindows (256..4096 slots of 88 bytes)
+// and fixed-size trackers per connection.
+//
+// Reading the traffic (GRUDP v1, generalised by the contract):
+// - Every segment that consumes a seq is "data" of its direction; pure ACKs
+//   (consumes_seq = false) only carry acks. Seqs wrap at 2^seq_bits.
+// - A copy of a seq already captured with a different ts is a
+//   retransmission (same ts: the network duplicated it). A reliable seq whose
+//   first captured copy carries a ts later than the ts of a higher seq's copy
+//   was sent after that higher seq, so it is a later copy whose earlier
+//   copies were lost before the capture point: an inferred retransmission
+//   (attempt >= 2, the earlier copies unknown). Otherwise a seq captured below
+//   the highest captured seq is reordered.
+// - Loss: a seq is lost when the peer's acks never cover it: judged once the
+//   highest ack is kJudgeLag seqs past it (or at the end, for seqs the last
+//   ack reaches). This is the same rule at every vantage: at the receiver its
+//   acks are captured as sent (covered = arrived), at the sender a seq it
+//   sent that no ack covers never arrived (unless every ack covering it was
+//   lost too), in the middle both. A reliable seq the acks passed stays
+//   pending (it will be retransmitted) and is lost only if it leaves the
+//   window or the capture ends while the acks have passed it. A loss later
+//   contradicted by a covering ack is taken back from `lost` (not from the
+//   burst histogram). Without acks (AckStyle::None) a seq never captured
+//   below the highest captured seq is lost.
+// - RTT: see vantage.h for what a ts_echo sample measures at each vantage.
+//   One sample per distinct (ack, ts_echo) pair, as a sender's estimator
+//   takes them (a repeated echo includes the time the peer had nothing new).
+//   Without ts_echo: the first ack covering a seq captured once (Karn).
+// - Retransmission cause: spurious when the capture is at the sender and an
+//   ack covering the seq was captured before the copy (the sender had it);
+//   fast when an ack showing the seq missing behind later acked seqs came
+//   after the previous copy (at the sender: within 1 ms before the copy) and
+//   the copy came before the sender's retransmission timer (our RFC 6298
+//   estimate x 2^(attempt-1), -5% - 5 ms) would have fired; else timeout.
+//   At most one fast retransmission per seq. Exact at the sender's end;
+//   elsewhere the timer is estimated from the reverse path.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "analyzers/events.h"
+#include "analyzers/hol.h"
+#include "analyzers/jitter.h"
+#include "analyzers/metrics.h"
+#include "analyzers/rtt.h"
+#include "analyzers/seq_window.h"
+#include "analyzers/stall.h"
+#include "flow/segment.h"
+#include "lua/contract.h"
+
+namespace rudp::ana {
+
+class ContractAnalyzer {
+ public:
+  static constexpr uint32_t kJudgeLag = 128;  // seqs the ack must be past before a loss is judged
+
+  ContractAnalyzer(const Contract& contract, const AnalyzerConfig& cfg, EventSink* sink);
+  ContractAnalyzer(const ContractAnalyzer&) = delete;
+  ContractAnalyzer& operator=(const ContractAnalyzer&) = delete;
+
+  void onPacket(uint64_t frame, int64_t ts_ns, Direction dir, const Segment* segs, size_t n,
+                uint32_t wire_bytes);
+  ConnectionMetrics finish();
+  Vantage vantage() const { return vantage_; }
+
+ private:
+  struct Dir {
+    Dir(Direction d, const AnalyzerConfig& cfg) : id(d), rtt(cfg), stall(d, cfg.stall_ms) {}
+    Direction id;
+    SeqWindow win;
+    bool any_seen = false, any_ack = false, has_ref = false, has_echo = false;
+    uint32_t highest_seen = 0, max_ack = 0, judge_next = 0, frontier = 0;
+    uint32_t seq_ref = 0;                 // last unwrapped seq (seq_bits < 32)
+    uint32_t echo_ack = 0, echo_ts = 0;   // last sampled (ack, ts_echo)
+    uint32_t outstanding = 0;             // reliable seqs captured and not yet covered
+    uint32_t run_first = 0, run_count = 0;  // current loss run, in seq order
+    uint64_t run_frame = 0;
+    RttTracker rtt;
+    JitterTracker jitter;
+    StallTracker stall;
+    HolTracker hol;
+    DirectionMetrics m;                   // counters filled as we go
+    uint64_t dup_seen = 0, dup_covered = 0;
+  };
+
+  // contract_analyzer.cpp
+  void onData(Dir& d, const Segment& s, uint64_t frame, int64_t ns);
+  void firstCopy(Dir& d, SeqSlot& slot, const Segment& s, uint32_t seq, uint64_t frame, int64_t ns);
+  uint32_t unwrap(Dir& d, uint32_t seq);
+  void advanceFrontier(Dir& d);
+  // contract_acks.cpp
+  void onAck(Dir& d, const Segment& s, uint64_t frame, int64_t ns);
+  bool cover(Dir& d, uint32_t seq, uint64_t frame, int64_t ns);
+  void echoSample(Dir& d, uint32_t ack, uint32_t ts_echo, uint64_t frame, int64_t ns);
+  void judgeUpTo(Dir& d, uint32_t end, uint64_t frame, int64_t ns);
+  void judge(Dir& d, SeqSlot& slot, bool final, uint64_t frame, int64_t ns);
+  void lossRun(Dir& d, bool lost, uint32_t seq, uint64_t seq_frame, uint64_t frame, int64_t ns);
+  void evict(Dir& d, SeqSlot& slot);
+  // retransmission.cpp
+  void retransmission(Dir& d, SeqSlot& slot, bool direct, uint64_t frame, int64_t ns, uint32_t ts);
+  bool laterCopy(Dir& d, uint32_t seq, uint32_t ts);
+  void flagEarlierCopies(Dir& d, uint32_t seq, uint32_t ts);
+  double senderRtoMs(const Dir& d) const;
+  double sinceOriginalMs(Dir& d, uint32_t seq, uint32_t ts);
+  bool tsAfter(uint32_t a, uint32_t b) const;
+
+  Dir& other(const Dir& d) { return dirs_[d.id == Direction::ClientToServer ? 1 : 0]; }
+  const Dir& other(const Dir& d) const { return dirs_[d.id == Direction::ClientToServer ? 1 : 0]; }
+
+  AnalyzerConfig cfg_;                    // copies: the caller's may go away
+  AckStyle ack_style_;
+  double ts_unit_ms_;
+  uint32_t ts_bits_;
+  EventSink* sink_;
+  uint32_t seq_mask_, ts_mask_;
+  bool echo_rtt_;                         // the contract has ts_echo: no seq/ack RTT
+  std::array<Dir, 2> dirs_;
+  Vantage vantage_ = Vantage::Unknown;
+  int64_t first_ns_ = -1, last_ns_ = 0, connect_ns_ = -1;
+  ConnectionMetrics conn_;
+  bool finished_ = false;
+};
+
+}  // namespace rudp::ana

@@ -1,0 +1,27 @@
+// Per-direction RTT: sample statistics and the RFC 6298 estimator.
+#pragma once
+#include "analyzers/events.h"
+#include "analyzers/metrics.h"
+#include "analyzers/percentiles.h"
+
+namespace rudp::ana {
+
+class RttTracker {
+ public:
+  explicit RttTracker(const AnalyzerConfig& cfg) : cfg_(&cfg), pct_(cfg.exact_rtt_samples) {}
+  // Adds one sample; fills srtt/rto in `ev` for the sink.
+  void add(RttEvent& ev);
+  uint64_t samples() const { return pct_.count(); }
+  double minMs() const { return pct_.min(); }
+  double srtt() const { return srtt_; }
+  double rttvar() const { return rttvar_; }
+  double rto() const { return rto_; }
+  void fill(RttStats& out, RttSpan span);
+
+ private:
+  const AnalyzerConfig* cfg_;
+  Percentiles pct_;
+  double srtt_ = 0, rttvar_ = 0, rto_ = 1000;
+};
+
+}  // namespace rudp::ana

@@ -1,0 +1,71 @@
+// Reassembles IPv4 fragments into whole datagrams, with bounded memory.
+#pragma once
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "decode/bytes.h"
+
+namespace rudp {
+
+class Ipv4Reassembler {
+ public:
+  struct Limits {
+    size_t max_datagrams = 256;          // pending datagrams; oldest dropped beyond
+    size_t max_bytes = 8u << 20;         // buffered bytes over all pending datagrams
+    int64_t timeout_ns = 30'000'000'000;  // capture time after the first fragment
+    size_t max_pieces = 64;              // disjoint byte ranges per datagram
+  };
+
+  struct Key {
+    std::array<uint8_t, 4> src{}, dst{};
+    uint16_t id = 0;
+    uint8_t proto = 0;
+    bool operator==(const Key&) const = default;
+  };
+
+  enum class Result : uint8_t {
+    Pending,   // held; the datagram is not complete yet
+    Complete,  // `whole` is the reassembled IP payload
+    Invalid,   // the fragment contradicts the others or is out of range; ignored
+  };
+
+  Ipv4Reassembler() = default;
+  explicit Ipv4Reassembler(Limits limits) : limits_(limits) {}
+
+  // `data`/`len`: this fragment's IP payload; `offset` in bytes. On
+  // Complete, `whole` points into a buffer owned here, valid until the next
+  // add(). Overlapping bytes keep the copy that arrived first.
+  Result add(const Key& key, int64_t ts_ns, uint32_t offset, bool more, const uint8_t* data,
+             uint32_t len, wire::Span& whole);
+
+  size_t pendingDatagrams() const { return pending_.size(); }
+  size_t pendingBytes() const { return bytes_; }
+  uint64_t droppedDatagrams() const { return dropped_; }  // timed out or evicted
+
+ private:
+  struct Datagram {
+    Key key;
+    int64_t first_ts = 0;
+    bool has_total = false;
+    uint32_t total = 0;
+    std::vector<uint8_t> buf;
+    std::vector<std::pair<uint32_t, uint32_t>> pieces;  // sorted, merged [begin, end)
+  };
+
+  void expire(int64_t now);
+  void drop(size_t index);
+  void makeRoom(size_t extraBytes);
+  static void copyGaps(Datagram& d, uint32_t begin, uint32_t end, const uint8_t* data);
+  static void addPiece(Datagram& d, uint32_t begin, uint32_t end);
+
+  Limits limits_;
+  std::vector<Datagram> pending_;  // oldest first
+  size_t bytes_ = 0;
+  uint64_t dropped_ = 0;
+  std::vector<uint8_t> completed_;
+};
+
+}  // namespace rudp

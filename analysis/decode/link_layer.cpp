@@ -1,0 +1,103 @@
+#include "decode/link_layer.h"
+
+#include "decode/bytes.h"
+
+namespace rudp::link {
+
+namespace {
+
+using wire::be16;
+
+constexpr uint16_t kEtherIpv4 = 0x0800;
+constexpr uint16_t kEtherIpv6 = 0x86dd;
+constexpr uint16_t kEtherVlan = 0x8100;   // 802.1Q
+constexpr uint16_t kEtherQinQ = 0x88a8;   // 802.1ad service tag
+constexpr uint16_t kEtherQinQOld = 0x9100;  // pre-standard QinQ
+constexpr int kMaxTags = 8;               // bound the walk on garbage
+
+bool isVlanTag(uint16_t type) {
+  return type == kEtherVlan || type == kEtherQinQ || type == kEtherQinQOld;
+}
+
+// Resolves an EtherType found at `off - 2`, stepping over VLAN tags (each
+// 4 bytes: TCI then the next EtherType).
+Result fromEtherType(uint16_t type, const uint8_t* p, uint32_t len, uint32_t off) {
+  for (int tags = 0; isVlanTag(type); ++tags) {
+    if (tags == kMaxTags) return {Net::None, off, "too many VLAN tags"};
+    if (len - off < 4) return {Net::None, off, "VLAN tag truncated"};
+    type = be16(p + off + 2);
+    off += 4;
+  }
+  if (type == kEtherIpv4) return {Net::IPv4, off, nullptr};
+  if (type == kEtherIpv6) return {Net::IPv6, off, nullptr};
+  return {Net::None, off, nullptr};  // ARP, LLDP, 802.3 length field, ...
+}
+
+// BSD address families for IPv6 differ per OS: 24 (NetBSD, OpenBSD, BSD/OS),
+// 28 (FreeBSD, DragonFly), 30 (Darwin). IPv4 is 2 everywhere.
+Result fromFamily(uint32_t family, uint32_t off) {
+  if (family == 2) return {Net::IPv4, off, nullptr};
+  if (family == 24 || family == 28 || family == 30) return {Net::IPv6, off, nullptr};
+  return {Net::None, off, nullptr};
+}
+
+Result fromVersionNibble(const uint8_t* p, uint32_t len) {
+  if (len < 1) return {Net::None, 0, "IP header truncated"};
+  const int version = p[0] >> 4;
+  if (version == 4) return {Net::IPv4, 0, nullptr};
+  if (version == 6) return {Net::IPv6, 0, nullptr};
+  return {Net::None, 0, "raw IP frame with bad version"};
+}
+
+}  // namespace
+
+bool supported(int dlt) {
+  switch (dlt) {
+    case kNull: case kEthernet: case kRaw: case kRawBsd: case kLinktypeRaw: case kLoop:
+    case kLinuxSll: case kIpv4: case kIpv6: case kLinuxSll2:
+      return true;
+    default:
+      return false;
+  }
+}
+
+Result decode(int dlt, const uint8_t* p, uint32_t len) {
+  switch (dlt) {
+    case kEthernet:
+      if (len < 14) return {Net::None, 0, "Ethernet header truncated"};
+      return fromEtherType(be16(p + 12), p, len, 14);
+
+    case kLinuxSll:  // 16 bytes; protocol (EtherType) in the last two
+      if (len < 16) return {Net::None, 0, "Linux cooked header truncated"};
+      return fromEtherType(be16(p + 14), p, len, 16);
+
+    case kLinuxSll2:  // 20 bytes; protocol (EtherType) first
+      if (len < 20) return {Net::None, 0, "Linux cooked v2 header truncated"};
+      return fromEtherType(be16(p), p, len, 20);
+
+    case kNull: {  // family in the writer's byte order; families are small
+      if (len < 4) return {Net::None, 0, "loopback header truncated"};
+      uint32_t family = wire::le32(p);
+      if (family > 0xffff) family = wire::be32(p);
+      return fromFamily(family, 4);
+    }
+
+    case kLoop:
+      if (len < 4) return {Net::None, 0, "loopback header truncated"};
+      return fromFamily(wire::be32(p), 4);
+
+    case kRaw: case kRawBsd: case kLinktypeRaw:
+      return fromVersionNibble(p, len);
+
+    case kIpv4:
+      return {Net::IPv4, 0, nullptr};
+
+    case kIpv6:
+      return {Net::IPv6, 0, nullptr};
+
+    default:
+      return {Net::None, 0, "unsupported link type"};
+  }
+}
+
+}  // namespace rudp::link

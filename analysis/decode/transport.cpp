@@ -1,0 +1,122 @@
+#include "decode/transport.h"
+
+#include <algorithm>
+
+namespace rudp::transport {
+
+namespace {
+
+using wire::be16;
+using wire::be32;
+
+enum TcpOptionKind : uint8_t {
+  kEol = 0, kNop = 1, kMss = 2, kWindowScale = 3, kSackPermitted = 4, kSack = 5, kTimestamps = 8,
+};
+
+}  // namespace
+
+void decodeUdp(const wire::Span& l4, DecodedPacket& out) {
+  if (l4.len < 8) {
+    out.error = "UDP header truncated";
+    return;
+  }
+  const uint8_t* p = l4.data;
+  out.l4 = L4::UDP;
+  out.sport = be16(p);
+  out.dport = be16(p + 2);
+  uint32_t ulen = be16(p + 4);
+  if (ulen == 0) ulen = l4.reported;  // IPv6 jumbogram / TSO: length left to IP
+  if (ulen < 8) {
+    out.error = "UDP length invalid";
+    return;
+  }
+  out.payload = p + 8;
+  out.payload_reported_len = ulen - 8;
+  out.payload_len = std::min(ulen - 8, l4.len - 8);
+  if (ulen > l4.reported) out.error = "UDP length exceeds IP payload";
+}
+
+void decodeTcp(const wire::Span& l4, DecodedPacket& out) {
+  if (l4.len < 20) {
+    out.error = "TCP header truncated";
+    return;
+  }
+  const uint8_t* p = l4.data;
+  out.l4 = L4::TCP;
+  out.sport = be16(p);
+  out.dport = be16(p + 2);
+  TcpHeader& t = out.tcp;
+  t.seq = be32(p + 4);
+  t.ack = be32(p + 8);
+  t.header_len = uint8_t((p[12] >> 4) * 4);
+  t.flags = p[13];
+  t.window = be16(p + 14);
+  if (t.header_len < 20) {
+    out.error = "TCP header length invalid";
+    return;
+  }
+  const uint32_t hl = t.header_len;
+  const bool optionsOk = parseTcpOptions(p + 20, std::min(hl, l4.len) - 20, t.options);
+  if (hl > l4.len) {
+    out.error = "TCP header truncated";
+    return;
+  }
+  if (hl > l4.reported) {
+    out.error = "TCP header length exceeds IP payload";
+    return;
+  }
+  out.payload = p + hl;
+  out.payload_len = l4.len - hl;
+  out.payload_reported_len = l4.reported - hl;
+  if (!optionsOk) out.error = "TCP options malformed";
+}
+
+bool parseTcpOptions(const uint8_t* p, uint32_t n, TcpOptions& o) {
+  uint32_t i = 0;
+  while (i < n) {
+    const uint8_t kind = p[i];
+    if (kind == kEol) return true;
+    if (kind == kNop) {
+      ++i;
+      continue;
+    }
+    if (n - i < 2) return false;
+    const uint32_t len = p[i + 1];
+    if (len < 2 || len > n - i) return false;
+    const uint8_t* v = p + i + 2;
+    switch (kind) {
+      case kMss:
+        if (len != 4) return false;
+        o.mss = be16(v);
+        break;
+      case kWindowScale:
+        if (len != 3) return false;
+        o.window_scale = int8_t(std::min<uint8_t>(v[0], 14));  // RFC 7323: cap at 14
+        break;
+      case kSackPermitted:
+        if (len != 2) return false;
+        o.sack_permitted = true;
+        break;
+      case kSack: {
+        if ((len - 2) % 8 != 0) return false;
+        const uint32_t blocks = std::min<uint32_t>((len - 2) / 8, uint32_t(o.sack_blocks.size()));
+        for (uint32_t b = 0; b < blocks; ++b)
+          o.sack_blocks[b] = {be32(v + 8 * b), be32(v + 8 * b + 4)};
+        o.sack_block_count = uint8_t(blocks);
+        break;
+      }
+      case kTimestamps:
+        if (len != 10) return false;
+        o.has_timestamps = true;
+        o.tsval = be32(v);
+        o.tsecr = be32(v + 4);
+        break;
+      default:
+        break;  // other kinds are skipped by their length
+    }
+    i += len;
+  }
+  return true;
+}
+
+}  // namespace rudp::transport

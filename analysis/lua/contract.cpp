@@ -1,0 +1,218 @@
+// The rudpscope.contract block: which dissector fields mean what.
+// See contract.h and dissectors/README.md for the keys.
+#include <algorithm>
+
+#include "core/error.h"
+#include "lua/state.h"
+
+namespace rudp::lua {
+
+namespace {
+
+const char kOpen[] = "--[==[ rudpscope.contract";
+const char kClose[] = "]==]";
+
+struct Parser {
+  State* s;
+  lua_State* L;
+  std::string script;
+
+  [[noreturn]] void fail(const std::string& msg) const {
+    throw DissectorError(script + ": rudpscope.contract: " + msg);
+  }
+
+  // Field id of the string at index i (key names the contract entry).
+  int field(int i, const std::string& key) const {
+    if (lua_type(L, i) != LUA_TSTRING) fail("'" + key + "' must be a field name (string)");
+    const std::string name = lua_tostring(L, i);
+    auto it = s->field_by_abbrev.find(name);
+    if (it == s->field_by_abbrev.end()) fail("unknown field '" + name + "' for '" + key + "'");
+    return it->second;
+  }
+
+  // t[key] of the table at index t, pushed; returns false (nothing pushed) when nil.
+  bool get(int t, const char* key) const {
+    lua_getfield(L, t, key);
+    if (lua_isnil(L, -1)) {
+      lua_pop(L, 1);
+      return false;
+    }
+    return true;
+  }
+
+  int optField(int t, const char* key, const std::string& path) const {
+    if (!get(t, key)) return -1;
+    const int f = field(lua_gettop(L), path);
+    lua_pop(L, 1);
+    return f;
+  }
+
+  double optNumber(int t, const char* key, double def, const std::string& path) const {
+    if (!get(t, key)) return def;
+    if (lua_type(L, -1) != LUA_TNUMBER) fail("'" + path + "' must be a number");
+    const double v = lua_tonumber(L, -1);
+    lua_pop(L, 1);
+    return v;
+  }
+
+  void checkKeys(int t, std::initializer_list<const char*> allowed, const std::string& where) const {
+    lua_pushnil(L);
+    while (lua_next(L, t)) {
+      lua_pop(L, 1);
+      if (lua_type(L, -1) != LUA_TSTRING) fail("non-string key in " + where);
+      const std::string k = lua_tostring(L, -1);
+      if (std::none_of(allowed.begin(), allowed.end(), [&](const char* a) { return k == a; }))
+        fail("unknown key '" + k + "' in " + where);
+    }
+  }
+
+  KindRole role(const std::string& r) const {
+    KindRole k;
+    if (r == "data") k.role = SegmentRole::Data;
+    else if (r == "data reliable") { k.role = SegmentRole::Data; k.reliability = Reliability::Reliable; }
+    else if (r == "data unreliable") { k.role = SegmentRole::Data; k.reliability = Reliability::Unreliable; }
+    else if (r == "data unsequenced") { k.role = SegmentRole::Data; k.reliability = Reliability::Unsequenced; }
+    else if (r == "ack") { k.role = SegmentRole::Ack; k.consumes_seq = false; }
+    else if (r == "connect") k.role = SegmentRole::Connect;
+    else if (r == "accept") k.role = SegmentRole::Accept;
+    else if (r == "disconnect") k.role = SegmentRole::Disconnect;
+    else if (r == "ping") k.role = SegmentRole::Ping;
+    else if (r == "pong") k.role = SegmentRole::Pong;
+    else if (r == "other") k.role = SegmentRole::Other;
+    else fail("unknown role '" + r + "' in kind.roles");
+    return k;
+  }
+
+  Contract parse(int t) const {
+    Contract c;
+    checkKeys(t, {"version", "proto", "segment", "conn_id", "kind", "seq", "reliable", "unsequenced", "ack", "ts",
+                  "channel", "length", "window"}, "the contract");
+    c.version = static_cast<int>(optNumber(t, "version", 1, "version"));
+    if (c.version != 1) fail("unsupported version " + std::to_string(c.version));
+    if (!get(t, "proto") || lua_type(L, -1) != LUA_TSTRING) fail("'proto' (the dissector's filter name) is required");
+    c.proto = lua_tostring(L, -1);
+    lua_pop(L, 1);
+    for (size_t p = 0; p < s->protos.size(); ++p)
+      if (s->protos[p].name == c.proto) c.proto_index = static_cast<int>(p);
+    if (c.proto_index < 0) fail("unknown protocol '" + c.proto + "'");
+    c.segment = optField(t, "segment", "segment");
+    c.conn_id = optField(t, "conn_id", "conn_id");
+    c.reliable = optField(t, "reliable", "reliable");
+    c.unsequenced = optField(t, "unsequenced", "unsequenced");
+    c.channel = optField(t, "channel", "channel");
+    c.length = optField(t, "length", "length");
+    c.window = optField(t, "window", "window");
+    if (get(t, "seq")) {
+      const int q = lua_gettop(L);
+      if (lua_istable(L, q)) {
+        checkKeys(q, {"field", "bits"}, "seq");
+        c.seq = optField(q, "field", "seq.field");
+        c.seq_bits = static_cast<int>(optNumber(q, "bits", 32, "seq.bits"));
+        if (c.seq < 0) fail("'seq.field' is required");
+      } else {
+        c.seq = field(q, "seq");
+      }
+      if (c.seq_bits < 1 || c.seq_bits > 64) fail("'seq.bits' must be 1..64");
+      lua_pop(L, 1);
+    }
+    if (get(t, "kind")) {
+      const int k = lua_gettop(L);
+      if (!lua_istable(L, k)) fail("'kind' must be a table {field=, roles=}");
+      checkKeys(k, {"field", "roles"}, "kind");
+      c.kind = optField(k, "field", "kind.field");
+      if (c.kind < 0) fail("'kind.field' is required");
+      if (get(k, "roles")) {
+        const int r = lua_gettop(L);
+        if (!lua_istable(L, r)) fail("'kind.roles' must be a table");
+        lua_pushnil(L);
+        while (lua_next(L, r)) {
+          if (lua_type(L, -2) != LUA_TNUMBER || lua_type(L, -1) != LUA_TSTRING)
+            fail("'kind.roles' maps numbers to role names");
+          c.kinds[static_cast<uint64_t>(lua_tonumber(L, -2))] = role(lua_tostring(L, -1));
+          lua_pop(L, 1);
+        }
+        lua_pop(L, 1);
+      }
+      lua_pop(L, 1);
+    }
+    if (get(t, "ack")) {
+      const int a = lua_gettop(L);
+      if (!lua_istable(L, a)) fail("'ack' must be a table");
+      checkKeys(a, {"style", "field", "bitmap", "valid", "una"}, "ack");
+      std::string style = "highest+bitmap";
+      if (get(a, "style")) {
+        style = lua_tostring(L, -1) ? lua_tostring(L, -1) : "";
+        lua_pop(L, 1);
+      }
+      if (style == "highest+bitmap") c.ack_style = AckStyle::HighestBitmap;
+      else if (style == "cumulative") c.ack_style = AckStyle::Cumulative;
+      else if (style == "per-segment") c.ack_style = AckStyle::PerSegment;
+      else fail("unknown ack.style '" + style + "'");
+      c.ack = optField(a, "field", "ack.field");
+      c.ack_bitmap = optField(a, "bitmap", "ack.bitmap");
+      c.ack_valid = optField(a, "valid", "ack.valid");
+      c.una = optField(a, "una", "ack.una");
+      if (c.ack < 0) fail("'ack.field' is required");
+      lua_pop(L, 1);
+    }
+    if (get(t, "ts")) {
+      const int a = lua_gettop(L);
+      if (!lua_istable(L, a)) fail("'ts' must be a table");
+      checkKeys(a, {"field", "echo", "echo_valid", "unit_ms", "bits"}, "ts");
+      c.ts = optField(a, "field", "ts.field");
+      c.ts_echo = optField(a, "echo", "ts.echo");
+      c.ts_echo_valid = optField(a, "echo_valid", "ts.echo_valid");
+      c.ts_unit_ms = optNumber(a, "unit_ms", 1.0, "ts.unit_ms");
+      c.ts_bits = static_cast<int>(optNumber(a, "bits", 32, "ts.bits"));
+      lua_pop(L, 1);
+    }
+    return c;
+  }
+};
+
+}  // namespace
+
+void loadContract(State* s, const std::string& source) {
+  const size_t open = source.find(kOpen);
+  if (open == std::string::npos) return;
+  const size_t body = open + sizeof(kOpen) - 1;
+  const size_t close = source.find(kClose, body);
+  Parser p{s, s->L, s->script};
+  if (close == std::string::npos) p.fail("block is not closed with ]==]");
+  // Pad with newlines so error lines match the file's.
+  const std::string chunk(static_cast<size_t>(std::count(source.begin(), source.begin() + static_cast<long>(body), '\n')), '\n');
+  const std::string text = chunk + source.substr(body, close - body);
+  lua_State* L = s->L;
+  const int top = lua_gettop(L);
+  const std::string name = "@" + s->script;
+  if (luaL_loadbuffer(L, text.data(), text.size(), name.c_str()) != LUA_OK) {
+    std::string msg = lua_tostring(L, -1);
+    lua_settop(L, top);
+    throw DissectorError(msg + " (in the rudpscope.contract block)");
+  }
+  lua_newtable(L);  // empty environment: no globals at all
+  setFunctionEnv(L);
+  s->instructions = 0;
+  if (lua_pcall(L, 0, 1, 0) != LUA_OK) {
+    std::string msg = lua_tostring(L, -1) ? lua_tostring(L, -1) : "error";
+    lua_settop(L, top);
+    throw DissectorError(msg + " (in the rudpscope.contract block)");
+  }
+  if (!lua_istable(L, -1)) {
+    lua_settop(L, top);
+    p.fail("the block must return a table");
+  }
+  Contract c;
+  try {
+    c = p.parse(lua_gettop(L));
+  } catch (...) {
+    lua_settop(L, top);
+    throw;
+  }
+  lua_settop(L, top);
+  ProtoInfo& info = s->protos[c.proto_index];
+  info.has_contract = true;
+  info.contract = c;
+}
+
+}  // namespace rudp::lua

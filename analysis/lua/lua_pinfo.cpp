@@ -1,0 +1,216 @@
+// Pinfo, Columns, Column and Address (wslua_pinfo.c, wslua_column.c, wslua_address.c).
+//
+// Pinfo and the columns are singletons; their values are read from the
+// packet being dissected. Column text is only kept when the caller asked
+// for columns: otherwise set/append are no-ops.
+#include <cstring>
+
+#include "lua/state.h"
+
+namespace rudp::lua {
+
+namespace {
+
+enum Col { kProtocol = 0, kInfo = 1, kOther = 2 };
+
+void pushAddress(lua_State* L, State* s, const IpAddress& a) {
+  auto* u = newUd<AddressUd>(L, s, T::Address);
+  u->addr = a;
+}
+
+int pinfoIndex(lua_State* L) {
+  State* s = S(L);
+  const char* k = luaL_checkstring(L, 2);
+  const DecodedPacket* p = s->pkt;
+  if (!p || !s->in_packet) hostError(L, "Expired Pinfo");
+  switch (k[0]) {
+    case 'c':
+      if (!strcmp(k, "cols") || !strcmp(k, "columns")) {
+        lua_rawgeti(L, LUA_REGISTRYINDEX, s->pinfo_ref);
+        lua_getfield(L, -1, "cols");  // stored in the pinfo metatable's companion table
+        return 1;
+      }
+      if (!strcmp(k, "caplen")) { pushInt(L, p->caplen); return 1; }
+      if (!strcmp(k, "can_desegment")) { pushInt(L, 0); return 1; }
+      if (!strcmp(k, "curr_proto")) { lua_pushstring(L, "UDP"); return 1; }
+      break;
+    case 'n':
+      if (!strcmp(k, "number")) { pushInt(L, static_cast<int64_t>(p->frame)); return 1; }
+      if (!strcmp(k, "net_src")) { pushAddress(L, s, p->src); return 1; }
+      if (!strcmp(k, "net_dst")) { pushAddress(L, s, p->dst); return 1; }
+      break;
+    case 's':
+      if (!strcmp(k, "src_port")) { pushInt(L, p->sport); return 1; }
+      if (!strcmp(k, "src")) { pushAddress(L, s, p->src); return 1; }
+      break;
+    case 'd':
+      if (!strcmp(k, "dst_port")) { pushInt(L, p->dport); return 1; }
+      if (!strcmp(k, "dst")) { pushAddress(L, s, p->dst); return 1; }
+      if (!strcmp(k, "desegment_len") || !strcmp(k, "desegment_offset")) { pushInt(L, 0); return 1; }
+      if (!strcmp(k, "delta_ts") || !strcmp(k, "delta_dis_ts")) { lua_pushnumber(L, 0); return 1; }
+      break;
+    case 'l':
+      if (!strcmp(k, "len")) { pushInt(L, p->origlen); return 1; }
+      if (!strcmp(k, "lo")) { pushAddress(L, s, p->src < p->dst ? p->src : p->dst); return 1; }
+      break;
+    case 'h':
+      if (!strcmp(k, "hi")) { pushAddress(L, s, p->src < p->dst ? p->dst : p->src); return 1; }
+      break;
+    case 'a':
+      if (!strcmp(k, "abs_ts")) { lua_pushnumber(L, static_cast<double>(p->ts_ns) / 1e9); return 1; }
+      break;
+    case 'r':
+      if (!strcmp(k, "rel_ts")) {
+        const int64_t first = s->first_ts_ns == INT64_MIN ? p->ts_ns : s->first_ts_ns;
+        lua_pushnumber(L, static_cast<double>(p->ts_ns - first) / 1e9);
+        return 1;
+      }
+      break;
+    case 'v':
+      if (!strcmp(k, "visited")) { lua_pushboolean(L, 0); return 1; }
+      break;
+    case 'p':
+      if (!strcmp(k, "port_type")) { pushInt(L, 3); return 1; }  // PT_UDP
+      if (!strcmp(k, "private")) { lua_newtable(L); return 1; }
+      break;
+    case 'm':
+      if (!strcmp(k, "match_uint") || !strcmp(k, "match")) { pushInt(L, std::min(p->sport, p->dport)); return 1; }
+      break;
+    case 'f':
+      if (!strcmp(k, "fragmented")) { lua_pushboolean(L, 0); return 1; }
+      break;
+    case 'i':
+      if (!strcmp(k, "in_error_pkt")) { lua_pushboolean(L, 0); return 1; }
+      break;
+    default:
+      break;
+  }
+  notImplemented(L, std::string("Pinfo.") + k);
+}
+
+int pinfoNewIndex(lua_State* L) {
+  const char* k = luaL_checkstring(L, 2);
+  // Desegmentation only matters for TCP, which the host does not offer.
+  if (!strcmp(k, "desegment_len") || !strcmp(k, "desegment_offset")) return 0;
+  if (!strcmp(k, "cols") || !strcmp(k, "columns")) hostError(L, "Pinfo.%s is read-only", k);
+  notImplemented(L, std::string("Pinfo.") + k + " (assignment)");
+}
+
+int colIndexOf(const char* name) {
+  if (!strcmp(name, "protocol")) return kProtocol;
+  if (!strcmp(name, "info")) return kInfo;
+  return kOther;
+}
+
+void pushColumn(lua_State* L, int col) {
+  lua_rawgeti(L, LUA_REGISTRYINDEX, S(L)->pinfo_ref);
+  lua_rawgeti(L, -1, col + 1);
+  lua_remove(L, -2);
+}
+
+int colsIndex(lua_State* L) {
+  pushColumn(L, colIndexOf(luaL_checkstring(L, 2)));
+  return 1;
+}
+
+std::string* colText(State* s, int col, size_t** fence) {
+  if (col == kProtocol) { *fence = &s->protocol_fence; return &s->col_protocol; }
+  if (col == kInfo) { *fence = &s->info_fence; return &s->col_info; }
+  return nullptr;
+}
+
+enum class Op { Set, Append, Prepend, Clear, Fence, ClearFence };
+
+int columnOp(lua_State* L, int col, Op op, int text_i) {
+  State* s = S(L);
+  if (!s->in_packet) hostError(L, "Expired Column");
+  size_t n = 0;
+  const char* text = (op == Op::Set || op == Op::Append || op == Op::Prepend) ? luaL_checklstring(L, text_i, &n) : "";
+  if (!s->want_columns) return 0;
+  size_t* fence = nullptr;
+  std::string* c = colText(s, col, &fence);
+  if (!c) return 0;
+  if (*fence > c->size()) *fence = c->size();
+  switch (op) {
+    case Op::Set: c->resize(*fence); c->append(text, n); break;
+    case Op::Append: c->append(text, n); break;
+    case Op::Prepend: c->insert(*fence, text, n); break;
+    case Op::Clear: c->resize(*fence); break;
+    case Op::Fence: *fence = c->size(); break;
+    case Op::ClearFence: *fence = 0; break;
+  }
+  return 0;
+}
+
+int colsNewIndex(lua_State* L) {
+  return columnOp(L, colIndexOf(luaL_checkstring(L, 2)), Op::Set, 3);
+}
+
+int columnIndexOf(lua_State* L) { return checkUd<IndexUd>(L, 1, T::Column)->index; }
+int cSet(lua_State* L) { return columnOp(L, columnIndexOf(L), Op::Set, 2); }
+int cAppend(lua_State* L) { return columnOp(L, columnIndexOf(L), Op::Append, 2); }
+int cPrepend(lua_State* L) { return columnOp(L, columnIndexOf(L), Op::Prepend, 2); }
+int cClear(lua_State* L) { return columnOp(L, columnIndexOf(L), Op::Clear, 0); }
+int cFence(lua_State* L) { return columnOp(L, columnIndexOf(L), Op::Fence, 0); }
+int cClearFence(lua_State* L) { return columnOp(L, columnIndexOf(L), Op::ClearFence, 0); }
+int cNoop(lua_State* L) { columnIndexOf(L); return 0; }
+int cToString(lua_State* L) {
+  State* s = S(L);
+  size_t* fence;
+  std::string* c = colText(s, columnIndexOf(L), &fence);
+  lua_pushstring(L, c ? c->c_str() : "");
+  return 1;
+}
+
+int addrToString(lua_State* L) {
+  auto* a = checkUd<AddressUd>(L, 1, T::Address);
+  lua_pushstring(L, a->addr.toString().c_str());
+  return 1;
+}
+int addrEq(lua_State* L) {
+  auto* a = checkUd<AddressUd>(L, 1, T::Address);
+  auto* b = testUd<AddressUd>(L, 2, T::Address);
+  lua_pushboolean(L, b && a->addr == b->addr);
+  return 1;
+}
+int addrLt(lua_State* L) {
+  lua_pushboolean(L, checkUd<AddressUd>(L, 1, T::Address)->addr < checkUd<AddressUd>(L, 2, T::Address)->addr);
+  return 1;
+}
+int addrLe(lua_State* L) {
+  lua_pushboolean(L, checkUd<AddressUd>(L, 1, T::Address)->addr <= checkUd<AddressUd>(L, 2, T::Address)->addr);
+  return 1;
+}
+
+}  // namespace
+
+void openPinfo(lua_State* L, State* s) {
+  static const luaL_Reg pinfoMeta[] = {{"__index", pinfoIndex}, {"__newindex", pinfoNewIndex}, {nullptr, nullptr}};
+  registerClass(L, s, T::Pinfo, nullptr, pinfoMeta);
+  static const luaL_Reg colsMeta[] = {{"__index", colsIndex}, {"__newindex", colsNewIndex}, {nullptr, nullptr}};
+  registerClass(L, s, T::Columns, nullptr, colsMeta);
+  static const luaL_Reg colMethods[] = {{"set", cSet},     {"append", cAppend},        {"prepend", cPrepend},
+                                        {"preppend", cPrepend}, {"clear", cClear},     {"fence", cFence},
+                                        {"clear_fence", cClearFence}, {"clear_fence", cClearFence},
+                                        {"set_fence", cNoop}, {nullptr, nullptr}};
+  static const luaL_Reg colMeta[] = {{"__tostring", cToString}, {nullptr, nullptr}};
+  registerClass(L, s, T::Column, colMethods, colMeta);
+  static const luaL_Reg addrMeta[] = {
+      {"__tostring", addrToString}, {"__eq", addrEq}, {"__lt", addrLt}, {"__le", addrLe}, {nullptr, nullptr}};
+  registerClass(L, s, T::Address, nullptr, addrMeta);
+
+  // A holder table: [1..3] the Column objects, .cols the Columns object,
+  // .pinfo the Pinfo object.
+  lua_newtable(L);
+  for (int c = kProtocol; c <= kOther; ++c) {
+    newUd<IndexUd>(L, s, T::Column)->index = c;
+    lua_rawseti(L, -2, c + 1);
+  }
+  newUd<Ud>(L, s, T::Columns);
+  lua_setfield(L, -2, "cols");
+  newUd<Ud>(L, s, T::Pinfo);
+  lua_setfield(L, -2, "pinfo");
+  s->pinfo_ref = luaL_ref(L, LUA_REGISTRYINDEX);
+}
+
+}  // namespace rudp::lua

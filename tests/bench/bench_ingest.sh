@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Ingest benchmark: rudpscope-cli analyze vs. tshark + the Lua dissector.
+#
+# usage: tests/bench/bench_ingest.sh [BUILD_DIR]      (default: build/release)
+#   env: BENCH_TMP     where to put the captures (default: mktemp -d, removed after)
+#        TSHARK_ON     which capture tshark reads: 1m (default) or 100k (then the
+#                      rate is measured on 100k packets and labelled as such)
+#        BENCH_CONNS   connections in the generated traffic (default 50)
+#        GRUDP_LUA     dissector to load (default: dissectors/grudp.lua)
+#
+# Builds nothing: it uses BUILD_DIR/tests/sim/grudp-sim and
+# BUILD_DIR/analysis/cli/rudpscope-cli as they are.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+BUILD="${1:-build/release}"
+[[ "$BUILD" = /* ]] || BUILD="$ROOT/$BUILD"
+SIM="$BUILD/tests/sim/grudp-sim"
+CLI="$BUILD/analysis/cli/rudpscope-cli"
+LUA="${GRUDP_LUA:-$ROOT/dissectors/grudp.lua}"
+TSHARK_ON="${TSHARK_ON:-1m}"
+CONNS="${BENCH_CONNS:-50}"
+
+die() { echo "bench_ingest: error: $*" >&2; exit 2; }
+
+# Check every prerequisite before spending minutes generating captures.
+[[ -x "$SIM" ]] || die "grudp-sim not found at $SIM (build target grudp-sim in $BUILD first)"
+[[ -x "$CLI" ]] || die "rudpscope-cli not found at $CLI (build target rudpscope-cli in $BUILD first)"
+[[ -x /usr/bin/time ]] || die "/usr/bin/time (GNU time) is required: apt-get install time"
+command -v tshark >/dev/null || die "tshark is required"
+[[ -f "$LUA" ]] || die "Lua dissector not found at $LUA"
+[[ "$TSHARK_ON" == 1m || "$TSHARK_ON" == 100k ]] || die "TSHARK_ON must be 1m or 100k"
+
+if [[ -n "${BENCH_TMP:-}" ]]; then
+  TMP="$BENCH_TMP"; mkdir -p "$TMP"
+else
+  TMP="$(mktemp -d -t rudpscope-bench.XXXXXX)"
+  trap 'rm -rf "$TMP"' EXIT
+fi
+
+# GNU time reports wall time in centiseconds only, so wall time is taken
+# with date(1) around the run and only the peak RSS comes from `time -v`.
+now_s() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
+peak_rss_kb() { awk -F': ' '/Maximum resident set size/ { print $2 }' "$1"; }
+
+declare -A FRAMES WALL RSS RATE
+SIZES=(100k 1m)
+declare -A TARGET=([100k]=100000 [1m]=1000000)
+
+for size in "${SIZES[@]}"; do
+  pcap="$TMP/bench_$size.pcap"
+  echo "== generating ~${TARGET[$size]} packets ($CONNS connections, 1% loss, bursts 2) -> $pcap"
+  "$SIM" --out "$pcap" --connections "$CONNS" --packets "${TARGET[$size]}" --seed 1 \
+    --loss 0.01 --burst 2 --jitter-ms 3 --reorder 0.005 2> "$TMP/sim_$size.log"
+  cat "$TMP/sim_$size.log"
+  FRAMES[$size]="$(awk '/frames/ {print $2; exit}' "$TMP/sim_$size.log")"
+
+  echo "== rudpscope-cli analyze ($size)"
+  rm -f "$TMP/out_$size.sqlite"
+  t0="$(now_s)"
+  if ! /usr/bin/time -v -o "$TMP/time_cli_$size.txt" \
+      "$CLI" analyze "$pcap" --db "$TMP/out_$size.sqlite" > "$TMP/cli_$size.log" 2>&1; then
+    cat "$TMP/cli_$size.log" >&2
+    die "rudpscope-cli analyze failed on $pcap"
+  fi
+  WALL[$size]="$(elapsed "$t0" "$(now_s)")"
+  RSS[$size]="$(peak_rss_kb "$TMP/time_cli_$size.txt")"
+  RATE[$size]="$(awk -v n="${FRAMES[$size]}" -v t="${WALL[$size]}" 'BEGIN { printf "%.0f", (t > 0 ? n / t : 0) }')"
+  echo "   ${FRAMES[$size]} packets in ${WALL[$size]} s, ${RATE[$size]} packets/s, peak RSS ${RSS[$size]} kB"
+done
+
+echo "== tshark + grudp.lua on the $TSHARK_ON capture"
+tpcap="$TMP/bench_$TSHARK_ON.pcap"
+t0="$(now_s)"
+/usr/bin/time -v -o "$TMP/time_tshark.txt" \
+  tshark -r "$tpcap" -X "lua_script:$LUA" -T fields -e grudp.seq > /dev/null 2> "$TMP/tshark.log" \
+  || { cat "$TMP/tshark.log" >&2; die "tshark failed"; }
+TWALL="$(elapsed "$t0" "$(now_s)")"
+TRSS="$(peak_rss_kb "$TMP/time_tshark.txt")"
+TFRAMES="${FRAMES[$TSHARK_ON]}"
+TRATE="$(awk -v n="$TFRAMES" -v t="$TWALL" 'BEGIN { printf "%.0f", (t > 0 ? n / t : 0) }')"
+RATIO="$(awk -v a="${RATE[$TSHARK_ON]}" -v b="$TRATE" 'BEGIN { printf "%.1f", (b > 0 ? a / b : 0) }')"
+
+echo
+echo "================ ingest benchmark ($(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ)) ================"
+printf "%-34s %12s %10s %14s %14s\n" "tool / capture" "packets" "wall s" "packets/s" "peak RSS MB"
+for size in "${SIZES[@]}"; do
+  printf "%-34s %12s %10s %14s %14.1f\n" "rudpscope-cli analyze ($size)" "${FRAMES[$size]}" \
+    "${WALL[$size]}" "${RATE[$size]}" "$(awk -v k="${RSS[$size]}" 'BEGIN { print k / 1024 }')"
+done
+printf "%-34s %12s %10s %14s %14.1f\n" "tshark -X grudp.lua ($TSHARK_ON)" "$TFRAMES" "$TWALL" "$TRATE" \
+  "$(awk -v k="$TRSS" 'BEGIN { print k / 1024 }')"
+echo "rudpscope-cli / tshark packets/s ratio (both on $TSHARK_ON): ${RATIO}x"

@@ -1,0 +1,77 @@
+// `rudpscope-cli analyze` against the simulator's ground truth.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "process.h"
+
+using namespace rudp::test;
+using nlohmann::json;
+
+namespace {
+json readJson(const std::string& path) {
+  std::ifstream f(path);
+  return json::parse(f);
+}
+
+uint64_t capturedIn(const json& dirTruth) {
+  uint64_t n = 0;
+  for (const auto& p : dirTruth["packets"])
+    if (p["frame"].is_number() && p["frame"].get<uint64_t>() != 0) ++n;
+  return n;
+}
+}  // namespace
+
+TEST_CASE("analyze finds every simulated connection with exact per-direction packet counts") {
+  TempDir dir("analyze");
+  for (const std::string vantage : {"client", "server"}) {
+    SECTION(vantage) {
+      std::string cap = dir / (vantage + ".pcap"), truth = dir / (vantage + ".json");
+      auto sim = run({GRUDP_SIM, "--out", cap, "--truth", truth, "--connections", "4",
+                      "--duration", "3", "--seed", "11", "--loss", "0.05", "--vantage", vantage});
+      REQUIRE(sim.status == 0);
+      json t = readJson(truth);
+      auto r = run({RUDPSCOPE_CLI, "analyze", cap, "--db", dir / (vantage + ".sqlite"), "--json"});
+      INFO(r.err);
+      REQUIRE(r.status == 0);
+      json out = json::parse(r.out);
+      CHECK(out["capture"]["packets"] == t["frames"]);
+      CHECK(out["capture"]["malformed"] == 0);
+      CHECK(out["capture"]["dissector_errors"] == 0);
+      const auto& conns = out["connections"];
+      REQUIRE(conns.size() == t["connections"].size());
+      for (const auto& tc : t["connections"]) {
+        auto it = std::find_if(conns.begin(), conns.end(),
+                               [&](const json& c) { return c["conn_id"] == tc["conn_id"]; });
+        REQUIRE(it != conns.end());
+        const json& c = *it;
+        CHECK(c["protocol"] == "grudp");
+        CHECK(c["client"] == tc["client"]);
+        CHECK(c["server"] == tc["server"]);
+        CHECK(c["roles_from_handshake"] == true);
+        for (const char* d : {"client_to_server", "server_to_client"}) {
+          INFO(d);
+          CHECK(c["directions"][d]["packets"].get<uint64_t>() ==
+                capturedIn(tc["directions"][d]));
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("analyze of the bundled sample writes a database beside a copy of it") {
+  TempDir dir("sample");
+  std::string cap = dir / "sample.pcap";
+  std::filesystem::copy_file(std::string(RUDPSCOPE_SOURCE_DIR) + "/resources/sample.pcap", cap);
+  auto r = run({RUDPSCOPE_CLI, "analyze", cap});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  CHECK(std::filesystem::exists(cap + ".rudpscope.sqlite"));
+  CHECK(r.out.find("grudp") != std::string::npos);
+  json t = readJson(std::string(RUDPSCOPE_SOURCE_DIR) + "/resources/sample.truth.json");
+  auto j = run({RUDPSCOPE_CLI, "analyze", cap, "--json"});
+  REQUIRE(j.status == 0);
+  CHECK(json::parse(j.out)["capture"]["packets"] == t["frames"]);
+  CHECK(json::parse(j.out)["connections"].size() == t["connections"].size());
+}
