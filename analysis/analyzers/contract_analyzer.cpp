@@ -41,7 +41,7 @@ uint32_t ContractAnalyzer::unwrap(Dir& d, uint32_t seq) {
 }
 
 void ContractAnalyzer::onPacket(uint64_t frame, int64_t ns, Direction dir, const Segment* segs,
-                                size_t n, uint32_t wire_bytes) {
+                                size_t n, uint32_t wire_bytes, int32_t ip_id) {
   if (first_ns_ < 0) first_ns_ = ns;
   last_ns_ = ns;
   Dir& d = dirs_[size_t(dir)];
@@ -57,14 +57,19 @@ void ContractAnalyzer::onPacket(uint64_t frame, int64_t ns, Direction dir, const
         ++conn_.connect_attempts;
         break;
       case SegmentRole::Accept:
-        if (conn_.handshake_ms < 0 && connect_ns_ >= 0) conn_.handshake_ms = double(ns - connect_ns_) / 1e6;
+        if (accept_ns_ < 0) accept_ns_ = ns;
         break;
       case SegmentRole::Disconnect: conn_.disconnected = true; break;
       default: break;
     }
+    // The handshake completes when the client acks the ACCEPT: CONNECT to that
+    // ack is one round trip plus the ends' reaction times at any vantage.
+    if (dir == Direction::ClientToServer && accept_ns_ >= 0 && connect_ns_ >= 0 &&
+        conn_.handshake_ms < 0 && s.is(Segment::Ack))
+      conn_.handshake_ms = double(ns - connect_ns_) / 1e6;
     // Acks first: a fast retransmission in the same packet follows its trigger.
     if (s.is(Segment::Ack) && ack_style_ != AckStyle::None) onAck(peer, s, frame, ns);
-    if (s.is(Segment::Seq) && s.consumes_seq && s.role != SegmentRole::Ack) onData(d, s, frame, ns);
+    if (s.is(Segment::Seq) && s.consumes_seq && s.role != SegmentRole::Ack) onData(d, s, frame, ns, ip_id);
     if (s.is(Segment::Window)) {
       peer.m.min_window = std::min(peer.m.min_window, s.window);
       zero_window |= s.window == 0;
@@ -73,7 +78,7 @@ void ContractAnalyzer::onPacket(uint64_t frame, int64_t ns, Direction dir, const
   peer.stall.onPeerPacket(ns, zero_window);
 }
 
-void ContractAnalyzer::onData(Dir& d, const Segment& s, uint64_t frame, int64_t ns) {
+void ContractAnalyzer::onData(Dir& d, const Segment& s, uint64_t frame, int64_t ns, int32_t ip_id) {
   const uint32_t seq = unwrap(d, s.seq);
   ++d.m.data_packets;
   if (!d.win.started()) {
@@ -100,12 +105,15 @@ void ContractAnalyzer::onData(Dir& d, const Segment& s, uint64_t frame, int64_t 
   if (before(d.win.top(), seq)) d.win.extend(seq, [&](SeqSlot& e) { evict(d, e); });
   SeqSlot& slot = d.win.at(seq);
   if (!slot.has(SeqSlot::Seen)) {
-    firstCopy(d, slot, s, seq, frame, ns);
+    firstCopy(d, slot, s, seq, frame, ns, ip_id);
     return;
   }
   // A later copy of a captured seq.
   const uint32_t ts = s.is(Segment::Ts) ? s.ts : 0;
-  if (s.is(Segment::Ts) && (ts == slot.last.ts || (slot.copies > 1 && ts == slot.prev.ts) || ts == slot.first_ts)) {
+  const auto same = [&](const CopyInfo& c) {
+    return ts == c.ts && (ip_id < 0 || c.ip_id < 0 || ip_id == c.ip_id);
+  };
+  if (s.is(Segment::Ts) && (same(slot.last) || (slot.copies > 1 && same(slot.prev)))) {
     ++d.m.network_duplicates;  // the same copy again: not sent twice by the sender
     return;
   }
@@ -113,7 +121,7 @@ void ContractAnalyzer::onData(Dir& d, const Segment& s, uint64_t frame, int64_t 
   if (slot.has(SeqSlot::Covered)) ++d.dup_covered;
   ++slot.copies;
   slot.prev = slot.last;
-  slot.last = {ts, ns, frame};
+  slot.last = {ts, ip_id, ns, frame};
   if (slot.has(SeqSlot::Reliable) || s.reliability == Reliability::Reliable) {
     slot.flags |= SeqSlot::Reliable;
     retransmission(d, slot, true, frame, ns, ts);
@@ -121,7 +129,7 @@ void ContractAnalyzer::onData(Dir& d, const Segment& s, uint64_t frame, int64_t 
 }
 
 void ContractAnalyzer::firstCopy(Dir& d, SeqSlot& slot, const Segment& s, uint32_t seq,
-                                 uint64_t frame, int64_t ns) {
+                                 uint64_t frame, int64_t ns, int32_t ip_id) {
   const bool reliable = s.reliability == Reliability::Reliable;
   const bool has_ts = s.is(Segment::Ts);
   const uint32_t ts = has_ts ? s.ts : 0;
@@ -134,7 +142,7 @@ void ContractAnalyzer::firstCopy(Dir& d, SeqSlot& slot, const Segment& s, uint32
   slot.first_frame = frame;
   slot.first_ns = ns;
   slot.channel = s.is(Segment::Channel) ? s.channel : 0;
-  slot.last = {ts, ns, frame};  // hole_ns stays: acks may have reported it missing already
+  slot.last = {ts, ip_id, ns, frame};  // hole_ns stays: acks may have reported it missing already
 
   const bool late = d.any_seen && before(seq, d.highest_seen);
   if (!d.any_seen || before(d.highest_seen, seq)) d.highest_seen = seq;

@@ -69,8 +69,11 @@ class ContractAnalyzer {
   ContractAnalyzer(const ContractAnalyzer&) = delete;
   ContractAnalyzer& operator=(const ContractAnalyzer&) = delete;
 
+  // `ip_id`: the IPv4 identification (-1 when unknown / IPv6). With it, a
+  // copy with the same ts but a new IP id is a retransmission sent within the
+  // same ts tick, not a network duplicate.
   void onPacket(uint64_t frame, int64_t ts_ns, Direction dir, const Segment* segs, size_t n,
-                uint32_t wire_bytes);
+                uint32_t wire_bytes, int32_t ip_id = -1);
   ConnectionMetrics finish();
   Vantage vantage() const { return vantage_; }
 
@@ -95,8 +98,9 @@ class ContractAnalyzer {
   };
 
   // contract_analyzer.cpp
-  void onData(Dir& d, const Segment& s, uint64_t frame, int64_t ns);
-  void firstCopy(Dir& d, SeqSlot& slot, const Segment& s, uint32_t seq, uint64_t frame, int64_t ns);
+  void onData(Dir& d, const Segment& s, uint64_t frame, int64_t ns, int32_t ip_id);
+  void firstCopy(Dir& d, SeqSlot& slot, const Segment& s, uint32_t seq, uint64_t frame, int64_t ns,
+                 int32_t ip_id);
   uint32_t unwrap(Dir& d, uint32_t seq);
   void advanceFrontier(Dir& d);
   // contract_acks.cpp
@@ -127,7 +131,7 @@ class ContractAnalyzer {
   bool echo_rtt_;                         // the contract has ts_echo: no seq/ack RTT
   std::array<Dir, 2> dirs_;
   Vantage vantage_ = Vantage::Unknown;
-  int64_t first_ns_ = -1, last_ns_ = 0, connect_ns_ = -1;
+  int64_t first_ns_ = -1, last_ns_ = 0, connect_ns_ = -1, accept_ns_ = -1;
   ConnectionMetrics conn_;
   bool finished_ = false;
 };

@@ -50,7 +50,7 @@ struct DirectionMetrics {
 
 struct ConnectionMetrics {
   Vantage vantage = Vantage::Unknown;
-  double handshake_ms = -1;              // CONNECT..ACCEPT (SYN..SYN-ACK); -1 none
+  double handshake_ms = -1;              // CONNECT .. the client's ack of ACCEPT (SYN .. ACK); -1 none
   uint32_t connect_attempts = 0;         // CONNECT / SYN copies
   bool disconnected = false;             // DISCONNECT / FIN / RST seen
   std::array<DirectionMetrics, 2> dir;   // indexed by Direction

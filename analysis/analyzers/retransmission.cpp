@@ -2,8 +2,6 @@
 // from the sender's timestamps, and their cause (see contract_analyzer.h).
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 
 #include "analyzers/contract_analyzer.h"
 #include "analyzers/vantage.h"
@@ -129,11 +127,11 @@ void ContractAnalyzer::retransmission(Dir& d, SeqSlot& s, bool direct, uint64_t 
     const bool hole = s.hole_ns >= 0 && (!sender || ns - s.hole_ns <= kFastAtSenderNs);
     // At the sender the trigger is visible: the copy leaves as the ack comes
     // in. Elsewhere the copy must also beat the sender's (estimated) timer.
-    const bool fast = hole && (sender || !timer_due) && !s.has(SeqSlot::FastDone);
+    // A timer expiring within 1 ms of our estimate beats an ack that merely
+    // happened to arrive just before.
+    const bool on_timer = since >= 0 && timer > 0 && std::abs(since - timer) <= 1.0;
+    const bool fast = hole && !(sender ? on_timer : timer_due) && !s.has(SeqSlot::FastDone);
     e.cause = fast ? RetxCause::Fast : RetxCause::Timeout;
-    if (std::getenv("ANA_DEBUG"))
-      std::printf("retx seq=%u since=%.3f timer=%.3f hole_age=%.3f fast=%d\n", e.seq, since, timer,
-                  s.hole_ns >= 0 ? double(ns - s.hole_ns) / 1e6 : -1.0, int(fast));
     if (fast) s.flags |= SeqSlot::FastDone;
   }
   ++d.m.retransmissions;

@@ -14,6 +14,7 @@ namespace rudp::ana {
 
 struct CopyInfo {
   uint32_t ts = 0;
+  int32_t ip_id = -1;  // IPv4 identification, -1 unknown (tells a network duplicate from a copy)
   int64_t ns = 0;
   uint64_t frame = 0;
 };

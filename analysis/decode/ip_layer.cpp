@@ -37,6 +37,8 @@ Next decodeIPv4(const uint8_t* p, uint32_t n, DecodedPacket& out, wire::Span& l4
   setAddress(out.src, 4, p + 12, 4);
   setAddress(out.dst, 4, p + 16, 4);
   out.ip_proto = p[9];
+  out.ip_id = be16(p + 4);
+  out.ip_ttl = p[8];
 
   const uint32_t hl = uint32_t(p[0] & 0x0f) * 4;
   if (hl < 20) {
@@ -82,6 +84,7 @@ Next decodeIPv6(const uint8_t* p, uint32_t n, DecodedPacket& out, wire::Span& l4
   out.l3 = L3::IPv6;
   setAddress(out.src, 6, p + 8, 16);
   setAddress(out.dst, 6, p + 24, 16);
+  out.ip_ttl = p[7];
 
   uint32_t reported = be16(p + 4);
   if (reported == 0) reported = n - 40;  // jumbogram or TSO: trust the capture

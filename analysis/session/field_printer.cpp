@@ -76,7 +76,7 @@ void FieldPrinter::builtin(int which, const DecodedPacket& p, int64_t firstTs,
     case TcpSrc: num(tcp, p.sport); break;
     case TcpDst: num(tcp, p.dport); break;
     case TcpSeq: case TcpSeqRaw: num(tcp, p.tcp.seq); break;
-    case TcpAck: case TcpAckRaw: num(tcp && (p.tcp.flags & 0x10), p.tcp.ack); break;
+    case TcpAck: case TcpAckRaw: num(tcp, p.tcp.ack); break;  // tshark shows it without the ACK flag too
     case TcpLen: num(tcp, p.payload_reported_len); break;
     case TcpWin: num(tcp, p.tcp.window); break;
     case TcpMss: num(tcp && o.mss, o.mss); break;

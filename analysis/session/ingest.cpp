@@ -46,7 +46,10 @@ IngestResult ingestCapture(const std::string& capturePath, const std::string& db
 
   while (reader->next(raw)) {
     decoder.decode(raw, pkt);
-    if (info.packet_count == 0) info.first_ts_ns = raw.ts_ns;
+    if (info.packet_count == 0) {
+      info.first_ts_ns = raw.ts_ns;
+      host.setFirstTimestamp(raw.ts_ns);  // pinfo.rel_ts
+    }
     info.last_ts_ns = raw.ts_ns;  // capture order, as Wireshark's last packet
     ++info.packet_count;
 

@@ -73,8 +73,10 @@ SimRun runAndAnalyse(const SimConfig& cfg, const rudp::ana::AnalyzerConfig& acfg
     if (r.conn < 0) continue;
     const PacketRecord& p = truth[size_t(r.conn)].dir[r.dir].packets[r.idx];
     const rudp::Segment seg = toSegment(p.h);
+    // Each endpoint numbers its datagrams' IPv4 ids consecutively, so the
+    // record index (send order) is the id up to a constant.
     an[size_t(r.conn)]->onPacket(f, p.capture_ns, rudp::Direction(r.dir), &seg, 1,
-                                 uint32_t(14 + 20 + 8 + 32 + p.h.length));
+                                 uint32_t(14 + 20 + 8 + 32 + p.h.length), int32_t(r.idx & 0xFFFF));
   }
   for (auto& a : an) run.metrics.push_back(a->finish());
   return run;

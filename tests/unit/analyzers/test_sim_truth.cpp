@@ -1,7 +1,19 @@
 // Ground truth: the GRUDP simulator's own record of every packet, against
 // what the analyzer reads from the capture alone, across a matrix of loss,
-// burst length, delay, jitter, reordering and capture point, with seqs
-// starting just below 2^32.
+// burst length, delay, jitter, reordering, outages and capture point, with
+// seqs starting just below 2^32 (every run wraps).
+//
+// What each vantage can know (and is therefore required exactly):
+// - retransmissions: at the sender every copy; elsewhere every captured copy
+//   whose earlier copy was captured or that a higher seq's earlier-sent copy
+//   betrays (see contract_analyzer.h); never more than the captured copies.
+// - loss: seqs no copy of which was delivered; at the receiver those below
+//   the highest captured seq, at the sender / in the middle those the
+//   captured acks have reached.
+// - RTT: every sample matched to the copy whose ts the ack echoed; at the
+//   sender within 1 ms of the true round trip.
+// - stalls: at the sender every closed true stall, boundaries within one
+//   tick, none invented.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -15,30 +27,32 @@
 
 using namespace anatest;
 using namespace grudp_sim;
+namespace ana = rudp::ana;
 
 namespace {
 
 struct Tally {
-  uint64_t retx = 0, retx_knowable = 0, rtt = 0, stalls = 0, lost = 0, lost_found = 0, mismatches = 0;
-  double worst_rtt_err_ms = 0;
+  uint64_t runs = 0, retx = 0, retx_knowable = 0, retx_found = 0, fast = 0, rtt = 0, rtt_exact = 0;
+  uint64_t stalls = 0, lost = 0, reordered = 0, dups = 0, peer_silent = 0;
+  double worst_rtt_err_ms = 0, worst_stall_edge_ms = 0;
 };
+bool debug() { return std::getenv("ANA_DEBUG") != nullptr; }
 
-bool atSenderOf(rudp::ana::Vantage v, int d) {
-  return rudp::ana::atSender(v, rudp::Direction(d));
+ana::Vantage expected(grudp_sim::Vantage v) {
+  return v == grudp_sim::Vantage::Client ? ana::Vantage::Client
+         : v == grudp_sim::Vantage::Server ? ana::Vantage::Server
+                                           : ana::Vantage::Middle;
 }
 
-// Never-delivered seqs of a direction, in seq order (wrap-safe: send order of originals).
+// Never-delivered seqs of a direction (wrap-safe: offsets from the first seq).
 std::vector<uint32_t> neverDelivered(const DirTruth& t) {
-  std::map<uint32_t, bool> delivered;  // offset from the first seq -> delivered
-  std::vector<uint32_t> order;
+  std::map<uint32_t, bool> delivered;
   uint32_t first = 0;
   bool any = false;
   for (const PacketRecord& p : t.packets) {
     if (p.h.type == kAck) continue;
-    if (!any) { first = p.h.seq; any = true; }
-    const uint32_t off = p.h.seq - first;
-    auto [it, fresh] = delivered.emplace(off, false);
-    if (fresh) order.push_back(off);
+    if (!any) first = p.h.seq, any = true;
+    auto [it, fresh] = delivered.emplace(p.h.seq - first, false);
     it->second = it->second || !p.lost;
   }
   std::vector<uint32_t> out;
@@ -47,165 +61,151 @@ std::vector<uint32_t> neverDelivered(const DirTruth& t) {
   return out;
 }
 
+void checkRetransmissions(const DirTruth& t, const ana::DirectionMetrics& dm, bool sender, Tally& tally) {
+  uint64_t retx = 0, knowable = 0;
+  std::map<uint32_t, int> captured;  // seq -> copies captured so far
+  for (const PacketRecord& p : t.packets) {
+    if (!p.frame || p.h.type == kAck) continue;
+    const int before = captured[p.h.seq]++;
+    if (p.attempt == 1) continue;
+    ++retx;
+    bool know = before > 0;
+    for (const PacketRecord& q : t.packets) {
+      if (know) break;
+      know = q.frame && q.h.type != kAck && q.attempt == 1 && int32_t(q.h.seq - p.h.seq) > 0 &&
+             int32_t(q.h.ts - p.h.ts) < 0;
+    }
+    knowable += know;
+  }
+  if (sender) {
+    CHECK(knowable == retx);
+    CHECK(retx == t.stats.retx_timeout + t.stats.retx_fast);
+    CHECK(dm.retransmissions_timeout == t.stats.retx_timeout);
+    CHECK(dm.retransmissions_fast == t.stats.retx_fast);
+    CHECK(dm.retransmissions_spurious == 0);
+    tally.fast += t.stats.retx_fast;
+  }
+  CHECK(dm.retransmissions >= knowable);
+  CHECK(dm.retransmissions <= retx);
+  tally.retx += retx;
+  tally.retx_knowable += knowable;
+  tally.retx_found += dm.retransmissions;
+}
+
+void checkLoss(const SimRun& run, int c, int d, const ana::DirectionMetrics& dm, bool receiver, Tally& tally) {
+  const DirTruth& t = run.truth(c, d);
+  std::vector<uint32_t> lost = neverDelivered(t);
+  bool any = false;
+  uint32_t top = 0;
+  for (const PacketRecord& p : receiver ? t.packets : run.truth(c, 1 - d).packets) {
+    if (!p.frame) continue;
+    if (receiver ? p.h.type == kAck : !(p.h.flags & kAckFlag)) continue;
+    const uint32_t v = receiver ? p.h.seq : p.h.ack;
+    if (!any || int32_t(v - top) > 0) top = v, any = true;
+  }
+  std::erase_if(lost, [&](uint32_t s) { return !any || int32_t(s - top) > 0; });
+  CHECK(dm.lost == lost.size());
+  tally.lost += lost.size();
+  if (debug() && dm.lost != lost.size())
+    std::printf("LOSS truth %zu ours %lu unknown %lu\n", lost.size(), (unsigned long)dm.lost,
+                (unsigned long)dm.loss_unknown);
+}
+
+void checkReceiverView(const DirTruth& t, const ana::DirectionMetrics& dm, Tally& tally) {
+  // Originals captured after a higher seq; copies of seqs the receiver had.
+  uint64_t reordered = 0, dups = 0;
+  bool any = false;
+  uint32_t high = 0;
+  std::set<uint32_t> seen;
+  std::vector<const PacketRecord*> order;
+  for (const PacketRecord& p : t.packets)
+    if (p.frame && p.h.type != kAck) order.push_back(&p);
+  std::sort(order.begin(), order.end(), [](auto* a, auto* b) { return a->frame < b->frame; });
+  for (const PacketRecord* p : order) {
+    const bool first = seen.insert(p->h.seq).second;
+    if (first && p->attempt == 1 && any && int32_t(p->h.seq - high) < 0) ++reordered;
+    dups += p->duplicate;
+    if (!any || int32_t(p->h.seq - high) > 0) high = p->h.seq, any = true;
+  }
+  CHECK(dm.reordered == reordered);
+  CHECK(dm.duplicates == dups);
+  tally.reordered += reordered;
+  tally.dups += dups;
+}
+
+void checkStalls(const SimConfig& cfg, const DirTruth& t, int d, const ana::DirectionMetrics& dm, Tally& tally) {
+  const int64_t tick = int64_t(1e9 / (d == kC2S ? cfg.client_hz : cfg.server_hz));
+  size_t closed = 0;
+  for (const Stall& s : t.stats.stalls) {
+    if (s.open) continue;
+    ++closed;
+    const ana::StallEvent* hit = nullptr;
+    for (const ana::StallEvent& o : dm.stalls)
+      if (!o.open && std::llabs(o.start_ns - s.start_ns) <= tick && std::llabs(o.end_ns - s.end_ns) <= tick) hit = &o;
+    INFO("true stall " << s.start_ns / 1e6 << " .. " << s.end_ns / 1e6 << " ms");
+    REQUIRE(hit);
+    tally.worst_stall_edge_ms = std::max({tally.worst_stall_edge_ms, std::llabs(hit->start_ns - s.start_ns) / 1e6,
+                                          std::llabs(hit->end_ns - s.end_ns) / 1e6});
+    tally.peer_silent += hit->cause == ana::StallCause::PeerSilent;
+  }
+  size_t ours = 0;
+  for (const ana::StallEvent& o : dm.stalls) ours += !o.open;
+  CHECK(ours == closed);  // none invented
+  tally.stalls += closed;
+}
+
 void checkRun(const SimRun& run, Tally& tally) {
   const SimConfig& cfg = run.cfg;
-  const auto want = cfg.vantage == grudp_sim::Vantage::Client ? rudp::ana::Vantage::Client
-                                                              : rudp::ana::Vantage::Server;
+  const ana::Vantage want = expected(cfg.vantage);
+  ++tally.runs;
   for (size_t c = 0; c < run.metrics.size(); ++c) {
     const auto& m = run.metrics[c];
     const Recorder& rec = *run.rec[c];
     INFO("connection " << c);
     // Without an answer from the server there is no round trip to read.
-    if (run.truth(int(c), kS2C).stats.sent > 0) CHECK(m.vantage == want);
-    if (std::getenv("ANA_DEBUG") && m.vantage != want)
-      std::printf("VANTAGE %s: c2s %lu samples min %.3f, s2c %lu samples min %.3f; c2s sent %lu, s2c sent %lu gave_up %d/%d\n",
-                  rudp::ana::toString(m.vantage), (unsigned long)m.dir[0].rtt.samples, m.dir[0].rtt.min,
-                  (unsigned long)m.dir[1].rtt.samples, m.dir[1].rtt.min, (unsigned long)run.truth(int(c), 0).stats.sent,
-                  (unsigned long)run.truth(int(c), 1).stats.sent, run.truth(int(c), 0).stats.gave_up, run.truth(int(c), 1).stats.gave_up);
+    if (run.truth(int(c), kS2C).stats.sent == 0) continue;
+    CHECK(m.vantage == want);
     for (int d = 0; d < 2; ++d) {
-      INFO("direction " << (d == 0 ? "c2s" : "s2c") << (atSenderOf(want, d) ? " (sender side)" : " (receiver side)"));
+      const bool sender = ana::atSender(want, rudp::Direction(d));
+      const bool receiver = ana::atReceiver(want, rudp::Direction(d));
+      INFO("direction " << (d == 0 ? "c2s" : "s2c") << (sender ? " (sender side)" : receiver ? " (receiver side)" : " (middle)"));
       const DirTruth& t = run.truth(int(c), d);
       const auto& dm = m.dir[size_t(d)];
-      const bool sender = atSenderOf(want, d);
-
-      // Retransmissions: every captured copy after the first. A copy whose
-      // earlier copies were all lost before the capture point is knowable when
-      // a higher seq's captured copy was sent before it (the ts order betrays
-      // it); otherwise it looks exactly like an original (documented limit).
-      uint64_t retx = 0, knowable = 0, dups = 0;
-      std::map<uint32_t, int> captured_copies;  // seq -> copies captured so far
-      for (const PacketRecord& p : t.packets) {
-        if (p.frame && p.duplicate) ++dups;
-        if (!p.frame || p.h.type == kAck) continue;
-        const int before = captured_copies[p.h.seq]++;
-        if (p.attempt == 1) continue;
-        ++retx;
-        bool know = before > 0;
-        for (const PacketRecord& q : t.packets) {
-          if (know) break;
-          know = q.frame && q.h.type != kAck && q.attempt == 1 && int32_t(q.h.seq - p.h.seq) > 0 &&
-                 int32_t(q.h.ts - p.h.ts) < 0;
-        }
-        knowable += know;
-      }
-      if (sender) CHECK(knowable == retx);
-      CHECK(dm.retransmissions >= knowable);
-      CHECK(dm.retransmissions <= retx);
-      tally.retx_knowable += knowable;
-      if (std::getenv("ANA_DEBUG") && dm.retransmissions < knowable) {
-        std::set<uint64_t> ours;
-        for (const RetransmissionEvent& e : rec.retx)
-          if (int(e.dir) == d) ours.insert(e.frame);
-        for (const PacketRecord& p : t.packets)
-          if (p.frame && p.attempt > 1 && !ours.count(p.frame))
-          {
-            std::printf("MISSED retx seq=%u attempt=%d type=%d frame=%lu ts=%u\n", p.h.seq, p.attempt, p.h.type,
-                        (unsigned long)p.frame, p.h.ts);
-            for (const PacketRecord& q : t.packets)
-              if (q.h.type != kAck && uint32_t(q.h.seq - p.h.seq + 4) <= 14)
-                std::printf("   seq=%u attempt=%d flags=%d frame=%lu ts=%u lost=%d dup=%d\n", q.h.seq, q.attempt, q.h.flags,
-                            (unsigned long)q.frame, q.h.ts, q.lost, q.duplicate);
-          }
-      }
-      tally.retx += retx;
-      if (sender && std::getenv("ANA_DEBUG")) {
-        for (const RetransmissionEvent& e : rec.retx) {
-          if (int(e.dir) != d) continue;
+      checkRetransmissions(t, dm, sender, tally);
+      if (debug() && sender)
+        for (const ana::RetransmissionEvent& e : rec.retx) {
           const PacketRecord& p = run.record(e.frame);
-          const bool fast = p.cause == kFast;
-          if (fast != (e.cause == rudp::ana::RetxCause::Fast))
-            std::printf("MISS truth=%s ours=%s since=%.3f attempt=%u frame=%lu\n", fast ? "fast" : "timeout",
-                        toString(e.cause), e.since_previous_ms, e.attempt, (unsigned long)e.frame);
+          if (int(e.dir) == d && (p.cause == kFast) != (e.cause == ana::RetxCause::Fast)) {
+            std::printf("CAUSE truth %d ours %s seq %u attempt %u since %.3f frame %lu\n", int(p.cause),
+                        ana::toString(e.cause), e.seq, e.attempt, e.since_previous_ms, (unsigned long)e.frame);
+            for (uint64_t f = e.frame - 3; f <= e.frame; ++f) {
+              const PacketRecord& q = run.record(f);
+              std::printf("   frame %lu t=%.3f type %d seq %u ack %u bits %08x\n", (unsigned long)f, q.capture_ns / 1e6,
+                          q.h.type, q.h.seq, q.h.ack, q.h.ack_bits);
+            }
+          }
         }
-      }
-      if (sender) {
-        CHECK(retx == t.stats.retx_timeout + t.stats.retx_fast);
-        CHECK(dm.retransmissions_timeout == t.stats.retx_timeout);
-        CHECK(dm.retransmissions_fast == t.stats.retx_fast);
-        CHECK(dm.retransmissions_spurious == 0);
-      } else {
-        CHECK(dm.duplicates == dups);
-      }
-
-      // RTT: the right copy matched, and at the sender the true round trip.
-      for (const RttEvent& e : rec.rtt) {
+      checkLoss(run, int(c), d, dm, receiver, tally);
+      if (receiver) checkReceiverView(t, dm, tally);
+      if (sender) checkStalls(cfg, t, d, dm, tally);
+      for (const ana::RttEvent& e : rec.rtt) {
         if (int(e.dir) != d) continue;
         const PacketRecord& ack = run.record(e.frame);
         REQUIRE(ack.acked_copy != 0xFFFFFFFFu);
-        const PacketRecord& copy = run.truth(int(c), d).packets[ack.acked_copy];
-        CHECK(e.data_frame == copy.frame);
+        CHECK(e.data_frame == t.packets[ack.acked_copy].frame);
+        ++tally.rtt;
         if (sender) {
           const double err = std::abs(e.rtt_ms - double(ack.true_rtt_ns) / 1e6);
           tally.worst_rtt_err_ms = std::max(tally.worst_rtt_err_ms, err);
           CHECK(err <= 1.0);
+          ++tally.rtt_exact;
         }
-        ++tally.rtt;
-      }
-
-      // Loss: seqs no copy of which was delivered. The receiver's end cannot
-      // know of seqs sent after the last one that reached it.
-      std::vector<uint32_t> lost = neverDelivered(t);
-      {
-        // What the vantage can know: at the receiver, seqs below the highest
-        // captured one; at the sender, seqs the captured acks have reached.
-        bool any = false;
-        uint32_t top = 0;
-        for (const PacketRecord& p : sender ? run.truth(int(c), 1 - d).packets : t.packets) {
-          if (!p.frame) continue;
-          if (sender && !(p.h.flags & kAckFlag)) continue;
-          if (!sender && p.h.type == kAck) continue;
-          const uint32_t v = sender ? p.h.ack : p.h.seq;
-          if (!any || int32_t(v - top) > 0) top = v, any = true;
-        }
-        std::erase_if(lost, [&](uint32_t s) { return !any || int32_t(s - top) > 0; });
-      }
-      CHECK(dm.lost == lost.size());
-      tally.lost += lost.size();
-      tally.lost_found += dm.lost;
-      if (dm.lost != lost.size()) {
-        ++tally.mismatches;
-        if (std::getenv("ANA_DEBUG"))
-          std::printf("LOSS %s side: truth %zu ours %lu unknown %lu\n", sender ? "sender" : "receiver", lost.size(),
-                      (unsigned long)dm.lost, (unsigned long)dm.loss_unknown);
-        if (std::getenv("ANA_DEBUG")) {
-          std::set<uint32_t> ours;
-          for (const LossEvent& e : rec.loss)
-            if (int(e.dir) == d)
-              for (uint32_t k = 0; k < e.count; ++k) ours.insert(e.first_seq + k);
-          for (uint32_t s : lost)
-            if (!ours.count(s)) {
-              std::printf("  not reported: %u;", s);
-              for (const PacketRecord& p : t.packets)
-                if (p.h.seq == s && p.h.type != kAck)
-                  std::printf(" [type %d flags %d attempt %d lost %d send %.1f]", p.h.type, p.h.flags, p.attempt, p.lost, p.send_ns / 1e6);
-              std::printf("\n");
-            }
-        }
-      }
-
-      // Stalls on the sender's timeline: exact where the capture is at the sender.
-      if (sender) {
-        const int64_t tick = int64_t(1e9 / (d == kC2S ? cfg.client_hz : cfg.server_hz));
-        size_t closed = 0;
-        for (const Stall& s : t.stats.stalls) {
-          if (s.open) continue;
-          ++closed;
-          bool found = false;
-          for (const StallEvent& o : dm.stalls)
-            found |= !o.open && std::llabs(o.start_ns - s.start_ns) <= tick && std::llabs(o.end_ns - s.end_ns) <= tick;
-          INFO("true stall " << s.start_ns / 1e6 << " .. " << s.end_ns / 1e6 << " ms");
-          CHECK(found);
-        }
-        size_t ours_closed = 0;
-        for (const StallEvent& o : dm.stalls) ours_closed += !o.open;
-        CHECK(ours_closed == closed);
-        tally.stalls += closed;
       }
     }
   }
 }
 
-SimConfig baseConfig(grudp_sim::Vantage v, double loss, double burst, double delay_ms, uint64_t seed) {
+SimConfig config(grudp_sim::Vantage v, double loss, double burst, double delay_ms, uint64_t seed) {
   SimConfig cfg;
   cfg.connections = 2;
   cfg.duration_s = 6;
@@ -221,11 +221,21 @@ SimConfig baseConfig(grudp_sim::Vantage v, double loss, double burst, double del
   return cfg;
 }
 
+void report(const char* name, const Tally& t) {
+  std::printf("%s: %lu runs; retransmissions %lu captured, %lu knowable, %lu found (%lu fast at the sender); "
+              "%lu RTT samples (%lu round trips, worst error %.4f ms); %lu stalls (worst edge %.3f ms, %lu peer silent); "
+              "%lu lost; %lu reordered; %lu duplicates\n",
+              name, (unsigned long)t.runs, (unsigned long)t.retx, (unsigned long)t.retx_knowable,
+              (unsigned long)t.retx_found, (unsigned long)t.fast, (unsigned long)t.rtt, (unsigned long)t.rtt_exact,
+              t.worst_rtt_err_ms, (unsigned long)t.stalls, t.worst_stall_edge_ms, (unsigned long)t.peer_silent,
+              (unsigned long)t.lost, (unsigned long)t.reordered, (unsigned long)t.dups);
+}
+
 }  // namespace
 
-TEST_CASE("ground truth matrix: loss, burst, delay, vantage") {
+TEST_CASE("ground truth: loss 0..20%, burst 1 and 3, delay 10..300 ms, client and server capture") {
   Tally tally;
-  AnalyzerConfig acfg;
+  ana::AnalyzerConfig acfg;
   uint64_t seed = 1;
   for (auto v : {grudp_sim::Vantage::Client, grudp_sim::Vantage::Server})
     for (double loss : {0.0, 0.01, 0.05, 0.10, 0.20})
@@ -233,11 +243,58 @@ TEST_CASE("ground truth matrix: loss, burst, delay, vantage") {
         for (double delay : {10.0, 40.0, 150.0, 300.0}) {
           if (loss == 0.0 && burst > 1) continue;
           INFO("vantage " << to_string(v) << " loss " << loss << " burst " << burst << " delay " << delay);
-          const SimRun run = runAndAnalyse(baseConfig(v, loss, burst, delay, ++seed), acfg);
-          checkRun(run, tally);
+          checkRun(runAndAnalyse(config(v, loss, burst, delay, ++seed), acfg), tally);
         }
-  std::printf("truth matrix: %lu retransmissions captured (%lu knowable), %lu RTT samples (worst error %.3f ms), %lu stalls, "
-              "%lu never-delivered seqs (%lu judged lost), %lu directions with lost != truth\n",
-              (unsigned long)tally.retx, (unsigned long)tally.retx_knowable, (unsigned long)tally.rtt, tally.worst_rtt_err_ms,
-              (unsigned long)tally.stalls, (unsigned long)tally.lost, (unsigned long)tally.lost_found, (unsigned long)tally.mismatches);
+  report("matrix", tally);
+}
+
+TEST_CASE("ground truth: reordering, normal jitter and asymmetric paths") {
+  Tally tally;
+  ana::AnalyzerConfig acfg;
+  uint64_t seed = 500;
+  for (auto v : {grudp_sim::Vantage::Client, grudp_sim::Vantage::Server})
+    for (double reorder : {0.02, 0.10})
+      for (double loss : {0.0, 0.05, 0.20}) {
+        SimConfig cfg = config(v, loss, 2.0, 60, ++seed);
+        cfg.c2s.reorder = cfg.s2c.reorder = reorder;
+        cfg.c2s.jitter_dist = cfg.s2c.jitter_dist = JitterDist::Normal;
+        cfg.c2s.jitter_ms = 8;
+        cfg.s2c.delay_ms = 20;  // asymmetric
+        INFO("vantage " << to_string(v) << " reorder " << reorder << " loss " << loss);
+        checkRun(runAndAnalyse(cfg, acfg), tally);
+      }
+  report("reordering", tally);
+  CHECK(tally.reordered > 0);
+}
+
+TEST_CASE("ground truth: outages make peer-silent stalls; 30 and 60 Hz ticks are detected") {
+  Tally tally;
+  ana::AnalyzerConfig acfg;
+  for (auto v : {grudp_sim::Vantage::Client, grudp_sim::Vantage::Server}) {
+    SimConfig cfg = config(v, 0.01, 1.0, 30, 900 + uint64_t(v));
+    cfg.outages = {{2.0, 2.7, -1}, {4.0, 4.25, 0}};
+    INFO("vantage " << to_string(v));
+    const SimRun run = runAndAnalyse(cfg, acfg);
+    checkRun(run, tally);
+    for (const auto& m : run.metrics) {
+      CHECK(m.dir[0].gaps.tick_hz == 30);
+      CHECK(m.dir[1].gaps.tick_hz == 60);
+      CHECK(m.handshake_ms > 0);
+    }
+  }
+  report("outages", tally);
+  CHECK(tally.peer_silent > 0);
+}
+
+TEST_CASE("ground truth: a capture in the middle") {
+  Tally tally;
+  ana::AnalyzerConfig acfg;
+  uint64_t seed = 700;
+  for (double loss : {0.0, 0.05, 0.20})
+    for (double delay : {20.0, 150.0}) {
+      SimConfig cfg = config(grudp_sim::Vantage::Middle, loss, 2.0, delay, ++seed);
+      INFO("middle loss " << loss << " delay " << delay);
+      checkRun(runAndAnalyse(cfg, acfg), tally);
+    }
+  report("middle", tally);
 }
