@@ -19,6 +19,9 @@ void ContractAnalyzer::onAck(Dir& d, const Segment& s, uint64_t frame, int64_t n
     d.win.start(ack);
     d.judge_next = d.frontier = ack;
   }
+  // An ack far beyond anything sent is garbage or another numbering: its
+  // coverage means nothing here (and extending to it would be unbounded).
+  if (int32_t(ack - d.win.top()) > int32_t(kMaxJump)) return;
   const uint32_t outstanding_before = d.outstanding;
   const auto extend = [&](uint32_t top) {
     if (before(d.win.top(), top)) d.win.extend(top, [&](SeqSlot& e) { evict(d, e); });
@@ -193,7 +196,10 @@ void ContractAnalyzer::evict(Dir& d, SeqSlot& s) {
     }
   }
   if (d.judge_next == s.seq) ++d.judge_next;
-  if (d.frontier == s.seq) ++d.frontier;
+  if (d.frontier == s.seq) {
+    ++d.frontier;
+    d.hol.settle(d.frontier);  // nothing can block from below the window
+  }
 }
 
 }  // namespace rudp::ana

@@ -102,7 +102,10 @@ void ContractAnalyzer::onData(Dir& d, const Segment& s, uint64_t frame, int64_t 
     }
     return;
   }
-  if (before(d.win.top(), seq)) d.win.extend(seq, [&](SeqSlot& e) { evict(d, e); });
+  if (before(d.win.top(), seq)) {
+    if (seq - d.win.top() > kMaxJump) restart(d, seq);  // a new numbering (or garbage): start over
+    else d.win.extend(seq, [&](SeqSlot& e) { evict(d, e); });
+  }
   SeqSlot& slot = d.win.at(seq);
   if (!slot.has(SeqSlot::Seen)) {
     firstCopy(d, slot, s, seq, frame, ns, ip_id);
@@ -174,15 +177,39 @@ void ContractAnalyzer::firstCopy(Dir& d, SeqSlot& slot, const Segment& s, uint32
   advanceFrontier(d);
 }
 
+void ContractAnalyzer::restart(Dir& d, uint32_t seq) {
+  // Settle the old numbering as at the end of a capture, then begin again.
+  for (uint32_t s = d.judge_next; d.win.contains(s); ++s) {
+    judge(d, d.win.at(s), true, 0, last_ns_);
+    if (s == d.win.top()) break;
+  }
+  lossRun(d, false, 0, 0, 0, last_ns_);
+  d.hol.settleAll();
+  d.win.start(seq);
+  d.judge_next = d.frontier = d.highest_seen = seq;
+  d.outstanding = 0;
+  d.any_ack = d.has_echo = false;
+}
+
 void ContractAnalyzer::advanceFrontier(Dir& d) {
   const uint32_t old = d.frontier;
   while (!before(d.highest_seen, d.frontier) && d.win.contains(d.frontier)) {
     const SeqSlot& f = d.win.at(d.frontier);
-    if (!f.has(SeqSlot::Seen) && !(f.has(SeqSlot::Judged) && f.has(SeqSlot::Lost))) break;
+    // A seq judged lost may still come back (a long backoff chain): it keeps
+    // blocking until it arrives or the window slides past it.
+    if (!f.has(SeqSlot::Seen)) break;
     ++d.frontier;
   }
   if (before(d.frontier, d.win.base())) d.frontier = d.win.base();
   if (d.frontier != old) d.hol.settle(d.frontier);
+}
+
+size_t ContractAnalyzer::memoryBytes() const {
+  size_t n = sizeof(*this);
+  for (const Dir& d : dirs_)
+    n += d.win.capacity() * sizeof(SeqSlot) + d.rtt.memoryBytes() + d.hol.memoryBytes() +
+         d.m.stalls.capacity() * sizeof(StallEvent) + d.m.loss_bursts.size() * 48;
+  return n;
 }
 
 ConnectionMetrics ContractAnalyzer::finish() {

@@ -64,6 +64,7 @@ namespace rudp::ana {
 class ContractAnalyzer {
  public:
   static constexpr uint32_t kJudgeLag = 128;  // seqs the ack must be past before a loss is judged
+  static constexpr uint32_t kMaxJump = 1u << 16;  // a larger forward jump restarts the window
 
   ContractAnalyzer(const Contract& contract, const AnalyzerConfig& cfg, EventSink* sink);
   ContractAnalyzer(const ContractAnalyzer&) = delete;
@@ -76,6 +77,8 @@ class ContractAnalyzer {
                 uint32_t wire_bytes, int32_t ip_id = -1);
   ConnectionMetrics finish();
   Vantage vantage() const { return vantage_; }
+  // Heap + object bytes held now (for the memory benchmark).
+  size_t memoryBytes() const;
 
  private:
   struct Dir {
@@ -103,6 +106,7 @@ class ContractAnalyzer {
                  int32_t ip_id);
   uint32_t unwrap(Dir& d, uint32_t seq);
   void advanceFrontier(Dir& d);
+  void restart(Dir& d, uint32_t seq);
   // contract_acks.cpp
   void onAck(Dir& d, const Segment& s, uint64_t frame, int64_t ns);
   bool cover(Dir& d, uint32_t seq, uint64_t frame, int64_t ns);

@@ -1,33 +1,55 @@
 #include "analyzers/hol.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 
 namespace rudp::ana {
+
+namespace {
+bool later(uint32_t a, uint32_t b) { return int32_t(a - b) > 0; }
+}  // namespace
+
+void HolTracker::account(int64_t old_until, const Entry& e) {
+  // Adds what the entry's wait grew by since it was last counted.
+  if (e.until_ns <= old_until) return;
+  if (getenv("ANA_DEBUG")) printf("  ours%p seq %u ch %u arrival %.1f until %.1f\n", (void*)this, e.seq, e.channel, e.arrival_ns / 1e6, e.until_ns / 1e6);
+  if (old_until <= e.arrival_ns) ++blocked_;
+  total_ms_ += double(e.until_ns - old_until) / 1e6;
+  max_ms_ = std::max(max_ms_, double(e.until_ns - e.arrival_ns) / 1e6);
+}
 
 void HolTracker::onArrival(uint32_t seq, int64_t ns, bool ordered, uint32_t channel,
                            bool missing_below, bool late) {
   if (!ordered) return;
   if (late) {
     // Later same-channel packets that arrived before this one waited for it.
-    for (Pending& p : pending_)
-      if (p.channel == channel && int32_t(p.seq - seq) > 0) p.until_ns = std::max(p.until_ns, ns);
+    for (Entry& p : pending_)
+      if (p.channel == channel && later(p.seq, seq)) p.until_ns = std::max(p.until_ns, ns);
+    for (Entry& d : done_)
+      if (d.channel == channel && later(d.seq, seq) && ns > d.until_ns) {
+        const int64_t old = d.until_ns;
+        d.until_ns = ns;
+        account(old, d);
+      }
   }
-  if (missing_below && pending_.size() < 8192) pending_.push_back({seq, channel, ns, ns});
+  if (missing_below && pending_.size() < kMaxPending) pending_.push_back({seq, channel, ns, ns});
 }
 
 void HolTracker::settle(uint32_t frontier) {
   size_t keep = 0;
   for (size_t i = 0; i < pending_.size(); ++i) {
-    const Pending& p = pending_[i];
-    if (!settle_all_ && int32_t(p.seq - frontier) > 0) {
+    const Entry& p = pending_[i];
+    if (!settle_all_ && later(p.seq, frontier)) {
       pending_[keep++] = p;
       continue;
     }
-    if (p.until_ns > p.arrival_ns) {
-      const double ms = double(p.until_ns - p.arrival_ns) / 1e6;
-      total_ms_ += ms;
-      max_ms_ = std::max(max_ms_, ms);
-      ++blocked_;
+    account(p.arrival_ns, p);
+    if (done_.size() < kDone) {
+      done_.push_back(p);
+    } else {
+      done_[done_next_] = p;
+      done_next_ = (done_next_ + 1) % kDone;
     }
   }
   pending_.resize(keep);

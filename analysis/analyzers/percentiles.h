@@ -6,6 +6,7 @@
 // the exact maximum). After the switch a percentile is the upper edge of its
 // bin: at most 0.1 ms above the exact value. min, max and mean stay exact.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -20,6 +21,7 @@ class Percentiles {
   double max() const { return n_ ? max_ : 0; }
   double mean() const { return n_ ? sum_ / double(n_) : 0; }
   bool exact() const { return hist_.empty(); }
+  size_t memoryBytes() const { return samples_.capacity() * sizeof(double) + hist_.capacity() * sizeof(uint32_t); }
   // q in (0, 1]: the smallest sample with at least q*n samples <= it.
   double quantile(double q);
   // Fraction of samples strictly above `limit`.

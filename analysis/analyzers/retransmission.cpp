@@ -127,9 +127,10 @@ void ContractAnalyzer::retransmission(Dir& d, SeqSlot& s, bool direct, uint64_t 
     const bool hole = s.hole_ns >= 0 && (!sender || ns - s.hole_ns <= kFastAtSenderNs);
     // At the sender the trigger is visible: the copy leaves as the ack comes
     // in. Elsewhere the copy must also beat the sender's (estimated) timer.
-    // A timer expiring within 1 ms of our estimate beats an ack that merely
-    // happened to arrive just before.
-    const bool on_timer = since >= 0 && timer > 0 && std::abs(since - timer) <= 1.0;
+    // At the sender, when an ack came just before a copy that also left on
+    // (our estimate of) its timer, the closer coincidence wins.
+    const bool on_timer = sender && hole && since >= 0 && timer > 0 &&
+                          std::abs(since - timer) < double(ns - s.hole_ns) / 1e6;
     const bool fast = hole && !(sender ? on_timer : timer_due) && !s.has(SeqSlot::FastDone);
     e.cause = fast ? RetxCause::Fast : RetxCause::Timeout;
     if (fast) s.flags |= SeqSlot::FastDone;

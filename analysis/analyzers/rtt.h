@@ -17,6 +17,7 @@ class RttTracker {
   double rttvar() const { return rttvar_; }
   double rto() const { return rto_; }
   void fill(RttStats& out, RttSpan span);
+  size_t memoryBytes() const { return pct_.memoryBytes(); }
 
  private:
   const AnalyzerConfig* cfg_;

@@ -7,6 +7,7 @@
 // overwritten only when the window slides past it, so memory is bounded by
 // the outstanding span, never by the packet count.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -58,6 +59,7 @@ class SeqWindow {
   bool contains(uint32_t seq) const { return started_ && offset(seq) <= top_ - base_; }
   SeqSlot& at(uint32_t seq) { return ring_[seq & (ring_.size() - 1)]; }
 
+  size_t capacity() const { return ring_.size(); }
   void start(uint32_t seq);
   // Extends the window to `seq` (serially above top()). Slots about to be
   // overwritten are handed to `evict` first (oldest first).

@@ -23,7 +23,68 @@ nlohmann::json directionJson(const DirectionStats& s) {
           {"malformed", s.malformed}};
 }
 
-nlohmann::json summaryJson(const std::string& dbPath, const CaptureInfo& c,
+// One row of a query as a JSON object keyed by column name.
+nlohmann::json rowJson(sql::Statement& st) {
+  nlohmann::json j = nlohmann::json::object();
+  sqlite3_stmt* h = st.handle();
+  for (int i = 0; i < sqlite3_column_count(h); ++i) {
+    const char* name = sqlite3_column_name(h, i);
+    switch (sqlite3_column_type(h, i)) {
+      case SQLITE_INTEGER: j[name] = st.int64(i); break;
+      case SQLITE_FLOAT: j[name] = st.real(i); break;
+      case SQLITE_NULL: j[name] = nullptr; break;
+      default: j[name] = st.text(i); break;
+    }
+  }
+  return j;
+}
+
+// The connection-analysis part of a direction: the JSON contract's keys
+// (retransmissions*, lost, loss_bursts, reordered, duplicates, rtt_ms,
+// jitter_ms, stalls) and the rest of direction_metrics as they are.
+void addAnalysis(sql::Database& db, int64_t conn, int dir, nlohmann::json& d) {
+  sql::Statement m(db, "SELECT * FROM direction_metrics WHERE conn = ? AND dir = ?");
+  m.bind(1, conn).bind(2, int64_t{dir});
+  if (!m.step()) return;
+  nlohmann::json row = rowJson(m);
+  nlohmann::json rtt = {{"samples", row["rtt_samples"]}};
+  for (const char* k : {"min", "p50", "p95", "p99", "max", "mean"}) rtt[k] = row[std::string("rtt_") + k];
+  rtt["srtt"] = row["srtt"];
+  rtt["rto"] = row["rto"];
+  rtt["span"] = row["rtt_span"];
+  rtt["exact_percentiles"] = row["rtt_exact"] == 1;
+  for (const char* k : {"conn", "dir", "rtt_samples", "rtt_min", "rtt_p50", "rtt_p95", "rtt_p99",
+                        "rtt_max", "rtt_mean", "srtt", "rto", "rtt_span", "rtt_exact"})
+    row.erase(k);
+  for (auto& [k, v] : row.items()) d[k] = v;
+  // The share of samples above each configured limit, keyed by the limit in ms.
+  sql::Statement lim(db, "SELECT key, value FROM meta WHERE key LIKE 'rtt_limit_%' ORDER BY key");
+  rtt["share_above"] = nlohmann::json::object();
+  while (lim.step()) {
+    std::string col = "rtt_above_" + lim.text(0).substr(10);
+    rtt["share_above"][lim.text(1)] = d[col];
+    d.erase(col);
+  }
+  d["rtt_ms"] = rtt;
+
+  sql::Statement b(db, "SELECT length, count FROM loss_bursts WHERE conn = ? AND dir = ? ORDER BY length");
+  b.bind(1, conn).bind(2, int64_t{dir});
+  d["loss_bursts"] = nlohmann::json::object();
+  while (b.step()) d["loss_bursts"][std::to_string(b.int64(0))] = b.int64(1);
+
+  sql::Statement s(db, "SELECT start_ns, end_ns, duration_ms, cause, first_frame, last_frame,"
+                       " retransmissions, open FROM stalls WHERE conn = ? AND dir = ? ORDER BY start_ns");
+  s.bind(1, conn).bind(2, int64_t{dir});
+  d["stalls"] = nlohmann::json::array();
+  while (s.step()) {
+    d["stalls"].push_back({{"start", seconds(s.int64(0))}, {"end", seconds(s.int64(1))},
+                           {"duration_ms", s.real(2)}, {"cause", s.text(3)},
+                           {"first_frame", s.int64(4)}, {"last_frame", s.isNull(5) ? nlohmann::json(nullptr) : nlohmann::json(s.int64(5))},
+                           {"retransmissions", s.int64(6)}, {"open", s.int64(7) != 0}});
+  }
+}
+
+nlohmann::json summaryJson(sql::Database& db, const std::string& dbPath, const CaptureInfo& c,
                            const std::vector<ConnectionSummary>& conns) {
   nlohmann::json out;
   out["database"] = dbPath;
@@ -56,6 +117,18 @@ nlohmann::json summaryJson(const std::string& dbPath, const CaptureInfo& c,
                          {{"client_to_server", directionJson(x.dir[0])},
                           {"server_to_client", directionJson(x.dir[1])}}}};
     j["conn_id"] = x.has_conn_id ? nlohmann::json(x.conn_id) : nlohmann::json(nullptr);
+    j["vantage"] = "unknown";
+    sql::Statement a(db, "SELECT vantage, handshake_ms, connect_attempts, disconnected"
+                         " FROM connection_analysis WHERE conn = ?");
+    a.bind(1, x.id);
+    if (a.step()) {
+      j["vantage"] = a.text(0);
+      j["handshake_ms"] = a.isNull(1) ? nlohmann::json(nullptr) : nlohmann::json(a.real(1));
+      j["connect_attempts"] = a.int64(2);
+      j["disconnected"] = a.int64(3) != 0;
+    }
+    addAnalysis(db, x.id, 0, j["directions"]["client_to_server"]);
+    addAnalysis(db, x.id, 1, j["directions"]["server_to_client"]);
     list.push_back(std::move(j));
   }
   return out;
@@ -88,8 +161,6 @@ void printTable(const std::string& dbPath, const CaptureInfo& c,
 }  // namespace
 
 int runAnalyze(const AnalyzeArgs& args) {
-  LuaHost host;
-  loadDissectors(host, args.dissectors);
   const std::string db = args.db.empty() ? defaultDatabasePath(args.capture) : args.db;
 
   ProgressSink progress;
@@ -100,7 +171,12 @@ int runAnalyze(const AnalyzeArgs& args) {
       std::fprintf(stderr, "\ranalysing: %3d%% (%" PRIu64 " packets)", pct, p.packets);
     };
   }
-  IngestResult r = ingestCapture(args.capture, db, host, progress);
+  IngestOptions opts;
+  if (!args.genre.empty()) opts.analysis.stall_ms = ana::genreStallMs(args.genre);
+  if (args.stall_ms > 0) opts.analysis.stall_ms = args.stall_ms;  // explicit wins over the genre
+  opts.dissector_lanes = args.jobs;
+  opts.threaded_store = args.jobs != 1;
+  IngestResult r = ingestCapture(args.capture, db, args.dissectors, opts, progress);
   if (showProgress) std::fprintf(stderr, "\r\033[K");
   if (r.capture.truncated) std::fprintf(stderr, "rudpscope-cli: warning: %s\n", r.capture.warning.c_str());
 
@@ -108,7 +184,7 @@ int runAnalyze(const AnalyzeArgs& args) {
   StoreReader reader(r.db_path);
   CaptureInfo info = reader.capture();
   auto conns = reader.connections();
-  if (args.json) std::printf("%s\n", summaryJson(r.db_path, info, conns).dump(2).c_str());
+  if (args.json) std::printf("%s\n", summaryJson(reader.database(), r.db_path, info, conns).dump(2).c_str());
   else printTable(r.db_path, info, conns);
   return 0;
 }

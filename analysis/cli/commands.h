@@ -18,6 +18,9 @@ struct AnalyzeArgs {
   std::string db;  // empty: default location
   bool json = false;
   bool quiet = false;
+  unsigned jobs = 0;  // dissector lanes; 0 = one per core
+  double stall_ms = -1;  // <0: default or the genre's
+  std::string genre;
   DissectorOptions dissectors;
 };
 

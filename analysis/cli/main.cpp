@@ -60,6 +60,14 @@ int main(int argc, char** argv) {
                       " or the cache folder when that is read-only)");
   analyze->add_flag("--json", ana.json, "Print the summary as JSON");
   analyze->add_flag("-q,--quiet", ana.quiet, "No progress on stderr");
+  analyze->add_option("--stall-ms", ana.stall_ms, "Stall threshold in ms (default 200)")
+      ->check(CLI::PositiveNumber);
+  analyze->add_option("--genre", ana.genre,
+                      "Stall threshold preset: fighting 30, fps 50, racing 50, moba 150, mmo 300,"
+                      " turn-based 1000")
+      ->check(CLI::IsMember({"fighting", "fps", "racing", "moba", "mmo", "turn-based"}));
+  analyze->add_option("-j,--jobs", ana.jobs,
+                      "Lua states dissecting in parallel (default: one per core; 1: single thread)");
   addDissectorOptions(analyze, ana.dissectors, anaScripts, anaPrefs);
 
   try {

@@ -1,6 +1,10 @@
 #include "session/ingest.h"
 
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
 #include <optional>
+#include <thread>
 
 #include "capture/capture_reader.h"
 #include "core/error.h"
@@ -8,17 +12,150 @@
 #include "decode/decoder.h"
 #include "flow/connection_table.h"
 #include "flow/segment_extractor.h"
+#include "session/connection_analyzers.h"
+#include "session/dissect_pool.h"
+#include "session/store_thread.h"
 #include "store/schema.h"
 
 namespace rudp {
 
 namespace {
-constexpr uint64_t kProgressEvery = 8192;  // packets between progress reports / cancel checks
+
+constexpr size_t kBatchPackets = 2048;  // also the progress / cancel granularity
+
+// Reads and decodes up to kBatchPackets packets into `b`; false at the end.
+class BatchReader {
+ public:
+  BatchReader(CaptureReader& r, DissectPool& pool)
+      : reader_(r), decoder_(r.linkType()), pool_(pool) {}
+
+  bool fill(PacketBatch& b) {
+    if (b.slots.size() < kBatchPackets) b.slots.resize(kBatchPackets);
+    b.size = 0;
+    while (b.size < kBatchPackets && !done_) {
+      if (!reader_.next(raw_)) { done_ = true; break; }
+      if (!started_) { started_ = true; pool_.setFirstTimestamp(raw_.ts_ns); }
+      BatchSlot& s = b.slots[b.size++];
+      decoder_.decode(raw_, s.pkt);
+      // The decoder's payload pointer dies with the next frame: keep a copy.
+      s.payload.assign(s.pkt.payload, s.pkt.payload + s.pkt.payload_len);
+      s.pkt.payload = s.payload.data();
+      s.lane = s.pkt.l4 == L4::UDP ? pool_.laneOf(s.pkt) : 0;
+    }
+    return b.size > 0;
+  }
+
+ private:
+  CaptureReader& reader_;
+  Decoder decoder_;
+  DissectPool& pool_;
+  RawPacket raw_;
+  bool done_ = false, started_ = false;
+};
+
+// The in-order stage: connections, segments and rows, on the calling thread.
+class FlowStage {
+ public:
+  FlowStage(LuaHost& host, CaptureInfo& info, const ana::AnalyzerConfig& cfg)
+      : info_(info), protos_(host.protocols()), analyzers_(protos_, cfg) {
+    extractors_.resize(protos_.size());
+    for (size_t i = 0; i < protos_.size(); ++i)
+      if (protos_[i].has_contract) extractors_[i].emplace(protos_[i].contract, host.fields().size());
+  }
+
+  void process(BatchSlot& s, RowBatch& out) {
+    analyzers_.setOutput(&out);
+    const DecodedPacket& pkt = s.pkt;
+    const DissectResult& res = s.res;
+    if (info_.packet_count == 0) info_.first_ts_ns = pkt.ts_ns;
+    info_.last_ts_ns = pkt.ts_ns;  // capture order, as Wireshark's last packet
+    ++info_.packet_count;
+
+    PacketRow row;
+    row.frame = pkt.frame;
+    row.ts_ns = pkt.ts_ns;
+    row.file_offset = pkt.file_offset;
+    row.caplen = pkt.caplen;
+    row.origlen = pkt.origlen;
+    segs_.clear();
+    if (!pkt.error.empty()) {
+      row.status |= store::kDecodeError;
+      ++info_.decode_errors;
+      out.errors.emplace_back(pkt.frame, pkt.error);
+    }
+    if (pkt.ip_fragment) row.status |= store::kIpFragment;
+
+    ConnectionTable::Hit hit;
+    bool malformed = false;
+    if (pkt.l4 == L4::UDP) {
+      if (res.lua_error) {
+        row.status |= store::kLuaError;
+        ++info_.lua_errors;
+        out.errors.emplace_back(pkt.frame, res.error);
+      }
+      if (res.malformed) {
+        row.status |= store::kMalformed;
+        ++info_.malformed;
+      }
+      malformed = res.lua_error || res.malformed;
+      if (res.proto >= 0) {
+        if (auto& ex = extractors_[res.proto]) ex->extract(res, segs_);
+        hit = table_.contractPacket(res.proto, protos_[res.proto].name,
+                                    segs_.empty() ? nullptr : &segs_.front(), pkt);
+      } else {
+        hit = table_.udpPacket(pkt);
+      }
+    } else if (pkt.l4 == L4::TCP) {
+      hit = table_.tcpPacket(pkt);
+      row.tcp = true;
+      row.tcp_header = pkt.tcp;
+      row.tcp_payload = pkt.payload_reported_len;
+    }
+    if (hit.conn) {
+      ConnectionTable::count(hit, pkt, static_cast<uint32_t>(segs_.size()), malformed);
+      row.conn = hit.conn->id;
+      row.dir = hit.dir;
+      if (row.tcp) analyzers_.tcpPacket(*hit.conn, pkt.frame, pkt.ts_ns, hit.dir, pkt);
+      else analyzers_.contractPacket(*hit.conn, pkt.frame, pkt.ts_ns, hit.dir, segs_, pkt);
+    }
+    out.add(row, segs_);
+  }
+
+  const ConnectionTable& table() const { return table_; }
+  ConnectionAnalyzers& analyzers() { return analyzers_; }
+
+ private:
+  CaptureInfo& info_;
+  const std::vector<ProtoInfo>& protos_;
+  std::vector<std::optional<SegmentExtractor>> extractors_;
+  ConnectionTable table_;
+  ConnectionAnalyzers analyzers_;
+  std::vector<Segment> segs_;
+};
+
+// The settings the figures depend on, so readers can label them.
+void writeAnalysisConfig(sql::Database& db, const ana::AnalyzerConfig& cfg) {
+  sql::Statement st(db, "INSERT INTO meta(key, value) VALUES (?, ?)");
+  auto put = [&](const std::string& k, double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    st.bind(1, k).bind(2, std::string_view(buf));
+    st.run();
+  };
+  put("stall_ms", cfg.stall_ms);
+  for (size_t i = 0; i < cfg.rtt_limits_ms.size(); ++i) put("rtt_limit_" + std::to_string(i + 1), cfg.rtt_limits_ms[i]);
 }
 
+}  // namespace
+
 IngestResult ingestCapture(const std::string& capturePath, const std::string& dbPath,
-                           LuaHost& host, const ProgressSink& progress) {
+                           const DissectorOptions& dissectors, const IngestOptions& options,
+                           const ProgressSink& progress) {
   auto reader = CaptureReader::open(capturePath);
+  unsigned lanes = options.dissector_lanes;
+  if (lanes == 0) lanes = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+  DissectPool pool(dissectors, lanes);
+
   CaptureInfo info;
   info.path = capturePath;
   info.size = reader->fileSize();
@@ -28,89 +165,44 @@ IngestResult ingestCapture(const std::string& capturePath, const std::string& db
   info.link_type = reader->linkType();
   info.link_type_name = reader->linkTypeName();
 
-  // One extractor per protocol that declares a contract.
-  const auto& protos = host.protocols();
-  std::vector<std::optional<SegmentExtractor>> extractors(protos.size());
-  for (size_t i = 0; i < protos.size(); ++i)
-    if (protos[i].has_contract) extractors[i].emplace(protos[i].contract, host.fields().size());
-
   StoreWriter store(dbPath);
-  store.addProtocols(protos);
-  Decoder decoder(reader->linkType());
-  ConnectionTable table;
-  RawPacket raw;
-  DecodedPacket pkt;
-  DissectResult res;
-  std::vector<Segment> segs;
-  PacketRow row;
-
-  while (reader->next(raw)) {
-    decoder.decode(raw, pkt);
-    if (info.packet_count == 0) {
-      info.first_ts_ns = raw.ts_ns;
-      host.setFirstTimestamp(raw.ts_ns);  // pinfo.rel_ts
-    }
-    info.last_ts_ns = raw.ts_ns;  // capture order, as Wireshark's last packet
-    ++info.packet_count;
-
-    row = PacketRow{};
-    row.frame = raw.frame;
-    row.ts_ns = raw.ts_ns;
-    row.file_offset = raw.file_offset;
-    row.caplen = raw.caplen;
-    row.origlen = raw.origlen;
-    segs.clear();
-    if (!pkt.error.empty()) {
-      row.status |= store::kDecodeError;
-      ++info.decode_errors;
-      store.addPacketError(raw.frame, pkt.error);
-    }
-    if (pkt.ip_fragment) row.status |= store::kIpFragment;
-
-    ConnectionTable::Hit hit;
-    bool malformed = false;
-    if (pkt.l4 == L4::UDP) {
-      host.dissectUdp(pkt, false, res);
-      if (res.lua_error) {
-        row.status |= store::kLuaError;
-        ++info.lua_errors;
-        store.addPacketError(raw.frame, res.error);
-      }
-      if (res.malformed) {
-        row.status |= store::kMalformed;
-        ++info.malformed;
-      }
-      malformed = res.lua_error || res.malformed;
-      if (res.proto >= 0) {
-        if (auto& ex = extractors[res.proto]) ex->extract(res, segs);
-        hit = table.contractPacket(res.proto, protos[res.proto].name,
-                                   segs.empty() ? nullptr : &segs.front(), pkt);
-      } else {
-        hit = table.udpPacket(pkt);
-      }
-    } else if (pkt.l4 == L4::TCP) {
-      hit = table.tcpPacket(pkt);
-      row.tcp = true;
-      row.tcp_header = pkt.tcp;
-      row.tcp_payload = pkt.payload_reported_len;
-    }
-    if (hit.conn) {
-      ConnectionTable::count(hit, pkt, static_cast<uint32_t>(segs.size()), malformed);
-      row.conn = hit.conn->id;
-      row.dir = hit.dir;
-    }
-    store.addPacket(row, segs);
-
-    if (info.packet_count % kProgressEvery == 0) {
+  store.addProtocols(pool.host().protocols());
+  AnalysisWriter analysis(store);
+  writeAnalysisConfig(store.database(), options.analysis);
+  FlowStage flows(pool.host(), info, options.analysis);
+  BatchReader batches(*reader, pool);
+  {
+    StoreThread writer(store, analysis, options.threaded_store);
+    // Double buffering: the next batch is read and decoded while the
+    // workers dissect the current one.
+    PacketBatch buf[2];
+    int cur = 0;
+    bool more = batches.fill(buf[cur]);
+    while (more) {
+      pool.start(buf[cur]);
+      more = batches.fill(buf[cur ^ 1]);
+      pool.wait();
+      auto rows = writer.take();
+      for (size_t i = 0; i < buf[cur].size; ++i) flows.process(buf[cur].slots[i], *rows);
+      writer.write(std::move(rows));
       if (progress.cancelled()) throw Cancelled();
       if (progress.report) progress.report({reader->bytesRead(), info.size, info.packet_count});
+      cur ^= 1;
     }
+    // Events the analyzers emit while finishing (open stalls, late losses).
+    auto last = writer.take();
+    flows.analyzers().setOutput(last.get());
+    auto metrics = flows.analyzers().finish();
+    writer.write(std::move(last));
+    writer.flush();
+    for (const auto& [conn, m] : metrics) analysis.metrics(conn, m);
+    analysis.createIndexes();
   }
   info.truncated = reader->truncated();
   info.warning = reader->warning();
-  store.finish(info, table.connections());
+  store.finish(info, flows.table().connections());
   if (progress.report) progress.report({info.size, info.size, info.packet_count});
-  return IngestResult{store.path(), info, table.connections().size()};
+  return IngestResult{store.path(), info, flows.table().connections().size()};
 }
 
 }  // namespace rudp

@@ -2,11 +2,21 @@
 #pragma once
 #include <string>
 
+#include "analyzers/events.h"
 #include "core/progress.h"
-#include "lua/host.h"
+#include "session/dissectors.h"
 #include "store/store_writer.h"
 
 namespace rudp {
+
+struct IngestOptions {
+  // Lua states dissecting in parallel (flows partitioned between them);
+  // 0 = one per core. 1 = everything on the calling thread.
+  unsigned dissector_lanes = 0;
+  // Write SQLite from a second thread, overlapping with dissection.
+  bool threaded_store = true;
+  ana::AnalyzerConfig analysis;  // stall threshold, RTT limits
+};
 
 struct IngestResult {
   std::string db_path;
@@ -15,10 +25,13 @@ struct IngestResult {
 };
 
 // Analyses `capturePath` into the database at `dbPath`, replacing an earlier
-// result only when this one is complete. `host` must have finished loading.
-// Throws CaptureError / StoreError / Cancelled; a capture cut off mid-packet
-// is not an error (capture.truncated, capture.warning).
+// result only when this one is complete. Synchronous: returns when done;
+// helper threads it uses internally are joined before it returns, and
+// `progress` is called on the calling thread. Throws CaptureError,
+// DissectorError, StoreError or Cancelled; a capture cut off mid-packet is not
+// an error (capture.truncated, capture.warning).
 IngestResult ingestCapture(const std::string& capturePath, const std::string& dbPath,
-                           LuaHost& host, const ProgressSink& progress = {});
+                           const DissectorOptions& dissectors, const IngestOptions& options = {},
+                           const ProgressSink& progress = {});
 
 }  // namespace rudp

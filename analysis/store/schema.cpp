@@ -45,6 +45,39 @@ CREATE TABLE extra_segments(
   una INTEGER, ts INTEGER, ts_echo INTEGER, channel INTEGER, length INTEGER, window INTEGER,
   PRIMARY KEY (frame, idx)) WITHOUT ROWID;
 CREATE TABLE packet_errors(frame INTEGER NOT NULL, message TEXT NOT NULL);
+
+-- Connection analysis (analysis/analyzers). dir: the direction whose data the row is about.
+CREATE TABLE connection_analysis(
+  conn INTEGER PRIMARY KEY, vantage TEXT NOT NULL, handshake_ms REAL,
+  connect_attempts INTEGER NOT NULL, disconnected INTEGER NOT NULL);
+CREATE TABLE direction_metrics(
+  conn INTEGER NOT NULL, dir INTEGER NOT NULL,
+  data_packets INTEGER NOT NULL, retransmissions INTEGER NOT NULL,
+  retransmissions_timeout INTEGER NOT NULL, retransmissions_fast INTEGER NOT NULL,
+  retransmissions_spurious INTEGER NOT NULL, retransmissions_inferred INTEGER NOT NULL,
+  lost INTEGER NOT NULL, loss_unknown INTEGER NOT NULL, mean_loss_burst REAL NOT NULL,
+  reordered INTEGER NOT NULL, duplicates INTEGER NOT NULL, network_duplicates INTEGER NOT NULL,
+  rtt_samples INTEGER NOT NULL, rtt_min REAL, rtt_p50 REAL, rtt_p95 REAL, rtt_p99 REAL,
+  rtt_max REAL, rtt_mean REAL, rtt_above_1 REAL, rtt_above_2 REAL, rtt_above_3 REAL,
+  srtt REAL, rto REAL, rtt_span TEXT NOT NULL, rtt_exact INTEGER NOT NULL,
+  jitter_ms REAL NOT NULL, gap_samples INTEGER NOT NULL, gap_p50 REAL, gap_p95 REAL,
+  gap_p99 REAL, gap_max REAL, tick_hz REAL NOT NULL,
+  hol_blocking_ms REAL NOT NULL, hol_max_ms REAL NOT NULL, hol_blocked_packets INTEGER NOT NULL,
+  hol_observable INTEGER NOT NULL, min_window INTEGER,
+  PRIMARY KEY (conn, dir)) WITHOUT ROWID;
+CREATE TABLE loss_bursts(conn INTEGER NOT NULL, dir INTEGER NOT NULL, length INTEGER NOT NULL,
+  count INTEGER NOT NULL, PRIMARY KEY (conn, dir, length)) WITHOUT ROWID;
+CREATE TABLE rtt_samples(conn INTEGER NOT NULL, dir INTEGER NOT NULL, frame INTEGER NOT NULL,
+  data_frame INTEGER, ts_ns INTEGER NOT NULL, rtt_ms REAL NOT NULL, source TEXT NOT NULL,
+  span TEXT NOT NULL, srtt_ms REAL NOT NULL, rto_ms REAL NOT NULL);
+CREATE TABLE retransmissions(conn INTEGER NOT NULL, dir INTEGER NOT NULL, frame INTEGER NOT NULL,
+  ts_ns INTEGER NOT NULL, seq INTEGER NOT NULL, original_frame INTEGER, previous_frame INTEGER,
+  attempt INTEGER NOT NULL, since_previous_ms REAL, cause TEXT NOT NULL);
+CREATE TABLE losses(conn INTEGER NOT NULL, dir INTEGER NOT NULL, frame INTEGER NOT NULL,
+  ts_ns INTEGER NOT NULL, first_seq INTEGER NOT NULL, count INTEGER NOT NULL, first_frame INTEGER);
+CREATE TABLE stalls(conn INTEGER NOT NULL, dir INTEGER NOT NULL, start_ns INTEGER NOT NULL,
+  end_ns INTEGER NOT NULL, duration_ms REAL NOT NULL, cause TEXT NOT NULL,
+  first_frame INTEGER, last_frame INTEGER, retransmissions INTEGER NOT NULL, open INTEGER NOT NULL);
 )sql";
 }  // namespace
 

@@ -51,6 +51,7 @@ class Statement {
   double real(int col) const { return sqlite3_column_double(st_, col); }
   bool isNull(int col) const { return sqlite3_column_type(st_, col) == SQLITE_NULL; }
   std::string text(int col) const;
+  sqlite3_stmt* handle() const { return st_; }
 
  private:
   Database& db_;

@@ -37,7 +37,7 @@ struct StoreWriter::Impl {
     // The partial file is discarded on any failure, so per-transaction
     // durability buys nothing; the finished file is fsynced before rename.
     db.exec("PRAGMA synchronous = OFF");
-    db.exec("PRAGMA cache_size = -65536");
+    db.exec("PRAGMA cache_size = -16384");
     store::createSchema(db);
     insPacket.emplace(db, "INSERT INTO packets VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     insExtra.emplace(db, "INSERT INTO extra_segments VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
@@ -66,6 +66,9 @@ StoreWriter::~StoreWriter() {
     removeWithSidecars(partial_);
   }
 }
+
+sql::Database& StoreWriter::database() { return d->db; }
+void StoreWriter::tick() { d->tick(); }
 
 void StoreWriter::addProtocols(const std::vector<ProtoInfo>& protos) {
   sql::Statement st(d->db, "INSERT INTO protocols VALUES (?,?,?,?,?)");
@@ -99,7 +102,7 @@ void bindSegment(const Segment& s, int c, bool withFlags, Bind bind, Null null) 
 }
 }  // namespace
 
-void StoreWriter::addPacket(const PacketRow& r, const std::vector<Segment>& segs) {
+void StoreWriter::addPacket(const PacketRow& r, const Segment* segs, size_t n) {
   auto& st = *d->insPacket;
   auto bind = [&](int col, int64_t v) { st.bind(col, v); };
   auto null = [&](int col) { st.bindNull(col); };
@@ -111,8 +114,8 @@ void StoreWriter::addPacket(const PacketRow& r, const std::vector<Segment>& segs
   bind(6, r.caplen);
   bind(7, r.origlen);
   bind(8, r.status);
-  bind(9, static_cast<int64_t>(segs.size()));
-  if (!segs.empty()) {
+  bind(9, static_cast<int64_t>(n));
+  if (n) {
     bindSegment(segs[0], 10, true, bind, null);
   } else if (r.tcp) {
     const TcpHeader& t = r.tcp_header;
@@ -131,7 +134,7 @@ void StoreWriter::addPacket(const PacketRow& r, const std::vector<Segment>& segs
   }
   st.run();
   d->tick();
-  for (size_t i = 1; i < segs.size(); ++i) {
+  for (size_t i = 1; i < n; ++i) {
     auto& ex = *d->insExtra;
     ex.bind(1, static_cast<int64_t>(r.frame)).bind(2, static_cast<int64_t>(i));
     bindSegment(segs[i], 3, false, [&](int col, int64_t v) { ex.bind(col, v); },

@@ -11,6 +11,7 @@
 #include "flow/connection.h"
 #include "flow/segment.h"
 #include "lua/host.h"
+#include "store/sqlite.h"
 
 namespace rudp {
 
@@ -48,13 +49,20 @@ class StoreWriter {
   ~StoreWriter();  // without finish(): closes and removes the partial file
 
   void addProtocols(const std::vector<ProtoInfo>& protos);
-  void addPacket(const PacketRow& row, const std::vector<Segment>& segs);
+  void addPacket(const PacketRow& row, const Segment* segs, size_t n);
+  void addPacket(const PacketRow& row, const std::vector<Segment>& segs) {
+    addPacket(row, segs.data(), segs.size());
+  }
   void addPacketError(uint64_t frame, const std::string& message);
   // Writes the capture and connection rows, marks the result complete and
   // atomically replaces the database at dbPath.
   void finish(const CaptureInfo& capture, const std::vector<std::unique_ptr<Connection>>& conns);
 
   const std::string& path() const { return final_; }
+  // For the other writers of this database (AnalysisWriter): statements are
+  // prepared on it and every inserted row is counted with tick().
+  sql::Database& database();
+  void tick();
 
  private:
   struct Impl;

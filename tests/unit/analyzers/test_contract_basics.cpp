@@ -49,7 +49,7 @@ TEST_CASE("ts_echo RTT samples at the client are exact round trips") {
   CHECK(m.dir[1].packets == 2);
 }
 
-TEST_CASE("the same (ack, ts_echo) gives one sample; a server-side capture is detected") {
+TEST_CASE("the same (ack, ts_echo) gives one sample, a server-side capture is detected") {
   Recorder r;
   AnalyzerConfig cfg;
   ContractAnalyzer a(grudpContract(), cfg, &r);

@@ -92,7 +92,7 @@ TEST_CASE("at the receiver: reordering, duplicates and copies whose originals we
   CHECK(c.r.retx[2].seq == 110);
 }
 
-TEST_CASE("head-of-line blocking waits for the same channel only; unsequenced never waits") {
+TEST_CASE("head-of-line blocking waits for the same channel only, unsequenced never waits") {
   ServerSide c;
   auto& f = c.f;
   // 102 (reliable, channel 0) is lost and comes back at 500 ms.

@@ -34,7 +34,7 @@ namespace {
 struct Tally {
   uint64_t runs = 0, retx = 0, retx_knowable = 0, retx_found = 0, fast = 0, rtt = 0, rtt_exact = 0;
   uint64_t stalls = 0, lost = 0, reordered = 0, dups = 0, peer_silent = 0;
-  double worst_rtt_err_ms = 0, worst_stall_edge_ms = 0;
+  double worst_rtt_err_ms = 0, worst_stall_edge_ms = 0, hol_ms = 0;
 };
 bool debug() { return std::getenv("ANA_DEBUG") != nullptr; }
 
@@ -129,6 +129,36 @@ void checkReceiverView(const DirTruth& t, const ana::DirectionMetrics& dm, Tally
   }
   CHECK(dm.reordered == reordered);
   CHECK(dm.duplicates == dups);
+
+  // Head-of-line blocking, computed independently: a reliable sequenced
+  // packet is delivered once every earlier reliable sequenced seq of its
+  // channel has arrived (first arrivals at the receiver = capture times).
+  std::map<uint32_t, int64_t> first_arrival;  // seq offset -> first capture
+  std::map<uint32_t, uint8_t> channel;
+  const uint32_t base = order.empty() ? 0 : order.front()->h.seq - 1000000;
+  for (const PacketRecord* p : order) {
+    if (!(p->h.flags & kReliable) || (p->h.flags & kUnsequenced)) continue;
+    first_arrival.emplace(p->h.seq - base, p->capture_ns);
+    channel[p->h.seq - base] = p->h.channel;
+  }
+  double total_ms = 0;
+  uint64_t blocked = 0;
+  for (auto [off, t0] : first_arrival) {
+    int64_t until = t0;
+    for (auto [off2, t2] : first_arrival) {
+      if (off2 >= off) break;
+      if (channel[off2] == channel[off]) until = std::max(until, t2);
+    }
+    if (until > t0) total_ms += double(until - t0) / 1e6, ++blocked;
+    if (debug() && until > t0)
+      std::printf("  hol seq %u ch %d arrival %.1f until %.1f\n", base + off, channel[off], t0 / 1e6, until / 1e6);
+  }
+  if (debug() && dm.hol_blocked_packets != blocked)
+    std::printf("HOL ours %lu packets %.1f ms, truth %lu packets %.1f ms\n", (unsigned long)dm.hol_blocked_packets,
+                dm.hol_blocking_ms, (unsigned long)blocked, total_ms);
+  CHECK(dm.hol_blocked_packets == blocked);
+  CHECK(dm.hol_blocking_ms == Approx(total_ms).margin(1e-6));
+  tally.hol_ms += total_ms;
   tally.reordered += reordered;
   tally.dups += dups;
 }
@@ -172,6 +202,8 @@ void checkRun(const SimRun& run, Tally& tally) {
       const DirTruth& t = run.truth(int(c), d);
       const auto& dm = m.dir[size_t(d)];
       checkRetransmissions(t, dm, sender, tally);
+      for (const ana::RetransmissionEvent& e : rec.retx)
+        if (int(e.dir) == d) CHECK(run.record(e.frame).attempt > 1);  // never an original
       if (debug() && sender)
         for (const ana::RetransmissionEvent& e : rec.retx) {
           const PacketRecord& p = run.record(e.frame);
@@ -187,6 +219,9 @@ void checkRun(const SimRun& run, Tally& tally) {
         }
       checkLoss(run, int(c), d, dm, receiver, tally);
       if (receiver) checkReceiverView(t, dm, tally);
+      if (debug() && receiver)
+        std::printf("^^ run seed %lu vantage %s loss %.2f burst %.1f delay %.0f conn %zu dir %d\n", (unsigned long)cfg.seed,
+                    to_string(cfg.vantage), cfg.c2s.loss, cfg.c2s.burst, cfg.c2s.delay_ms, c, d);
       if (sender) checkStalls(cfg, t, d, dm, tally);
       for (const ana::RttEvent& e : rec.rtt) {
         if (int(e.dir) != d) continue;
@@ -224,11 +259,11 @@ SimConfig config(grudp_sim::Vantage v, double loss, double burst, double delay_m
 void report(const char* name, const Tally& t) {
   std::printf("%s: %lu runs; retransmissions %lu captured, %lu knowable, %lu found (%lu fast at the sender); "
               "%lu RTT samples (%lu round trips, worst error %.4f ms); %lu stalls (worst edge %.3f ms, %lu peer silent); "
-              "%lu lost; %lu reordered; %lu duplicates\n",
+              "%lu lost; %lu reordered; %lu duplicates; %.1f ms head-of-line blocking\n",
               name, (unsigned long)t.runs, (unsigned long)t.retx, (unsigned long)t.retx_knowable,
               (unsigned long)t.retx_found, (unsigned long)t.fast, (unsigned long)t.rtt, (unsigned long)t.rtt_exact,
               t.worst_rtt_err_ms, (unsigned long)t.stalls, t.worst_stall_edge_ms, (unsigned long)t.peer_silent,
-              (unsigned long)t.lost, (unsigned long)t.reordered, (unsigned long)t.dups);
+              (unsigned long)t.lost, (unsigned long)t.reordered, (unsigned long)t.dups, t.hol_ms);
 }
 
 }  // namespace
@@ -267,7 +302,7 @@ TEST_CASE("ground truth: reordering, normal jitter and asymmetric paths") {
   CHECK(tally.reordered > 0);
 }
 
-TEST_CASE("ground truth: outages make peer-silent stalls; 30 and 60 Hz ticks are detected") {
+TEST_CASE("ground truth: outages make peer-silent stalls, 30 and 60 Hz ticks are detected") {
   Tally tally;
   ana::AnalyzerConfig acfg;
   for (auto v : {grudp_sim::Vantage::Client, grudp_sim::Vantage::Server}) {
@@ -297,4 +332,19 @@ TEST_CASE("ground truth: a capture in the middle") {
       checkRun(runAndAnalyse(cfg, acfg), tally);
     }
   report("middle", tally);
+}
+
+TEST_CASE("debug hol", "[.][debug]") {
+  ana::AnalyzerConfig acfg;
+  SimConfig cfg = config(grudp_sim::Vantage::Client, 0.05, 3.0, 40, 19);
+  const SimRun run = runAndAnalyse(cfg, acfg);
+  const DirTruth& t = run.truth(0, 1);
+  std::vector<const PacketRecord*> order;
+  for (const PacketRecord& p : t.packets)
+    if (p.frame && p.h.type != kAck) order.push_back(&p);
+  std::sort(order.begin(), order.end(), [](auto* a, auto* b) { return a->frame < b->frame; });
+  for (const PacketRecord* p : order)
+    if (p->capture_ns < 600e6)
+      std::printf("frame %lu t %.1f seq %u type %d flags %d ch %d attempt %d\n", (unsigned long)p->frame,
+                  p->capture_ns / 1e6, p->h.seq, p->h.type, p->h.flags, p->h.channel, p->attempt);
 }

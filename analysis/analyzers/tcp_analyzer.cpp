@@ -1,0 +1,360 @@
+// TCP: segments in flight, acks and SACK, Karn and timestamp RTT, stalls.
+#include "analyzers/tcp_analyzer.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "analyzers/vantage.h"
+
+namespace rudp::ana {
+
+namespace {
+constexpr uint8_t kFin = 0x01, kSyn = 0x02, kRst = 0x04, kAck = 0x10;
+constexpr size_t kTsRing = 1024;
+bool before(uint32_t a, uint32_t b) { return int32_t(a - b) < 0; }
+bool after(uint32_t a, uint32_t b) { return int32_t(a - b) > 0; }
+}  // namespace
+
+TcpAnalyzer::TcpAnalyzer(const AnalyzerConfig& cfg, EventSink* sink)
+    : cfg_(cfg), sink_(sink), dirs_{Dir(Direction::ClientToServer, cfg_), Dir(Direction::ServerToClient, cfg_)} {}
+
+void TcpAnalyzer::push(Dir& d, const Seg& s, size_t pos) {
+  if (d.segs.empty()) d.segs.resize(64);
+  if (d.count == d.segs.size()) {
+    if (d.segs.size() < kMaxSegments) {
+      std::vector<Seg> bigger(d.segs.size() * 2);
+      for (size_t i = 0; i < d.count; ++i) bigger[i] = at(d, i);
+      d.segs.swap(bigger);
+      d.head = 0;
+    } else {
+      popFront(d);  // forget the oldest: memory stays bounded
+      if (pos > 0) --pos;
+    }
+  }
+  // Insert at `pos` (almost always the end: new data arrives in order).
+  for (size_t i = d.count; i > pos; --i) at(d, i) = at(d, i - 1);
+  at(d, pos) = s;
+  ++d.count;
+}
+
+void TcpAnalyzer::popFront(Dir& d) {
+  d.head = (d.head + 1) & (d.segs.size() - 1);
+  --d.count;
+}
+
+void TcpAnalyzer::onPacket(uint64_t frame, int64_t ns, Direction dir, const DecodedPacket& p,
+                           uint32_t wire_bytes) {
+  last_ns_ = ns;
+  Dir& d = dirs_[size_t(dir)];
+  Dir& peer = other(d);
+  const uint8_t fl = p.tcp.flags;
+  ++d.m.packets;
+  d.m.bytes += wire_bytes;
+  if ((fl & kSyn) && !(fl & kAck)) {
+    if (syn_ns_ < 0) syn_ns_ = ns;
+    ++conn_.connect_attempts;
+  }
+  if ((fl & kSyn) && (fl & kAck) && synack_ns_ < 0) synack_ns_ = ns;
+  if (fl & (kFin | kRst)) conn_.disconnected = true;
+  if (dir == Direction::ClientToServer && synack_ns_ >= 0 && syn_ns_ >= 0 && conn_.handshake_ms < 0 &&
+      !(fl & kSyn) && (fl & kAck))
+    conn_.handshake_ms = double(ns - syn_ns_) / 1e6;
+
+  const uint32_t len = p.payload_reported_len + ((fl & kSyn) ? 1 : 0) + ((fl & kFin) ? 1 : 0);
+  if ((fl & kAck) && !(fl & kRst)) onAck(peer, p, len == 0, frame, ns);
+  if (len > 0 && !(fl & kRst)) onData(d, p, len, frame, ns);
+  if (!(fl & (kSyn | kRst))) {
+    // This end's receive window limits the peer's data.
+    peer.m.min_window = std::min<uint32_t>(peer.m.min_window, p.tcp.window);
+    if (p.tcp.window == 0 && peer.zero_since < 0) {
+      peer.zero_since = ns;
+      peer.zero_frame = frame;
+    }
+    if (p.tcp.window != 0 && peer.zero_since >= 0) {
+      // The receiver closed its window: the sender could not send at all.
+      if (double(ns - peer.zero_since) / 1e6 >= cfg_.stall_ms) {
+        StallEvent e;
+        e.dir = peer.id;
+        e.start_ns = peer.zero_since;
+        e.end_ns = ns;
+        e.duration_ms = double(ns - peer.zero_since) / 1e6;
+        e.cause = StallCause::ZeroWindow;
+        e.first_frame = peer.zero_frame;
+        e.last_frame = frame;
+        peer.m.stalls.push_back(e);
+        if (sink_) sink_->onStall(e);
+      }
+      peer.zero_since = -1;
+    }
+  }
+  peer.stall.onPeerPacket(ns, p.tcp.window == 0 && !(fl & (kSyn | kRst)));
+}
+
+void TcpAnalyzer::onData(Dir& d, const DecodedPacket& p, uint32_t len, uint64_t frame, int64_t ns) {
+  const uint32_t seq = p.tcp.seq, end = seq + len;
+  const TcpOptions& o = p.tcp.options;
+  if (!d.started) {
+    d.started = true;
+    d.isn = d.nxt = d.una = seq;
+  }
+  if (o.has_timestamps) {
+    d.has_ts = true;
+    if (d.tsring.empty()) d.tsring.reserve(kTsRing);
+    const bool fresh = d.tsring.empty() || d.tsring[(d.ts_head + d.tsring.size() - 1) % d.tsring.size()].tsval != o.tsval;
+    if (fresh) {
+      if (d.tsring.size() < kTsRing) d.tsring.push_back({o.tsval, ns, frame});
+      else d.tsring[d.ts_head] = {o.tsval, ns, frame}, d.ts_head = (d.ts_head + 1) % kTsRing;
+    }
+  }
+  ++d.m.data_packets;
+  Seg s;
+  s.start = seq;
+  s.end = end;
+  s.tsval = o.tsval;
+  s.copies = 1;
+  s.first_ns = s.last_ns = ns;
+  s.first_frame = s.last_frame = frame;
+
+  if (!before(seq, d.nxt)) {
+    // New data. A jump past nxt leaves a hole: bytes lost before the capture.
+    if (after(seq, d.nxt)) {
+      Seg hole;
+      hole.start = d.nxt;
+      hole.end = seq;
+      hole.first_ns = hole.last_ns = ns;
+      push(d, hole, d.count);
+    }
+    d.stall.onReliableData(ns, frame, d.nxt != d.una ? 1 : 0);
+    push(d, s, d.count);
+    d.nxt = end;
+    d.jitter.add(ns, o.has_timestamps, o.tsval, 1.0, 32);
+    return;
+  }
+  // Below nxt: find the segment (or hole) holding `seq`.
+  size_t lo = 0, hi = d.count;
+  while (lo < hi) {
+    const size_t mid = (lo + hi) / 2;
+    if (after(at(d, mid).end, seq)) hi = mid;
+    else lo = mid + 1;
+  }
+  if (lo == d.count || before(seq, at(d, lo).start)) {
+    // Older than what is kept (already acked and forgotten): the same bytes again.
+    Seg old = s;
+    old.copies = 2;
+    old.sacked = true;  // acked: the capture saw it covered
+    retransmission(d, old, true, frame, ns);
+    return;
+  }
+  Seg& e = at(d, lo);
+  if (e.copies > 0) {
+    ++e.copies;
+    retransmission(d, e, true, frame, ns);
+    e.last_ns = ns;
+    e.last_frame = frame;
+    return;
+  }
+  // A hole filled for the first time: reordered, or a copy of lost bytes.
+  bool retx;
+  if (o.has_timestamps) {
+    retx = false;
+    for (size_t i = lo + 1; i < d.count && i < lo + 64; ++i)
+      if (at(d, i).copies > 0) {
+        retx = after(o.tsval, at(d, i).tsval);
+        break;
+      }
+  } else {
+    const double window = std::max(3.0, d.rtt.samples() ? d.rtt.srtt() / 2 : 3.0);
+    retx = double(ns - e.first_ns) / 1e6 > window;
+  }
+  // Split the hole around the filled part.
+  const Seg hole = e;
+  size_t pos = lo;
+  auto replace = [&](const Seg& x) { at(d, pos) = x; };
+  Seg left = hole, right = hole;
+  left.end = seq;
+  right.start = end;
+  bool first = true;
+  if (after(seq, hole.start)) {
+    replace(left);
+    first = false;
+  }
+  if (first) replace(s);
+  else push(d, s, ++pos);
+  if (before(end, hole.end)) push(d, right, pos + 1);
+  Seg& filled = at(d, pos);
+  if (retx) {
+    filled.retx_first = true;
+    ++d.m.lost;
+    lossRun(d, true, frame, ns, seq);
+    retransmission(d, filled, false, frame, ns);
+  } else {
+    ++d.m.reordered;
+  }
+}
+
+void TcpAnalyzer::onAck(Dir& d, const DecodedPacket& p, bool pure, uint64_t frame, int64_t ns) {
+  if (!d.started) return;
+  const uint32_t a = p.tcp.ack;
+  const TcpOptions& o = p.tcp.options;
+  if (!d.any_ack || after(a, d.una)) {
+    // Karn: the highest segment newly covered, when nothing it covers was
+    // sent twice (the ack may have been caused by the retransmission).
+    const Seg* newest = nullptr;
+    bool clean = true;
+    for (size_t i = 0; i < d.count && !after(at(d, i).end, a); ++i) {
+      newest = &at(d, i);
+      clean &= newest->copies == 1 && !newest->retx_first;
+    }
+    if (!clean) newest = nullptr;
+    if (newest && !d.has_ts)
+      rttSample(d, double(ns - newest->first_ns) / 1e6, RttSource::TcpAck, frame, newest->first_frame, ns);
+    else if (newest && sink_) {
+      RttEvent ev{frame, newest->first_frame, ns, d.id, double(ns - newest->first_ns) / 1e6,
+                  RttSource::TcpAck, spanFor(vantage_, d.id)};
+      ev.srtt_ms = d.rtt.srtt();
+      ev.rto_ms = d.rtt.rto();
+      sink_->onRtt(ev);  // reported, but the statistics use the timestamps
+    }
+    while (d.count && !after(at(d, 0).end, a)) {
+      if (at(d, 0).copies > 0) lossRun(d, false, frame, ns, at(d, 0).start);
+      popFront(d);
+    }
+    const bool inflight = d.nxt != d.una;
+    d.una = a;
+    d.any_ack = true;
+    d.dupacks = 0;
+    if (after(a, d.nxt)) d.nxt = a;  // acks for bytes the capture never saw
+    if (inflight) d.stall.onProgress(ns, frame, sink_, d.m.stalls);
+  } else if (a == d.una && pure && d.nxt != d.una) {
+    ++d.dupacks;
+    if (d.count) at(d, 0).hole_ns = ns;
+  }
+  // SACK: blocks are received; anything below the highest block still
+  // unsacked is a hole the sender knows of.
+  if (o.sack_block_count) {
+    uint32_t top = a;
+    for (uint8_t b = 0; b < o.sack_block_count && b < o.sack_blocks.size(); ++b) {
+      const auto [l, r] = o.sack_blocks[b];
+      if (after(r, top)) top = r;
+      for (size_t i = 0; i < d.count; ++i) {
+        Seg& s = at(d, i);
+        if (!before(s.start, l) && !after(s.end, r)) s.sacked = true;
+      }
+    }
+    for (size_t i = 0; i < d.count && before(at(d, i).start, top); ++i)
+      if (!at(d, i).sacked) at(d, i).hole_ns = ns;
+  }
+  // Timestamps: the ack echoes the TSval of a segment; one sample per echo.
+  if (o.has_timestamps && o.tsecr != 0 && (!d.has_echo || o.tsecr != d.last_echo)) {
+    d.has_echo = true;
+    d.last_echo = o.tsecr;
+    const size_t n = d.tsring.size();
+    for (size_t k = 0; k < n; ++k) {
+      const TsSend& t = d.tsring[(d.ts_head + n - 1 - k) % n];  // newest first
+      if (t.tsval == o.tsecr) {
+        // The first capture of that TSval: walk back over equal ones.
+        const TsSend* first = &t;
+        for (size_t j = k + 1; j < n; ++j) {
+          const TsSend& u = d.tsring[(d.ts_head + n - 1 - j) % n];
+          if (u.tsval != o.tsecr) break;
+          first = &u;
+        }
+        if (ns >= first->ns) rttSample(d, double(ns - first->ns) / 1e6, RttSource::TcpTimestamp, frame, first->frame, ns);
+        break;
+      }
+      if (before(t.tsval, o.tsecr)) break;
+    }
+  }
+}
+
+void TcpAnalyzer::rttSample(Dir& d, double ms, RttSource src, uint64_t frame, uint64_t data_frame, int64_t ns) {
+  RttEvent ev{frame, data_frame, ns, d.id, ms, src, spanFor(vantage_, d.id)};
+  d.rtt.add(ev);
+  const Dir& cs = dirs_[0];
+  const Dir& sc = dirs_[1];
+  vantage_ = detectVantage(cs.rtt.samples() > 0, cs.rtt.minMs(), sc.rtt.samples() > 0, sc.rtt.minMs());
+  ev.span = spanFor(vantage_, d.id);
+  if (sink_) sink_->onRtt(ev);
+}
+
+void TcpAnalyzer::retransmission(Dir& d, Seg& s, bool direct, uint64_t frame, int64_t ns) {
+  RetransmissionEvent e;
+  e.frame = frame;
+  e.ts_ns = ns;
+  e.dir = d.id;
+  e.seq = s.start - d.isn;  // relative, as tshark shows it
+  if (direct) {
+    e.original_frame = s.retx_first ? 0 : s.first_frame;
+    e.previous_frame = s.last_frame;
+    e.attempt = s.copies + (s.retx_first ? 1u : 0u);
+    e.since_previous_ms = double(ns - s.last_ns) / 1e6;
+  } else {
+    e.attempt = 2;
+  }
+  const bool sender = atSender(vantage_, d.id);
+  const bool acked = s.sacked || (d.any_ack && !after(s.end, d.una));
+  if (sender && acked) {
+    e.cause = RetxCause::Spurious;
+  } else {
+    const double rto = d.rtt.samples() ? d.rtt.rto() : 1000.0;
+    const double timer = rto * std::ldexp(1.0, int(e.attempt) - 2) * 0.9;
+    const bool hole = s.hole_ns >= 0;
+    const bool early = e.since_previous_ms < 0 || e.since_previous_ms < timer;
+    e.cause = hole && early && !s.fast_done ? RetxCause::Fast : RetxCause::Timeout;
+    if (e.cause == RetxCause::Fast) s.fast_done = true;
+    if (direct && sender) {
+      ++d.m.lost;  // the sender resends what it believes lost
+      lossRun(d, true, frame, ns, s.start);
+    }
+  }
+  if (direct && acked && !sender) ++d.dup_data;
+  ++d.m.retransmissions;
+  if (!direct) ++d.m.retransmissions_inferred;
+  switch (e.cause) {
+    case RetxCause::Timeout: ++d.m.retransmissions_timeout; break;
+    case RetxCause::Fast: ++d.m.retransmissions_fast; break;
+    case RetxCause::Spurious: ++d.m.retransmissions_spurious; break;
+  }
+  d.stall.onRetransmission(acked);
+  s.hole_ns = -1;
+  if (sink_) sink_->onRetransmission(e);
+}
+
+void TcpAnalyzer::lossRun(Dir& d, bool lost, uint64_t frame, int64_t ns, uint32_t seq) {
+  // Runs of consecutive lost segments, reported when they end.
+  if (lost) {
+    if (d.run == 0) {
+      d.run_seq = seq - d.isn;
+      d.run_frame = frame;
+    }
+    ++d.run;
+    return;
+  }
+  if (d.run) {
+    ++d.m.loss_bursts[d.run];
+    if (sink_) sink_->onLoss(LossEvent{frame, ns, d.id, d.run_seq, d.run, d.run_frame});
+  }
+  d.run = 0;
+}
+
+ConnectionMetrics TcpAnalyzer::finish() {
+  if (finished_) return conn_;
+  finished_ = true;
+  conn_.vantage = vantage_;
+  for (Dir& d : dirs_) {
+    lossRun(d, false, 0, last_ns_, 0);
+    d.stall.finish(d.started && d.nxt != d.una, last_ns_, sink_, d.m.stalls);
+    DirectionMetrics& m = d.m;
+    m.duplicates = d.dup_data;
+    uint64_t runs = 0, total = 0;
+    for (auto [len, count] : m.loss_bursts) runs += count, total += uint64_t(len) * count;
+    m.mean_loss_burst = runs ? double(total) / double(runs) : 0;
+    d.rtt.fill(m.rtt, spanFor(vantage_, d.id));
+    m.jitter_ms = d.jitter.jitterMs();
+    d.jitter.fill(m.gaps);
+    conn_.dir[size_t(d.id)] = m;
+  }
+  return conn_;
+}
+
+}  // namespace rudp::ana

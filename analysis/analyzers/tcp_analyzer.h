@@ -1,0 +1,117 @@
+// The analyzer of one TCP connection.
+//
+//   TcpAnalyzer a(cfg, &sink);
+//   for each packet of the connection, in capture order:
+//     a.onPacket(frame, ts_ns, dir, decoded_packet, wire_bytes);
+//   ConnectionMetrics m = a.finish();
+//
+// Per direction it keeps the segments sent and not yet cumulatively acked
+// (a ring, at most kMaxSegments; older ones are forgotten) and a ring of
+// recent TSvals for timestamp RTT. Reading the traffic:
+// - Data: a segment (payload, SYN or FIN) whose end is past the highest end
+//   seen is new. One overlapping a range already captured is a
+//   retransmission (the same bytes again; a SYN again is one too). One
+//   filling a range never captured is either reordered or a retransmission
+//   whose earlier copies were lost before the capture point: with TCP
+//   timestamps, a TSval newer than that of a higher segment already captured
+//   means it was sent later, so it is a retransmission; without timestamps a
+//   hole filled after more than max(srtt/2, 3 ms) is taken as one (what
+//   tshark does with its out-of-order window).
+// - Cause: spurious when the capture is at the sender and an ack (or SACK)
+//   covering the range was captured before the copy (the sender had it; an
+//   ack the capture saw elsewhere may never have reached the sender, as
+//   tshark gets wrong); fast when, since the previous copy, a duplicate ack
+//   or a SACK block above the range showed it missing (Linux retransmits
+//   after one SACK) and the copy came before the RTO estimate (RFC 6298
+//   from our samples, x2 per earlier copy) expired; else timeout.
+// - RTT: ack of a segment captured once (Karn's rule): capture(ack) -
+//   capture(segment) for the highest segment the ack newly covers; and from
+//   TCP timestamps: capture(ack) - capture of the first segment carrying the
+//   TSval the ack echoes (once per distinct TSecr). Both go into the
+//   direction's statistics, tagged by source in the events.
+// - Lost: at the receiver's side holes in the sequence space (ranges never
+//   captured and later filled by a copy); at the sender retransmissions that
+//   were not spurious (a copy is only sent for data believed lost).
+// - Stalls: StallTracker with "reliable data outstanding" = bytes in flight;
+//   progress = the cumulative ack advancing; zero window from the receiver.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "analyzers/events.h"
+#include "analyzers/jitter.h"
+#include "analyzers/metrics.h"
+#include "analyzers/rtt.h"
+#include "analyzers/stall.h"
+#include "core/packet.h"
+
+namespace rudp::ana {
+
+class TcpAnalyzer {
+ public:
+  static constexpr uint32_t kMaxSegments = 8192;
+
+  TcpAnalyzer(const AnalyzerConfig& cfg, EventSink* sink);
+  TcpAnalyzer(const TcpAnalyzer&) = delete;
+  TcpAnalyzer& operator=(const TcpAnalyzer&) = delete;
+
+  void onPacket(uint64_t frame, int64_t ts_ns, Direction dir, const DecodedPacket& p, uint32_t wire_bytes);
+  ConnectionMetrics finish();
+  Vantage vantage() const { return vantage_; }
+
+ private:
+  struct Seg {
+    uint32_t start = 0, end = 0;   // [start, end) in sequence space
+    uint32_t tsval = 0;
+    uint16_t copies = 0;
+    bool sacked = false, fast_done = false, retx_first = false;
+    int64_t first_ns = 0, last_ns = 0, hole_ns = -1;
+    uint64_t first_frame = 0, last_frame = 0;
+  };
+  struct TsSend {
+    uint32_t tsval;
+    int64_t ns;
+    uint64_t frame;
+  };
+  struct Dir {
+    Dir(Direction d, const AnalyzerConfig& cfg) : id(d), rtt(cfg), stall(d, cfg.stall_ms) {}
+    Direction id;
+    bool started = false, any_ack = false, has_ts = false, has_echo = false, zero_window = false;
+    uint32_t isn = 0, nxt = 0, una = 0;    // highest end captured; highest cumulative ack
+    uint32_t dupacks = 0, last_echo = 0;
+    std::vector<Seg> segs;                 // ring, in seq order
+    size_t head = 0, count = 0;
+    std::vector<TsSend> tsring;            // recent TSvals, in capture order
+    size_t ts_head = 0;
+    int64_t zero_since = -1;
+    uint64_t zero_frame = 0;
+    RttTracker rtt;
+    JitterTracker jitter;
+    StallTracker stall;
+    DirectionMetrics m;
+    uint32_t run = 0, run_seq = 0;         // current run of lost segments
+    uint64_t run_frame = 0;
+    uint64_t dup_data = 0;
+  };
+
+  Seg& at(Dir& d, size_t i) { return d.segs[(d.head + i) & (d.segs.size() - 1)]; }
+  void push(Dir& d, const Seg& s, size_t pos);
+  void popFront(Dir& d);
+  void onData(Dir& d, const DecodedPacket& p, uint32_t len, uint64_t frame, int64_t ns);
+  void onAck(Dir& d, const DecodedPacket& p, bool pure, uint64_t frame, int64_t ns);
+  void retransmission(Dir& d, Seg& s, bool direct, uint64_t frame, int64_t ns);
+  void rttSample(Dir& d, double ms, RttSource src, uint64_t frame, uint64_t data_frame, int64_t ns);
+  void lossRun(Dir& d, bool lost, uint64_t frame, int64_t ns, uint32_t seq);
+  Dir& other(const Dir& d) { return dirs_[d.id == Direction::ClientToServer ? 1 : 0]; }
+
+  AnalyzerConfig cfg_;
+  EventSink* sink_;
+  std::array<Dir, 2> dirs_;
+  Vantage vantage_ = Vantage::Unknown;
+  int64_t syn_ns_ = -1, synack_ns_ = -1, last_ns_ = 0;
+  ConnectionMetrics conn_;
+  bool finished_ = false;
+};
+
+}  // namespace rudp::ana

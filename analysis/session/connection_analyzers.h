@@ -1,0 +1,51 @@
+// One analyzer per connection (contract protocols and TCP), fed in capture
+// order; their events are collected into the row batch being filled so the
+// store thread writes them with the packets.
+#pragma once
+#include <memory>
+#include <utility>
+#include <vector>
+
+#include "analyzers/contract_analyzer.h"
+#include "analyzers/tcp_analyzer.h"
+#include "flow/connection.h"
+#include "lua/host.h"
+#include "session/store_thread.h"
+
+namespace rudp {
+
+class ConnectionAnalyzers : public ana::EventSink {
+ public:
+  ConnectionAnalyzers(const std::vector<ProtoInfo>& protos, const ana::AnalyzerConfig& cfg);
+  ~ConnectionAnalyzers() override;
+
+  // Events of the following packets go to `out`.
+  void setOutput(RowBatch* out) { out_ = out; }
+  void contractPacket(const Connection& c, uint64_t frame, int64_t ts_ns, Direction dir,
+                      const std::vector<Segment>& segs, const DecodedPacket& p);
+  void tcpPacket(const Connection& c, uint64_t frame, int64_t ts_ns, Direction dir,
+                 const DecodedPacket& p);
+  // Finishes every analyzer (late events go to the current output) and
+  // returns the metrics by connection id.
+  std::vector<std::pair<int64_t, ana::ConnectionMetrics>> finish();
+
+  void onRtt(const ana::RttEvent& e) override { out_->rtts.emplace_back(current_, e); }
+  void onRetransmission(const ana::RetransmissionEvent& e) override { out_->retx.emplace_back(current_, e); }
+  void onLoss(const ana::LossEvent& e) override { out_->losses.emplace_back(current_, e); }
+  void onStall(const ana::StallEvent& e) override { out_->stalls.emplace_back(current_, e); }
+
+ private:
+  struct Entry {
+    std::unique_ptr<ana::ContractAnalyzer> contract;
+    std::unique_ptr<ana::TcpAnalyzer> tcp;
+  };
+  Entry& entry(int64_t connId);
+
+  const std::vector<ProtoInfo>& protos_;
+  ana::AnalyzerConfig cfg_;
+  std::vector<Entry> byConn_;  // index: connection id - 1
+  RowBatch* out_ = nullptr;
+  int64_t current_ = 0;
+};
+
+}  // namespace rudp

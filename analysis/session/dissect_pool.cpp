@@ -1,0 +1,95 @@
+#include "session/dissect_pool.h"
+
+namespace rudp {
+
+DissectPool::DissectPool(const DissectorOptions& opts, unsigned lanes) {
+  if (lanes == 0) lanes = 1;
+  for (unsigned i = 0; i < lanes; ++i) {
+    hosts_.push_back(std::make_unique<LuaHost>());
+    loadDissectors(*hosts_.back(), opts);
+  }
+  // Lane 0 runs on the calling thread inside wait(); the others get threads.
+  for (unsigned i = 1; i < lanes; ++i) threads_.emplace_back([this, i] { work(i); });
+}
+
+DissectPool::~DissectPool() {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  for (auto& t : threads_) t.join();
+}
+
+uint32_t DissectPool::laneOf(const DecodedPacket& p) const {
+  if (hosts_.size() == 1) return 0;
+  // Symmetric in the two endpoints, so both directions share a lane.
+  uint64_t a = 0, b = 0;
+  for (int i = 0; i < 16; ++i) {
+    a = a * 131 + p.src.bytes[i];
+    b = b * 131 + p.dst.bytes[i];
+  }
+  a = a * 65599 + p.sport;
+  b = b * 65599 + p.dport;
+  uint64_t h = (a ^ b) * 0x9E3779B97F4A7C15ull;
+  return static_cast<uint32_t>((h >> 32) % hosts_.size());
+}
+
+void DissectPool::setFirstTimestamp(int64_t ts_ns) {
+  for (auto& h : hosts_) h->setFirstTimestamp(ts_ns);
+}
+
+void DissectPool::dissectLane(PacketBatch& b, unsigned lane) {
+  LuaHost& host = *hosts_[lane];
+  for (size_t i = 0; i < b.size; ++i) {
+    BatchSlot& s = b.slots[i];
+    if (s.lane != lane) continue;
+    if (s.pkt.l4 == L4::UDP) host.dissectUdp(s.pkt, false, s.res);
+    else s.res.clear();
+  }
+}
+
+void DissectPool::start(PacketBatch& b) {
+  if (threads_.empty()) {
+    batch_ = &b;
+    return;
+  }
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    batch_ = &b;
+    pending_ = static_cast<unsigned>(threads_.size());
+    ++generation_;
+  }
+  cv_.notify_all();
+}
+
+void DissectPool::wait() {
+  if (!batch_) return;
+  dissectLane(*batch_, 0);
+  if (!threads_.empty()) {
+    std::unique_lock<std::mutex> lock(mu_);
+    doneCv_.wait(lock, [this] { return pending_ == 0; });
+  }
+  batch_ = nullptr;
+}
+
+void DissectPool::work(unsigned lane) {
+  uint64_t seen = 0;
+  for (;;) {
+    PacketBatch* b;
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      cv_.wait(lock, [&] { return stop_ || generation_ != seen; });
+      if (stop_) return;
+      seen = generation_;
+      b = batch_;
+    }
+    dissectLane(*b, lane);
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      if (--pending_ == 0) doneCv_.notify_one();
+    }
+  }
+}
+
+}  // namespace rudp

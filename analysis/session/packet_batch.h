@@ -1,0 +1,23 @@
+// A batch of decoded packets travelling through the ingest pipeline.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "core/packet.h"
+#include "lua/host.h"
+
+namespace rudp {
+
+struct BatchSlot {
+  DecodedPacket pkt;              // payload points into `payload`
+  std::vector<uint8_t> payload;   // own copy: the reader's buffer is reused
+  uint32_t lane = 0;              // dissector worker; a flow always maps to the same lane
+  DissectResult res;
+};
+
+struct PacketBatch {
+  std::vector<BatchSlot> slots;  // capacity kept across batches: no steady-state allocation
+  size_t size = 0;
+};
+
+}  // namespace rudp

@@ -1,0 +1,117 @@
+#include "store/analysis_writer.h"
+
+#include <optional>
+
+namespace rudp {
+
+using sql::Statement;
+
+struct AnalysisWriter::Impl {
+  StoreWriter& w;
+  Statement rtt, retx, loss, stall, conn, dir, burst;
+  explicit Impl(StoreWriter& writer)
+      : w(writer),
+        rtt(w.database(), "INSERT INTO rtt_samples VALUES (?,?,?,?,?,?,?,?,?,?)"),
+        retx(w.database(), "INSERT INTO retransmissions VALUES (?,?,?,?,?,?,?,?,?,?)"),
+        loss(w.database(), "INSERT INTO losses VALUES (?,?,?,?,?,?,?)"),
+        stall(w.database(), "INSERT INTO stalls VALUES (?,?,?,?,?,?,?,?,?,?)"),
+        conn(w.database(), "INSERT INTO connection_analysis VALUES (?,?,?,?,?)"),
+        dir(w.database(), "INSERT INTO direction_metrics VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
+                          "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
+        burst(w.database(), "INSERT INTO loss_bursts VALUES (?,?,?,?)") {}
+};
+
+namespace {
+int64_t i64(uint64_t v) { return static_cast<int64_t>(v); }
+std::optional<int64_t> frameOrNull(uint64_t f) {
+  return f ? std::optional<int64_t>(static_cast<int64_t>(f)) : std::nullopt;
+}
+}  // namespace
+
+AnalysisWriter::AnalysisWriter(StoreWriter& writer) : d(std::make_unique<Impl>(writer)) {}
+AnalysisWriter::~AnalysisWriter() = default;
+
+void AnalysisWriter::rtt(int64_t conn, const ana::RttEvent& e) {
+  d->rtt.bind(1, conn).bind(2, int64_t(e.dir)).bind(3, i64(e.frame)).bind(4, frameOrNull(e.data_frame))
+      .bind(5, e.ts_ns).bind(6, e.rtt_ms).bind(7, std::string_view(ana::toString(e.source)))
+      .bind(8, std::string_view(ana::toString(e.span))).bind(9, e.srtt_ms).bind(10, e.rto_ms);
+  d->rtt.run();
+  d->w.tick();
+}
+
+void AnalysisWriter::retransmission(int64_t conn, const ana::RetransmissionEvent& e) {
+  std::optional<double> since;
+  if (e.since_previous_ms >= 0) since = e.since_previous_ms;
+  d->retx.bind(1, conn).bind(2, int64_t(e.dir)).bind(3, i64(e.frame)).bind(4, e.ts_ns)
+      .bind(5, int64_t{e.seq}).bind(6, frameOrNull(e.original_frame))
+      .bind(7, frameOrNull(e.previous_frame)).bind(8, int64_t{e.attempt}).bind(9, since)
+      .bind(10, std::string_view(ana::toString(e.cause)));
+  d->retx.run();
+  d->w.tick();
+}
+
+void AnalysisWriter::loss(int64_t conn, const ana::LossEvent& e) {
+  d->loss.bind(1, conn).bind(2, int64_t(e.dir)).bind(3, i64(e.frame)).bind(4, e.ts_ns)
+      .bind(5, int64_t{e.first_seq}).bind(6, int64_t{e.count}).bind(7, frameOrNull(e.first_frame));
+  d->loss.run();
+  d->w.tick();
+}
+
+void AnalysisWriter::stall(int64_t conn, const ana::StallEvent& e) {
+  d->stall.bind(1, conn).bind(2, int64_t(e.dir)).bind(3, e.start_ns).bind(4, e.end_ns)
+      .bind(5, e.duration_ms).bind(6, std::string_view(ana::toString(e.cause)))
+      .bind(7, frameOrNull(e.first_frame)).bind(8, frameOrNull(e.last_frame))
+      .bind(9, int64_t{e.retransmissions}).bind(10, int64_t{e.open});
+  d->stall.run();
+  d->w.tick();
+}
+
+void AnalysisWriter::metrics(int64_t conn, const ana::ConnectionMetrics& m) {
+  std::optional<double> hs;
+  if (m.handshake_ms >= 0) hs = m.handshake_ms;
+  d->conn.bind(1, conn).bind(2, std::string_view(ana::toString(m.vantage))).bind(3, hs)
+      .bind(4, int64_t{m.connect_attempts}).bind(5, int64_t{m.disconnected});
+  d->conn.run();
+  for (int dir = 0; dir < 2; ++dir) {
+    const ana::DirectionMetrics& x = m.dir[dir];
+    const bool rtt = x.rtt.samples > 0, gaps = x.gaps.samples > 0;
+    auto opt = [](bool present, double v) { return present ? std::optional<double>(v) : std::nullopt; };
+    Statement& s = d->dir;
+    int c = 1;
+    s.bind(c++, conn).bind(c++, int64_t{dir});
+    for (uint64_t v : {x.data_packets, x.retransmissions, x.retransmissions_timeout,
+                       x.retransmissions_fast, x.retransmissions_spurious,
+                       x.retransmissions_inferred, x.lost, x.loss_unknown})
+      s.bind(c++, i64(v));
+    s.bind(c++, x.mean_loss_burst);
+    for (uint64_t v : {x.reordered, x.duplicates, x.network_duplicates, x.rtt.samples})
+      s.bind(c++, i64(v));
+    for (double v : {x.rtt.min, x.rtt.p50, x.rtt.p95, x.rtt.p99, x.rtt.max, x.rtt.mean,
+                     x.rtt.share_above[0], x.rtt.share_above[1], x.rtt.share_above[2],
+                     x.rtt.srtt, x.rtt.rto})
+      s.bind(c++, opt(rtt, v));
+    s.bind(c++, std::string_view(ana::toString(x.rtt.span))).bind(c++, int64_t{x.rtt.exact_percentiles});
+    s.bind(c++, x.jitter_ms).bind(c++, i64(x.gaps.samples));
+    for (double v : {x.gaps.p50, x.gaps.p95, x.gaps.p99, x.gaps.max}) s.bind(c++, opt(gaps, v));
+    s.bind(c++, x.gaps.tick_hz).bind(c++, x.hol_blocking_ms).bind(c++, x.hol_max_ms)
+        .bind(c++, i64(x.hol_blocked_packets)).bind(c++, int64_t{x.hol_observable});
+    if (x.min_window == UINT32_MAX) s.bindNull(c++);
+    else s.bind(c++, int64_t{x.min_window});
+    s.run();
+    for (const auto& [len, count] : x.loss_bursts) {
+      d->burst.bind(1, conn).bind(2, int64_t{dir}).bind(3, int64_t{len}).bind(4, i64(count));
+      d->burst.run();
+    }
+  }
+  d->w.tick();
+}
+
+void AnalysisWriter::createIndexes() {
+  auto& db = d->w.database();
+  db.exec("CREATE INDEX rtt_by_conn ON rtt_samples(conn, dir, ts_ns)");
+  db.exec("CREATE INDEX retx_by_conn ON retransmissions(conn, dir, ts_ns)");
+  db.exec("CREATE INDEX loss_by_conn ON losses(conn, dir, ts_ns)");
+  db.exec("CREATE INDEX stall_by_conn ON stalls(conn, dir, start_ns)");
+}
+
+}  // namespace rudp

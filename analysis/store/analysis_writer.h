@@ -1,0 +1,30 @@
+// Writes connection-analysis results (events and metrics) through the
+// capture's StoreWriter, inside its batched transactions.
+#pragma once
+#include <memory>
+
+#include "analyzers/events.h"
+#include "analyzers/metrics.h"
+#include "store/store_writer.h"
+
+namespace rudp {
+
+class AnalysisWriter {
+ public:
+  explicit AnalysisWriter(StoreWriter& writer);
+  ~AnalysisWriter();
+
+  void rtt(int64_t conn, const ana::RttEvent& e);
+  void retransmission(int64_t conn, const ana::RetransmissionEvent& e);
+  void loss(int64_t conn, const ana::LossEvent& e);
+  void stall(int64_t conn, const ana::StallEvent& e);
+  void metrics(int64_t conn, const ana::ConnectionMetrics& m);
+  // Indexes for the GUI's per-connection timelines; call once, at the end.
+  void createIndexes();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> d;
+};
+
+}  // namespace rudp

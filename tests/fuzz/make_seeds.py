@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+"""Writes the seed corpora (tests/fuzz/seeds/<target>/) from the test captures.
+
+    tests/fuzz/make_seeds.py GRUDP_SIM
+
+GRUDP_SIM is build/dev/tests/sim/grudp-sim (for small simulated captures).
+Deterministic; rerun after the test captures change. Seeds stay small
+(tests/fuzz is kept under ~2 MB)."""
+import hashlib, os, struct, subprocess, sys, tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+OUT = os.path.join(ROOT, "tests", "fuzz", "seeds")
+LINK = os.path.join(ROOT, "tests", "data", "link")
+# Must match kLinkTypes in fuzz_decode.cpp.
+LINK_TYPES = [0, 1, 12, 14, 101, 108, 113, 228, 229, 276, 147]
+
+
+def put(target, name, data):
+    d = os.path.join(OUT, target)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(data)
+
+
+def read_pcap(data):
+    """(linktype, [(ts_sec, ts_frac, frame bytes)]) of a classic pcap."""
+    magic = data[:4]
+    if magic in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1"):
+        e = "<"
+    elif magic in (b"\xa1\xb2\xc3\xd4", b"\xa1\xb2\x3c\x4d"):
+        e = ">"
+    else:
+        return None, []
+    linktype = struct.unpack(e + "I", data[20:24])[0]
+    off, frames = 24, []
+    while off + 16 <= len(data):
+        sec, frac, incl, _orig = struct.unpack(e + "IIII", data[off:off + 16])
+        off += 16
+        frames.append((sec, frac, data[off:off + incl]))
+        off += incl
+    return linktype, frames
+
+
+def udp_payloads(linktype, frames):
+    """UDP payloads of unfragmented IPv4/IPv6 frames (Ethernet or raw IP)."""
+    out = []
+    for _s, _f, fr in frames:
+        off = 14 if linktype == 1 else 0
+        if linktype == 1 and fr[12:14] != b"\x08\x00" and fr[12:14] != b"\x86\xdd":
+            continue
+        ip = fr[off:]
+        if not ip:
+            continue
+        if ip[0] >> 4 == 4:
+            ihl = (ip[0] & 15) * 4
+            if ip[9] != 17 or struct.unpack(">H", ip[6:8])[0] & 0x3fff:
+                continue
+            udp = ip[ihl:]
+        elif ip[0] >> 4 == 6 and ip[6] == 17:
+            udp = ip[40:]
+        else:
+            continue
+        if len(udp) >= 8:
+            ulen = struct.unpack(">H", udp[4:6])[0]
+            out.append((struct.unpack(">HH", udp[0:4]), udp[8:ulen]))
+    return out
+
+
+def main():
+    sim = sys.argv[1] if len(sys.argv) > 1 else None
+    captures = {}
+    for name in sorted(os.listdir(LINK)):
+        if ".pcap" in name:
+            captures[name] = open(os.path.join(LINK, name), "rb").read()
+    if sim:
+        with tempfile.TemporaryDirectory() as tmp:
+            for tag, args in [("sim_small", []),
+                              ("sim_lossy", ["--loss", "0.2", "--reorder", "0.1", "--fragment", "0.5"]),
+                              ("sim_raw_nsec", ["--link", "raw", "--nsec"])]:
+                p = os.path.join(tmp, tag + ".pcap")
+                subprocess.run([sim, "--out", p, "--packets", "60", "--seed", "7"] + args,
+                               check=True, stdout=subprocess.DEVNULL)
+                captures[tag + ".pcap"] = open(p, "rb").read()
+
+    # capture + ingest: the files as they are.
+    for name, data in captures.items():
+        put("capture", name, data)
+        put("ingest", name, data)
+    put("capture", "empty_pcap_header", captures["eth.pcap"][:24])
+
+    # decode: link-type selector, then (u16 len, u8 ts step, u8 extra, bytes) frames.
+    for name, data in captures.items():
+        lt, frames = read_pcap(data)
+        if lt is None or lt not in LINK_TYPES:
+            continue
+        blob = bytes([LINK_TYPES.index(lt)])
+        for _s, _f, fr in frames[:40]:
+            blob += struct.pack("<HBB", len(fr), 1, 0) + fr
+        put("decode", name.replace(".", "_"), blob)
+
+    # lua: (u8 mode, u16 a, u16 b, u8 extra, payload), every mode kind.
+    lt, frames = read_pcap(captures.get("sim_lossy.pcap", captures["eth.pcap"]))
+    seen = set()
+    payloads = udp_payloads(lt, frames) + udp_payloads(*read_pcap(captures["eth.pcap"]))
+    for i, ((sp, dp), pl) in enumerate(payloads):
+        key = (len(pl), pl[2:4])
+        if key in seen:
+            continue
+        seen.add(key)
+        mode = i % 32
+        blob = struct.pack("<BHHB", mode, sp, dp, 16) + pl
+        put("lua", "grudp_%02d_%s" % (len(seen), hashlib.sha1(blob).hexdigest()[:8]), blob)
+
+    # flow: GRUDP contract (mode 0) and a synthetic one (mode 1), a few packets each.
+    import random
+    rnd = random.Random(5)
+    for k in range(8):
+        mode = k % 2
+        blob = bytes([mode])
+        if mode:
+            blob += bytes(rnd.randrange(17) for _ in range(16)) + bytes([31, 31, 1, 3, 1, 0, 0x18, 1, 0x09, 2])
+        for _ in range(40):
+            kind = rnd.randrange(4)
+            blob += bytes([kind, rnd.randrange(256), rnd.randrange(8)])
+            if kind < 2:
+                n = rnd.randrange(12)
+                blob += bytes([n])
+                for _ in range(n):
+                    blob += bytes([rnd.randrange(24), rnd.randrange(64)])
+            elif kind == 3:
+                blob += bytes([rnd.choice([2, 0x12, 0x10, 0x11, 4])]) + struct.pack("<II", rnd.getrandbits(32), rnd.getrandbits(32))
+        put("flow", "mix_%d" % k, blob)
+    # analyzers: the same shape of input (see fuzz_analyzers.cpp).
+    for k in range(6):
+        blob = bytes([k % 2, 31, 31])
+        seq = 1000
+        for i in range(200):
+            blob += bytes([rnd.randrange(2), rnd.randrange(8), rnd.randrange(16), rnd.randrange(4)]) + struct.pack("<II", seq + rnd.randrange(-3, 4), seq - rnd.randrange(8))
+            seq += 1
+        put("analyzers", "stream_%d" % k, blob)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,109 @@
+// The other ack styles of the contract: cumulative (next seq expected) and
+// per-segment with una (KCP), several segments per datagram, no ts_echo.
+#include <catch2/catch.hpp>
+
+#include "harness.h"
+
+using namespace anatest;
+
+namespace {
+Contract styled(AckStyle style, bool echo) {
+  Contract c = grudpContract();
+  c.ack_style = style;
+  c.ack_bitmap = -1;
+  if (!echo) c.ts_echo = -1;
+  if (style == AckStyle::PerSegment) c.una = 10;
+  return c;
+}
+Segment data(uint32_t seq, uint32_t ts) {
+  Seg s;
+  s.data(seq, ts, Reliability::Reliable);
+  return s.s;
+}
+Segment cumAck(uint32_t next) {
+  Seg s;
+  s.pureAck(0, 0);
+  s.s.ack = next;
+  s.s.has |= Segment::Ack;
+  return s.s;
+}
+Segment kcpAck(uint32_t sn, uint32_t una, uint32_t ts_of_sn) {
+  Seg s;
+  s.pureAck(0, 0);
+  s.s.ack = sn;
+  s.s.una = una;
+  s.s.ts_echo = ts_of_sn;
+  s.s.has |= Segment::Ack | Segment::Una | Segment::Echo;
+  return s.s;
+}
+}  // namespace
+
+TEST_CASE("cumulative acks: seq/ack RTT under Karn's rule, fast after a duplicate ack") {
+  Recorder r;
+  AnalyzerConfig cfg;
+  ContractAnalyzer a(styled(AckStyle::Cumulative, false), cfg, &r);
+  uint64_t f = 0;
+  auto send = [&](Direction d, int64_t ms, Segment s) { a.onPacket(++f, ms * kMs, d, &s, 1, 100); };
+  send(C2S, 0, data(0, 0));
+  send(C2S, 10, data(1, 10));
+  send(C2S, 20, data(2, 20));
+  send(S2C, 50, cumAck(1));   // 50 ms for seq 0
+  send(S2C, 70, cumAck(3));   // 1 and 2: 60 and 50 ms
+  send(C2S, 80, data(3, 80));  // lost
+  send(C2S, 90, data(4, 90));
+  send(S2C, 140, cumAck(3));  // duplicate ack: 3 is missing
+  send(C2S, 140, data(3, 140));
+  send(S2C, 190, cumAck(5));  // covers the copy of 3: no sample for 3; 4 gives one
+  auto m = a.finish();
+  const auto& cs = m.dir[0];
+  REQUIRE(r.rtt.size() == 4);
+  CHECK(r.rtt[0].source == RttSource::SeqAck);
+  CHECK(r.rtt[0].rtt_ms == Approx(50));
+  CHECK(r.rtt[1].rtt_ms == Approx(60));
+  CHECK(r.rtt[2].rtt_ms == Approx(50));
+  CHECK(r.rtt[3].rtt_ms == Approx(100));
+  CHECK(cs.retransmissions == 1);
+  CHECK(cs.lost == 0);
+  REQUIRE(r.retx.size() == 1);
+  CHECK(r.retx[0].since_previous_ms == Approx(60));
+}
+
+TEST_CASE("per-segment acks with una (KCP): several segments in one datagram") {
+  Recorder r;
+  AnalyzerConfig cfg;
+  ContractAnalyzer a(styled(AckStyle::PerSegment, true), cfg, &r);
+  uint64_t f = 0;
+  auto send = [&](Direction d, int64_t ms, std::vector<Segment> segs) {
+    a.onPacket(++f, ms * kMs, d, segs.data(), segs.size(), 200);
+  };
+  send(C2S, 0, {data(10, 1000), data(11, 1000), data(12, 1000)});  // the receiver never gets 11
+  send(S2C, 40, {kcpAck(10, 11, 1000), kcpAck(12, 11, 1000)});     // 11 missing behind 12
+  send(C2S, 40, {data(11, 1040)});                                  // fast
+  send(S2C, 80, {kcpAck(11, 13, 1040), data(500, 7000)});
+  auto m = a.finish();
+  const auto& cs = m.dir[0];
+  CHECK(cs.retransmissions == 1);
+  CHECK(cs.retransmissions_fast == 1);
+  CHECK(cs.lost == 0);
+  CHECK(cs.rtt.samples == 3);  // echo of 10's ts, of 12's (same ts, other seq), of 11's copy
+  CHECK(cs.rtt.max == Approx(40));
+  CHECK(m.dir[0].packets == 2);
+  CHECK(m.dir[1].packets == 2);
+}
+
+TEST_CASE("a jump of the seqs far ahead restarts the window instead of walking to it") {
+  Recorder r;
+  AnalyzerConfig cfg;
+  ContractAnalyzer a(grudpContract(), cfg, &r);
+  Feeder f{a};
+  f.send(C2S, 0, Seg().data(100, 0));
+  f.send(C2S, 33 * kMs, Seg().data(101, 33));
+  f.send(S2C, 50 * kMs, Seg().data(5, 1).ack(0x80000000u, 0, 0));    // garbage ack: ignored
+  f.send(C2S, 66 * kMs, Seg().data(0x40000000u, 66));                 // new numbering
+  f.send(C2S, 99 * kMs, Seg().data(0x40000002u, 99));
+  f.send(S2C, 120 * kMs, Seg().data(6, 2).ack(0x40000002u, 0b10, 99));
+  auto m = a.finish();
+  CHECK(m.dir[0].lost == 1);  // 0x40000001
+  CHECK(m.dir[0].loss_unknown == 2);  // 100 and 101: never acked
+  CHECK(m.dir[0].retransmissions == 0);
+}

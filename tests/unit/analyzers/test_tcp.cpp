@@ -1,0 +1,143 @@
+// TCP: SYN retransmission, Karn and timestamp RTT, fast after one SACK,
+// timeout, spurious at the sender, zero window, and holes at the receiver.
+#include <catch2/catch.hpp>
+
+#include "analyzers/tcp_analyzer.h"
+#include "harness.h"
+
+using namespace anatest;
+
+namespace {
+constexpr uint8_t SYN = 0x02, ACK = 0x10, PSH = 0x08;
+
+struct Tcp {
+  DecodedPacket p;
+  Tcp(uint32_t seq, uint32_t ack, uint8_t flags, uint32_t len = 0, uint16_t window = 1000) {
+    p.l4 = L4::TCP;
+    p.tcp.seq = seq;
+    p.tcp.ack = ack;
+    p.tcp.flags = flags;
+    p.tcp.window = window;
+    p.payload_reported_len = len;
+  }
+  Tcp& ts(uint32_t val, uint32_t ecr) {
+    p.tcp.options.has_timestamps = true;
+    p.tcp.options.tsval = val;
+    p.tcp.options.tsecr = ecr;
+    return *this;
+  }
+  Tcp& sack(uint32_t l, uint32_t r) {
+    p.tcp.options.sack_blocks[p.tcp.options.sack_block_count++] = {l, r};
+    return *this;
+  }
+};
+
+struct TcpFeed {
+  Recorder r;
+  AnalyzerConfig cfg;
+  TcpAnalyzer a{cfg, &r};
+  uint64_t frame = 0;
+  uint64_t send(Direction d, double ms, const Tcp& t) {
+    a.onPacket(++frame, int64_t(ms * 1e6), d, t.p, 60 + t.p.payload_reported_len);
+    return frame;
+  }
+  // Handshake as a client-side capture sees it (RTT 50 ms), SYN sent twice.
+  void handshake() {
+    send(C2S, 0, Tcp(1000, 0, SYN));
+    send(C2S, 1000, Tcp(1000, 0, SYN));
+    send(S2C, 1050, Tcp(5000, 1001, SYN | ACK));
+    send(C2S, 1050.1, Tcp(1001, 5001, ACK));
+  }
+};
+}  // namespace
+
+TEST_CASE("TCP at the sender: SYN retry, Karn RTT, fast after one SACK, timeout, spurious") {
+  TcpFeed t;
+  t.handshake();
+  t.send(C2S, 1100, Tcp(1001, 5001, ACK | PSH, 100));
+  t.send(C2S, 1110, Tcp(1101, 5001, ACK | PSH, 100));  // lost
+  t.send(C2S, 1120, Tcp(1201, 5001, ACK | PSH, 100));
+  t.send(S2C, 1150, Tcp(5001, 1101, ACK));
+  t.send(S2C, 1170, Tcp(5001, 1101, ACK).sack(1201, 1301));
+  t.send(C2S, 1170.02, Tcp(1101, 5001, ACK | PSH, 100));  // fast: one SACK
+  t.send(S2C, 1220, Tcp(5001, 1301, ACK));                 // no Karn sample: covers a copy
+  t.send(C2S, 1300, Tcp(1301, 5001, ACK | PSH, 100));      // lost
+  t.send(C2S, 1500, Tcp(1301, 5001, ACK | PSH, 100));      // timeout
+  t.send(S2C, 1550, Tcp(5001, 1401, ACK));
+  t.send(C2S, 1600, Tcp(1401, 5001, ACK | PSH, 100));
+  t.send(S2C, 1650, Tcp(5001, 1501, ACK));                 // reached the sender...
+  t.send(C2S, 1800, Tcp(1401, 5001, ACK | PSH, 100));      // ...so this copy is spurious
+  auto m = t.a.finish();
+  CHECK(m.vantage == Vantage::Client);
+  CHECK(m.connect_attempts == 2);
+  CHECK(m.handshake_ms == Approx(1050.1));
+  const auto& cs = m.dir[0];
+  CHECK(cs.retransmissions == 4);  // SYN, fast, timeout, spurious
+  CHECK(cs.retransmissions_fast == 1);
+  CHECK(cs.retransmissions_timeout == 2);
+  CHECK(cs.retransmissions_spurious == 1);
+  REQUIRE(t.r.retx.size() == 4);
+  CHECK(t.r.retx[0].seq == 0);  // relative seq of the SYN
+  CHECK(t.r.retx[0].since_previous_ms == Approx(1000));
+  CHECK(t.r.retx[1].cause == RetxCause::Fast);
+  CHECK(t.r.retx[2].cause == RetxCause::Timeout);
+  CHECK(t.r.retx[2].since_previous_ms == Approx(200));
+  CHECK(t.r.retx[3].cause == RetxCause::Spurious);
+  // RTT: c2s samples 50 (ack 1101) and 50 (ack 1501); the acks of the SYN,
+  // of 1301 (covers the copy of 1101) and of 1401 (covers 1301's copy) give none.
+  CHECK(cs.rtt.samples == 2);
+  CHECK(cs.rtt.min == Approx(50));
+  CHECK(cs.rtt.max == Approx(50));
+  REQUIRE(cs.stalls.size() == 2);  // the lost SYN (0 .. 1050) and 1300 .. 1550
+  CHECK(cs.stalls[0].end_ns == int64_t(1050e6));
+  CHECK(cs.stalls[0].retransmissions == 1);
+  CHECK(cs.stalls[1].start_ns == int64_t(1300e6));
+  CHECK(cs.stalls[1].end_ns == int64_t(1550e6));
+  CHECK(cs.stalls[1].cause == StallCause::PeerSilent);  // the receiver had nothing to say
+}
+
+TEST_CASE("TCP timestamps give RTT samples, a zero window is a stall") {
+  TcpFeed t;
+  t.send(C2S, 0, Tcp(1000, 0, SYN).ts(100, 0));
+  t.send(S2C, 40, Tcp(5000, 1001, SYN | ACK).ts(7000, 100));
+  t.send(C2S, 40.2, Tcp(1001, 5001, ACK).ts(140, 7000));
+  t.send(C2S, 50, Tcp(1001, 5001, ACK | PSH, 100).ts(150, 7000));
+  t.send(S2C, 90, Tcp(5001, 1101, ACK).ts(7050, 150));
+  t.send(C2S, 100, Tcp(1101, 5001, ACK | PSH, 100).ts(200, 7050));
+  t.send(S2C, 141, Tcp(5001, 1201, ACK, 0, 0).ts(7101, 200));  // window closes
+  t.send(S2C, 700, Tcp(5001, 1201, ACK, 0, 1000).ts(7660, 200));
+  auto m = t.a.finish();
+  const auto& cs = m.dir[0];
+  CHECK(cs.rtt.samples == 3);  // SYN 40, 40, 41
+  CHECK(cs.rtt.min == Approx(40));
+  CHECK(cs.rtt.max == Approx(41));
+  REQUIRE(cs.stalls.size() == 1);
+  CHECK(cs.stalls[0].cause == StallCause::ZeroWindow);
+  CHECK(cs.stalls[0].duration_ms == Approx(559));
+  CHECK(cs.min_window == 0);
+}
+
+TEST_CASE("TCP at the receiver: a hole filled by a later-sent copy is a retransmission, else reordering") {
+  TcpFeed t;
+  // Server-side capture: client packets on arrival.
+  t.send(C2S, 0, Tcp(1000, 0, SYN).ts(100, 0));
+  t.send(S2C, 0.1, Tcp(5000, 1001, SYN | ACK).ts(7000, 100));
+  t.send(C2S, 50, Tcp(1001, 5001, ACK).ts(150, 7000));
+  t.send(C2S, 60, Tcp(1001, 5001, ACK | PSH, 100).ts(160, 7000));
+  t.send(C2S, 80, Tcp(1201, 5001, ACK | PSH, 100).ts(180, 7000));  // 1101 missing
+  t.send(S2C, 80.1, Tcp(5001, 1101, ACK).ts(7080, 160).sack(1201, 1301));
+  t.send(C2S, 130, Tcp(1101, 5001, ACK | PSH, 100).ts(230, 7080));  // sent after 1201: a copy
+  t.send(C2S, 150, Tcp(1401, 5001, ACK | PSH, 100).ts(240, 7080));  // 1301 missing
+  t.send(C2S, 152, Tcp(1301, 5001, ACK | PSH, 100).ts(238, 7080));  // sent before 1401: reordered
+  t.send(S2C, 152.1, Tcp(5001, 1501, ACK).ts(7152, 240));
+  auto m = t.a.finish();
+  CHECK(m.vantage == Vantage::Server);
+  const auto& cs = m.dir[0];
+  CHECK(cs.retransmissions == 1);
+  CHECK(cs.retransmissions_inferred == 1);
+  CHECK(cs.lost == 1);
+  CHECK(cs.reordered == 1);
+  REQUIRE(t.r.retx.size() == 1);
+  CHECK(t.r.retx[0].seq == 101);
+  CHECK(t.r.retx[0].original_frame == 0);
+}
