@@ -18,6 +18,7 @@ void ContractAnalyzer::onAck(Dir& d, const Segment& s, uint64_t frame, int64_t n
     // the first data was lost before the capture point): start from here.
     d.win.start(ack);
     d.judge_next = d.frontier = ack;
+    d.head_unknown = true;
   }
   // An ack far beyond anything sent is garbage or another numbering: its
   // coverage means nothing here (and extending to it would be unbounded).
@@ -196,10 +197,9 @@ void ContractAnalyzer::evict(Dir& d, SeqSlot& s) {
     }
   }
   if (d.judge_next == s.seq) ++d.judge_next;
-  if (d.frontier == s.seq) {
-    ++d.frontier;
-    d.hol.settle(d.frontier);  // nothing can block from below the window
-  }
+  d.head_unknown = false;  // the window slid: nothing below it can come back
+  if (d.frontier == s.seq) ++d.frontier;
+  d.hol.settle(d.frontier);  // nothing can block from below the window
 }
 
 }  // namespace rudp::ana

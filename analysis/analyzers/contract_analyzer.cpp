@@ -48,6 +48,7 @@ void ContractAnalyzer::onPacket(uint64_t frame, int64_t ns, Direction dir, const
   Dir& peer = other(d);
   ++d.m.packets;
   d.m.bytes += wire_bytes;
+  d.rate.add(ns, wire_bytes, sink_);
   bool zero_window = false;
   for (size_t i = 0; i < n; ++i) {
     const Segment& s = segs[i];
@@ -81,9 +82,11 @@ void ContractAnalyzer::onPacket(uint64_t frame, int64_t ns, Direction dir, const
 void ContractAnalyzer::onData(Dir& d, const Segment& s, uint64_t frame, int64_t ns, int32_t ip_id) {
   const uint32_t seq = unwrap(d, s.seq);
   ++d.m.data_packets;
+  const bool opening = s.role == SegmentRole::Connect || s.role == SegmentRole::Accept;
   if (!d.win.started()) {
     d.win.start(seq);
     d.judge_next = d.frontier = seq;
+    d.head_unknown = !opening;
   }
   if (before(seq, d.win.base()) && !before(seq, d.win.base() - kPrependMax) &&
       !before(seq, d.win.top() - (SeqWindow::kMaxCap - 1)) && d.win.prepend(seq)) {
@@ -91,6 +94,11 @@ void ContractAnalyzer::onData(Dir& d, const Segment& s, uint64_t frame, int64_t 
     // reordered) before the capture point. Judge them like any other seq.
     if (before(seq, d.judge_next)) d.judge_next = seq;
     if (before(seq, d.frontier)) d.frontier = seq;
+  }
+  if (opening && d.head_unknown && !before(seq, d.win.base())) {
+    // The flow's first seq: from here on, what is missing below is known.
+    d.head_unknown = false;
+    d.frontier = d.win.base();
   }
   if (before(seq, d.win.base())) {
     // Older than anything kept: only a retransmission can be this late.
@@ -171,7 +179,7 @@ void ContractAnalyzer::firstCopy(Dir& d, SeqSlot& slot, const Segment& s, uint32
     ++d.outstanding;
   }
   // Head-of-line blocking: is an earlier seq still missing?
-  const bool missing_below = before(d.frontier, seq);
+  const bool missing_below = before(d.frontier, seq) || d.head_unknown;
   d.hol.onArrival(seq, ns, reliable && s.reliability != Reliability::Unsequenced, slot.channel,
                   missing_below, late);
   advanceFrontier(d);
@@ -187,6 +195,7 @@ void ContractAnalyzer::restart(Dir& d, uint32_t seq) {
   d.hol.settleAll();
   d.win.start(seq);
   d.judge_next = d.frontier = d.highest_seen = seq;
+  d.head_unknown = true;
   d.outstanding = 0;
   d.any_ack = d.has_echo = false;
 }
@@ -201,7 +210,7 @@ void ContractAnalyzer::advanceFrontier(Dir& d) {
     ++d.frontier;
   }
   if (before(d.frontier, d.win.base())) d.frontier = d.win.base();
-  if (d.frontier != old) d.hol.settle(d.frontier);
+  if (d.frontier != old && !d.head_unknown) d.hol.settle(d.frontier);
 }
 
 size_t ContractAnalyzer::memoryBytes() const {
@@ -226,6 +235,7 @@ ConnectionMetrics ContractAnalyzer::finish() {
       d.hol.settleAll();
     }
     d.stall.finish(d.outstanding > 0, last_ns_, sink_, d.m.stalls);
+    d.rate.flush(sink_);
   }
   conn_.vantage = vantage_;
   for (Dir& d : dirs_) {

@@ -53,6 +53,7 @@
 #include "analyzers/hol.h"
 #include "analyzers/jitter.h"
 #include "analyzers/metrics.h"
+#include "analyzers/rates.h"
 #include "analyzers/rtt.h"
 #include "analyzers/seq_window.h"
 #include "analyzers/stall.h"
@@ -82,10 +83,11 @@ class ContractAnalyzer {
 
  private:
   struct Dir {
-    Dir(Direction d, const AnalyzerConfig& cfg) : id(d), rtt(cfg), stall(d, cfg.stall_ms) {}
+    Dir(Direction d, const AnalyzerConfig& cfg) : id(d), rtt(cfg), stall(d, cfg.stall_ms), rate(d) {}
     Direction id;
     SeqWindow win;
     bool any_seen = false, any_ack = false, has_ref = false, has_echo = false;
+    bool head_unknown = false;            // the flow's first seq not captured yet: earlier seqs may be missing
     uint32_t highest_seen = 0, max_ack = 0, judge_next = 0, frontier = 0;
     uint32_t seq_ref = 0;                 // last unwrapped seq (seq_bits < 32)
     uint32_t echo_ack = 0, echo_ts = 0;   // last sampled (ack, ts_echo)
@@ -95,6 +97,7 @@ class ContractAnalyzer {
     RttTracker rtt;
     JitterTracker jitter;
     StallTracker stall;
+    RateTracker rate;
     HolTracker hol;
     DirectionMetrics m;                   // counters filled as we go
     uint64_t dup_seen = 0, dup_covered = 0;

@@ -103,9 +103,19 @@ struct StallEvent {
   bool open = false;         // unresolved at the end of the capture
 };
 
+// Traffic of one direction in one 100 ms bucket (only buckets with packets
+// are reported; a missing bucket had none).
+struct RateEvent {
+  Direction dir{};
+  int64_t start_ns = 0;      // bucket start: floor(ts / 100 ms) * 100 ms
+  uint32_t packets = 0;
+  uint64_t bytes = 0;        // wire bytes
+};
+
 class EventSink {
  public:
   virtual ~EventSink() = default;
+  virtual void onRate(const RateEvent&) {}
   virtual void onRtt(const RttEvent&) {}
   virtual void onRetransmission(const RetransmissionEvent&) {}
   virtual void onLoss(const LossEvent&) {}

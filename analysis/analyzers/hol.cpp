@@ -1,8 +1,6 @@
 #include "analyzers/hol.h"
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 
 namespace rudp::ana {
 
@@ -13,7 +11,6 @@ bool later(uint32_t a, uint32_t b) { return int32_t(a - b) > 0; }
 void HolTracker::account(int64_t old_until, const Entry& e) {
   // Adds what the entry's wait grew by since it was last counted.
   if (e.until_ns <= old_until) return;
-  if (getenv("ANA_DEBUG")) printf("  ours%p seq %u ch %u arrival %.1f until %.1f\n", (void*)this, e.seq, e.channel, e.arrival_ns / 1e6, e.until_ns / 1e6);
   if (old_until <= e.arrival_ns) ++blocked_;
   total_ms_ += double(e.until_ns - old_until) / 1e6;
   max_ms_ = std::max(max_ms_, double(e.until_ns - e.arrival_ns) / 1e6);

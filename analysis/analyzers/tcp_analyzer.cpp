@@ -50,6 +50,7 @@ void TcpAnalyzer::onPacket(uint64_t frame, int64_t ns, Direction dir, const Deco
   const uint8_t fl = p.tcp.flags;
   ++d.m.packets;
   d.m.bytes += wire_bytes;
+  d.rate.add(ns, wire_bytes, sink_);
   if ((fl & kSyn) && !(fl & kAck)) {
     if (syn_ns_ < 0) syn_ns_ = ns;
     ++conn_.connect_attempts;
@@ -343,6 +344,7 @@ ConnectionMetrics TcpAnalyzer::finish() {
   conn_.vantage = vantage_;
   for (Dir& d : dirs_) {
     lossRun(d, false, 0, last_ns_, 0);
+    d.rate.flush(sink_);
     d.stall.finish(d.started && d.nxt != d.una, last_ns_, sink_, d.m.stalls);
     DirectionMetrics& m = d.m;
     m.duplicates = d.dup_data;

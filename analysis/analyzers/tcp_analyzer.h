@@ -42,6 +42,7 @@
 #include "analyzers/events.h"
 #include "analyzers/jitter.h"
 #include "analyzers/metrics.h"
+#include "analyzers/rates.h"
 #include "analyzers/rtt.h"
 #include "analyzers/stall.h"
 #include "core/packet.h"
@@ -75,7 +76,7 @@ class TcpAnalyzer {
     uint64_t frame;
   };
   struct Dir {
-    Dir(Direction d, const AnalyzerConfig& cfg) : id(d), rtt(cfg), stall(d, cfg.stall_ms) {}
+    Dir(Direction d, const AnalyzerConfig& cfg) : id(d), rtt(cfg), stall(d, cfg.stall_ms), rate(d) {}
     Direction id;
     bool started = false, any_ack = false, has_ts = false, has_echo = false, zero_window = false;
     uint32_t isn = 0, nxt = 0, una = 0;    // highest end captured; highest cumulative ack
@@ -89,6 +90,7 @@ class TcpAnalyzer {
     RttTracker rtt;
     JitterTracker jitter;
     StallTracker stall;
+    RateTracker rate;
     DirectionMetrics m;
     uint32_t run = 0, run_seq = 0;         // current run of lost segments
     uint64_t run_frame = 0;

@@ -42,7 +42,7 @@ if [[ -z $work ]]; then
 fi
 
 failed=0
-printf '%-10s %8s %8s %8s %10s  %s\n' target exec/s cov ft execs result
+printf '%-10s %8s %8s %8s %10s %7s  %s\n' target exec/s cov ft execs cpu_s result
 for t in "${targets[@]}"; do
   bin=$bindir/fuzz_$t
   [[ -x $bin ]] || { echo "smoke: $bin missing" >&2; failed=1; continue; }
@@ -52,10 +52,16 @@ for t in "${targets[@]}"; do
   [[ -d $src/seeds/$t ]] && inputs+=("$src/seeds/$t")
   # nice: the machine is shared; the per-input limits make hangs and
   # runaway memory findings rather than stuck runs.
+  # CPU seconds (user + sys) as well: on a shared machine wall time overstates
+  # how long a target really ran.
+  timer=()
+  [[ -x /usr/bin/time ]] && timer=(/usr/bin/time -o "$log.cpu" -f '%U %S')
   rc=0
-  nice -n 10 "$bin" -max_total_time="$secs" -timeout=5 -rss_limit_mb=2048 \
+  "${timer[@]}" nice -n 10 "$bin" -max_total_time="$secs" -timeout=5 -rss_limit_mb=2048 \
     -print_final_stats=1 -artifact_prefix="$work/artifacts/$t/" \
     "${inputs[@]}" >"$log" 2>&1 || rc=$?
+  cpu=?
+  [[ -s $log.cpu ]] && cpu=$(awk 'END { printf "%d", $1 + $2 }' "$log.cpu")
   done_line=$(grep -E '^#[0-9]+[[:space:]]+DONE' "$log" | tail -1 || true)
   [[ -n $done_line ]] || done_line=$(grep -E '^#[0-9]+' "$log" | tail -1 || true)
   cov=$(sed -nE 's/.* cov: ([0-9]+).*/\1/p' <<<"$done_line")
@@ -70,6 +76,6 @@ for t in "${targets[@]}"; do
     echo "smoke: log $log, artifacts in $work/artifacts/$t" >&2
     trap - EXIT  # keep the evidence
   fi
-  printf '%-10s %8s %8s %8s %10s  %s\n' "$t" "${eps:-?}" "${cov:-?}" "${ft:-?}" "${execs:-?}" "$result"
+  printf '%-10s %8s %8s %8s %10s %7s  %s\n' "$t" "${eps:-?}" "${cov:-?}" "${ft:-?}" "${execs:-?}" "$cpu" "$result"
 done
 exit $failed

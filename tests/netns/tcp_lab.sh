@@ -201,7 +201,7 @@ done
 
 # Captures: libpcap (tcpdump) on the end hosts' own veths, at the same time.
 start_capture() { # ns iface file
-  ip netns exec "$1" tcpdump -i "$2" -n -s 128 -U -w "$3" tcp 2>"$3.stderr" &
+  ip netns exec "$1" tcpdump -i "$2" -n -s 128 --immediate-mode -U -w "$3" tcp 2>"$3.stderr" &
   PIDS+=($!)
   for _ in $(seq 100); do grep -q "listening on" "$3.stderr" 2>/dev/null && return 0; sleep 0.05; done
   log "tcpdump on $2 did not start"; cat "$3.stderr" >&2; exit 1
@@ -244,13 +244,16 @@ for _ in $(seq 300); do
   [[ $busy -eq 0 ]] && break
   sleep 0.1
 done
-sleep 0.3
+# Without this pause (and --immediate-mode) libpcap's TPACKET_V3 ring can
+# still hold the last frames when tcpdump is told to stop, and they are lost.
+sleep 1
 [[ ${busy:-0} -eq 0 ]] || log "warning: sockets still busy after 30 s"
 
 kill -INT $TCPDUMP_C $TCPDUMP_S 2>/dev/null || true
 wait $TCPDUMP_C 2>/dev/null || true
 wait $TCPDUMP_S 2>/dev/null || true
 pcap_drops() { sed -n 's/^\([0-9]*\) packets dropped by kernel.*/\1/p' "$1" | tail -1; }
+pcap_captured() { sed -n 's/^\([0-9]*\) packets captured.*/\1/p' "$1" | tail -1; }
 CAPDROP_C=$(pcap_drops "$OUT/client.pcap.stderr"); CAPDROP_C=${CAPDROP_C:-unknown}
 CAPDROP_S=$(pcap_drops "$OUT/server.pcap.stderr"); CAPDROP_S=${CAPDROP_S:-unknown}
 
@@ -309,8 +312,8 @@ cat >"$OUT/truth.json" <<EOF
     "seed": $SEED
   },
   "captures": {
-    "client": {"file": "client.pcap", "namespace": "client", "interface": "c0", "snaplen": 128, "pcap_dropped": $(num "$CAPDROP_C")},
-    "server": {"file": "server.pcap", "namespace": "server", "interface": "s0", "snaplen": 128, "pcap_dropped": $(num "$CAPDROP_S")}
+    "client": {"file": "client.pcap", "namespace": "client", "interface": "c0", "snaplen": 128, "pcap_dropped": $(num "$CAPDROP_C"), "pcap_captured": $(num "$(pcap_captured "$OUT/client.pcap.stderr")")},
+    "server": {"file": "server.pcap", "namespace": "server", "interface": "s0", "snaplen": 128, "pcap_dropped": $(num "$CAPDROP_S"), "pcap_captured": $(num "$(pcap_captured "$OUT/server.pcap.stderr")")}
   },
   "directions": {
     "client_to_server": {

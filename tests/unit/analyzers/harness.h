@@ -25,6 +25,8 @@ struct Recorder : EventSink {
   std::vector<RetransmissionEvent> retx;
   std::vector<LossEvent> loss;
   std::vector<StallEvent> stalls;
+  std::vector<RateEvent> rates;
+  void onRate(const RateEvent& e) override { rates.push_back(e); }
   void onRtt(const RttEvent& e) override { rtt.push_back(e); }
   void onRetransmission(const RetransmissionEvent& e) override { retx.push_back(e); }
   void onLoss(const LossEvent& e) override { loss.push_back(e); }

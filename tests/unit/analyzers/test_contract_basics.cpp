@@ -47,6 +47,18 @@ TEST_CASE("ts_echo RTT samples at the client are exact round trips") {
   CHECK(m.dir[0].retransmissions == 0);
   CHECK(m.dir[0].packets == 3);
   CHECK(m.dir[1].packets == 2);
+  // Rates per 100 ms, reported as buckets close: the server's first bucket
+  // closes at 110 ms, the client's at 112 ms, the rest at finish().
+  REQUIRE(r.rates.size() == 4);
+  CHECK(r.rates[0].dir == S2C);
+  CHECK(r.rates[0].packets == 1);
+  CHECK(r.rates[1].dir == C2S);
+  CHECK(r.rates[1].start_ns == 0);
+  CHECK(r.rates[1].packets == 2);
+  CHECK(r.rates[1].bytes == 2 * 106);
+  CHECK(r.rates[2].dir == C2S);
+  CHECK(r.rates[2].start_ns == 100 * kMs);
+  CHECK(r.rates[3].dir == S2C);
 }
 
 TEST_CASE("the same (ack, ts_echo) gives one sample, a server-side capture is detected") {

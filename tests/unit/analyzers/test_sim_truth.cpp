@@ -150,8 +150,6 @@ void checkReceiverView(const DirTruth& t, const ana::DirectionMetrics& dm, Tally
       if (channel[off2] == channel[off]) until = std::max(until, t2);
     }
     if (until > t0) total_ms += double(until - t0) / 1e6, ++blocked;
-    if (debug() && until > t0)
-      std::printf("  hol seq %u ch %d arrival %.1f until %.1f\n", base + off, channel[off], t0 / 1e6, until / 1e6);
   }
   if (debug() && dm.hol_blocked_packets != blocked)
     std::printf("HOL ours %lu packets %.1f ms, truth %lu packets %.1f ms\n", (unsigned long)dm.hol_blocked_packets,
@@ -219,9 +217,6 @@ void checkRun(const SimRun& run, Tally& tally) {
         }
       checkLoss(run, int(c), d, dm, receiver, tally);
       if (receiver) checkReceiverView(t, dm, tally);
-      if (debug() && receiver)
-        std::printf("^^ run seed %lu vantage %s loss %.2f burst %.1f delay %.0f conn %zu dir %d\n", (unsigned long)cfg.seed,
-                    to_string(cfg.vantage), cfg.c2s.loss, cfg.c2s.burst, cfg.c2s.delay_ms, c, d);
       if (sender) checkStalls(cfg, t, d, dm, tally);
       for (const ana::RttEvent& e : rec.rtt) {
         if (int(e.dir) != d) continue;
@@ -334,17 +329,3 @@ TEST_CASE("ground truth: a capture in the middle") {
   report("middle", tally);
 }
 
-TEST_CASE("debug hol", "[.][debug]") {
-  ana::AnalyzerConfig acfg;
-  SimConfig cfg = config(grudp_sim::Vantage::Client, 0.05, 3.0, 40, 19);
-  const SimRun run = runAndAnalyse(cfg, acfg);
-  const DirTruth& t = run.truth(0, 1);
-  std::vector<const PacketRecord*> order;
-  for (const PacketRecord& p : t.packets)
-    if (p.frame && p.h.type != kAck) order.push_back(&p);
-  std::sort(order.begin(), order.end(), [](auto* a, auto* b) { return a->frame < b->frame; });
-  for (const PacketRecord* p : order)
-    if (p->capture_ns < 600e6)
-      std::printf("frame %lu t %.1f seq %u type %d flags %d ch %d attempt %d\n", (unsigned long)p->frame,
-                  p->capture_ns / 1e6, p->h.seq, p->h.type, p->h.flags, p->h.channel, p->attempt);
-}
