@@ -79,24 +79,34 @@ bool PcapCaptureReader::next(RawPacket& out) {
   std::FILE* f = pcap_file(p_);
   // libpcap reads the file sequentially with stdio, so the stream position
   // before a read is where the next unread record (pcap) or block (pcapng)
-  // starts; glibc answers ftell from its cached offset without a syscall.
-  const long before = std::ftell(f);
+  // starts. A pcap record is a 16-byte header plus caplen bytes, so its
+  // offsets are counted, not asked for: ftell costs a lock and an lseek per
+  // call. pcapng asks once per packet (the previous `after` is `before`).
+  if (!pos_known_) {
+    const long at = std::ftell(f);
+    pos_ = at >= 0 ? uint64_t(at) : 0;
+    pos_known_ = true;
+  }
+  const uint64_t before = pos_;
   pcap_pkthdr* hdr = nullptr;
   const u_char* data = nullptr;
   const int rc = pcap_next_ex(p_, &hdr, &data);
   if (rc == 1) {
-    const long after = std::ftell(f);
     ++frame_;
     out.frame = frame_;
     out.ts_ns = toNanoseconds(hdr->ts.tv_sec, hdr->ts.tv_usec);
     out.caplen = hdr->caplen;
     out.origlen = hdr->len;
     out.data = data;
-    if (pcapng_ && before >= 0 && after >= before)
-      out.file_offset = pcapngBlockStart(uint64_t(before), uint64_t(after), hdr->caplen);
-    else
-      out.file_offset = before >= 0 ? uint64_t(before) : 0;
-    if (after >= 0) bytes_read_ = uint64_t(after);
+    if (pcapng_) {
+      const long after = std::ftell(f);
+      pos_ = after >= 0 ? uint64_t(after) : before;
+      out.file_offset = pos_ >= before ? pcapngBlockStart(before, pos_, hdr->caplen) : before;
+    } else {
+      out.file_offset = before;
+      pos_ = before + 16 + hdr->caplen;
+    }
+    bytes_read_ = pos_;
     return true;
   }
   done_ = true;

@@ -37,7 +37,7 @@ struct StoreWriter::Impl {
     // The partial file is discarded on any failure, so per-transaction
     // durability buys nothing; the finished file is fsynced before rename.
     db.exec("PRAGMA synchronous = OFF");
-    db.exec("PRAGMA cache_size = -16384");
+    db.exec("PRAGMA cache_size = -4096");
     store::createSchema(db);
     insPacket.emplace(db, "INSERT INTO packets VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     insExtra.emplace(db, "INSERT INTO extra_segments VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
