@@ -12,7 +12,9 @@ bool before(uint32_t a, uint32_t b) { return int32_t(a - b) < 0; }
 }  // namespace
 
 void ContractAnalyzer::onAck(Dir& d, const Segment& s, uint64_t frame, int64_t ns) {
-  const uint32_t ack = unwrap(d, s.ack);
+  const bool has_ack = s.is(Segment::Ack);
+  // A segment with only `una` (KCP data) acknowledges everything below it.
+  const uint32_t ack = has_ack ? unwrap(d, s.ack) : unwrap(d, s.una) - 1;
   if (!d.win.started()) {
     // Acks for data the capture has not seen yet (capture began mid-flow, or
     // the first data was lost before the capture point): start from here.
@@ -32,9 +34,19 @@ void ContractAnalyzer::onAck(Dir& d, const Segment& s, uint64_t frame, int64_t n
   switch (ack_style_) {
     case AckStyle::HighestBitmap: {
       extend(ack);
-      cover(d, ack, frame, ns);
       const uint32_t bits = s.is(Segment::AckBits) ? s.ack_bits : 0;
-      for (uint32_t b = bits; b; b &= b - 1) cover(d, ack - 1 - uint32_t(std::countr_zero(b)), frame, ns);
+      // Bit 0 = ack, bit i+1 = ack-1-i. Consecutive acks repeat most of
+      // their bitmap: only what the highest ack so far did not cover is new.
+      uint64_t fresh = 1 | (uint64_t(bits) << 1);
+      if (d.has_prev_ack && !before(ack, d.prev_ack) && ack - d.prev_ack < 64)
+        fresh &= ~((1 | (uint64_t(d.prev_bits) << 1)) << (ack - d.prev_ack));
+      for (uint64_t b = fresh; b; b &= b - 1) cover(d, ack - uint32_t(std::countr_zero(b)), frame, ns);
+      if (!d.has_prev_ack || !before(ack, d.prev_ack)) {
+        // Keep the union for an ack repeated with more bits (same highest).
+        d.prev_bits = d.has_prev_ack && ack == d.prev_ack ? (d.prev_bits | bits) : bits;
+        d.prev_ack = ack;
+        d.has_prev_ack = true;
+      }
       // Holes: seqs behind the highest one that this ack reports missing.
       for (uint32_t h = ~bits; h; h &= h - 1) {
         const uint32_t seq = ack - 1 - uint32_t(std::countr_zero(h));
@@ -55,8 +67,10 @@ void ContractAnalyzer::onAck(Dir& d, const Segment& s, uint64_t frame, int64_t n
       break;
     }
     case AckStyle::PerSegment: {
-      extend(ack);
-      cover(d, ack, frame, ns);
+      if (has_ack) {
+        extend(ack);
+        cover(d, ack, frame, ns);
+      }
       if (s.is(Segment::Una)) {
         const uint32_t una = unwrap(d, s.una);
         for (uint32_t q = d.judge_next; before(q, una) && d.win.contains(q); ++q) cover(d, q, frame, ns);
@@ -76,8 +90,21 @@ void ContractAnalyzer::onAck(Dir& d, const Segment& s, uint64_t frame, int64_t n
     d.any_ack = true;
   }
   if (d.outstanding < outstanding_before) d.stall.onProgress(ns, frame, sink_, d.m.stalls);
+  if (ack_style_ == AckStyle::HighestBitmap && s.is(Segment::Ts) && !atSender(vantage_, other(d).id)) {
+    // What the sender of this packet had of d's seqs when it sent it.
+    Dir& sender = other(d);
+    sender.remote.onSenderAck(tsMs(sender, s.ts), ack, s.is(Segment::AckBits) ? s.ack_bits : 0);
+  }
+  if (!atSender(vantage_, d.id)) {
+    // For the sender's timeline when it is remote: what this ack told it.
+    Dir& own = other(d);
+    const bool has_own = s.is(Segment::Seq) && s.consumes_seq && s.role != SegmentRole::Ack;
+    d.remote.onAck(ns, frame, has_own, has_own ? unwrap(own, s.seq) : 0, ack_style_, ack,
+                   s.is(Segment::AckBits) ? s.ack_bits : 0, s.is(Segment::Una),
+                   s.is(Segment::Una) ? unwrap(d, s.una) : 0);
+  }
   if (before(d.judge_next, judge_end)) judgeUpTo(d, judge_end, frame, ns);
-  if (s.is(Segment::Echo)) echoSample(d, ack, s.ts_echo, frame, ns);
+  if (has_ack && s.is(Segment::Echo)) echoSample(d, ack, s.ts_echo, frame, ns);
 }
 
 bool ContractAnalyzer::cover(Dir& d, uint32_t seq, uint64_t frame, int64_t ns) {
@@ -86,6 +113,7 @@ bool ContractAnalyzer::cover(Dir& d, uint32_t seq, uint64_t frame, int64_t ns) {
   if (s.has(SeqSlot::Covered)) return false;
   s.flags |= SeqSlot::Covered;
   s.hole_ns = -1;
+  s.cover_ns = ns;
   if (s.has(SeqSlot::Pending)) s.flags = uint16_t((s.flags & ~SeqSlot::Pending) | SeqSlot::Judged);
   if (s.has(SeqSlot::Seen) && s.has(SeqSlot::Reliable) && d.outstanding > 0) --d.outstanding;
   if (s.has(SeqSlot::Judged) && s.has(SeqSlot::Lost)) {

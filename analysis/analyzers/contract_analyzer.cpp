@@ -23,6 +23,31 @@ ContractAnalyzer::ContractAnalyzer(const Contract& c, const AnalyzerConfig& cfg,
       echo_rtt_(c.ts_echo >= 0),
       dirs_{Dir(Direction::ClientToServer, cfg_), Dir(Direction::ServerToClient, cfg_)} {}
 
+double ContractAnalyzer::holdMaxMs(const Dir& d) const {
+  // The sender of `d` acks on its next packet: at most about one send tick.
+  const double gap = d.jitter.medianGapMs();
+  return (gap > 0 ? gap * 1.15 : 50.0) + 2.0;
+}
+
+double ContractAnalyzer::tsMs(Dir& d, uint32_t ts) {
+  // The sender's clock, unwrapped at 2^ts_bits around the latest value.
+  if (!d.has_ts_ref) {
+    d.has_ts_ref = true;
+    d.ts_raw = ts;
+    d.ts_u = ts & ts_mask_;
+    return double(d.ts_u) * ts_unit_ms_;
+  }
+  const uint64_t mask = ts_mask_;
+  const uint64_t delta = (uint64_t(ts) - uint64_t(d.ts_raw)) & mask;
+  const int64_t sd = delta > (mask >> 1) ? int64_t(delta) - int64_t(mask) - 1 : int64_t(delta);
+  const int64_t u = d.ts_u + sd;
+  if (sd > 0) {
+    d.ts_u = u;
+    d.ts_raw = ts;
+  }
+  return double(u) * ts_unit_ms_;
+}
+
 uint32_t ContractAnalyzer::unwrap(Dir& d, uint32_t seq) {
   // Narrow seqs (ENet: 16 bits) are unwrapped around the last one seen so the
   // window works in one 32-bit serial space.
@@ -55,6 +80,7 @@ void ContractAnalyzer::onPacket(uint64_t frame, int64_t ns, Direction dir, const
     switch (s.role) {
       case SegmentRole::Connect:
         if (connect_ns_ < 0) connect_ns_ = ns;
+        peer.remote.onPeerOpen(ns);
         ++conn_.connect_attempts;
         break;
       case SegmentRole::Accept:
@@ -69,7 +95,10 @@ void ContractAnalyzer::onPacket(uint64_t frame, int64_t ns, Direction dir, const
         conn_.handshake_ms < 0 && s.is(Segment::Ack))
       conn_.handshake_ms = double(ns - connect_ns_) / 1e6;
     // Acks first: a fast retransmission in the same packet follows its trigger.
-    if (s.is(Segment::Ack) && ack_style_ != AckStyle::None) onAck(peer, s, frame, ns);
+    // (KCP puts `una` on every segment: it acknowledges even without an ack.)
+    if (ack_style_ != AckStyle::None &&
+        (s.is(Segment::Ack) || (ack_style_ == AckStyle::PerSegment && s.is(Segment::Una))))
+      onAck(peer, s, frame, ns);
     if (s.is(Segment::Seq) && s.consumes_seq && s.role != SegmentRole::Ack) onData(d, s, frame, ns, ip_id);
     if (s.is(Segment::Window)) {
       peer.m.min_window = std::min(peer.m.min_window, s.window);
@@ -77,6 +106,14 @@ void ContractAnalyzer::onPacket(uint64_t frame, int64_t ns, Direction dir, const
     }
   }
   peer.stall.onPeerPacket(ns, zero_window);
+  if (ns - last_advance_ns_ >= kAdvanceEveryNs) {
+    last_advance_ns_ = ns;
+    for (Dir& x : dirs_) {
+      x.stall.setReporting(!atReceiver(vantage_, x.id));
+      x.remote.advance(ns, other(x).rtt.minMs(), holdMaxMs(x), atReceiver(vantage_, x.id), false, sink_,
+                       x.m.stalls);
+    }
+  }
 }
 
 void ContractAnalyzer::onData(Dir& d, const Segment& s, uint64_t frame, int64_t ns, int32_t ip_id) {
@@ -133,6 +170,8 @@ void ContractAnalyzer::onData(Dir& d, const Segment& s, uint64_t frame, int64_t 
   ++slot.copies;
   slot.prev = slot.last;
   slot.last = {ts, ip_id, ns, frame};
+  if (s.is(Segment::Ts) && !atSender(vantage_, d.id))
+    d.remote.onCopy(seq, false, s.reliability == Reliability::Reliable, tsMs(d, ts), ns, frame);
   if (slot.has(SeqSlot::Reliable) || s.reliability == Reliability::Reliable) {
     slot.flags |= SeqSlot::Reliable;
     retransmission(d, slot, true, frame, ns, ts);
@@ -159,6 +198,7 @@ void ContractAnalyzer::firstCopy(Dir& d, SeqSlot& slot, const Segment& s, uint32
   if (!d.any_seen || before(d.highest_seen, seq)) d.highest_seen = seq;
   d.any_seen = true;
 
+  if (has_ts && !atSender(vantage_, d.id)) d.remote.onCopy(seq, true, reliable, tsMs(d, ts), ns, frame);
   bool retx = false;
   if (has_ts) {
     if (late && reliable) retx = laterCopy(d, seq, ts);
@@ -197,7 +237,7 @@ void ContractAnalyzer::restart(Dir& d, uint32_t seq) {
   d.judge_next = d.frontier = d.highest_seen = seq;
   d.head_unknown = true;
   d.outstanding = 0;
-  d.any_ack = d.has_echo = false;
+  d.any_ack = d.has_echo = d.has_prev_ack = false;
 }
 
 void ContractAnalyzer::advanceFrontier(Dir& d) {
@@ -216,7 +256,7 @@ void ContractAnalyzer::advanceFrontier(Dir& d) {
 size_t ContractAnalyzer::memoryBytes() const {
   size_t n = sizeof(*this);
   for (const Dir& d : dirs_)
-    n += d.win.capacity() * sizeof(SeqSlot) + d.rtt.memoryBytes() + d.hol.memoryBytes() +
+    n += d.win.capacity() * sizeof(SeqSlot) + d.rtt.memoryBytes() + d.hol.memoryBytes() + d.remote.memoryBytes() +
          d.m.stalls.capacity() * sizeof(StallEvent) + d.m.loss_bursts.size() * 48;
   return n;
 }
@@ -234,6 +274,9 @@ ConnectionMetrics ContractAnalyzer::finish() {
       lossRun(d, false, 0, 0, 0, last_ns_);
       d.hol.settleAll();
     }
+    d.stall.setReporting(!atReceiver(vantage_, d.id));
+    d.remote.advance(last_ns_, other(d).rtt.minMs(), holdMaxMs(d), atReceiver(vantage_, d.id), true, sink_,
+                     d.m.stalls);
     d.stall.finish(d.outstanding > 0, last_ns_, sink_, d.m.stalls);
     d.rate.flush(sink_);
   }

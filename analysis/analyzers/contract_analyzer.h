@@ -8,8 +8,9 @@
 //
 // Per packet: O(1) amortized work (plus at most the 32 bitmap bits of an
 // ack), no allocation once the per-direction seq window has grown to the
-// outstanding span. Memory: two SeqWindows (256..4096 slots of 88 bytes)
-// and fixed-size trackers per connection.
+// outstanding span. Memory: two SeqWindows (256..4096 slots of 104 bytes),
+// RTT samples (exact up to cfg.exact_rtt_samples), the remote-stall buffer
+// (5 s of events) and fixed-size trackers per connection.
 //
 // Reading the traffic (GRUDP v1, generalised by the contract):
 // - Every segment that consumes a seq is "data" of its direction; pure ACKs
@@ -44,6 +45,11 @@
 //   estimate x 2^(attempt-1), -5% - 5 ms) would have fired; else timeout.
 //   At most one fast retransmission per seq. Exact at the sender's end;
 //   elsewhere the timer is estimated from the reverse path.
+// - Stalls: StallTracker on the capture's timeline (exact at the sender);
+//   when the capture is at the receiver, RemoteStallEstimator rebuilds the
+//   sender's timeline instead (remote_stall.h; those events are `estimated`).
+// - HOL blocking: hol.h, with the missing seqs this window knows of (and,
+//   until the flow's first seq is seen, "anything below may be missing").
 #pragma once
 #include <array>
 #include <cstdint>
@@ -54,6 +60,7 @@
 #include "analyzers/jitter.h"
 #include "analyzers/metrics.h"
 #include "analyzers/rates.h"
+#include "analyzers/remote_stall.h"
 #include "analyzers/rtt.h"
 #include "analyzers/seq_window.h"
 #include "analyzers/stall.h"
@@ -83,7 +90,8 @@ class ContractAnalyzer {
 
  private:
   struct Dir {
-    Dir(Direction d, const AnalyzerConfig& cfg) : id(d), rtt(cfg), stall(d, cfg.stall_ms), rate(d) {}
+    Dir(Direction d, const AnalyzerConfig& cfg)
+        : id(d), rtt(cfg), stall(d, cfg.stall_ms), rate(d), remote(d, cfg.stall_ms) {}
     Direction id;
     SeqWindow win;
     bool any_seen = false, any_ack = false, has_ref = false, has_echo = false;
@@ -91,6 +99,8 @@ class ContractAnalyzer {
     uint32_t highest_seen = 0, max_ack = 0, judge_next = 0, frontier = 0;
     uint32_t seq_ref = 0;                 // last unwrapped seq (seq_bits < 32)
     uint32_t echo_ack = 0, echo_ts = 0;   // last sampled (ack, ts_echo)
+    bool has_prev_ack = false;            // the highest ack so far and its bitmap:
+    uint32_t prev_ack = 0, prev_bits = 0; // seqs they covered need no second look
     uint32_t outstanding = 0;             // reliable seqs captured and not yet covered
     uint32_t run_first = 0, run_count = 0;  // current loss run, in seq order
     uint64_t run_frame = 0;
@@ -98,6 +108,10 @@ class ContractAnalyzer {
     JitterTracker jitter;
     StallTracker stall;
     RateTracker rate;
+    RemoteStallEstimator remote;          // this direction's stalls when its sender is remote
+    bool has_ts_ref = false;
+    uint32_t ts_raw = 0;                  // last ts, for unwrapping
+    int64_t ts_u = 0;
     HolTracker hol;
     DirectionMetrics m;                   // counters filled as we go
     uint64_t dup_seen = 0, dup_covered = 0;
@@ -110,6 +124,8 @@ class ContractAnalyzer {
   uint32_t unwrap(Dir& d, uint32_t seq);
   void advanceFrontier(Dir& d);
   void restart(Dir& d, uint32_t seq);
+  double tsMs(Dir& d, uint32_t ts);
+  double holdMaxMs(const Dir& d) const;
   // contract_acks.cpp
   void onAck(Dir& d, const Segment& s, uint64_t frame, int64_t ns);
   bool cover(Dir& d, uint32_t seq, uint64_t frame, int64_t ns);
@@ -139,6 +155,8 @@ class ContractAnalyzer {
   std::array<Dir, 2> dirs_;
   Vantage vantage_ = Vantage::Unknown;
   int64_t first_ns_ = -1, last_ns_ = 0, connect_ns_ = -1, accept_ns_ = -1;
+  int64_t last_advance_ns_ = 0;           // the remote stall estimators run every 250 ms
+  static constexpr int64_t kAdvanceEveryNs = 250000000;
   ConnectionMetrics conn_;
   bool finished_ = false;
 };

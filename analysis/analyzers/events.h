@@ -101,6 +101,7 @@ struct StallEvent {
   uint64_t last_frame = 0;   // the packet that ended it (ack; 0 if open)
   uint32_t retransmissions = 0;  // copies sent during the stall
   bool open = false;         // unresolved at the end of the capture
+  bool estimated = false;    // rebuilt on the remote sender's timeline (remote_stall.h)
 };
 
 // Traffic of one direction in one 100 ms bucket (only buckets with packets

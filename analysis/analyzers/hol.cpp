@@ -30,14 +30,21 @@ void HolTracker::onArrival(uint32_t seq, int64_t ns, bool ordered, uint32_t chan
         account(old, d);
       }
   }
-  if (missing_below && pending_.size() < kMaxPending) pending_.push_back({seq, channel, ns, ns});
+  if (missing_below && pending_.size() < kMaxPending) {
+    if (pending_.empty() || later(min_seq_, seq)) min_seq_ = seq;
+    pending_.push_back({seq, channel, ns, ns});
+  }
 }
 
 void HolTracker::settle(uint32_t frontier) {
+  if (pending_.empty() || (!settle_all_ && !later(frontier, min_seq_))) return;
   size_t keep = 0;
+  bool any = false;
   for (size_t i = 0; i < pending_.size(); ++i) {
     const Entry& p = pending_[i];
     if (!settle_all_ && later(p.seq, frontier)) {
+      if (!any || later(min_seq_, p.seq)) min_seq_ = p.seq;
+      any = true;
       pending_[keep++] = p;
       continue;
     }

@@ -25,7 +25,7 @@ namespace rudp::ana {
 
 class HolTracker {
  public:
-  static constexpr size_t kMaxPending = 8192, kDone = 1024;
+  static constexpr size_t kMaxPending = 8192, kDone = 256;
   // A first copy of `seq` arrived. `missing_below`: some earlier seq inside
   // the window is still missing. `late`: it arrived below the highest seq.
   void onArrival(uint32_t seq, int64_t ns, bool ordered_reliable, uint32_t channel,
@@ -50,6 +50,7 @@ class HolTracker {
   };
   void account(int64_t old_until, const Entry& e);
   std::vector<Entry> pending_;  // in arrival order
+  uint32_t min_seq_ = 0;        // lowest seq pending (settle is a no-op below it)
   std::vector<Entry> done_;     // ring of settled entries
   size_t done_next_ = 0;
   double total_ms_ = 0, max_ms_ = 0;

@@ -23,6 +23,7 @@ class JitterTracker {
  public:
   void add(int64_t capture_ns, bool has_ts, uint32_t ts, double ts_unit_ms, uint32_t ts_bits);
   double jitterMs() const { return j_; }
+  double medianGapMs() const { return gapQuantile(0.5); }
   void fill(GapStats& out) const;
 
  private:

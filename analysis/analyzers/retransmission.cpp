@@ -73,7 +73,9 @@ double ContractAnalyzer::sinceOriginalMs(Dir& d, uint32_t seq, uint32_t ts) {
       break;
     }
   }
-  if (!has_lo && !has_hi) return -1;
+  // Without a lower neighbour (the flow's first seq) the original could
+  // have been sent any time before the higher one: unknown.
+  if (!has_lo) return -1;
   double back;  // ts units from the estimated original send to this copy
   if (has_lo && has_hi)
     back = double((ts - lo) & ts_mask_) - double((hi - lo) & ts_mask_) / 2;
@@ -122,6 +124,7 @@ void ContractAnalyzer::retransmission(Dir& d, SeqSlot& s, bool direct, uint64_t 
       // neighbours' and read the gap on the sender's clock.
       since = sinceOriginalMs(d, s.seq, ts);
       timer = senderRtoMs(d);
+      if (!sender) d.remote.onLostOriginal(s.seq, since >= 0 ? tsMs(d, ts) - since : std::nan(""), true);
     }
     const bool timer_due = since >= 0 && timer > 0 && since >= timer * 0.95 - 5.0;
     const bool hole = s.hole_ns >= 0 && (!sender || ns - s.hole_ns <= kFastAtSenderNs);

@@ -42,6 +42,7 @@ struct SeqSlot {
   uint64_t first_frame = 0;
   int64_t first_ns = 0;
   int64_t hole_ns = -1;    // latest ack since the last copy that showed this seq missing
+  int64_t cover_ns = -1;   // capture time of the first ack that covered it
   float timer_ms = 0;      // the sender's expected retransmission timer after the last copy
   CopyInfo last, prev;     // the two latest captured copies (ts_echo lookups)
 
@@ -58,6 +59,7 @@ class SeqWindow {
   uint32_t offset(uint32_t seq) const { return seq - base_; }
   bool contains(uint32_t seq) const { return started_ && offset(seq) <= top_ - base_; }
   SeqSlot& at(uint32_t seq) { return ring_[seq & (ring_.size() - 1)]; }
+  const SeqSlot& at(uint32_t seq) const { return ring_[seq & (ring_.size() - 1)]; }
 
   size_t capacity() const { return ring_.size(); }
   void start(uint32_t seq);

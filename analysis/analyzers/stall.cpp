@@ -15,6 +15,7 @@ void StallTracker::begin(int64_t ns, uint64_t frame) {
 
 void StallTracker::emit(int64_t end_ns, uint64_t frame, bool open, EventSink* sink,
                         std::vector<StallEvent>& out) {
+  if (!report_) return;
   StallEvent e;
   e.dir = dir_;
   e.start_ns = start_ns_;

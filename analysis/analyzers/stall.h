@@ -35,6 +35,8 @@ class StallTracker {
     if (ns > start_ns_) peer_seen_ = true;
     zero_window_ |= zero_window;
   }
+  // Off while the capture is at the receiver (remote_stall.h reports then).
+  void setReporting(bool on) { report_ = on; }
   void onRetransmission(bool already_acked) {
     ++retx_;
     acks_lost_ |= already_acked;
@@ -50,7 +52,7 @@ class StallTracker {
   int64_t start_ns_ = 0;
   uint64_t start_frame_ = 0;
   uint32_t retx_ = 0;
-  bool peer_seen_ = false, zero_window_ = false, acks_lost_ = false;
+  bool peer_seen_ = false, zero_window_ = false, acks_lost_ = false, report_ = true;
 };
 
 }  // namespace rudp::ana

@@ -107,6 +107,11 @@ void TcpAnalyzer::onData(Dir& d, const DecodedPacket& p, uint32_t len, uint64_t 
       else d.tsring[d.ts_head] = {o.tsval, ns, frame}, d.ts_head = (d.ts_head + 1) % kTsRing;
     }
   }
+  // A keepalive repeats the last acked byte (or none) with nothing in
+  // flight: not a retransmission of data anyone lost.
+  if (p.payload_reported_len <= 1 && !(p.tcp.flags & (kSyn | kFin)) && d.any_ack && d.una == d.nxt &&
+      seq + 1 == d.nxt)
+    return;
   ++d.m.data_packets;
   Seg s;
   s.start = seq;

@@ -73,14 +73,15 @@ void addAnalysis(sql::Database& db, int64_t conn, int dir, nlohmann::json& d) {
   while (b.step()) d["loss_bursts"][std::to_string(b.int64(0))] = b.int64(1);
 
   sql::Statement s(db, "SELECT start_ns, end_ns, duration_ms, cause, first_frame, last_frame,"
-                       " retransmissions, open FROM stalls WHERE conn = ? AND dir = ? ORDER BY start_ns");
+                       " retransmissions, open, estimated FROM stalls WHERE conn = ? AND dir = ? ORDER BY start_ns");
   s.bind(1, conn).bind(2, int64_t{dir});
   d["stalls"] = nlohmann::json::array();
   while (s.step()) {
     d["stalls"].push_back({{"start", seconds(s.int64(0))}, {"end", seconds(s.int64(1))},
                            {"duration_ms", s.real(2)}, {"cause", s.text(3)},
                            {"first_frame", s.int64(4)}, {"last_frame", s.isNull(5) ? nlohmann::json(nullptr) : nlohmann::json(s.int64(5))},
-                           {"retransmissions", s.int64(6)}, {"open", s.int64(7) != 0}});
+                           {"retransmissions", s.int64(6)}, {"open", s.int64(7) != 0},
+                           {"estimated", s.int64(8) != 0}});
   }
 }
 

@@ -1,5 +1,7 @@
 #include "session/connection_analyzers.h"
 
+#include <algorithm>
+
 namespace rudp {
 
 ConnectionAnalyzers::ConnectionAnalyzers(const std::vector<ProtoInfo>& protos,
@@ -8,40 +10,62 @@ ConnectionAnalyzers::ConnectionAnalyzers(const std::vector<ProtoInfo>& protos,
 
 ConnectionAnalyzers::~ConnectionAnalyzers() = default;
 
-ConnectionAnalyzers::Entry& ConnectionAnalyzers::entry(int64_t connId) {
+ConnectionAnalyzers::Entry* ConnectionAnalyzers::entry(int64_t connId, int64_t ts_ns) {
   if (static_cast<size_t>(connId) > byConn_.size()) byConn_.resize(static_cast<size_t>(connId));
-  return byConn_[static_cast<size_t>(connId - 1)];
+  Entry& e = byConn_[static_cast<size_t>(connId - 1)];
+  if (e.retired) return nullptr;
+  if (!e.contract && !e.tcp) active_.push_back(connId);
+  e.last_ns = std::max(e.last_ns, ts_ns);
+  current_ = connId;
+  return &e;
 }
 
 void ConnectionAnalyzers::contractPacket(const Connection& c, uint64_t frame, int64_t ts_ns,
                                          Direction dir, const std::vector<Segment>& segs,
                                          const DecodedPacket& p) {
   if (c.proto_index < 0 || !protos_[c.proto_index].has_contract) return;
-  Entry& e = entry(c.id);
-  if (!e.contract)
-    e.contract = std::make_unique<ana::ContractAnalyzer>(protos_[c.proto_index].contract, cfg_, this);
-  current_ = c.id;
-  e.contract->onPacket(frame, ts_ns, dir, segs.data(), segs.size(), p.origlen,
-                       p.l3 == L3::IPv4 ? int32_t{p.ip_id} : -1);
+  Entry* e = entry(c.id, ts_ns);
+  if (!e) return;
+  if (!e->contract)
+    e->contract = std::make_unique<ana::ContractAnalyzer>(protos_[c.proto_index].contract, cfg_, this);
+  e->contract->onPacket(frame, ts_ns, dir, segs.data(), segs.size(), p.origlen,
+                        p.l3 == L3::IPv4 ? int32_t{p.ip_id} : -1);
 }
 
 void ConnectionAnalyzers::tcpPacket(const Connection& c, uint64_t frame, int64_t ts_ns,
                                     Direction dir, const DecodedPacket& p) {
-  Entry& e = entry(c.id);
-  if (!e.tcp) e.tcp = std::make_unique<ana::TcpAnalyzer>(cfg_, this);
-  current_ = c.id;
-  e.tcp->onPacket(frame, ts_ns, dir, p, p.origlen);
+  Entry* e = entry(c.id, ts_ns);
+  if (!e) return;
+  if (!e->tcp) e->tcp = std::make_unique<ana::TcpAnalyzer>(cfg_, this);
+  e->tcp->onPacket(frame, ts_ns, dir, p, p.origlen);
 }
 
-std::vector<std::pair<int64_t, ana::ConnectionMetrics>> ConnectionAnalyzers::finish() {
-  std::vector<std::pair<int64_t, ana::ConnectionMetrics>> out;
-  for (size_t i = 0; i < byConn_.size(); ++i) {
-    current_ = static_cast<int64_t>(i + 1);
-    Entry& e = byConn_[i];
-    if (e.contract) out.emplace_back(current_, e.contract->finish());
-    else if (e.tcp) out.emplace_back(current_, e.tcp->finish());
-  }
-  return out;
+void ConnectionAnalyzers::finishEntry(int64_t connId, Entry& e) {
+  current_ = connId;
+  if (e.contract) out_->metrics.emplace_back(connId, e.contract->finish());
+  else if (e.tcp) out_->metrics.emplace_back(connId, e.tcp->finish());
+  e.contract.reset();
+  e.tcp.reset();
+  e.retired = true;
+}
+
+void ConnectionAnalyzers::retireIdle(int64_t now_ns, int64_t idle_ns) {
+  // A sweep walks every live analyzer: once per second of capture time is enough.
+  if (now_ns - lastSweep_ns_ < 1'000'000'000) return;
+  lastSweep_ns_ = now_ns;
+  auto idle = [&](int64_t id) {
+    Entry& e = byConn_[static_cast<size_t>(id - 1)];
+    if (now_ns - e.last_ns < idle_ns) return false;
+    finishEntry(id, e);
+    return true;
+  };
+  active_.erase(std::remove_if(active_.begin(), active_.end(), idle), active_.end());
+}
+
+void ConnectionAnalyzers::finish() {
+  std::sort(active_.begin(), active_.end());
+  for (int64_t id : active_) finishEntry(id, byConn_[static_cast<size_t>(id - 1)]);
+  active_.clear();
 }
 
 }  // namespace rudp

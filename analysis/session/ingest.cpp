@@ -184,6 +184,7 @@ IngestResult ingestCapture(const std::string& capturePath, const std::string& db
       pool.wait();
       auto rows = writer.take();
       for (size_t i = 0; i < buf[cur].size; ++i) flows.process(buf[cur].slots[i], *rows);
+      flows.analyzers().retireIdle(info.last_ts_ns);
       writer.write(std::move(rows));
       if (progress.cancelled()) throw Cancelled();
       if (progress.report) progress.report({reader->bytesRead(), info.size, info.packet_count});
@@ -192,10 +193,9 @@ IngestResult ingestCapture(const std::string& capturePath, const std::string& db
     // Events the analyzers emit while finishing (open stalls, late losses).
     auto last = writer.take();
     flows.analyzers().setOutput(last.get());
-    auto metrics = flows.analyzers().finish();
+    flows.analyzers().finish();
     writer.write(std::move(last));
     writer.flush();
-    for (const auto& [conn, m] : metrics) analysis.metrics(conn, m);
     analysis.createIndexes();
   }
   info.truncated = reader->truncated();

@@ -35,6 +35,8 @@ void StoreThread::writeBatch(RowBatch& b) {
   for (const auto& [conn, e] : b.retx) analysis_.retransmission(conn, e);
   for (const auto& [conn, e] : b.losses) analysis_.loss(conn, e);
   for (const auto& [conn, e] : b.stalls) analysis_.stall(conn, e);
+  for (const auto& [conn, e] : b.rates) analysis_.rate(conn, e);
+  for (const auto& [conn, m] : b.metrics) analysis_.metrics(conn, m);
 }
 
 void StoreThread::rethrow() {

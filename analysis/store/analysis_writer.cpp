@@ -8,13 +8,14 @@ using sql::Statement;
 
 struct AnalysisWriter::Impl {
   StoreWriter& w;
-  Statement rtt, retx, loss, stall, conn, dir, burst;
+  Statement rtt, retx, loss, stall, rate, conn, dir, burst;
   explicit Impl(StoreWriter& writer)
       : w(writer),
         rtt(w.database(), "INSERT INTO rtt_samples VALUES (?,?,?,?,?,?,?,?,?,?)"),
         retx(w.database(), "INSERT INTO retransmissions VALUES (?,?,?,?,?,?,?,?,?,?)"),
         loss(w.database(), "INSERT INTO losses VALUES (?,?,?,?,?,?,?)"),
-        stall(w.database(), "INSERT INTO stalls VALUES (?,?,?,?,?,?,?,?,?,?)"),
+        stall(w.database(), "INSERT INTO stalls VALUES (?,?,?,?,?,?,?,?,?,?,?)"),
+        rate(w.database(), "INSERT INTO rates VALUES (?,?,?,?,?)"),
         conn(w.database(), "INSERT INTO connection_analysis VALUES (?,?,?,?,?)"),
         dir(w.database(), "INSERT INTO direction_metrics VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
                           "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
@@ -61,8 +62,15 @@ void AnalysisWriter::stall(int64_t conn, const ana::StallEvent& e) {
   d->stall.bind(1, conn).bind(2, int64_t(e.dir)).bind(3, e.start_ns).bind(4, e.end_ns)
       .bind(5, e.duration_ms).bind(6, std::string_view(ana::toString(e.cause)))
       .bind(7, frameOrNull(e.first_frame)).bind(8, frameOrNull(e.last_frame))
-      .bind(9, int64_t{e.retransmissions}).bind(10, int64_t{e.open});
+      .bind(9, int64_t{e.retransmissions}).bind(10, int64_t{e.open}).bind(11, int64_t{e.estimated});
   d->stall.run();
+  d->w.tick();
+}
+
+void AnalysisWriter::rate(int64_t conn, const ana::RateEvent& e) {
+  d->rate.bind(1, conn).bind(2, int64_t(e.dir)).bind(3, e.start_ns).bind(4, int64_t{e.packets})
+      .bind(5, i64(e.bytes));
+  d->rate.run();
   d->w.tick();
 }
 
@@ -112,6 +120,7 @@ void AnalysisWriter::createIndexes() {
   db.exec("CREATE INDEX retx_by_conn ON retransmissions(conn, dir, ts_ns)");
   db.exec("CREATE INDEX loss_by_conn ON losses(conn, dir, ts_ns)");
   db.exec("CREATE INDEX stall_by_conn ON stalls(conn, dir, start_ns)");
+  db.exec("CREATE INDEX rate_by_conn ON rates(conn, dir, start_ns)");
 }
 
 }  // namespace rudp

@@ -18,6 +18,7 @@ class AnalysisWriter {
   void retransmission(int64_t conn, const ana::RetransmissionEvent& e);
   void loss(int64_t conn, const ana::LossEvent& e);
   void stall(int64_t conn, const ana::StallEvent& e);
+  void rate(int64_t conn, const ana::RateEvent& e);
   void metrics(int64_t conn, const ana::ConnectionMetrics& m);
   // Indexes for the GUI's per-connection timelines; call once, at the end.
   void createIndexes();

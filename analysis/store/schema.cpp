@@ -77,7 +77,11 @@ CREATE TABLE losses(conn INTEGER NOT NULL, dir INTEGER NOT NULL, frame INTEGER N
   ts_ns INTEGER NOT NULL, first_seq INTEGER NOT NULL, count INTEGER NOT NULL, first_frame INTEGER);
 CREATE TABLE stalls(conn INTEGER NOT NULL, dir INTEGER NOT NULL, start_ns INTEGER NOT NULL,
   end_ns INTEGER NOT NULL, duration_ms REAL NOT NULL, cause TEXT NOT NULL,
-  first_frame INTEGER, last_frame INTEGER, retransmissions INTEGER NOT NULL, open INTEGER NOT NULL);
+  first_frame INTEGER, last_frame INTEGER, retransmissions INTEGER NOT NULL, open INTEGER NOT NULL,
+  estimated INTEGER NOT NULL);
+-- Packets and wire bytes per 100 ms bucket, per direction.
+CREATE TABLE rates(conn INTEGER NOT NULL, dir INTEGER NOT NULL, start_ns INTEGER NOT NULL,
+  packets INTEGER NOT NULL, bytes INTEGER NOT NULL);
 )sql";
 }  // namespace
 

@@ -130,15 +130,27 @@ def main():
             elif kind == 3:
                 blob += bytes([rnd.choice([2, 0x12, 0x10, 0x11, 4])]) + struct.pack("<II", rnd.getrandbits(32), rnd.getrandbits(32))
         put("flow", "mix_%d" % k, blob)
-    # analyzers: the same shape of input (see fuzz_analyzers.cpp).
+    # analyzers: a contract stream (mode 0) and a TCP stream (mode 1) in the
+    # layout fuzz_analyzers.cpp reads; mostly in-order with some loss/reorder.
     for k in range(6):
-        blob = bytes([k % 2, 31, 31])
-        seq = 1000
-        for i in range(200):
-            blob += bytes([rnd.randrange(2), rnd.randrange(8), rnd.randrange(16), rnd.randrange(4)]) + struct.pack("<II", seq + rnd.randrange(-3, 4), seq - rnd.randrange(8))
-            seq += 1
+        if k % 2 == 0:
+            blob = bytes([0, 50, 4, 0x61 | (k << 2) & 0x1c, 31, 31])
+            for i in range(300):
+                d = rnd.randrange(2)
+                r = rnd.choice([0x10, 0x10, 0x11, 0x18, 0x20])  # data reliable, ack, unreliable
+                dseq = rnd.choice([1, 1, 1, 2, 0, -3]) & 0xff
+                blob += bytes([d | 2, rnd.randrange(40), 0xff, 0x07, r, dseq, 0, rnd.randrange(8),
+                               rnd.randrange(8), rnd.randrange(16), 0, 32, 64, 0])
+        else:
+            blob = bytes([1, 50, 4])
+            for i in range(300):
+                d = rnd.randrange(2)
+                blob += bytes([d | (8 if i % 3 else 0), rnd.randrange(40), 0x10 if i > 2 else 0x02])
+                blob += struct.pack("<hBHH", rnd.choice([1460, 1460, 0, -2920]), rnd.randrange(3),
+                                    65535, rnd.choice([1460, 0]))
+                if i % 3:
+                    blob += bytes([rnd.randrange(5), rnd.randrange(3)])
         put("analyzers", "stream_%d" % k, blob)
-
 
 if __name__ == "__main__":
     main()

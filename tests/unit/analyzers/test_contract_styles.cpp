@@ -91,6 +91,24 @@ TEST_CASE("per-segment acks with una (KCP): several segments in one datagram") {
   CHECK(m.dir[1].packets == 2);
 }
 
+TEST_CASE("per-segment style: a data segment's una alone acknowledges") {
+  Recorder r;
+  AnalyzerConfig cfg;
+  ContractAnalyzer a(styled(AckStyle::PerSegment, true), cfg, &r);
+  uint64_t f = 0;
+  auto send = [&](Direction d, int64_t ms, Segment s) { a.onPacket(++f, ms * kMs, d, &s, 1, 100); };
+  send(C2S, 0, data(10, 1000));
+  send(C2S, 10, data(11, 1010));
+  Segment push = data(500, 7000);  // a server data segment carrying una = 12
+  push.una = 12;
+  push.has |= Segment::Una;
+  send(S2C, 60, push);
+  auto m = a.finish();
+  CHECK(m.dir[0].lost == 0);
+  CHECK(m.dir[0].loss_unknown == 0);
+  CHECK(m.dir[0].stalls.empty());
+}
+
 TEST_CASE("a jump of the seqs far ahead restarts the window instead of walking to it") {
   Recorder r;
   AnalyzerConfig cfg;

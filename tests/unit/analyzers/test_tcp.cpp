@@ -67,6 +67,8 @@ TEST_CASE("TCP at the sender: SYN retry, Karn RTT, fast after one SACK, timeout,
   t.send(C2S, 1600, Tcp(1401, 5001, ACK | PSH, 100));
   t.send(S2C, 1650, Tcp(5001, 1501, ACK));                 // reached the sender...
   t.send(C2S, 1800, Tcp(1401, 5001, ACK | PSH, 100));      // ...so this copy is spurious
+  t.send(C2S, 9000, Tcp(1500, 5001, ACK, 1));              // keepalive: not a retransmission
+  t.send(S2C, 9050, Tcp(5001, 1501, ACK));
   auto m = t.a.finish();
   CHECK(m.vantage == Vantage::Client);
   CHECK(m.connect_attempts == 2);

@@ -1,0 +1,177 @@
+#!/usr/bin/env bash
+# Real ENet (libenet) or KCP (kcp-go) traffic under controlled loss, captured
+# at both ends, with the libraries' own counters and the nft drop counters as
+# the truth. See tests/kcp_enet/README.md.
+#
+#   client ns            router ns                     server ns
+#   c0 10.78.1.2 <-veth-> r1 10.78.1.1 | r2 10.78.2.1 <-veth-> s0 10.78.2.2
+#                        nft forward: numgen random drop per direction
+#
+# Usage: lab.sh --proto enet|kcp --out DIR [--loss PCT | --loss-c2s PCT --loss-s2c PCT]
+#               [--duration S] [--seed N] [--port N]
+# Writes into DIR: client.pcap (captured on c0), server.pcap (on s0),
+# client.json / server.json (the workload's counters), nft.json (router
+# counters: seen_c2s, seen_s2c, drop_c2s, drop_s2c in packets), lab.log.
+# Exit status: 0 ok, 77 cannot run here (not root / no netns / no libenet-dev
+# or Go with kcp-go / missing tool), anything else: the lab failed.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+PROTO="" OUT="" LOSS_C2S=0 LOSS_S2C=0 DURATION=10 SEED=1 PORT=""
+
+usage() { sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --proto) PROTO=$2; shift 2 ;;
+    --out) OUT=$2; shift 2 ;;
+    --loss) LOSS_C2S=$2; LOSS_S2C=$2; shift 2 ;;
+    --loss-c2s) LOSS_C2S=$2; shift 2 ;;
+    --loss-s2c) LOSS_S2C=$2; shift 2 ;;
+    --duration) DURATION=$2; shift 2 ;;
+    --seed) SEED=$2; shift 2 ;;
+    --port) PORT=$2; shift 2 ;;
+    -h|--help) usage ;;
+    *) echo "lab.sh: unknown argument $1" >&2; usage ;;
+  esac
+done
+[[ -n $OUT && ( $PROTO == enet || $PROTO == kcp ) ]] || usage
+[[ -n $PORT ]] || { [[ $PROTO == enet ]] && PORT=40123 || PORT=40124; }
+
+skip() { echo "lab.sh: SKIP: $*" >&2; exit 77; }
+[[ $(id -u) -eq 0 ]] || skip "needs root (network namespaces, nftables, capture)"
+for t in ip nft tcpdump cc; do command -v "$t" >/dev/null || skip "$t not installed"; done
+
+permille() { awk -v p="$1" 'BEGIN { v = int(p * 10 + 0.5); if (v < 0 || v > 1000) exit 1; print v }'; }
+PM_C2S=$(permille "$LOSS_C2S") || usage
+PM_S2C=$(permille "$LOSS_S2C") || usage
+
+mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd)
+LOG=$OUT/lab.log
+: >"$LOG"
+log() { echo "[$(date +%T.%N | cut -c1-12)] $*" | tee -a "$LOG" >&2; }
+
+# The workload programs are built here, so the script also runs by hand.
+BIN=${KCP_ENET_LAB_BIN:-$OUT/bin}
+mkdir -p "$BIN"
+build_c() { # name source [libs]
+  if [[ ! -x $BIN/$1 || $2 -nt $BIN/$1 ]]; then
+    cc -O2 -Wall -o "$BIN/$1.tmp.$$" "$2" "${@:3}" 2>>"$LOG" || return 1
+    mv -f "$BIN/$1.tmp.$$" "$BIN/$1"
+  fi
+}
+build_c veth_offload "$HERE/../netns/veth_offload.c" || { echo "lab.sh: cannot build veth_offload" >&2; exit 1; }
+if [[ $PROTO == enet ]]; then
+  [[ -f /usr/include/enet/enet.h ]] || skip "libenet-dev not installed"
+  build_c enet_workload "$HERE/enet_workload.c" -lenet || { echo "lab.sh: cannot build enet_workload" >&2; exit 1; }
+  WORKLOAD=$BIN/enet_workload
+else
+  command -v go >/dev/null || skip "go not installed"
+  [[ -d /usr/share/gocode/src/github.com/xtaci/kcp-go ]] || skip "golang-github-xtaci-kcp-dev not installed"
+  if [[ ! -x $BIN/kcp_workload || $HERE/kcp_workload/main.go -nt $BIN/kcp_workload ]]; then
+    "$HERE/build_kcp_workload.sh" "$BIN/kcp_workload" >>"$LOG" 2>&1 \
+      || skip "cannot build kcp_workload offline (see $LOG)"
+  fi
+  WORKLOAD=$BIN/kcp_workload
+fi
+
+ID=$$
+NC=rke-c-$ID NR=rke-r-$ID NS=rke-s-$ID
+C_IP=10.78.1.2 R1_IP=10.78.1.1 R2_IP=10.78.2.1 S_IP=10.78.2.2
+PIDS=()
+cleanup() {
+  local rc=$?
+  set +e
+  for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
+  for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null; done
+  for n in $NC $NR $NS; do
+    if ip netns list | grep -qw "$n"; then
+      for p in $(ip netns pids "$n" 2>/dev/null); do kill -9 "$p" 2>/dev/null; done
+      ip netns del "$n" 2>/dev/null
+    fi
+  done
+  exit $rc
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+ip netns add "$NC" 2>>"$LOG" || skip "ip netns add refused (no CAP_SYS_ADMIN?)"
+ip netns add "$NR"
+ip netns add "$NS"
+inC() { ip netns exec "$NC" "$@"; }
+inR() { ip netns exec "$NR" "$@"; }
+inS() { ip netns exec "$NS" "$@"; }
+ip link add c0 netns "$NC" type veth peer name r1 netns "$NR"
+ip link add r2 netns "$NR" type veth peer name s0 netns "$NS"
+inC ip addr add $C_IP/24 dev c0
+inR ip addr add $R1_IP/24 dev r1
+inR ip addr add $R2_IP/24 dev r2
+inS ip addr add $S_IP/24 dev s0
+for n in $NC $NR $NS; do ip -n "$n" link set lo up; done
+inC ip link set c0 up
+inR ip link set r1 up
+inR ip link set r2 up
+inS ip link set s0 up
+inC ip route add default via $R1_IP
+inS ip route add default via $R2_IP
+inR sysctl -qw net.ipv4.ip_forward=1
+# Checksum offload would leave UDP checksums unfilled in the sender's capture.
+inC "$BIN/veth_offload" c0 >>"$LOG"
+inR "$BIN/veth_offload" r1 r2 >>"$LOG"
+inS "$BIN/veth_offload" s0 >>"$LOG"
+
+# Loss in the router's forward hook: the sender's capture has every copy,
+# the receiver's capture misses exactly the dropped datagrams.
+inR nft -f - <<EOF
+table inet lab {
+  counter seen_c2s { }
+  counter seen_s2c { }
+  counter drop_c2s { }
+  counter drop_s2c { }
+  chain forward_loss {
+    type filter hook forward priority 0; policy accept;
+    ip saddr $C_IP meta l4proto udp counter name seen_c2s
+    ip saddr $S_IP meta l4proto udp counter name seen_s2c
+    ip saddr $C_IP meta l4proto udp numgen random mod 1000 < $PM_C2S counter name drop_c2s drop
+    ip saddr $S_IP meta l4proto udp numgen random mod 1000 < $PM_S2C counter name drop_s2c drop
+  }
+}
+EOF
+inR nft list ruleset >"$OUT/nft-rules.txt"
+inC ping -c1 -W2 $S_IP >/dev/null 2>&1 || inC ping -c1 -W2 $S_IP >/dev/null 2>&1 || true
+inS ping -c1 -W2 $C_IP >/dev/null 2>&1 || true
+# The pings went through the forward hook as ICMP: only UDP is counted.
+
+inC tcpdump -i c0 -n -s 0 --immediate-mode -U -w "$OUT/client.pcap" udp 2>>"$LOG" &
+PIDS+=($!)
+inS tcpdump -i s0 -n -s 0 --immediate-mode -U -w "$OUT/server.pcap" udp 2>>"$LOG" &
+PIDS+=($!)
+sleep 1
+
+log "$PROTO: loss c2s ${LOSS_C2S}% s2c ${LOSS_S2C}%, ${DURATION}s, seed $SEED, port $PORT"
+inS "$WORKLOAD" server "$PORT" "$DURATION" "$SEED" >"$OUT/server.json" 2>>"$LOG" &
+SPID=$!
+PIDS+=($SPID)
+sleep 0.3
+if [[ $PROTO == enet ]]; then
+  inC "$WORKLOAD" client $S_IP "$PORT" "$DURATION" "$SEED" >"$OUT/client.json" 2>>"$LOG" &
+else
+  inC "$WORKLOAD" client $S_IP:"$PORT" "$DURATION" "$SEED" >"$OUT/client.json" 2>>"$LOG" &
+fi
+CPID=$!
+PIDS+=($CPID)
+rc=0
+wait $CPID || rc=$?
+wait $SPID || rc=$?
+[[ $rc -eq 0 ]] || { log "workload failed ($rc)"; exit 1; }
+sleep 0.5
+for p in "${PIDS[@]}"; do kill -INT "$p" 2>/dev/null || true; done
+for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null || true; done
+PIDS=()
+
+get() { inR nft list counter inet lab "$1" | awk '/packets/ { for (i = 1; i < NF; i++) if ($i == "packets") print $(i+1) }'; }
+printf '{"loss_c2s_pct":%s,"loss_s2c_pct":%s,"seen_c2s":%s,"seen_s2c":%s,"drop_c2s":%s,"drop_s2c":%s}\n' \
+  "$LOSS_C2S" "$LOSS_S2C" "$(get seen_c2s)" "$(get seen_s2c)" "$(get drop_c2s)" "$(get drop_s2c)" >"$OUT/nft.json"
+log "client: $(cat "$OUT/client.json")"
+log "server: $(cat "$OUT/server.json")"
+log "nft: $(cat "$OUT/nft.json")"
