@@ -1,5 +1,6 @@
 #include <unistd.h>
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -135,28 +136,71 @@ nlohmann::json summaryJson(sql::Database& db, const std::string& dbPath, const C
   return out;
 }
 
-void printTable(const std::string& dbPath, const CaptureInfo& c,
-                const std::vector<ConnectionSummary>& conns) {
-  std::printf("capture   %s (%s, %s, %" PRIu64 " packets, %.3f s)\n", c.path.c_str(),
-              c.format.c_str(), c.link_type_name.c_str(), c.packet_count,
-              c.packet_count ? seconds(c.last_ts_ns - c.first_ts_ns) : 0.0);
-  std::printf("database  %s\n", dbPath.c_str());
-  if (c.decode_errors || c.malformed || c.lua_errors)
-    std::printf("problems  %" PRIu64 " undecodable, %" PRIu64 " malformed, %" PRIu64
-                " dissector errors\n",
-                c.decode_errors, c.malformed, c.lua_errors);
-  std::printf("\n%4s  %-8s  %-26s  %-26s  %-10s  %9s  %9s  %11s  %9s  %11s\n", "#", "protocol",
-              "client", "server", "conn_id", "seconds", "c>s pkts", "c>s bytes", "s>c pkts",
-              "s>c bytes");
-  for (const auto& x : conns) {
+std::string num(const nlohmann::json& v, const char* fmt = "%.1f") {
+  if (!v.is_number()) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, fmt, v.get<double>());
+  return buf;
+}
+
+// The human-readable summary: one line per connection, one per direction.
+void printTable(const nlohmann::json& s) {
+  const auto& c = s["capture"];
+  std::printf("capture   %s (%s, %s, %s packets, %.3f s)\n", c["path"].get<std::string>().c_str(),
+              c["format"].get<std::string>().c_str(), c["link_type_name"].get<std::string>().c_str(),
+              c["packets"].dump().c_str(),
+              c["packets"].get<uint64_t>() ? c["last_time"].get<double>() - c["first_time"].get<double>() : 0.0);
+  std::printf("database  %s\n", s["database"].get<std::string>().c_str());
+  if (c["decode_errors"] != 0 || c["malformed"] != 0 || c["dissector_errors"] != 0)
+    std::printf("problems  %s undecodable, %s malformed, %s dissector errors\n",
+                c["decode_errors"].dump().c_str(), c["malformed"].dump().c_str(),
+                c["dissector_errors"].dump().c_str());
+  std::printf("\n%4s  %-8s  %-44s  %-10s  %-7s  %8s\n", "#", "protocol", "client -> server", "conn_id",
+              "vantage", "seconds");
+  std::printf("      %-4s %8s %10s %5s %5s %5s %5s %6s %8s %8s %8s %7s %7s  %s\n", "dir", "packets",
+              "bytes", "retx", "tmo", "fast", "spur", "lost", "rtt p50", "rtt p95", "rtt max",
+              ">300ms", "jitter", "stalls");
+  for (const auto& x : s["connections"]) {
     char id[16] = "-";
-    if (x.has_conn_id) std::snprintf(id, sizeof id, "0x%08" PRIx64, x.conn_id);
-    std::printf("%4" PRId64 "  %-8s  %-26s  %-26s  %-10s  %9.3f  %9" PRIu64 "  %11" PRIu64
-                "  %9" PRIu64 "  %11" PRIu64 "\n",
-                x.id, x.protocol.c_str(), x.client.c_str(), x.server.c_str(), id,
-                seconds(x.last_ts_ns - x.first_ts_ns), x.dir[0].packets, x.dir[0].bytes,
-                x.dir[1].packets, x.dir[1].bytes);
+    if (x["conn_id"].is_number())
+      std::snprintf(id, sizeof id, "0x%08" PRIx64, x["conn_id"].get<uint64_t>());
+    std::string ends = x["client"].get<std::string>() + " -> " + x["server"].get<std::string>();
+    std::printf("%4s  %-8s  %-44s  %-10s  %-7s  %8.3f\n", x["id"].dump().c_str(),
+                x["protocol"].get<std::string>().c_str(), ends.c_str(), id,
+                x["vantage"].get<std::string>().c_str(),
+                x["last_time"].get<double>() - x["first_time"].get<double>());
+    for (const char* dir : {"client_to_server", "server_to_client"}) {
+      const auto& d = x["directions"][dir];
+      auto n = [&](const char* k) { return d.contains(k) ? d[k].dump() : std::string("-"); };
+      std::string stalls = "-";
+      if (d.contains("stalls") && !d["stalls"].empty()) {
+        double longest = 0;
+        for (const auto& st : d["stalls"]) longest = std::max(longest, st["duration_ms"].get<double>());
+        stalls = std::to_string(d["stalls"].size()) + " (longest " + num(longest, "%.0f") + " ms)";
+      }
+      const nlohmann::json none;
+      const auto& rtt = d.contains("rtt_ms") ? d["rtt_ms"] : none;
+      // Samples that are not full round trips (the capture is at the data's
+      // receiver, or in the middle) are marked, since they read differently.
+      const bool partial = rtt.is_object() && rtt["span"].is_string() && rtt["span"] != "round_trip" &&
+                           rtt["samples"].is_number() && rtt["samples"].get<uint64_t>() > 0;
+      const char* mark = partial ? "~" : "";
+      std::string above = "-";
+      if (rtt.is_object() && rtt["share_above"].contains("300") && rtt["share_above"]["300"].is_number())
+        above = num(rtt["share_above"]["300"].get<double>() * 100, "%.1f%%");
+      std::printf("      %-4s %8s %10s %5s %5s %5s %5s %6s %8s %8s %8s %7s %7s  %s\n",
+                  dir[0] == 'c' ? "c>s" : "s>c", n("packets").c_str(), n("bytes").c_str(),
+                  n("retransmissions").c_str(), n("retransmissions_timeout").c_str(),
+                  n("retransmissions_fast").c_str(), n("retransmissions_spurious").c_str(),
+                  n("lost").c_str(), (num(rtt.is_object() ? rtt["p50"] : none) + mark).c_str(),
+                  (num(rtt.is_object() ? rtt["p95"] : none) + mark).c_str(),
+                  (num(rtt.is_object() ? rtt["max"] : none) + mark).c_str(), above.c_str(),
+                  num(d.contains("jitter_ms") ? d["jitter_ms"] : none).c_str(), stalls.c_str());
+    }
   }
+  std::printf("\nRTT in ms, for the direction whose data was acknowledged; ~: not a full round trip"
+              " (the capture sits at that data's receiver or mid-path); >300ms: share of RTT samples"
+              " above 300 ms.\n");
 }
 
 }  // namespace
@@ -185,8 +229,9 @@ int runAnalyze(const AnalyzeArgs& args) {
   StoreReader reader(r.db_path);
   CaptureInfo info = reader.capture();
   auto conns = reader.connections();
-  if (args.json) std::printf("%s\n", summaryJson(reader.database(), r.db_path, info, conns).dump(2).c_str());
-  else printTable(r.db_path, info, conns);
+  nlohmann::json summary = summaryJson(reader.database(), r.db_path, info, conns);
+  if (args.json) std::printf("%s\n", summary.dump(2).c_str());
+  else printTable(summary);
   return 0;
 }
 
