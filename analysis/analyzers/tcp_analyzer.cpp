@@ -117,6 +117,7 @@ void TcpAnalyzer::onData(Dir& d, const DecodedPacket& p, uint32_t len, uint64_t 
   s.start = seq;
   s.end = end;
   s.tsval = o.tsval;
+  s.ip_id = p.l3 == L3::IPv4 ? int32_t{p.ip_id} : -1;
   s.copies = 1;
   s.first_ns = s.last_ns = ns;
   s.first_frame = s.last_frame = frame;
@@ -160,15 +161,18 @@ void TcpAnalyzer::onData(Dir& d, const DecodedPacket& p, uint32_t len, uint64_t 
     return;
   }
   // A hole filled for the first time: reordered, or a copy of lost bytes.
-  bool retx;
-  if (o.has_timestamps) {
-    retx = false;
-    for (size_t i = lo + 1; i < d.count && i < lo + 64; ++i)
-      if (at(d, i).copies > 0) {
-        retx = after(o.tsval, at(d, i).tsval);
-        break;
-      }
-  } else {
+  // Sent after the next captured segment means a copy: its TSval is newer,
+  // or its IPv4 id is (Linux numbers a socket's packets consecutively, and
+  // TSvals tick only every millisecond, too coarse when the retransmission
+  // follows within one). Without either, a hole filled late is a copy.
+  const Seg* next = nullptr;
+  for (size_t i = lo + 1; i < d.count && i < lo + 64 && !next; ++i)
+    if (at(d, i).copies > 0) next = &at(d, i);
+  bool retx = false;
+  if (next && o.has_timestamps) retx = after(o.tsval, next->tsval);
+  if (next && !retx && s.ip_id >= 0 && next->ip_id >= 0 && s.ip_id != next->ip_id)
+    retx = static_cast<uint16_t>(s.ip_id - next->ip_id) < 0x8000;
+  if (!o.has_timestamps && !retx) {
     const double window = std::max(3.0, d.rtt.samples() ? d.rtt.srtt() / 2 : 3.0);
     retx = double(ns - e.first_ns) / 1e6 > window;
   }

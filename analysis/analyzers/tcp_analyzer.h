@@ -65,6 +65,7 @@ class TcpAnalyzer {
   struct Seg {
     uint32_t start = 0, end = 0;   // [start, end) in sequence space
     uint32_t tsval = 0;
+    int32_t ip_id = -1;            // IPv4 identification of the first copy; -1 unknown
     uint16_t copies = 0;
     bool sacked = false, fast_done = false, retx_first = false;
     int64_t first_ns = 0, last_ns = 0, hole_ns = -1;

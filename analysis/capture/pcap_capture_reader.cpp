@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <stdio_ext.h>
 
 #include "core/error.h"
 
@@ -64,6 +65,9 @@ PcapCaptureReader::PcapCaptureReader(const std::string& path, std::FILE* file, u
     throw CaptureError("cannot read " + quoted(path) + ": " + why);
   }
   fd_ = fileno(pcap_file(p_));
+  // Only this reader touches the stream: skip stdio's lock on every fread
+  // libpcap makes (two per packet).
+  __fsetlocking(pcap_file(p_), FSETLOCKING_BYCALLER);
   swapped_ = pcap_is_swapped(p_) == 1;
   link_type_ = pcap_datalink(p_);
   const char* name = pcap_datalink_val_to_name(link_type_);

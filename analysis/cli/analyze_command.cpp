@@ -220,6 +220,7 @@ int runAnalyze(const AnalyzeArgs& args) {
   if (!args.genre.empty()) opts.analysis.stall_ms = ana::genreStallMs(args.genre);
   if (args.stall_ms > 0) opts.analysis.stall_ms = args.stall_ms;  // explicit wins over the genre
   opts.dissector_lanes = args.jobs;
+  opts.analyze_connections = !args.no_analysis;
   opts.threaded_store = args.jobs != 1;
   IngestResult r = ingestCapture(args.capture, db, args.dissectors, opts, progress);
   if (showProgress) std::fprintf(stderr, "\r\033[K");

@@ -66,6 +66,8 @@ int main(int argc, char** argv) {
                       "Stall threshold preset: fighting 30, fps 50, racing 50, moba 150, mmo 300,"
                       " turn-based 1000")
       ->check(CLI::IsMember({"fighting", "fps", "racing", "moba", "mmo", "turn-based"}));
+  analyze->add_flag("--no-analysis", ana.no_analysis,
+                    "Index packets and connections only, without RTT/loss/stall analysis");
   analyze->add_option("-j,--jobs", ana.jobs,
                       "Lua states dissecting in parallel (default: one per core; 1: single thread)");
   addDissectorOptions(analyze, ana.dissectors, anaScripts, anaPrefs);

@@ -53,19 +53,17 @@ void countHook(lua_State* L, lua_Debug*) {
   }
 }
 
-// Allocator with a hard cap (Lua 5.4; LuaJIT x64 refuses custom allocators
-// and falls back to the hook's check above).
+// A hard cap around the Lua implementation's own allocator (LuaJIT's is
+// much faster than malloc for Lua's many small strings and tables).
 void* limitedAlloc(void* ud, void* ptr, size_t osize, size_t nsize) {
   auto* impl = static_cast<LuaHost::Impl*>(ud);
-  const size_t old = ptr ? osize : 0;
-  if (nsize == 0) {
-    impl->allocated -= old;
-    free(ptr);
+  const int64_t old = ptr ? static_cast<int64_t>(osize) : 0;
+  const int64_t grow = static_cast<int64_t>(nsize) - old;
+  if (nsize != 0 && grow > 0 &&
+      impl->allocated + grow > static_cast<int64_t>(impl->s.memory_limit + (16u << 20)))
     return nullptr;
-  }
-  if (nsize > old && impl->allocated + (nsize - old) > impl->s.memory_limit + (16u << 20)) return nullptr;
-  void* p = realloc(ptr, nsize);
-  if (p) impl->allocated = impl->allocated - old + nsize;
+  void* p = impl->base_alloc(impl->base_ud, ptr, osize, nsize);
+  if (p || nsize == 0) impl->allocated += grow;
   return p;
 }
 
@@ -167,9 +165,10 @@ std::string baseName(const std::string& path) {
 LuaHost::LuaHost() : d(std::make_unique<Impl>()) {
   State& s = d->s;
   s.host = this;
-  lua_State* L = lua_newstate(limitedAlloc, d.get());
-  if (!L) L = luaL_newstate();  // LuaJIT on x86-64 insists on its own allocator
+  lua_State* L = luaL_newstate();
   if (!L) throw DissectorError("cannot create a Lua state");
+  d->base_alloc = lua_getallocf(L, &d->base_ud);
+  lua_setallocf(L, limitedAlloc, d.get());
   s.L = L;
   luaL_openlibs(L);
 #ifdef RUDPSCOPE_LUAJIT

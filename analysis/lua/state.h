@@ -213,7 +213,11 @@ std::string formatField(const State& s, const FieldValue& v, const DissectResult
 namespace rudp {
 struct LuaHost::Impl {
   lua::State s;
-  size_t allocated = 0;  // bytes held by the Lua allocator (when the custom one is in use)
+  // Bytes allocated since the cap was installed (blocks from before may be
+  // freed later, so this can dip below zero).
+  int64_t allocated = 0;
+  lua_Alloc base_alloc = nullptr;  // the Lua implementation's own allocator
+  void* base_ud = nullptr;
   bool finished = false;
 };
 }  // namespace rudp

@@ -56,8 +56,9 @@ class BatchReader {
 // The in-order stage: connections, segments and rows, on the calling thread.
 class FlowStage {
  public:
-  FlowStage(LuaHost& host, CaptureInfo& info, const ana::AnalyzerConfig& cfg)
-      : info_(info), protos_(host.protocols()), analyzers_(protos_, cfg) {
+  FlowStage(LuaHost& host, CaptureInfo& info, const IngestOptions& opts)
+      : info_(info), protos_(host.protocols()), analyze_(opts.analyze_connections),
+        analyzers_(protos_, opts.analysis) {
     extractors_.resize(protos_.size());
     for (size_t i = 0; i < protos_.size(); ++i)
       if (protos_[i].has_contract) extractors_[i].emplace(protos_[i].contract, host.fields().size());
@@ -115,8 +116,12 @@ class FlowStage {
       ConnectionTable::count(hit, pkt, static_cast<uint32_t>(segs_.size()), malformed);
       row.conn = hit.conn->id;
       row.dir = hit.dir;
-      if (row.tcp) analyzers_.tcpPacket(*hit.conn, pkt.frame, pkt.ts_ns, hit.dir, pkt);
-      else analyzers_.contractPacket(*hit.conn, pkt.frame, pkt.ts_ns, hit.dir, segs_, pkt);
+      if (!analyze_) {
+      } else if (row.tcp) {
+        analyzers_.tcpPacket(*hit.conn, pkt.frame, pkt.ts_ns, hit.dir, pkt);
+      } else {
+        analyzers_.contractPacket(*hit.conn, pkt.frame, pkt.ts_ns, hit.dir, segs_, pkt);
+      }
     }
     out.add(row, segs_);
   }
@@ -127,6 +132,7 @@ class FlowStage {
  private:
   CaptureInfo& info_;
   const std::vector<ProtoInfo>& protos_;
+  const bool analyze_;
   std::vector<std::optional<SegmentExtractor>> extractors_;
   ConnectionTable table_;
   ConnectionAnalyzers analyzers_;
@@ -169,7 +175,7 @@ IngestResult ingestCapture(const std::string& capturePath, const std::string& db
   store.addProtocols(pool.host().protocols());
   AnalysisWriter analysis(store);
   writeAnalysisConfig(store.database(), options.analysis);
-  FlowStage flows(pool.host(), info, options.analysis);
+  FlowStage flows(pool.host(), info, options);
   BatchReader batches(*reader, pool);
   {
     StoreThread writer(store, analysis, options.threaded_store);

@@ -16,6 +16,9 @@ struct IngestOptions {
   // Write SQLite from a second thread, overlapping with dissection.
   bool threaded_store = true;
   ana::AnalyzerConfig analysis;  // stall threshold, RTT limits
+  // Off: connections and the packet index only (benchmarks measure what the
+  // analyzers add to ingest this way).
+  bool analyze_connections = true;
 };
 
 struct IngestResult {

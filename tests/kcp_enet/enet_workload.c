@@ -10,7 +10,10 @@
  * message on channel 0 (fragmented by ENet). After DURATION_S the client
  * sends a reliable "bye" on channel 0; both ends stop sending, keep servicing
  * 1.5 s (resends complete), print their counters as one JSON line on stdout,
- * then the client disconnects.
+ * then the client disconnects. packetsSent_final / packetsLost_final are the
+ * peer's counters as last seen before the disconnect: the client's just
+ * before it calls enet_peer_disconnect, the server's before the disconnect
+ * reset its peer.
  *
  * ENet resets peer->packetsSent / packetsLost every 10 s
  * (ENET_PEER_PACKET_LOSS_INTERVAL). To report cumulative counts the program
@@ -37,6 +40,9 @@ static struct {
       recv_bursts, recv_bytes, bad;
 } app;
 
+/* The peer's counters as last seen before it was reset by a disconnect. */
+static enet_uint32 last_sent, last_lost;
+static int frozen; /* the client's last snapshot is taken just before it disconnects */
 static enet_uint32 rtt_samples[4096];
 static int n_rtt;
 
@@ -55,7 +61,7 @@ static void send_msg(ENetPeer* peer, int channel, enet_uint32 flags, size_t len,
 static void on_receive(ENetEvent* ev, int* bye) {
   ENetPacket* p = ev->packet;
   app.recv_bytes += p->dataLength;
-  if (p->dataLength == 3 && memcmp(p->data, "bye", 3) == 0) *bye = 1;
+  if (p->dataLength == 3 && memcmp(p->data, "bbb", 3) == 0) *bye = 1; /* "bye" */
   else if (ev->channelID == 0 && p->dataLength == 4096) app.recv_bursts++;
   else if (ev->channelID == 0) app.recv_rel++;
   else if (ev->channelID == 1) app.recv_unrel++;
@@ -70,8 +76,16 @@ static void service_until(ENetHost* host, ENetPeer** peer, enet_uint32 until, in
     enet_uint32 now = enet_time_get();
     if ((int32_t)(until - now) <= 0) break;
     if (*peer) (*peer)->packetLossEpoch = now ? now : 1;
+    if (*peer && !frozen) {
+      last_sent = (*peer)->packetsSent;
+      last_lost = (*peer)->packetsLost;
+    }
     ENetEvent ev;
     int r = enet_host_service(host, &ev, until - now);
+    if (*peer && !frozen && !(r > 0 && ev.type == ENET_EVENT_TYPE_DISCONNECT)) {
+      last_sent = (*peer)->packetsSent;
+      last_lost = (*peer)->packetsLost;
+    }
     if (r < 0) { fprintf(stderr, "enet_host_service failed\n"); exit(1); }
     if (r == 0) continue;
     switch (ev.type) {
@@ -155,7 +169,14 @@ int main(int argc, char** argv) {
               p_low = peer ? peer->lowestRoundTripTime : 0;
   enet_uint32 h_sent_drained = host->totalSentPackets;
   if (!server && peer) {
-    enet_peer_disconnect(peer, 0);
+    /* Let the server finish its own drain (its snapshot) first. */
+    service_until(host, &peer, enet_time_get() + 1500, &bye, &gone);
+    if (peer) {
+      last_sent = peer->packetsSent;
+      last_lost = peer->packetsLost;
+      frozen = 1;
+      enet_peer_disconnect(peer, 0);
+    }
     service_until(host, &peer, enet_time_get() + 1500, &bye, &gone);
   } else if (server && peer) {
     enet_uint32 end = enet_time_get() + 3000;
@@ -164,14 +185,15 @@ int main(int argc, char** argv) {
     service_until(host, &peer, enet_time_get() + 500, &bye, &gone);
   }
   printf("{\"role\":\"%s\",\"peer\":{\"packetsSent\":%u,\"packetsLost\":%u,\"roundTripTime\":%u,"
-         "\"roundTripTimeVariance\":%u,\"lowestRoundTripTime\":%u,\"roundTripTime_median_per_tick\":%u},"
+         "\"roundTripTimeVariance\":%u,\"lowestRoundTripTime\":%u,\"roundTripTime_median_per_tick\":%u,"
+         "\"packetsSent_final\":%u,\"packetsLost_final\":%u},"
          "\"host\":{\"totalSentPackets\":%u,\"totalSentPackets_before_disconnect\":%u,"
          "\"totalSentData\":%u,\"totalReceivedPackets\":%u,\"totalReceivedData\":%u},"
          "\"app\":{\"sent_reliable\":%lu,\"sent_unreliable\":%lu,"
          "\"sent_unsequenced\":%lu,\"sent_bursts\":%lu,\"recv_reliable\":%lu,\"recv_unreliable\":%lu,"
          "\"recv_unsequenced\":%lu,\"recv_bursts\":%lu,\"recv_bytes\":%lu,\"recv_bad\":%lu}}\n",
          server ? "server" : "client", p_sent, p_lost, p_rtt, p_var, p_low,
-         n_rtt ? rtt_samples[n_rtt / 2] : 0, host->totalSentPackets, h_sent_drained,
+         n_rtt ? rtt_samples[n_rtt / 2] : 0, last_sent, last_lost, host->totalSentPackets, h_sent_drained,
          host->totalSentData, host->totalReceivedPackets, host->totalReceivedData, app.sent_rel,
          app.sent_unrel, app.sent_unseq, app.bursts, app.recv_rel, app.recv_unrel, app.recv_unseq,
          app.recv_bursts, app.recv_bytes, app.bad);

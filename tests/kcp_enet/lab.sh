@@ -142,21 +142,23 @@ inC ping -c1 -W2 $S_IP >/dev/null 2>&1 || inC ping -c1 -W2 $S_IP >/dev/null 2>&1
 inS ping -c1 -W2 $C_IP >/dev/null 2>&1 || true
 # The pings went through the forward hook as ICMP: only UDP is counted.
 
-inC tcpdump -i c0 -n -s 0 --immediate-mode -U -w "$OUT/client.pcap" udp 2>>"$LOG" &
+# Started directly (not through inC/inS, which would fork a subshell) so
+# that $! is tcpdump itself and SIGINT reaches it.
+ip netns exec "$NC" tcpdump -i c0 -n -s 0 --immediate-mode -U -w "$OUT/client.pcap" udp 2>>"$LOG" &
 PIDS+=($!)
-inS tcpdump -i s0 -n -s 0 --immediate-mode -U -w "$OUT/server.pcap" udp 2>>"$LOG" &
+ip netns exec "$NS" tcpdump -i s0 -n -s 0 --immediate-mode -U -w "$OUT/server.pcap" udp 2>>"$LOG" &
 PIDS+=($!)
 sleep 1
 
 log "$PROTO: loss c2s ${LOSS_C2S}% s2c ${LOSS_S2C}%, ${DURATION}s, seed $SEED, port $PORT"
-inS "$WORKLOAD" server "$PORT" "$DURATION" "$SEED" >"$OUT/server.json" 2>>"$LOG" &
+ip netns exec "$NS" "$WORKLOAD" server "$PORT" "$DURATION" "$SEED" >"$OUT/server.json" 2>>"$LOG" &
 SPID=$!
 PIDS+=($SPID)
 sleep 0.3
 if [[ $PROTO == enet ]]; then
-  inC "$WORKLOAD" client $S_IP "$PORT" "$DURATION" "$SEED" >"$OUT/client.json" 2>>"$LOG" &
+  ip netns exec "$NC" "$WORKLOAD" client $S_IP "$PORT" "$DURATION" "$SEED" >"$OUT/client.json" 2>>"$LOG" &
 else
-  inC "$WORKLOAD" client $S_IP:"$PORT" "$DURATION" "$SEED" >"$OUT/client.json" 2>>"$LOG" &
+  ip netns exec "$NC" "$WORKLOAD" client $S_IP:"$PORT" "$DURATION" "$SEED" >"$OUT/client.json" 2>>"$LOG" &
 fi
 CPID=$!
 PIDS+=($CPID)

@@ -213,7 +213,8 @@ TCPDUMP_S=${PIDS[-1]}
 
 ND=1; [[ $NAGLE == on ]] && ND=0
 log "lab $ID: loss c2s ${LOSS_C2S}% s2c ${LOSS_S2C}% (drop at $DROP_AT), nagle $NAGLE, ${DURATION}s, cc $CC_USED, offloads $OFFLOADS"
-inS "$BIN/tcp_workload" server "$PORT" --nodelay $ND --seed $((SEED * 2 + 1)) \
+TIMEOUT=$(awk -v d="$DURATION" 'BEGIN { printf "%d", d + 120 }')
+inS "$BIN/tcp_workload" server "$PORT" --nodelay $ND --seed $((SEED * 2 + 1)) --timeout "$TIMEOUT" \
   >"$OUT/workload-server.json" 2>"$OUT/workload-server.stderr" &
 SRV=$!
 PIDS+=($SRV)
@@ -223,7 +224,7 @@ for _ in $(seq 100); do
 done
 T_START=$(date +%s.%N)
 inC "$BIN/tcp_workload" client $S_IP "$PORT" --nodelay $ND --duration "$DURATION" \
-  --seed $((SEED * 2)) >"$OUT/workload-client.json" 2>"$OUT/workload-client.stderr" &
+  --seed $((SEED * 2)) --timeout "$TIMEOUT" >"$OUT/workload-client.json" 2>"$OUT/workload-client.stderr" &
 CLI=$!
 PIDS+=($CLI)
 

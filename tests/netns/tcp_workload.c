@@ -12,8 +12,13 @@
  * one JSON line with what it sent and received and TCP_INFO taken just before
  * close (the kernel's per-socket view, e.g. total_retrans).
  *
+ * Before closing, each side waits until everything it sent, FIN included, is
+ * acknowledged (SIOCOUTQ = 0), so no socket is orphaned with data in flight
+ * (orphans are killed after tcp_orphan_retries under heavy loss).
+ *
  * Options: --hz N --min N --max N --burst N --burst-ms N --duration S
- *          --nodelay 0|1 --seed N
+ *          --nodelay 0|1 --seed N --timeout S (whole run; default
+ *          duration + 120 s; SIGALRM ends the process when exceeded)
  * Exit status 0 only if the byte stream the peer announced was received in
  * full and intact (every message's length prefix and fill pattern checked).
  */
@@ -27,6 +32,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/sockios.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -48,6 +55,7 @@ static uint32_t rnd(void) {
 struct opts {
   double hz, duration;
   int min, max, burst, burst_ms, nodelay;
+  double timeout;
 };
 
 /* Receiver state: messages are [u16 length (total, incl. prefix)][fill],
@@ -112,7 +120,7 @@ int main(int argc, char** argv) {
   int argi = is_server ? 2 : 3;
   if (argi >= argc) usage();
   int port = atoi(argv[argi++]);
-  struct opts o = {is_server ? 60 : 30, 15, 20, 200, 4096, is_server ? 3000 : 2000, 1};
+  struct opts o = {is_server ? 60 : 30, 15, 20, 200, 4096, is_server ? 3000 : 2000, 1, 0};
   uint64_t seed = is_server ? 2 : 1;
   for (; argi + 1 < argc; argi += 2) {
     const char *k = argv[argi], *v = argv[argi + 1];
@@ -124,10 +132,12 @@ int main(int argc, char** argv) {
     else if (!strcmp(k, "--duration")) o.duration = atof(v);
     else if (!strcmp(k, "--nodelay")) o.nodelay = atoi(v);
     else if (!strcmp(k, "--seed")) seed = strtoull(v, 0, 10);
+    else if (!strcmp(k, "--timeout")) o.timeout = atof(v);
     else usage();
   }
   if (argi != argc) usage();
   if (o.min < 2 || o.max < o.min || o.max > 65535 || o.burst > 65535 || o.hz <= 0) usage();
+  alarm((unsigned)(o.timeout > 0 ? o.timeout : o.duration + 120));
   rng_state ^= seed * 0x9E3779B97F4A7C15ull;
   if (!rng_state) rng_state = 1;
 
@@ -200,9 +210,12 @@ int main(int argc, char** argv) {
       }
     }
   }
-  /* The client half-closed first; the server half-closed on end of stream.
-   * Both have now seen the peer's FIN, so everything we sent is acked or in
-   * flight; give the last ACK/FIN exchange a moment before closing. */
+  /* Both directions are closed; wait until our data and FIN are acked. */
+  for (;;) {
+    int outq = 0;
+    if (ioctl(fd, SIOCOUTQ, &outq) < 0 || outq == 0) break;
+    usleep(5000);
+  }
   struct tcp_info ti;
   socklen_t tl = sizeof ti;
   memset(&ti, 0, sizeof ti);

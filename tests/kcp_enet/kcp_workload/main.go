@@ -6,7 +6,7 @@
 //	kcp_workload client HOST:PORT DURATION_S SEED
 //
 // Both ends send at 30 Hz a 20..120-byte message (length-prefixed) and every
-// 1.5..3 s a 4096-byte one (kcp-go cuts it into MSS-sized segments). After
+// 0.8..1.6 s a 4096-byte one (kcp-go cuts it into MSS-sized segments). After
 // DURATION_S the client sends a "bye" message; both ends stop sending, keep
 // the session 2 s (retransmissions complete), then print kcp-go's
 // DefaultSnmp counters (per process, so per direction of sending) and the
@@ -129,7 +129,7 @@ func main() {
 	var srtts []int
 	start := time.Now()
 	next := start
-	nextBurst := start.Add(time.Duration(1500+rng.Intn(1500)) * time.Millisecond)
+	nextBurst := start.Add(time.Duration(800+rng.Intn(800)) * time.Millisecond)
 	for {
 		now := time.Now()
 		if role == "client" && now.Sub(start) >= time.Duration(duration)*time.Second {
@@ -145,7 +145,7 @@ func main() {
 			if !now.Before(nextBurst) {
 				send(4096)
 				sentBursts++
-				nextBurst = now.Add(time.Duration(1500+rng.Intn(1500)) * time.Millisecond)
+				nextBurst = now.Add(time.Duration(800+rng.Intn(800)) * time.Millisecond)
 			}
 			srtts = append(srtts, int(sess.GetSRTT()))
 			next = next.Add(tick)
