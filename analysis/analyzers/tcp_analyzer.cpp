@@ -64,6 +64,17 @@ void TcpAnalyzer::onPacket(uint64_t frame, int64_t ns, Direction dir, const Deco
   const uint32_t len = p.payload_reported_len + ((fl & kSyn) ? 1 : 0) + ((fl & kFin) ? 1 : 0);
   if ((fl & kAck) && !(fl & kRst)) onAck(peer, p, len == 0, frame, ns);
   if (len > 0 && !(fl & kRst)) onData(d, p, len, frame, ns);
+  else if (len == 0 && !(fl & kRst) && d.started && after(p.tcp.seq, d.nxt)) {
+    // A bare ack numbered past everything captured: the sequence space in
+    // between (data, or a FIN) was sent and lost before the capture point.
+    Seg hole;
+    hole.start = d.nxt;
+    hole.end = p.tcp.seq;
+    hole.first_ns = hole.last_ns = ns;
+    hole.behind_ack = true;
+    push(d, hole, d.count);
+    d.nxt = p.tcp.seq;
+  }
   if (!(fl & (kSyn | kRst))) {
     // This end's receive window limits the peer's data.
     peer.m.min_window = std::min<uint32_t>(peer.m.min_window, p.tcp.window);
@@ -168,8 +179,10 @@ void TcpAnalyzer::onData(Dir& d, const DecodedPacket& p, uint32_t len, uint64_t 
   const Seg* next = nullptr;
   for (size_t i = lo + 1; i < d.count && i < lo + 64 && !next; ++i)
     if (at(d, i).copies > 0) next = &at(d, i);
-  bool retx = false;
-  if (next && o.has_timestamps) retx = after(o.tsval, next->tsval);
+  // Bytes a later bare ack already numbered past were sent before it: a
+  // copy filling them came after.
+  bool retx = e.behind_ack;
+  if (next && !retx && o.has_timestamps) retx = after(o.tsval, next->tsval);
   if (next && !retx && s.ip_id >= 0 && next->ip_id >= 0 && s.ip_id != next->ip_id)
     retx = static_cast<uint16_t>(s.ip_id - next->ip_id) < 0x8000;
   if (!o.has_timestamps && !retx) {

@@ -68,6 +68,7 @@ class TcpAnalyzer {
     int32_t ip_id = -1;            // IPv4 identification of the first copy; -1 unknown
     uint16_t copies = 0;
     bool sacked = false, fast_done = false, retx_first = false;
+    bool behind_ack = false;       // a hole a later bare ack numbered past
     int64_t first_ns = 0, last_ns = 0, hole_ns = -1;
     uint64_t first_frame = 0, last_frame = 0;
   };

@@ -173,12 +173,13 @@ IngestResult ingestCapture(const std::string& capturePath, const std::string& db
 
   StoreWriter store(dbPath);
   store.addProtocols(pool.host().protocols());
-  AnalysisWriter analysis(store);
+  // Its statements must be finalized before finish() closes the database.
+  std::optional<AnalysisWriter> analysis(std::in_place, store);
   writeAnalysisConfig(store.database(), options.analysis);
   FlowStage flows(pool.host(), info, options);
   BatchReader batches(*reader, pool);
   {
-    StoreThread writer(store, analysis, options.threaded_store);
+    StoreThread writer(store, *analysis, options.threaded_store);
     // Double buffering: the next batch is read and decoded while the
     // workers dissect the current one.
     PacketBatch buf[2];
@@ -202,8 +203,9 @@ IngestResult ingestCapture(const std::string& capturePath, const std::string& db
     flows.analyzers().finish();
     writer.write(std::move(last));
     writer.flush();
-    analysis.createIndexes();
+    analysis->createIndexes();
   }
+  analysis.reset();
   info.truncated = reader->truncated();
   info.warning = reader->warning();
   store.finish(info, flows.table().connections());

@@ -182,6 +182,9 @@ void StoreWriter::finish(const CaptureInfo& c,
   d->db.exec("UPDATE meta SET value = '1' WHERE key = 'complete'");
   d->db.exec("COMMIT");
   d->db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  // WAL while writing; the finished file in rollback mode, so read-only
+  // readers (the GUI, the CLI summary) leave no -wal/-shm files beside it.
+  d->db.exec("PRAGMA journal_mode = DELETE");
   d->insPacket.reset(); d->insExtra.reset(); d->insError.reset();
   d.reset();  // closing the last connection removes the -wal file
   fsyncPath(partial_, false);

@@ -20,6 +20,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::string dir = std::filesystem::is_directory("/dev/shm") ? "/dev/shm" : "/tmp";
     return dir + "/rudpscope-fuzz-ingest-" + std::to_string(::getpid()) + ".sqlite";
   }();
+  // libFuzzer ends with exit(): leave no scratch databases behind.
+  static const bool cleanup = [] {
+    std::atexit([] {
+      for (const char* s : {"", "-wal", "-shm", ".partial", ".partial-wal", ".partial-shm"})
+        std::remove((db + s).c_str());
+    });
+    return true;
+  }();
+  (void)cleanup;
 
   const std::string& path = file.write(data, size);
   IngestResult r[2];

@@ -7,19 +7,24 @@
 #   c0 10.78.1.2 <-veth-> r1 10.78.1.1 | r2 10.78.2.1 <-veth-> s0 10.78.2.2
 #                        nft forward: numgen random drop per direction
 #
-# Usage: lab.sh --proto enet|kcp --out DIR [--loss PCT | --loss-c2s PCT --loss-s2c PCT]
-#               [--duration S] [--seed N] [--port N]
+# Usage: lab.sh --proto enet|kcp|kcptun --out DIR [--loss PCT | --loss-c2s PCT --loss-s2c PCT]
+#               [--duration S] [--seed N] [--port N] [--fec DATA:PARITY]
+#   enet    enet_workload.c on libenet
+#   kcp     kcp_workload (Go, kcp-go): plain KCP, or FEC framing with --fec
+#   kcptun  Debian's kcptun --crypt none (nonce + CRC32 framing; FEC with
+#           --fec, default 0:0) carrying tcp_game.py's TCP stream to an echo
 # Writes into DIR: client.pcap (captured on c0), server.pcap (on s0),
-# client.json / server.json (the workload's counters), nft.json (router
-# counters: seen_c2s, seen_s2c, drop_c2s, drop_s2c in packets), lab.log.
+# client.json / server.json (the workload's counters; kcptun: its last
+# --snmplog row), nft.json (router counters: seen_c2s, seen_s2c, drop_c2s,
+# drop_s2c in packets), lab.log.
 # Exit status: 0 ok, 77 cannot run here (not root / no netns / no libenet-dev
-# or Go with kcp-go / missing tool), anything else: the lab failed.
+# or Go with kcp-go or kcptun / missing tool), anything else: the lab failed.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-PROTO="" OUT="" LOSS_C2S=0 LOSS_S2C=0 DURATION=10 SEED=1 PORT=""
+PROTO="" OUT="" LOSS_C2S=0 LOSS_S2C=0 DURATION=10 SEED=1 PORT="" FEC=0:0
 
-usage() { sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,23p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --proto) PROTO=$2; shift 2 ;;
@@ -30,12 +35,15 @@ while [[ $# -gt 0 ]]; do
     --duration) DURATION=$2; shift 2 ;;
     --seed) SEED=$2; shift 2 ;;
     --port) PORT=$2; shift 2 ;;
+    --fec) FEC=$2; shift 2 ;;
     -h|--help) usage ;;
     *) echo "lab.sh: unknown argument $1" >&2; usage ;;
   esac
 done
-[[ -n $OUT && ( $PROTO == enet || $PROTO == kcp ) ]] || usage
-[[ -n $PORT ]] || { [[ $PROTO == enet ]] && PORT=40123 || PORT=40124; }
+[[ -n $OUT && ( $PROTO == enet || $PROTO == kcp || $PROTO == kcptun ) ]] || usage
+[[ $FEC =~ ^[0-9]+:[0-9]+$ ]] || usage
+DS=${FEC%:*} PS=${FEC#*:}
+[[ -n $PORT ]] || case $PROTO in enet) PORT=40123 ;; kcp) PORT=40124 ;; kcptun) PORT=40125 ;; esac
 
 skip() { echo "lab.sh: SKIP: $*" >&2; exit 77; }
 [[ $(id -u) -eq 0 ]] || skip "needs root (network namespaces, nftables, capture)"
@@ -65,6 +73,9 @@ if [[ $PROTO == enet ]]; then
   [[ -f /usr/include/enet/enet.h ]] || skip "libenet-dev not installed"
   build_c enet_workload "$HERE/enet_workload.c" -lenet || { echo "lab.sh: cannot build enet_workload" >&2; exit 1; }
   WORKLOAD=$BIN/enet_workload
+elif [[ $PROTO == kcptun ]]; then
+  command -v kcptun-server >/dev/null && command -v kcptun-client >/dev/null || skip "kcptun not installed"
+  command -v python3 >/dev/null || skip "python3 not installed"
 else
   command -v go >/dev/null || skip "go not installed"
   [[ -d /usr/share/gocode/src/github.com/xtaci/kcp-go ]] || skip "golang-github-xtaci-kcp-dev not installed"
@@ -150,22 +161,62 @@ ip netns exec "$NS" tcpdump -i s0 -n -s 0 --immediate-mode -U -w "$OUT/server.pc
 PIDS+=($!)
 sleep 1
 
-log "$PROTO: loss c2s ${LOSS_C2S}% s2c ${LOSS_S2C}%, ${DURATION}s, seed $SEED, port $PORT"
-ip netns exec "$NS" "$WORKLOAD" server "$PORT" "$DURATION" "$SEED" >"$OUT/server.json" 2>>"$LOG" &
-SPID=$!
-PIDS+=($SPID)
-sleep 0.3
-if [[ $PROTO == enet ]]; then
-  ip netns exec "$NC" "$WORKLOAD" client $S_IP "$PORT" "$DURATION" "$SEED" >"$OUT/client.json" 2>>"$LOG" &
+# The libraries time RTT in their own service loops: on a busy machine a
+# process that waits for a CPU adds that wait to its RTT, which no capture
+# sees. Real-time priority keeps them prompt (they sleep most of the time).
+RT=()
+if command -v chrt >/dev/null && chrt -f 10 true 2>/dev/null; then RT=(chrt -f 10); fi
+log "$PROTO: loss c2s ${LOSS_C2S}% s2c ${LOSS_S2C}%, ${DURATION}s, seed $SEED, port $PORT, fec $FEC"
+if [[ $PROTO == kcptun ]]; then
+  # kcptun logs its kcp-go SNMP counters every second; the last row is the truth.
+  KT=(--crypt none --mode fast --nocomp --ds "$DS" --ps "$PS" --snmpperiod 1 --quiet)
+  ip netns exec "$NS" python3 "$HERE/tcp_game.py" server 12948 2>>"$LOG" &
+  PIDS+=($!)
+  ip netns exec "$NS" "${RT[@]}" kcptun-server -l ":$PORT" -t 127.0.0.1:12948 "${KT[@]}" \
+    --snmplog "$OUT/server-snmp.csv" >>"$LOG" 2>&1 &
+  KSPID=$!
+  PIDS+=($KSPID)
+  ip netns exec "$NC" "${RT[@]}" kcptun-client -l 127.0.0.1:12949 -r "$S_IP:$PORT" "${KT[@]}" \
+    --snmplog "$OUT/client-snmp.csv" >>"$LOG" 2>&1 &
+  KCPID=$!
+  PIDS+=($KCPID)
+  sleep 1
+  rc=0
+  ip netns exec "$NC" python3 "$HERE/tcp_game.py" client 127.0.0.1 12949 "$DURATION" "$SEED" \
+    >"$OUT/client-app.json" 2>>"$LOG" || rc=$?
+  [[ $rc -eq 0 ]] || { log "tcp_game client failed ($rc)"; exit 1; }
+  sleep 2.5  # retransmissions done, one more SNMP row written
+  kill -TERM $KCPID $KSPID 2>/dev/null || true
+  wait $KCPID $KSPID 2>/dev/null || true
+  snmp_json() { # csv role -> {"role":..., "snmp":{last row}}
+    python3 - "$1" "$2" <<'PY'
+import csv, json, sys
+rows = list(csv.reader(open(sys.argv[1])))
+head, last = rows[0], rows[-1]
+print(json.dumps({"role": sys.argv[2], "snmp": {k: int(v) for k, v in zip(head, last) if v.isdigit()}}))
+PY
+  }
+  snmp_json "$OUT/client-snmp.csv" client >"$OUT/client.json"
+  snmp_json "$OUT/server-snmp.csv" server >"$OUT/server.json"
 else
-  ip netns exec "$NC" "$WORKLOAD" client $S_IP:"$PORT" "$DURATION" "$SEED" >"$OUT/client.json" 2>>"$LOG" &
+  ip netns exec "$NS" "${RT[@]}" "$WORKLOAD" server "$PORT" "$DURATION" "$SEED" $([[ $PROTO == kcp ]] && echo "$DS $PS") \
+    >"$OUT/server.json" 2>>"$LOG" &
+  SPID=$!
+  PIDS+=($SPID)
+  sleep 0.3
+  if [[ $PROTO == enet ]]; then
+    ip netns exec "$NC" "${RT[@]}" "$WORKLOAD" client $S_IP "$PORT" "$DURATION" "$SEED" >"$OUT/client.json" 2>>"$LOG" &
+  else
+    ip netns exec "$NC" "${RT[@]}" "$WORKLOAD" client $S_IP:"$PORT" "$DURATION" "$SEED" "$DS" "$PS" \
+      >"$OUT/client.json" 2>>"$LOG" &
+  fi
+  CPID=$!
+  PIDS+=($CPID)
+  rc=0
+  wait $CPID || rc=$?
+  wait $SPID || rc=$?
+  [[ $rc -eq 0 ]] || { log "workload failed ($rc)"; exit 1; }
 fi
-CPID=$!
-PIDS+=($CPID)
-rc=0
-wait $CPID || rc=$?
-wait $SPID || rc=$?
-[[ $rc -eq 0 ]] || { log "workload failed ($rc)"; exit 1; }
 sleep 0.5
 for p in "${PIDS[@]}"; do kill -INT "$p" 2>/dev/null || true; done
 for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null || true; done

@@ -2,9 +2,10 @@
 // v5.6.1) client/server pair for rudpscope's tests, plain KCP on the wire (no
 // block cipher, no FEC). See tests/kcp_enet/README.md.
 //
-//	kcp_workload server PORT DURATION_S SEED
-//	kcp_workload client HOST:PORT DURATION_S SEED
+//	kcp_workload server PORT DURATION_S SEED [DATASHARDS PARITYSHARDS]
+//	kcp_workload client HOST:PORT DURATION_S SEED [DATASHARDS PARITYSHARDS]
 //
+// With shard counts (both ends must agree) kcp-go adds its FEC framing.
 // Both ends send at 30 Hz a 20..120-byte message (length-prefixed) and every
 // 0.8..1.6 s a 4096-byte one (kcp-go cuts it into MSS-sized segments). After
 // DURATION_S the client sends a "bye" message; both ends stop sending, keep
@@ -48,9 +49,14 @@ func main() {
 	role := os.Args[1]
 	duration, _ := strconv.Atoi(os.Args[3])
 	seed, _ := strconv.Atoi(os.Args[4])
+	ds, ps := 0, 0
+	if len(os.Args) >= 7 {
+		ds, _ = strconv.Atoi(os.Args[5])
+		ps, _ = strconv.Atoi(os.Args[6])
+	}
 	var sess *kcp.UDPSession
 	if role == "server" {
-		l, err := kcp.ListenWithOptions(":"+os.Args[2], nil, 0, 0)
+		l, err := kcp.ListenWithOptions(":"+os.Args[2], nil, ds, ps)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
@@ -63,7 +69,7 @@ func main() {
 		seed = seed*31 + 7
 	} else {
 		var err error
-		sess, err = kcp.DialWithOptions(os.Args[2], nil, 0, 0)
+		sess, err = kcp.DialWithOptions(os.Args[2], nil, ds, ps)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
 			os.Exit(1)
