@@ -217,7 +217,10 @@ local function detect(tvb, pinfo, forced, strict)
     if len >= CRYPT_HDR + FEC_HDR + 2 then
       local stored = tvb(16, 4):le_uint()
       local ok = crc32(tvb(CRYPT_HDR, len - CRYPT_HDR):raw()) == tobit(stored)
-      if ok or forced ~= 0 then
+      -- A wrong CRC: the heuristic leaves the datagram alone; on a KCP port
+      -- (or a forced framing) it is shown with the bad CRC when what follows
+      -- parses completely.
+      if ok or not strict or forced ~= 0 then
         if forced ~= 2 then
           local fec = try_fec(tvb, pinfo, CRYPT_HDR, len, ok)
           if fec or forced == 4 then
@@ -225,7 +228,7 @@ local function detect(tvb, pinfo, forced, strict)
                      segs = fec and fec.segs or {}, err = (not fec) and "fec" or nil }
           end
         end
-        local segs, err = parse_segments(tvb, CRYPT_HDR, len, strict and forced == 0)
+        local segs, err = parse_segments(tvb, CRYPT_HDR, len, (strict or not ok) and forced == 0)
         if not err or forced == 2 then
           return { name = 2, kcp_off = CRYPT_HDR, crc = stored, crc_ok = ok, segs = segs, err = err }
         end

@@ -20,7 +20,7 @@ class AnalysisWriter {
   void stall(int64_t conn, const ana::StallEvent& e);
   void rate(int64_t conn, const ana::RateEvent& e);
   void metrics(int64_t conn, const ana::ConnectionMetrics& m);
-  // Indexes for the GUI's per-connection timelines; call once, at the end.
+  // Indexes for per-connection queries of the event tables; call once, at the end.
   void createIndexes();
 
  private:

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "analyzers/events.h"
 #include "core/error.h"
 
 namespace rudp::store {
@@ -67,9 +68,13 @@ CREATE TABLE direction_metrics(
   PRIMARY KEY (conn, dir)) WITHOUT ROWID;
 CREATE TABLE loss_bursts(conn INTEGER NOT NULL, dir INTEGER NOT NULL, length INTEGER NOT NULL,
   count INTEGER NOT NULL, PRIMARY KEY (conn, dir, length)) WITHOUT ROWID;
+-- The biggest event table (about one row per ack): source and span are
+-- codes, named by the two small tables below.
 CREATE TABLE rtt_samples(conn INTEGER NOT NULL, dir INTEGER NOT NULL, frame INTEGER NOT NULL,
-  data_frame INTEGER, ts_ns INTEGER NOT NULL, rtt_ms REAL NOT NULL, source TEXT NOT NULL,
-  span TEXT NOT NULL, srtt_ms REAL NOT NULL, rto_ms REAL NOT NULL);
+  data_frame INTEGER, ts_ns INTEGER NOT NULL, rtt_ms REAL NOT NULL, source INTEGER NOT NULL,
+  span INTEGER NOT NULL, srtt_ms REAL NOT NULL, rto_ms REAL NOT NULL);
+CREATE TABLE rtt_source(id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+CREATE TABLE rtt_span(id INTEGER PRIMARY KEY, name TEXT NOT NULL);
 CREATE TABLE retransmissions(conn INTEGER NOT NULL, dir INTEGER NOT NULL, frame INTEGER NOT NULL,
   ts_ns INTEGER NOT NULL, seq INTEGER NOT NULL, original_frame INTEGER, previous_frame INTEGER,
   attempt INTEGER NOT NULL, since_previous_ms REAL, cause TEXT NOT NULL);
@@ -87,6 +92,18 @@ CREATE TABLE rates(conn INTEGER NOT NULL, dir INTEGER NOT NULL, start_ns INTEGER
 
 void createSchema(sql::Database& db) {
   db.exec(kDdl);
+  sql::Statement src(db, "INSERT INTO rtt_source VALUES (?, ?)");
+  for (auto v : {ana::RttSource::TsEcho, ana::RttSource::SeqAck, ana::RttSource::TcpAck,
+                 ana::RttSource::TcpTimestamp}) {
+    src.bind(1, int64_t(v)).bind(2, std::string_view(ana::toString(v)));
+    src.run();
+  }
+  sql::Statement span(db, "INSERT INTO rtt_span VALUES (?, ?)");
+  for (auto v : {ana::RttSpan::Unknown, ana::RttSpan::RoundTrip, ana::RttSpan::ReceiverDelay,
+                 ana::RttSpan::BeyondCapture}) {
+    span.bind(1, int64_t(v)).bind(2, std::string_view(ana::toString(v)));
+    span.run();
+  }
   db.exec(("PRAGMA user_version = " + std::to_string(kSchemaVersion)).c_str());
   db.exec("INSERT INTO meta(key, value) VALUES ('complete', '0')");
 }

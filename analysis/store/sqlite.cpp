@@ -64,7 +64,7 @@ void Statement::run() {
 
 void Statement::reset() {
   sqlite3_reset(st_);
-  sqlite3_clear_bindings(st_);
+  // Bindings are kept: every writer binds every column of every row.
 }
 
 std::string Statement::text(int col) const {

@@ -10,7 +10,9 @@
 # it to keep a growing corpus between runs). Crashes, hangs (-timeout=5 per
 # input) and OOMs (-rss_limit_mb=2048) land in $FUZZ_WORK/artifacts/<target>/;
 # copy them to tests/fuzz/regressions/<target>/ once the bug is understood.
-# Prints exec/s and coverage per target; exits 1 if any target failed.
+# Extra libFuzzer flags go in $FUZZ_ARGS (e.g. "-fork=1 -ignore_ooms=1" to
+# keep going past a known leak). Prints exec/s, coverage and CPU seconds per
+# target; exits 1 if any target failed.
 set -euo pipefail
 
 if [[ $# -lt 1 ]]; then
@@ -57,13 +59,14 @@ for t in "${targets[@]}"; do
   timer=()
   [[ -x /usr/bin/time ]] && timer=(/usr/bin/time -o "$log.cpu" -f '%U %S')
   rc=0
+  # shellcheck disable=SC2086  # FUZZ_ARGS is a list of flags
   "${timer[@]}" nice -n 10 "$bin" -max_total_time="$secs" -timeout=5 -rss_limit_mb=2048 \
-    -print_final_stats=1 -artifact_prefix="$work/artifacts/$t/" \
+    -print_final_stats=1 -artifact_prefix="$work/artifacts/$t/" ${FUZZ_ARGS:-} \
     "${inputs[@]}" >"$log" 2>&1 || rc=$?
   cpu=?
   [[ -s $log.cpu ]] && cpu=$(awk 'END { printf "%d", $1 + $2 }' "$log.cpu")
   done_line=$(grep -E '^#[0-9]+[[:space:]]+DONE' "$log" | tail -1 || true)
-  [[ -n $done_line ]] || done_line=$(grep -E '^#[0-9]+' "$log" | tail -1 || true)
+  [[ -n $done_line ]] || done_line=$(grep -E '^#[0-9]+:? ' "$log" | tail -1 || true)
   cov=$(sed -nE 's/.* cov: ([0-9]+).*/\1/p' <<<"$done_line")
   ft=$(sed -nE 's/.* ft: ([0-9]+).*/\1/p' <<<"$done_line")
   eps=$(sed -nE 's/^stat::average_exec_per_sec:[[:space:]]+([0-9]+)/\1/p' "$log" | tail -1)

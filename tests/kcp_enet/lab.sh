@@ -43,7 +43,10 @@ done
 [[ -n $OUT && ( $PROTO == enet || $PROTO == kcp || $PROTO == kcptun ) ]] || usage
 [[ $FEC =~ ^[0-9]+:[0-9]+$ ]] || usage
 DS=${FEC%:*} PS=${FEC#*:}
-[[ -n $PORT ]] || case $PROTO in enet) PORT=40123 ;; kcp) PORT=40124 ;; kcptun) PORT=40125 ;; esac
+# Server ports below the ephemeral range (32768-60999), so the client's port
+# is the higher one (KCP has no handshake: the analysis takes the lower port
+# for the server's).
+[[ -n $PORT ]] || case $PROTO in enet) PORT=17091 ;; kcp) PORT=29900 ;; kcptun) PORT=29901 ;; esac
 
 skip() { echo "lab.sh: SKIP: $*" >&2; exit 77; }
 [[ $(id -u) -eq 0 ]] || skip "needs root (network namespaces, nftables, capture)"
@@ -169,9 +172,11 @@ if command -v chrt >/dev/null && chrt -f 10 true 2>/dev/null; then RT=(chrt -f 1
 log "$PROTO: loss c2s ${LOSS_C2S}% s2c ${LOSS_S2C}%, ${DURATION}s, seed $SEED, port $PORT, fec $FEC"
 if [[ $PROTO == kcptun ]]; then
   # kcptun logs its kcp-go SNMP counters every second; the last row is the truth.
-  KT=(--crypt none --mode fast --nocomp --ds "$DS" --ps "$PS" --snmpperiod 1 --quiet)
+  # --keepalive 25 (smux requires < 30): no heartbeat between the last SNMP
+  # row and the end of a run shorter than that.
+  KT=(--crypt none --mode fast --nocomp --ds "$DS" --ps "$PS" --snmpperiod 1 --keepalive 25 --quiet)
   ip netns exec "$NS" python3 "$HERE/tcp_game.py" server 12948 2>>"$LOG" &
-  PIDS+=($!)
+  ECHOPID=$!
   ip netns exec "$NS" "${RT[@]}" kcptun-server -l ":$PORT" -t 127.0.0.1:12948 "${KT[@]}" \
     --snmplog "$OUT/server-snmp.csv" >>"$LOG" 2>&1 &
   KSPID=$!
@@ -186,8 +191,9 @@ if [[ $PROTO == kcptun ]]; then
     >"$OUT/client-app.json" 2>>"$LOG" || rc=$?
   [[ $rc -eq 0 ]] || { log "tcp_game client failed ($rc)"; exit 1; }
   sleep 2.5  # retransmissions done, one more SNMP row written
-  kill -TERM $KCPID $KSPID 2>/dev/null || true
-  wait $KCPID $KSPID 2>/dev/null || true
+  # (SIGTERM: background jobs of a script ignore SIGINT, and python keeps that.)
+  kill -TERM $KCPID $KSPID $ECHOPID 2>/dev/null || true
+  wait $KCPID $KSPID $ECHOPID 2>/dev/null || true
   snmp_json() { # csv role -> {"role":..., "snmp":{last row}}
     python3 - "$1" "$2" <<'PY'
 import csv, json, sys

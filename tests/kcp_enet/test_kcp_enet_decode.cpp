@@ -128,3 +128,84 @@ TEST_CASE("KCP and ENet heuristics leave GRUDP traffic alone", "[kcp][enet]") {
   REQUIRE(lines.size() > 5000);
   for (const auto& l : lines) CHECK(l == "\t");
 }
+
+namespace {
+// Datagrams per (source, framing, FEC type) of a capture; all must be KCP.
+std::map<std::string, uint64_t> framings(const std::string& capture) {
+  std::map<std::string, uint64_t> m;
+  for (const auto& r : decode(capture, {"ip.src", "kcp.framing", "kcp.crc.good", "kcp.fec.type"})) {
+    CHECK(!r[1].empty());  // every datagram claimed by kcp.lua
+    if (r[1] == "crc" || r[1] == "crc+fec") CHECK(r[2] == "1");
+    ++m[r[0] + " " + r[1] + (r[3].empty() ? "" : " " + r[3])];
+  }
+  return m;
+}
+}  // namespace
+
+TEST_CASE("KCP framings of kcp-go and kcptun: nonce+CRC32, FEC data and parity shards", "[kcp]") {
+  struct Run {
+    const char* name;
+    const char* framing;
+    bool fec;
+  };
+  for (const Run& run_ : {Run{"kcptun_crc_loss5", "crc", false}, Run{"kcptun_crcfec_loss5", "crc+fec", true},
+                          Run{"kcp_fec_loss5", "fec", true}}) {
+    const std::string dir = dataDir(run_.name);
+    INFO(run_.name);
+    const json cj = readJson(dir + "/client.json"), sj = readJson(dir + "/server.json");
+    const auto atClient = framings(dir + "/client.pcap"), atServer = framings(dir + "/server.pcap");
+    const std::string f = run_.framing;
+    auto get = [](const std::map<std::string, uint64_t>& m, const std::string& k) {
+      auto it = m.find(k);
+      return it == m.end() ? uint64_t(0) : it->second;
+    };
+    if (!run_.fec) {
+      CHECK(atClient.size() == 2);
+      CHECK(get(atClient, kClientIp + " " + f) == u(cj.at("snmp"), "OutPkts"));
+      CHECK(get(atServer, kServerIp + " " + f) == u(sj.at("snmp"), "OutPkts"));
+      continue;
+    }
+    CHECK(atClient.size() == 4);
+    // Everything the sender sent is in its own capture ...
+    CHECK(get(atClient, kClientIp + " " + f + " 0x00f1") + get(atClient, kClientIp + " " + f + " 0x00f2") ==
+          u(cj.at("snmp"), "OutPkts"));
+    CHECK(get(atServer, kServerIp + " " + f + " 0x00f1") + get(atServer, kServerIp + " " + f + " 0x00f2") ==
+          u(sj.at("snmp"), "OutPkts"));
+    // ... and the parity shards in the receiver's capture are the ones it counted.
+    CHECK(get(atServer, kClientIp + " " + f + " 0x00f2") == u(sj.at("snmp"), "FECParityShards"));
+    CHECK(get(atClient, kServerIp + " " + f + " 0x00f2") == u(cj.at("snmp"), "FECParityShards"));
+  }
+}
+
+TEST_CASE("KCP: a datagram with a wrong CRC32 is shown as such on a KCP port, not claimed by the heuristic",
+          "[kcp]") {
+  // Copy the kcptun capture, flipping the last byte of the first frame.
+  const std::string src = dataDir("kcptun_crc_loss5") + "/client.pcap";
+  rudp::test::TempDir tmp("kcpcrc");
+  const std::string cap = tmp / "bad_crc.pcap";
+  {
+    std::ifstream in(src, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    REQUIRE(bytes.size() > 24 + 16);
+    uint32_t incl = 0;
+    for (int i = 3; i >= 0; --i) incl = incl * 256 + uint8_t(bytes[24 + 8 + i]);  // little-endian pcap
+    bytes[24 + 16 + incl - 1] ^= 0x5a;
+    std::ofstream(cap, std::ios::binary) << bytes;
+  }
+  const std::vector<std::string> fields = {"kcp.framing", "kcp.crc.good", "kcp.conv"};
+  auto heur = decode(cap, fields);
+  CHECK(heur[0] == std::vector<std::string>{"", "", ""});
+  CHECK(heur[1][1] == "1");
+  for (const char* framing : {"kcp.framing:auto", "kcp.framing:crc"}) {
+    auto r = run({RUDPSCOPE_CLI, "decode", cap, "-o", "kcp.ports:29901", "-o", framing, "-e", "kcp.framing",
+                  "-e", "kcp.crc.good", "-e", "kcp.segments"});
+    REQUIRE(r.status == 0);
+    CHECK(splitLines(r.out)[0] == "crc\t0\t1");
+  }
+  // tshark says the same.
+  auto t = run({TSHARK_EXECUTABLE, "-n", "-r", cap, "-X", "lua_script:" + dissector("kcp.lua"), "-o",
+                "kcp.ports:29901", "-o", "kcp.framing:crc", "-T", "fields", "-e", "kcp.framing", "-e",
+                "kcp.crc.good", "-e", "_ws.expert.message"});
+  REQUIRE(t.status == 0);
+  CHECK(splitLines(t.out)[0] == "crc\t0\tCRC32 does not match");
+}
