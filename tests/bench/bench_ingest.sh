@@ -70,6 +70,20 @@ for size in "${SIZES[@]}"; do
   echo "   ${FRAMES[$size]} packets in ${WALL[$size]} s, ${RATE[$size]} packets/s, peak RSS ${RSS[$size]} kB"
 done
 
+# What connection analysis adds to ingest: the 1M capture again with
+# --no-analysis (packet index and connections only), and CPU seconds of both.
+cpu_s() { awk -F': ' '/User time/ {u=$2} /System time/ {s=$2} END {printf "%.2f", u + s}' "$1"; }
+echo "== rudpscope-cli analyze --no-analysis (1m)"
+t0="$(now_s)"
+/usr/bin/time -v -o "$TMP/time_noana.txt" \
+  "$CLI" analyze "$TMP/bench_1m.pcap" --db "$TMP/noana.sqlite" --no-analysis > /dev/null 2>&1 \
+  || die "rudpscope-cli analyze --no-analysis failed"
+NWALL="$(elapsed "$t0" "$(now_s)")"
+NCPU="$(cpu_s "$TMP/time_noana.txt")"
+FCPU="$(cpu_s "$TMP/time_cli_1m.txt")"
+OVER_WALL="$(awk -v a="${WALL[1m]}" -v b="$NWALL" 'BEGIN { printf "%.0f", (b > 0 ? (a / b - 1) * 100 : 0) }')"
+OVER_CPU="$(awk -v a="$FCPU" -v b="$NCPU" 'BEGIN { printf "%.0f", (b > 0 ? (a / b - 1) * 100 : 0) }')"
+
 echo "== tshark + grudp.lua on the $TSHARK_ON capture"
 tpcap="$TMP/bench_$TSHARK_ON.pcap"
 t0="$(now_s)"
@@ -92,3 +106,5 @@ done
 printf "%-34s %12s %10s %14s %14.1f\n" "tshark -X grudp.lua ($TSHARK_ON)" "$TFRAMES" "$TWALL" "$TRATE" \
   "$(awk -v k="$TRSS" 'BEGIN { print k / 1024 }')"
 echo "rudpscope-cli / tshark packets/s ratio (both on $TSHARK_ON): ${RATIO}x"
+echo "connection analysis on 1m: ${WALL[1m]} s vs ${NWALL} s without (+${OVER_WALL}% wall);" \
+     "CPU ${FCPU} s vs ${NCPU} s (+${OVER_CPU}%)"
