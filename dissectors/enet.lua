@@ -33,8 +33,9 @@
 -- command, every command number 1..12 with the flags ENet gives it (ACK none,
 -- SEND_UNRELIABLE(_FRAGMENT) none, SEND_UNSEQUENCED UNSEQUENCED, the others
 -- ACKNOWLEDGE; DISCONNECT any), peer commands on channel 0xFF, CONNECT only
--- with peer id 0xFFF, and the commands ending exactly at the end of the
--- datagram. Preferences:
+-- with peer id 0xFFF, an ACK's header sequence number equal to the number it
+-- acknowledges (ENet writes both), reliable commands only in datagrams with a
+-- sent time, and the commands ending exactly at the end of the datagram. Preferences:
 --   enet.ports     UDP ports always decoded as ENet (range, default none:
 --                  ENet has no standard port)
 --   enet.checksum  the hosts use enet_crc32 checksums (default off)
@@ -179,6 +180,8 @@ local function parse_commands(tvb, off, len, peer_id, strict)
       local ch = tvb(off + 1, 1):uint()
       if PEER_CMD[num] and ch ~= 0xFF then return cmds, "channel" end
       if num == 2 and peer_id ~= 0xFFF then return cmds, "connect" end
+      -- ENet puts the acked number in the ACK's own header as well.
+      if num == 1 and tvb(off + 2, 2):uint() ~= tvb(off + 4, 2):uint() then return cmds, "ack" end
     end
     off = off + size + c.dlen
   end

@@ -214,7 +214,15 @@ local function detect(tvb, pinfo, forced, strict)
     if not err or forced == 1 then return { name = 1, kcp_off = 0, segs = segs, err = err } end
   end
   if forced == 0 or forced == 2 or forced == 4 then
+    -- Before the CRC (a loop over every byte): what follows the 20 bytes must
+    -- look like a KCP segment (cmd 81..84) or an FEC header (type 0x00f1/f2).
+    local plausible = false
     if len >= CRYPT_HDR + FEC_HDR + 2 then
+      local c = tvb(CRYPT_HDR + 4, 1):uint()
+      plausible = forced ~= 0 or (CMD_NAMES[c] and len >= CRYPT_HDR + SEG_HDR)
+        or ((c == FEC_DATA or c == FEC_PARITY) and tvb(CRYPT_HDR + 5, 1):uint() == 0)
+    end
+    if plausible then
       local stored = tvb(16, 4):le_uint()
       local ok = crc32(tvb(CRYPT_HDR, len - CRYPT_HDR):raw()) == tobit(stored)
       -- A wrong CRC: the heuristic leaves the datagram alone; on a KCP port

@@ -1,6 +1,8 @@
 // Decoding facts of the committed lab captures, exact: every segment (KCP)
 // and command (ENet) of every datagram, fields of known packets, and the
 // per-datagram counts the libraries' own counters confirm.
+#include <random>
+
 #include "kcp_enet_checks.h"
 
 using namespace kcpenet;
@@ -208,4 +210,72 @@ TEST_CASE("KCP: a datagram with a wrong CRC32 is shown as such on a KCP port, no
                 "kcp.crc.good", "-e", "_ws.expert.message"});
   REQUIRE(t.status == 0);
   CHECK(splitLines(t.out)[0] == "crc\t0\tCRC32 does not match");
+}
+
+TEST_CASE("KCP and ENet heuristics claim no random datagram", "[kcp][enet]") {
+  // 20000 random UDP payloads (raw IPv4 pcap), a third with a KCP command
+  // byte at offset 4, a third with an ENet-like header: nothing is claimed.
+  rudp::test::TempDir tmp("kcprandom");
+  const std::string cap = tmp / "random.pcap";
+  {
+    std::mt19937 rng(1);
+    auto rnd = [&](uint32_t lo, uint32_t hi) { return lo + rng() % (hi - lo + 1); };
+    std::ofstream out(cap, std::ios::binary);
+    auto le32 = [&](uint32_t v) { for (int i = 0; i < 4; ++i) out.put(char(v >> (8 * i))); };
+    le32(0xa1b2c3d4); out.put(2); out.put(0); out.put(4); out.put(0);
+    le32(0); le32(0); le32(65535); le32(101);
+    for (uint32_t i = 0; i < 20000; ++i) {
+      const uint32_t n = (rng() & 1) ? rnd(0, 64) : rnd(0, 1400);
+      std::string pay(n, '\0');
+      for (auto& c : pay) c = char(rng());
+      if (i % 3 == 0 && n >= 8) pay[4] = char(81 + rnd(0, 3));
+      if (i % 3 == 1 && n >= 8) pay[0] = char((rng() & 1) ? 0x80 : 0x00);
+      std::string pkt(28, '\0');
+      const uint32_t total = 28 + n;
+      pkt[0] = 0x45; pkt[2] = char(total >> 8); pkt[3] = char(total); pkt[4] = char(i >> 8); pkt[5] = char(i);
+      pkt[8] = 64; pkt[9] = 17;
+      pkt[12] = 10; pkt[15] = 1; pkt[16] = 10; pkt[19] = 2;
+      const uint32_t sp = rnd(1024, 65535), dp = rnd(1024, 65535);
+      pkt[20] = char(sp >> 8); pkt[21] = char(sp); pkt[22] = char(dp >> 8); pkt[23] = char(dp);
+      pkt[24] = char((8 + n) >> 8); pkt[25] = char(8 + n);
+      le32(i); le32(0); le32(total); le32(total);
+      out << pkt << pay;
+    }
+  }
+  auto r = run({RUDPSCOPE_CLI, "decode", cap, "--no-default-dissectors", "-X", "lua_script:" + dissector("kcp.lua"),
+                "-X", "lua_script:" + dissector("enet.lua"), "-e", "kcp.conv", "-e", "enet.command"});
+  REQUIRE(r.status == 0);
+  const auto lines = splitLines(r.out);
+  REQUIRE(lines.size() == 20000);
+  size_t claimed = 0;
+  for (const auto& l : lines) claimed += l != "\t";
+  CHECK(claimed == 0);
+  auto t = run({TSHARK_EXECUTABLE, "-n", "-r", cap, "-X", "lua_script:" + dissector("kcp.lua"), "-X",
+                "lua_script:" + dissector("enet.lua"), "-T", "fields", "-e", "kcp.conv", "-e", "enet.command"});
+  REQUIRE(t.status == 0);
+  CHECK(t.out == r.out);
+  // Forced onto every port, the garbage is decoded (and flagged malformed)
+  // the same way by both, without a Lua error.
+  const std::vector<std::string> fields = {"kcp.framing", "kcp.segments", "kcp.cmd", "kcp.len", "kcp.data",
+                                           "enet.commands", "enet.cmd", "enet.channel", "enet.data_length",
+                                           "enet.data"};
+  for (const char* pref : {"kcp.ports:1024-65535", "enet.ports:1024-65535"}) {
+    std::vector<std::string> ours = {RUDPSCOPE_CLI, "decode", cap, "--no-default-dissectors", "-X",
+                                     "lua_script:" + dissector("kcp.lua"), "-X", "lua_script:" + dissector("enet.lua"),
+                                     "-o", pref};
+    std::vector<std::string> ts = {TSHARK_EXECUTABLE, "-n", "-r", cap, "-X", "lua_script:" + dissector("kcp.lua"),
+                                   "-X", "lua_script:" + dissector("enet.lua"), "-o", pref, "-T", "fields"};
+    for (const auto& f : fields) {
+      ours.push_back("-e"); ours.push_back(f);
+      ts.push_back("-e"); ts.push_back(f);
+    }
+    auto o = run(ours);
+    auto w = run(ts);
+    REQUIRE(o.status == 0);
+    REQUIRE(w.status == 0);
+    CHECK(o.out == w.out);
+    auto e = run({TSHARK_EXECUTABLE, "-n", "-r", cap, "-X", "lua_script:" + dissector("kcp.lua"), "-X",
+                  "lua_script:" + dissector("enet.lua"), "-o", pref, "-T", "fields", "-e", "_ws.expert.message"});
+    CHECK(e.out.find("Lua Error") == std::string::npos);
+  }
 }
