@@ -13,7 +13,7 @@ namespace rudp::test {
 
 namespace fs = std::filesystem;
 
-ProcessResult run(const std::vector<std::string>& argv) {
+ProcessResult run(const std::vector<std::string>& argv, const std::string& workDir) {
   // Output goes to files, not pipes, so a chatty child can never block.
   char outT[] = "/tmp/rudpscope-outXXXXXX";
   char errT[] = "/tmp/rudpscope-errXXXXXX";
@@ -25,6 +25,7 @@ ProcessResult run(const std::vector<std::string>& argv) {
     dup2(errFd, 2);
     int nul = open("/dev/null", O_RDONLY);
     dup2(nul, 0);
+    if (!workDir.empty() && chdir(workDir.c_str()) != 0) _exit(126);
     std::vector<char*> args;
     for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);

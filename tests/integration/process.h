@@ -11,8 +11,9 @@ struct ProcessResult {
   std::string out, err;
 };
 
-// Runs argv[0] with the arguments (no shell), waiting for it to end.
-ProcessResult run(const std::vector<std::string>& argv);
+// Runs argv[0] with the arguments (no shell), in `workDir` when given,
+// waiting for it to end.
+ProcessResult run(const std::vector<std::string>& argv, const std::string& workDir = {});
 
 // A fresh folder under the system temp folder, removed by the destructor.
 struct TempDir {

@@ -38,48 +38,12 @@
 namespace fs = std::filesystem;
 using nlohmann::json;
 
+#include "process.h"
+
 namespace {
 
-struct Proc {
-  int status = -1;
-  std::string out, err;
-};
-
-Proc run(const std::vector<std::string>& argv, const std::string& workDir = {}) {
-  char outT[] = "/tmp/rudpscope-netns-outXXXXXX";
-  char errT[] = "/tmp/rudpscope-netns-errXXXXXX";
-  int outFd = mkstemp(outT), errFd = mkstemp(errT);
-  if (outFd < 0 || errFd < 0) throw std::runtime_error("mkstemp failed");
-  pid_t pid = fork();
-  if (pid == 0) {
-    dup2(outFd, 1);
-    dup2(errFd, 2);
-    int nul = open("/dev/null", O_RDONLY);
-    dup2(nul, 0);
-    if (!workDir.empty() && chdir(workDir.c_str()) != 0) _exit(126);
-    std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    execvp(args[0], args.data());
-    _exit(127);
-  }
-  int st = 0;
-  waitpid(pid, &st, 0);
-  close(outFd);
-  close(errFd);
-  auto slurp = [](const char* p) {
-    std::ifstream f(p, std::ios::binary);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    std::remove(p);
-    return ss.str();
-  };
-  Proc r;
-  r.out = slurp(outT);
-  r.err = slurp(errT);
-  r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-  return r;
-}
+using Proc = rudp::test::ProcessResult;
+using rudp::test::run;
 
 [[noreturn]] void skipAll(const std::string& why) {
   std::cerr << "SKIPPED: netns TCP lab cannot run here: " << why << "\n";
