@@ -26,7 +26,11 @@
 -- commands: the channel's last reliable number). enet.data.seq repeats it
 -- only for commands that take a new reliable number on a data channel
 -- (ACKNOWLEDGE flag, channel < 0xFF), and enet.ack.data_seq the acked number
--- of an ACK for such a command: the analysis contract uses those two.
+-- of an ACK for such a command. The analysis contract uses the header's
+-- enet.reliable_seq of reliable commands and enet.ack.received_seq, with one
+-- sequence space per channel (seq.space), 0xFF included; unreliable commands
+-- are numbered by enet.unreliable_seq (per channel, restarting after each
+-- reliable number) and unsequenced ones by enet.unsequenced_group (per peer).
 --
 -- Registration: heuristic on UDP ("enet_udp", on by default) that claims a
 -- datagram only when it parses completely: not COMPRESSED, at least one
@@ -63,10 +67,14 @@ return {
               [9] = "data unsequenced", [10] = "other", [11] = "other",
               [12] = "data unreliable" },
   },
-  seq = { field = "enet.data.seq", bits = 16 },
+  seq = { field = "enet.reliable_seq", bits = 16, space = "enet.channel", reliable_only = true },
+  unreliable_seq = {
+    { field = "enet.unreliable_seq", bits = 16, group = "enet.reliable_seq", space = "enet.channel" },
+    { field = "enet.unsequenced_group", bits = 16 },
+  },
   reliable = "enet.cmd.acknowledge",
   unsequenced = "enet.cmd.unsequenced",
-  ack = { style = "per-segment", field = "enet.ack.data_seq" },
+  ack = { style = "per-segment", field = "enet.ack.received_seq" },
   ts = { field = "enet.sent_time", echo = "enet.ack.received_sent_time", unit_ms = 1, bits = 16 },
   channel = "enet.channel",
   length = "enet.data_length",

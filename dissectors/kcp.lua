@@ -63,6 +63,10 @@ return {
   ts = { field = "kcp.ts", echo = "kcp.ack.ts", unit_ms = 1, bits = 32 },
   length = "kcp.len",
   window = "kcp.wnd",
+  -- ikcp: RTO at least IKCP_RTO_MIN (100 ms; 30 with nodelay), fast and
+  -- early retransmits reset fastack (again and again) and leave on the next
+  -- flush (ikcp_update's interval, 10..100 ms).
+  retx = { rto_min_ms = 100, fast_repeat = true, fast_deferred = true },
 }
 ]==]
 

@@ -52,7 +52,7 @@ void ContractAnalyzer::onAck(Dir& d, const Segment& s, uint64_t frame, int64_t n
         const uint32_t seq = ack - 1 - uint32_t(std::countr_zero(h));
         if (d.win.contains(seq)) {
           SeqSlot& slot = d.win.at(seq);
-          if (!slot.has(SeqSlot::Covered)) slot.hole_ns = ns;
+          if (!slot.has(SeqSlot::Covered)) markHole(slot, ns);
         }
       }
       if (advanced) judge_end = ack - kJudgeLag;
@@ -62,7 +62,7 @@ void ContractAnalyzer::onAck(Dir& d, const Segment& s, uint64_t frame, int64_t n
       // `ack` = next seq expected: everything before it arrived.
       extend(ack - 1);
       for (uint32_t q = d.judge_next; before(q, ack) && d.win.contains(q); ++q) cover(d, q, frame, ns);
-      if (!advanced && d.win.contains(ack)) d.win.at(ack).hole_ns = ns;  // duplicate ack
+      if (!advanced && d.win.contains(ack)) markHole(d.win.at(ack), ns);  // duplicate ack
       judge_end = ack;
       break;
     }
@@ -76,7 +76,7 @@ void ContractAnalyzer::onAck(Dir& d, const Segment& s, uint64_t frame, int64_t n
         for (uint32_t q = d.judge_next; before(q, una) && d.win.contains(q); ++q) cover(d, q, frame, ns);
         // Acked past the cumulative point: seqs between una and ack are holes.
         for (uint32_t q = una; before(q, ack) && d.win.contains(q); ++q)
-          if (!d.win.at(q).has(SeqSlot::Covered)) d.win.at(q).hole_ns = ns;
+          if (!d.win.at(q).has(SeqSlot::Covered)) markHole(d.win.at(q), ns);
         judge_end = una;
       } else if (advanced) {
         judge_end = ack - kJudgeLag;
@@ -105,6 +105,12 @@ void ContractAnalyzer::onAck(Dir& d, const Segment& s, uint64_t frame, int64_t n
   }
   if (before(d.judge_next, judge_end)) judgeUpTo(d, judge_end, frame, ns);
   if (has_ack && s.is(Segment::Echo)) echoSample(d, ack, s.ts_echo, frame, ns);
+}
+
+void ContractAnalyzer::markHole(SeqSlot& slot, int64_t ns) const {
+  // The latest ack showing the seq missing; with fast_deferred the first
+  // one since the last copy (the one that started the sender's count).
+  if (!fast_deferred_ || slot.hole_ns < 0) slot.hole_ns = ns;
 }
 
 bool ContractAnalyzer::cover(Dir& d, uint32_t seq, uint64_t frame, int64_t ns) {

@@ -1,6 +1,8 @@
 // Packet intake, data segments (copies, reordering, HOL) and the final metrics.
 #include "analyzers/contract_analyzer.h"
 
+#include <algorithm>
+
 #include "analyzers/vantage.h"
 
 namespace rudp::ana {
@@ -12,8 +14,15 @@ bool before(uint32_t a, uint32_t b) { return int32_t(a - b) < 0; }
 constexpr uint32_t kPrependMax = 256;
 }  // namespace
 
+namespace {
+AnalyzerConfig withContract(AnalyzerConfig cfg, const Contract& c) {
+  if (c.rto_min_ms > 0) cfg.rto_min_ms = c.rto_min_ms;  // the protocol's own lower bound
+  return cfg;
+}
+}  // namespace
+
 ContractAnalyzer::ContractAnalyzer(const Contract& c, const AnalyzerConfig& cfg, EventSink* sink)
-    : cfg_(cfg),
+    : cfg_(withContract(cfg, c)),
       ack_style_(c.ack_style),
       ts_unit_ms_(c.ts_unit_ms > 0 ? c.ts_unit_ms : 1.0),
       ts_bits_(uint32_t(c.ts_bits)),
@@ -21,7 +30,103 @@ ContractAnalyzer::ContractAnalyzer(const Contract& c, const AnalyzerConfig& cfg,
       seq_mask_(maskOf(c.seq_bits)),
       ts_mask_(maskOf(c.ts_bits)),
       echo_rtt_(c.ts_echo >= 0),
-      dirs_{Dir(Direction::ClientToServer, cfg_), Dir(Direction::ServerToClient, cfg_)} {}
+      spaces_(c.seq_space >= 0),
+      per_datagram_jitter_(!c.unreliable_seq.empty()),
+      fast_repeat_(c.fast_repeat),
+      fast_deferred_(c.fast_deferred),
+      dirs_{Dir(Direction::ClientToServer, cfg_), Dir(Direction::ServerToClient, cfg_)} {
+  for (size_t i = 0; i < c.unreliable_seq.size() && i < size_t(Segment::kNumberings); ++i) {
+    un_mask_[i] = maskOf(c.unreliable_seq[i].bits);
+    un_group_[i] = c.unreliable_seq[i].group >= 0;
+  }
+}
+
+void ContractAnalyzer::selectSpace(Dir& d, const Segment& s) {
+  if (!spaces_) return;
+  const uint32_t sp = s.is(Segment::Space) ? s.space : 0;
+  if (sp == d.space) return;
+  for (auto& p : d.parked)
+    if (p.first == sp) {
+      std::swap(static_cast<SeqState&>(d), p.second);
+      p.first = d.space;
+      d.space = sp;
+      return;
+    }
+  // A space's first use: park the current one, start a fresh state.
+  d.parked.emplace_back(d.space, std::move(static_cast<SeqState&>(d)));
+  static_cast<SeqState&>(d) = SeqState{};
+  d.space = sp;
+}
+
+void ContractAnalyzer::onNumbered(Dir& d, const Segment& s, uint64_t frame, int64_t ns) {
+  // Never-retransmitted segments numbered 1, 2, ... (within a group, when
+  // the numbering has one): a number skipped at the capture point never
+  // passed it. Exact at the receiver; at the sender nothing is skipped.
+  for (int i = 0; i < Segment::kNumberings; ++i) {
+    if (!(s.un_has & (1u << i))) continue;
+    const uint32_t mask = un_mask_[size_t(i)];
+    const uint32_t space = (s.un_has & (1u << (4 + i))) ? s.us[i] : 0;
+    const uint32_t group = (s.un_has & (1u << (2 + i))) ? s.ug[i] : 0;
+    const uint32_t n = s.un[i] & mask;
+    Numbering* u = nullptr;
+    for (Numbering& x : d.numberings)
+      if (x.index == i && x.space == space) u = &x;
+    if (!u) {
+      d.numberings.push_back({space, uint8_t(i), false, 0, 0, 0});
+      u = &d.numberings.back();
+    }
+    uint32_t gap = 0, first_missing = 0;
+    if (!u->started || (un_group_[size_t(i)] && group != u->group)) {
+      // A new group restarts at 1 (the group's predecessor was a reliable
+      // segment); the numbering's first segment is 1 when the capture saw
+      // the connection open.
+      const bool known_start = u->started || connect_ns_ >= 0;
+      // Groups are the contract's seqs (ENet: the channel's last reliable
+      // number): a late segment of an older group tells nothing.
+      if (u->started) {
+        const uint32_t older = (u->group - group) & seq_mask_;
+        if (older != 0 && older <= (seq_mask_ >> 1)) continue;
+      }
+      if (known_start && n > 1 && n - 1 <= (mask >> 1)) {
+        gap = n - 1;
+        first_missing = 1;
+      }
+      u->started = true;
+      u->group = group;
+      u->high = n;
+      u->seen = 1;
+    } else {
+      const uint32_t fwd = (n - u->high) & mask;
+      if (fwd == 0) continue;  // a network duplicate
+      if (fwd <= (mask >> 1)) {
+        gap = fwd - 1;
+        first_missing = (u->high + 1) & mask;
+        u->seen = fwd >= 64 ? 1 : ((u->seen << fwd) | 1);
+        u->high = n;
+      } else {
+        const uint32_t back = (u->high - n) & mask;
+        if (back < 64 && !(u->seen & (uint64_t(1) << back))) {
+          // Arrived late (reordered): it was counted lost when it was skipped.
+          u->seen |= uint64_t(1) << back;
+          if (d.m.lost > 0) --d.m.lost;
+          ++d.m.reordered;
+        }
+        continue;
+      }
+    }
+    // A new number is a send of the sender's tick like a reliable first copy.
+    if (d.jitter_frame != frame + 1)
+      d.jitter.add(ns, s.is(Segment::Ts), s.is(Segment::Ts) ? s.ts : 0, ts_unit_ms_, ts_bits_);
+    d.jitter_frame = frame + 1;
+    if (gap == 0) continue;
+    d.m.lost += gap;
+    ++d.m.loss_bursts[gap];
+    if (sink_) {
+      LossEvent ev{frame, ns, d.id, first_missing, gap, 0};
+      sink_->onLoss(ev);
+    }
+  }
+}
 
 double ContractAnalyzer::holdMaxMs(const Dir& d) const {
   // The sender of `d` acks on its next packet: at most about one send tick.
@@ -77,6 +182,9 @@ void ContractAnalyzer::onPacket(uint64_t frame, int64_t ns, Direction dir, const
   bool zero_window = false;
   for (size_t i = 0; i < n; ++i) {
     const Segment& s = segs[i];
+    selectSpace(d, s);
+    selectSpace(peer, s);
+    if (s.un_has) onNumbered(d, s, frame, ns);
     switch (s.role) {
       case SegmentRole::Connect:
         if (connect_ns_ < 0) connect_ns_ = ns;
@@ -211,7 +319,8 @@ void ContractAnalyzer::firstCopy(Dir& d, SeqSlot& slot, const Segment& s, uint32
       ++d.m.reordered;
       slot.flags |= SeqSlot::Reordered;
     }
-    d.jitter.add(ns, has_ts, ts, ts_unit_ms_, ts_bits_);
+    if (!per_datagram_jitter_ || d.jitter_frame != frame + 1) d.jitter.add(ns, has_ts, ts, ts_unit_ms_, ts_bits_);
+    d.jitter_frame = frame + 1;
     slot.timer_ms = float(senderRtoMs(d));
   }
   if (reliable && !slot.has(SeqSlot::Covered)) {
@@ -255,9 +364,12 @@ void ContractAnalyzer::advanceFrontier(Dir& d) {
 
 size_t ContractAnalyzer::memoryBytes() const {
   size_t n = sizeof(*this);
-  for (const Dir& d : dirs_)
+  for (const Dir& d : dirs_) {
     n += d.win.capacity() * sizeof(SeqSlot) + d.rtt.memoryBytes() + d.hol.memoryBytes() + d.remote.memoryBytes() +
          d.m.stalls.capacity() * sizeof(StallEvent) + d.m.loss_bursts.size() * 48;
+    n += d.parked.capacity() * sizeof(d.parked[0]) + d.numberings.capacity() * sizeof(Numbering);
+    for (const auto& p : d.parked) n += p.second.win.capacity() * sizeof(SeqSlot) + p.second.hol.memoryBytes();
+  }
   return n;
 }
 
@@ -265,15 +377,25 @@ ConnectionMetrics ContractAnalyzer::finish() {
   if (finished_) return conn_;
   finished_ = true;
   for (Dir& d : dirs_) {
-    if (d.win.started()) {
-      // Settle every seq still open: what the last ack reaches is decided.
-      for (uint32_t s = d.judge_next; d.win.contains(s); ++s) {
-        judge(d, d.win.at(s), true, 0, last_ns_);
-        if (s == d.win.top()) break;
+    double hol_ms = 0, hol_max = 0;
+    uint64_t hol_blocked = 0;
+    eachSpace(d, [&] {
+      if (d.win.started()) {
+        // Settle every seq still open: what the last ack reaches is decided.
+        for (uint32_t s = d.judge_next; d.win.contains(s); ++s) {
+          judge(d, d.win.at(s), true, 0, last_ns_);
+          if (s == d.win.top()) break;
+        }
+        lossRun(d, false, 0, 0, 0, last_ns_);
+        d.hol.settleAll();
       }
-      lossRun(d, false, 0, 0, 0, last_ns_);
-      d.hol.settleAll();
-    }
+      hol_ms += d.hol.totalMs();
+      hol_max = std::max(hol_max, d.hol.maxMs());
+      hol_blocked += d.hol.blocked();
+    });
+    d.m.hol_blocking_ms = hol_ms;
+    d.m.hol_max_ms = hol_max;
+    d.m.hol_blocked_packets = hol_blocked;
     d.stall.setReporting(!atReceiver(vantage_, d.id));
     d.remote.advance(last_ns_, other(d).rtt.minMs(), holdMaxMs(d), atReceiver(vantage_, d.id), true, sink_,
                      d.m.stalls);
@@ -293,9 +415,6 @@ ConnectionMetrics ContractAnalyzer::finish() {
     d.rtt.fill(m.rtt, spanFor(vantage_, d.id));
     m.jitter_ms = d.jitter.jitterMs();
     d.jitter.fill(m.gaps);
-    m.hol_blocking_ms = d.hol.totalMs();
-    m.hol_max_ms = d.hol.maxMs();
-    m.hol_blocked_packets = d.hol.blocked();
     m.hol_observable = !atSender(vantage_, d.id) && vantage_ != Vantage::Unknown;
     conn_.dir[size_t(d.id)] = m;
   }

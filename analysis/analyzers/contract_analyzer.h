@@ -48,11 +48,19 @@
 // - Stalls: StallTracker on the capture's timeline (exact at the sender);
 //   when the capture is at the receiver, RemoteStallEstimator rebuilds the
 //   sender's timeline instead (remote_stall.h; those events are `estimated`).
+// - Seq spaces (Contract::seq_space, ENet channels): everything above about
+//   seqs holds per (direction, space); a space's SeqState is allocated on
+//   first use and swapped into its Dir while its segments are handled.
+// - Unreliable numberings (Contract::unreliable_seq): a skipped number is
+//   lost when skipped, taken back if it arrives late (within 64).
+// - Contract::retx (KCP): the sender's minimum RTO; fast retransmissions may
+//   repeat and may leave on the sender's next flush (see retransmission.cpp).
 // - HOL blocking: hol.h, with the missing seqs this window knows of (and,
 //   until the flow's first seq is seen, "anything below may be missing").
 #pragma once
 #include <array>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "analyzers/events.h"
@@ -89,10 +97,10 @@ class ContractAnalyzer {
   size_t memoryBytes() const;
 
  private:
-  struct Dir {
-    Dir(Direction d, const AnalyzerConfig& cfg)
-        : id(d), rtt(cfg), stall(d, cfg.stall_ms), rate(d), remote(d, cfg.stall_ms) {}
-    Direction id;
+  // The state of one seq space of one direction. A contract with
+  // `seq.space` (ENet: per channel) has one per space value seen, allocated on
+  // first use; the space in use is swapped into its Dir (below).
+  struct SeqState {
     SeqWindow win;
     bool any_seen = false, any_ack = false, has_ref = false, has_echo = false;
     bool head_unknown = false;            // the flow's first seq not captured yet: earlier seqs may be missing
@@ -101,9 +109,27 @@ class ContractAnalyzer {
     uint32_t echo_ack = 0, echo_ts = 0;   // last sampled (ack, ts_echo)
     bool has_prev_ack = false;            // the highest ack so far and its bitmap:
     uint32_t prev_ack = 0, prev_bits = 0; // seqs they covered need no second look
-    uint32_t outstanding = 0;             // reliable seqs captured and not yet covered
     uint32_t run_first = 0, run_count = 0;  // current loss run, in seq order
     uint64_t run_frame = 0;
+    HolTracker hol;
+  };
+  // One numbering of never-retransmitted segments (Contract::unreliable_seq)
+  // in one space of one direction: gaps are losses.
+  struct Numbering {
+    uint32_t space = 0;                   // the value of the numbering's space field (0 without one)
+    uint8_t index = 0;                    // Contract::unreliable_seq index
+    bool started = false;
+    uint32_t group = 0, high = 0;
+    uint64_t seen = 0;                    // bit i: high - i arrived (reordered arrivals take a loss back)
+  };
+  struct Dir : SeqState {
+    Dir(Direction d, const AnalyzerConfig& cfg)
+        : id(d), rtt(cfg), stall(d, cfg.stall_ms), rate(d), remote(d, cfg.stall_ms) {}
+    Direction id;
+    uint32_t space = 0;                   // the seq space swapped in
+    std::vector<std::pair<uint32_t, SeqState>> parked;  // the other spaces
+    std::vector<Numbering> numberings;
+    uint32_t outstanding = 0;             // reliable seqs captured and not yet covered (all spaces)
     RttTracker rtt;
     JitterTracker jitter;
     StallTracker stall;
@@ -112,10 +138,22 @@ class ContractAnalyzer {
     bool has_ts_ref = false;
     uint32_t ts_raw = 0;                  // last ts, for unwrapping
     int64_t ts_u = 0;
-    HolTracker hol;
     DirectionMetrics m;                   // counters filled as we go
     uint64_t dup_seen = 0, dup_covered = 0;
+    uint64_t jitter_frame = 0;            // the last frame fed to `jitter` (+1; 0 = none)
   };
+
+  void selectSpace(Dir& d, const Segment& s);
+  template <class F>
+  void eachSpace(Dir& d, F&& f) {
+    f();
+    for (auto& p : d.parked) {
+      std::swap(static_cast<SeqState&>(d), p.second);
+      std::swap(d.space, p.first);
+      f();
+    }
+  }
+  void onNumbered(Dir& d, const Segment& s, uint64_t frame, int64_t ns);
 
   // contract_analyzer.cpp
   void onData(Dir& d, const Segment& s, uint64_t frame, int64_t ns, int32_t ip_id);
@@ -129,6 +167,7 @@ class ContractAnalyzer {
   // contract_acks.cpp
   void onAck(Dir& d, const Segment& s, uint64_t frame, int64_t ns);
   bool cover(Dir& d, uint32_t seq, uint64_t frame, int64_t ns);
+  void markHole(SeqSlot& slot, int64_t ns) const;
   void echoSample(Dir& d, uint32_t ack, uint32_t ts_echo, uint64_t frame, int64_t ns);
   void judgeUpTo(Dir& d, uint32_t end, uint64_t frame, int64_t ns);
   void judge(Dir& d, SeqSlot& slot, bool final, uint64_t frame, int64_t ns);
@@ -152,6 +191,11 @@ class ContractAnalyzer {
   EventSink* sink_;
   uint32_t seq_mask_, ts_mask_;
   bool echo_rtt_;                         // the contract has ts_echo: no seq/ack RTT
+  bool spaces_;                           // the contract has seq.space
+  std::array<uint32_t, Segment::kNumberings> un_mask_{};
+  std::array<bool, Segment::kNumberings> un_group_{};
+  bool per_datagram_jitter_;
+  bool fast_repeat_, fast_deferred_;      // Contract::fast_repeat / fast_deferred              // unreliable numberings: one gap sample per datagram
   std::array<Dir, 2> dirs_;
   Vantage vantage_ = Vantage::Unknown;
   int64_t first_ns_ = -1, last_ns_ = 0, connect_ns_ = -1, accept_ns_ = -1;

@@ -126,15 +126,23 @@ void ContractAnalyzer::retransmission(Dir& d, SeqSlot& s, bool direct, uint64_t 
       timer = senderRtoMs(d);
       if (!sender) d.remote.onLostOriginal(s.seq, since >= 0 ? tsMs(d, ts) - since : std::nan(""), true);
     }
-    const bool timer_due = since >= 0 && timer > 0 && since >= timer * 0.95 - 5.0;
-    const bool hole = s.hole_ns >= 0 && (!sender || ns - s.hole_ns <= kFastAtSenderNs);
+    bool timer_due = since >= 0 && timer > 0 && since >= timer * 0.95 - 5.0;
+    if (fast_deferred_ && s.hole_ns >= 0 && since >= 0 && timer > 0) {
+      // A sender that flushes on an interval sends a fast copy on its next
+      // flush after the ack that showed the gap, ahead of its timer: the copy
+      // is the timer's only when the timer expired before that ack came.
+      timer_due = since - double(ns - s.hole_ns) / 1e6 >= timer;
+    }
+    const bool hole = s.hole_ns >= 0 && (!sender || fast_deferred_ || ns - s.hole_ns <= kFastAtSenderNs);
     // At the sender the trigger is visible: the copy leaves as the ack comes
-    // in. Elsewhere the copy must also beat the sender's (estimated) timer.
+    // in. Elsewhere (and at a sender whose fast copies wait for its next
+    // flush) the copy must also beat the sender's (estimated) timer.
     // At the sender, when an ack came just before a copy that also left on
     // (our estimate of) its timer, the closer coincidence wins.
-    const bool on_timer = sender && hole && since >= 0 && timer > 0 &&
+    const bool immediate = sender && !fast_deferred_;
+    const bool on_timer = immediate && hole && since >= 0 && timer > 0 &&
                           std::abs(since - timer) < double(ns - s.hole_ns) / 1e6;
-    const bool fast = hole && !(sender ? on_timer : timer_due) && !s.has(SeqSlot::FastDone);
+    const bool fast = hole && !(immediate ? on_timer : timer_due) && (fast_repeat_ || !s.has(SeqSlot::FastDone));
     e.cause = fast ? RetxCause::Fast : RetxCause::Timeout;
     if (fast) s.flags |= SeqSlot::FastDone;
   }
@@ -147,7 +155,9 @@ void ContractAnalyzer::retransmission(Dir& d, SeqSlot& s, bool direct, uint64_t 
   d.stall.onRetransmission(acked);
   s.hole_ns = -1;
   // The sender re-arms its timer, doubled per copy already sent.
-  s.timer_ms = float(std::min(senderRtoMs(d) * std::ldexp(1.0, int(e.attempt) - 1), cfg_.rto_max_ms));
+  // (A sender that repeats fast retransmissions, KCP, restarts it undoubled after one.)
+  const bool reset = fast_repeat_ && e.cause == RetxCause::Fast;
+  s.timer_ms = float(std::min(senderRtoMs(d) * (reset ? 1.0 : std::ldexp(1.0, int(e.attempt) - 1)), cfg_.rto_max_ms));
   if (sink_) sink_->onRetransmission(e);
 }
 

@@ -39,6 +39,9 @@ struct ConnectionTable::KeyHash {
 
 struct ConnectionTable::Index {
   std::unordered_map<Key, Connection*, KeyHash> map;
+  // (protocol, endpoint pair) -> the latest connection with an id on that
+  // pair: where the protocol's datagrams without segments go (KCP FEC parity).
+  std::unordered_map<Key, Connection*, KeyHash> id_by_pair;
 };
 
 namespace {
@@ -97,6 +100,16 @@ ConnectionTable::Hit ConnectionTable::contractPacket(int protoIndex, const std::
   const bool connect = first && first->role == SegmentRole::Connect;
   const bool accept = first && first->role == SegmentRole::Accept;
   const bool srcIsClient = connect || (!accept && serverIsDst(src, dst));
+  Key pair{protoIndex, false, 0, src, dst};
+  if (lessEndpoint(dst, src)) std::swap(pair.a, pair.b);
+  if (!first) {
+    // Claimed but without segments (no connection id to go by): it belongs to
+    // the protocol's connection on this address pair when there is one.
+    if (auto it = index_->id_by_pair.find(pair); it != index_->id_by_pair.end()) {
+      Connection* c = it->second;
+      return Hit{c, c->client == src ? Direction::ClientToServer : Direction::ServerToClient};
+    }
+  }
   if (!first || !first->is(Segment::ConnId))
     return byPair(protoIndex, protoName, protoIndex, p, srcIsClient, connect || accept);
 
@@ -105,11 +118,13 @@ ConnectionTable::Hit ConnectionTable::contractPacket(int protoIndex, const std::
   if (auto it = index_->map.find(Key{protoIndex, true, id, dst, {}}); it != index_->map.end()) {
     Connection* c = it->second;
     if (!(c->client == src)) { c->client = src; ++c->rebindings; }
+    index_->id_by_pair[pair] = c;
     return Hit{c, Direction::ClientToServer};
   }
   if (auto it = index_->map.find(Key{protoIndex, true, id, src, {}}); it != index_->map.end()) {
     Connection* c = it->second;
     if (!(c->client == dst)) { c->client = dst; ++c->rebindings; }
+    index_->id_by_pair[pair] = c;
     return Hit{c, Direction::ServerToClient};
   }
   Hit h = srcIsClient ? create(protoName, protoIndex, src, dst, p.ts_ns)
@@ -119,6 +134,7 @@ ConnectionTable::Hit ConnectionTable::contractPacket(int protoIndex, const std::
   h.conn->conn_id = id;
   h.conn->roles_from_handshake = connect || accept;
   index_->map.emplace(Key{protoIndex, true, id, h.conn->server, {}}, h.conn);
+  index_->id_by_pair[pair] = h.conn;
   return h;
 }
 

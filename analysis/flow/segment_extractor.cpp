@@ -3,7 +3,16 @@
 namespace rudp {
 
 SegmentExtractor::SegmentExtractor(const Contract& contract, size_t fieldCount)
-    : c_(contract), slot_(fieldCount, None) {
+    : c_(contract), slot_(fieldCount, None), extra_(fieldCount, 0) {
+  auto more = [&](int field, int bit) {
+    if (field >= 0 && static_cast<size_t>(field) < extra_.size()) extra_[field] |= uint8_t(1u << bit);
+  };
+  more(c_.seq_space, 0);
+  for (size_t i = 0; i < c_.unreliable_seq.size() && i < Segment::kNumberings; ++i) {
+    more(c_.unreliable_seq[i].field, 1 + int(i));
+    more(c_.unreliable_seq[i].group, 3 + int(i));
+    more(c_.unreliable_seq[i].space, 5 + int(i));
+  }
   auto set = [&](int field, Slot s) {
     if (field >= 0 && static_cast<size_t>(field) < slot_.size()) slot_[field] = s;
   };
@@ -48,6 +57,7 @@ void SegmentExtractor::finish(Segment& s, bool ackValid, bool echoValid, bool re
   }
   s.reliability = rel;
   if (!s.consumes_seq) s.has &= ~Segment::Seq;
+  if (c_.seq_reliable_only && rel != Reliability::Reliable) s.has &= ~Segment::Seq;
 }
 
 void SegmentExtractor::extract(const DissectResult& r, std::vector<Segment>& out) const {
@@ -75,7 +85,8 @@ void SegmentExtractor::extract(const DissectResult& r, std::vector<Segment>& out
   for (const FieldValue& v : r.values) {
     if (v.field < 0 || static_cast<size_t>(v.field) >= slot_.size()) continue;
     Slot slot = slot_[v.field];
-    if (slot == None) continue;
+    const uint8_t extra = extra_[v.field];
+    if (slot == None && extra == 0) continue;
     bool isMarker = slot == SegStart || (c_.segment >= 0 && v.field == c_.segment);
     if (isMarker) {
       if (inSegment) flush();
@@ -104,6 +115,14 @@ void SegmentExtractor::extract(const DissectResult& r, std::vector<Segment>& out
       case Length: s.length = u32; s.has |= Segment::Length; break;
       case Window: s.window = u32; s.has |= Segment::Window; break;
       case None: case SegStart: break;
+    }
+    if (extra) {
+      if (extra & 1) { s.space = u32; s.has |= Segment::Space; }
+      for (int i = 0; i < Segment::kNumberings; ++i) {
+        if (extra & (1u << (1 + i))) { s.un[i] = u32; s.un_has |= uint8_t(1u << i); }
+        if (extra & (1u << (3 + i))) { s.ug[i] = u32; s.un_has |= uint8_t(1u << (2 + i)); }
+        if (extra & (1u << (5 + i))) { s.us[i] = u32; s.un_has |= uint8_t(1u << (4 + i)); }
+      }
     }
     if (inSegment) any = true;
   }

@@ -26,6 +26,10 @@ class SegmentExtractor {
 
   const Contract& c_;
   std::vector<Slot> slot_;  // field id -> meaning
+  // field id -> further meanings (a field may also select the seq space or be
+  // part of an unreliable numbering): bit 0 seq space, 1+i number of
+  // numbering i, 3+i its group, 5+i its space.
+  std::vector<uint8_t> extra_;
 };
 
 }  // namespace rudp

@@ -86,7 +86,7 @@ struct Parser {
   Contract parse(int t) const {
     Contract c;
     checkKeys(t, {"version", "proto", "segment", "conn_id", "kind", "seq", "reliable", "unsequenced", "ack", "ts",
-                  "channel", "length", "window"}, "the contract");
+                  "channel", "length", "window", "unreliable_seq", "retx"}, "the contract");
     c.version = static_cast<int>(optNumber(t, "version", 1, "version"));
     if (c.version != 1) fail("unsupported version " + std::to_string(c.version));
     if (!get(t, "proto") || lua_type(L, -1) != LUA_TSTRING) fail("'proto' (the dissector's filter name) is required");
@@ -105,14 +105,70 @@ struct Parser {
     if (get(t, "seq")) {
       const int q = lua_gettop(L);
       if (lua_istable(L, q)) {
-        checkKeys(q, {"field", "bits"}, "seq");
+        checkKeys(q, {"field", "bits", "space", "reliable_only"}, "seq");
         c.seq = optField(q, "field", "seq.field");
         c.seq_bits = static_cast<int>(optNumber(q, "bits", 32, "seq.bits"));
+        c.seq_space = optField(q, "space", "seq.space");
+        if (get(q, "reliable_only")) {
+          if (!lua_isboolean(L, -1)) fail("'seq.reliable_only' must be a boolean");
+          c.seq_reliable_only = lua_toboolean(L, -1) != 0;
+          lua_pop(L, 1);
+        }
         if (c.seq < 0) fail("'seq.field' is required");
       } else {
         c.seq = field(q, "seq");
       }
       if (c.seq_bits < 1 || c.seq_bits > 64) fail("'seq.bits' must be 1..64");
+      lua_pop(L, 1);
+    }
+    if (get(t, "unreliable_seq")) {
+      // One numbering {field=, bits=, group=, space=} or a list of them.
+      const int u = lua_gettop(L);
+      if (!lua_istable(L, u)) fail("'unreliable_seq' must be a table");
+      const auto one = [&](int q, const std::string& path) {
+        checkKeys(q, {"field", "bits", "group", "space"}, path);
+        Contract::Numbering n;
+        n.field = optField(q, "field", path + ".field");
+        if (n.field < 0) fail("'" + path + ".field' is required");
+        n.bits = static_cast<int>(optNumber(q, "bits", 32, path + ".bits"));
+        if (n.bits < 1 || n.bits > 32) fail("'" + path + ".bits' must be 1..32");
+        n.group = optField(q, "group", path + ".group");
+        n.space = optField(q, "space", path + ".space");
+        c.unreliable_seq.push_back(n);
+      };
+      lua_rawgeti(L, u, 1);
+      const bool list = !lua_isnil(L, -1);
+      lua_pop(L, 1);
+      if (!list) {
+        one(u, "unreliable_seq");
+      } else {
+        for (int i = 1;; ++i) {
+          lua_rawgeti(L, u, i);
+          if (lua_isnil(L, -1)) {
+            lua_pop(L, 1);
+            break;
+          }
+          if (!lua_istable(L, -1)) fail("'unreliable_seq' entries must be tables");
+          one(lua_gettop(L), "unreliable_seq[" + std::to_string(i) + "]");
+          lua_pop(L, 1);
+        }
+        if (c.unreliable_seq.size() > 2) fail("at most 2 'unreliable_seq' numberings");
+      }
+      lua_pop(L, 1);
+    }
+    if (get(t, "retx")) {
+      const int a = lua_gettop(L);
+      if (!lua_istable(L, a)) fail("'retx' must be a table");
+      checkKeys(a, {"rto_min_ms", "fast_repeat", "fast_deferred"}, "retx");
+      c.rto_min_ms = optNumber(a, "rto_min_ms", -1, "retx.rto_min_ms");
+      const auto flag = [&](const char* key, bool& out) {
+        if (!get(a, key)) return;
+        if (!lua_isboolean(L, -1)) fail(std::string("'retx.") + key + "' must be a boolean");
+        out = lua_toboolean(L, -1) != 0;
+        lua_pop(L, 1);
+      };
+      flag("fast_repeat", c.fast_repeat);
+      flag("fast_deferred", c.fast_deferred);
       lua_pop(L, 1);
     }
     if (get(t, "kind")) {

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace rudp {
 
@@ -38,6 +39,17 @@ struct Contract {
   std::map<uint64_t, KindRole> kinds;
   int seq = -1;
   int seq_bits = 32;
+  int seq_space = -1;      // field whose value selects an independent seq space (ENet: channel); -1 = one
+  bool seq_reliable_only = false;  // only reliable segments take a new seq (ENet's reliable numbers)
+  // Numbering of segments that are never retransmitted (ENet unreliable /
+  // unsequenced): a gap in it at the receiver is a loss. See dissectors/README.md.
+  struct Numbering {
+    int field = -1;        // the number
+    int bits = 32;
+    int group = -1;        // optional: the number restarts at 1 whenever this field's value changes
+    int space = -1;        // optional: independent numberings per value of this field
+  };
+  std::vector<Numbering> unreliable_seq;
   int reliable = -1;       // bool field
   int unsequenced = -1;    // bool field
   AckStyle ack_style = AckStyle::None;
@@ -53,6 +65,13 @@ struct Contract {
   int channel = -1;
   int length = -1;         // payload length of the segment
   int window = -1;
+  // How the sender retransmits (`retx` table): its minimum RTO for the timer
+  // estimate (-1: AnalyzerConfig's), whether one seq may be fast-retransmitted
+  // more than once (KCP resets fastack), and whether a fast copy may leave on
+  // the sender's next flush instead of right after the ack (KCP's interval).
+  double rto_min_ms = -1;
+  bool fast_repeat = false;
+  bool fast_deferred = false;
 };
 
 }  // namespace rudp

@@ -49,13 +49,24 @@ void ConnectionAnalyzers::finishEntry(int64_t connId, Entry& e) {
   e.retired = true;
 }
 
+namespace {
+// a - b without overflow: capture timestamps are untrusted and may span the
+// whole int64 range.
+int64_t gap(int64_t a, int64_t b) {
+  int64_t d;
+  if (__builtin_sub_overflow(a, b, &d)) return a > b ? INT64_MAX : INT64_MIN;
+  return d;
+}
+}  // namespace
+
 void ConnectionAnalyzers::retireIdle(int64_t now_ns, int64_t idle_ns) {
   // A sweep walks every live analyzer: once per second of capture time is enough.
-  if (now_ns - lastSweep_ns_ < 1'000'000'000) return;
+  if (swept_ && gap(now_ns, lastSweep_ns_) < 1'000'000'000) return;
+  swept_ = true;
   lastSweep_ns_ = now_ns;
   auto idle = [&](int64_t id) {
     Entry& e = byConn_[static_cast<size_t>(id - 1)];
-    if (now_ns - e.last_ns < idle_ns) return false;
+    if (gap(now_ns, e.last_ns) < idle_ns) return false;
     finishEntry(id, e);
     return true;
   };

@@ -57,7 +57,8 @@ class ConnectionAnalyzers : public ana::EventSink {
   ana::AnalyzerConfig cfg_;
   std::vector<Entry> byConn_;   // index: connection id - 1
   std::vector<int64_t> active_; // connections with a live analyzer
-  int64_t lastSweep_ns_ = INT64_MIN / 2;
+  int64_t lastSweep_ns_ = 0;
+  bool swept_ = false;
   RowBatch* out_ = nullptr;
   int64_t current_ = 0;
 };

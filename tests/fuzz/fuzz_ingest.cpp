@@ -14,6 +14,20 @@
 using namespace rudp;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  // The dissector set is not part of the input: if it does not load (a
+  // dissector newer than the host, mid-edit), say so once instead of
+  // reporting every input as a crash. $RUDPSCOPE_DISSECTORS picks a folder.
+  static const bool dissectorsLoad = [] {
+    try {
+      LuaHost h;
+      loadDissectors(h, DissectorOptions{});
+    } catch (const DissectorError& e) {
+      std::fprintf(stderr, "fuzz_ingest: the dissectors do not load: %s\n", e.what());
+      std::exit(2);
+    }
+    return true;
+  }();
+  (void)dissectorsLoad;
   static fuzz::MemFile file;
   // /dev/shm when present: SQLite's fsyncs on a disk file would dominate.
   static const std::string db = [] {

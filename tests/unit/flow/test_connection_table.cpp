@@ -89,3 +89,22 @@ TEST_CASE("TCP roles come from the SYN; counters add up per direction") {
   CHECK(c.dir[0].bytes == 100);
   CHECK(c.last_ts_ns == 5);
 }
+
+TEST_CASE("a claimed datagram without segments joins its protocol's connection on the address pair") {
+  ConnectionTable t;
+  const auto server = v4(10, 0, 0, 1), client = v4(10, 0, 1, 2);
+  // Before any connection with an id: keyed by the pair (as before).
+  auto lone = t.contractPacket(1, "kcp", nullptr, udp(v4(10, 9, 9, 9), 4000, server, 29900, 1));
+  Segment data = seg(0x1234, SegmentRole::Data);
+  auto h1 = t.contractPacket(1, "kcp", &data, udp(client, 40000, server, 29900, 2));
+  auto parity_c = t.contractPacket(1, "kcp", nullptr, udp(client, 40000, server, 29900, 3));  // FEC parity
+  auto parity_s = t.contractPacket(1, "kcp", nullptr, udp(server, 29900, client, 40000, 4));
+  auto other = t.contractPacket(2, "enet", nullptr, udp(client, 40000, server, 29900, 5));  // another protocol
+  CHECK(t.connections().size() == 3);
+  CHECK(lone.conn != h1.conn);
+  CHECK(parity_c.conn == h1.conn);
+  CHECK(parity_c.dir == Direction::ClientToServer);
+  CHECK(parity_s.conn == h1.conn);
+  CHECK(parity_s.dir == Direction::ServerToClient);
+  CHECK(other.conn != h1.conn);
+}

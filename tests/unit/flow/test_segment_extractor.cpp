@@ -112,3 +112,37 @@ TEST_CASE("no contract field present yields no segment") {
   ex.extract(r, out);
   CHECK(out.empty());
 }
+
+TEST_CASE("seq.space, reliable_only and unreliable numberings: one field may carry several meanings") {
+  // ENet-like: 10 channel (also the seq space and the numbering's space),
+  // 2 reliable seq (also the numbering's group), 14 unreliable seq, 15 unsequenced group.
+  Contract c = makeContract(true);
+  c.conn_id = -1;
+  c.seq_space = 10;
+  c.seq_reliable_only = true;
+  c.unreliable_seq.push_back({14, 16, 2, 10});
+  c.unreliable_seq.push_back({15, 16, -1, -1});
+  SegmentExtractor ex(c, 16);
+  DissectResult r;
+  add(r, 12, 0x86); add(r, 1, 0); add(r, 3, 1); add(r, 10, 255); add(r, 2, 7);  // reliable on 0xFF
+  add(r, 12, 0x07); add(r, 1, 0); add(r, 3, 0); add(r, 10, 1); add(r, 2, 3); add(r, 14, 9);  // unreliable
+  add(r, 12, 0x49); add(r, 1, 0); add(r, 3, 0); add(r, 10, 2); add(r, 2, 0); add(r, 15, 41);  // unsequenced
+  std::vector<Segment> out;
+  ex.extract(r, out);
+  REQUIRE(out.size() == 3);
+  CHECK(out[0].is(Segment::Seq));
+  CHECK(out[0].seq == 7);
+  CHECK(out[0].is(Segment::Space));
+  CHECK(out[0].space == 255);
+  CHECK(out[0].channel == 255);
+  CHECK(out[0].un_has == 4 + 16);  // group and space of numbering 0 present, no number
+  CHECK_FALSE(out[1].is(Segment::Seq));  // an unreliable segment's reliable seq is not a new number
+  CHECK(out[1].space == 1);
+  CHECK(out[1].un_has == (1 | 4 | 16));
+  CHECK(out[1].un[0] == 9);
+  CHECK(out[1].ug[0] == 3);
+  CHECK(out[1].us[0] == 1);
+  CHECK(out[2].un_has & 2);
+  CHECK(out[2].un[1] == 41);
+  CHECK_FALSE(out[2].is(Segment::Seq));
+}
