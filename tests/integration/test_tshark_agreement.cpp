@@ -5,73 +5,24 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "lua/host.h"
 #include "process.h"
-#include "session/dissectors.h"
 #include "session/field_printer.h"
+#include "tshark_compare.h"
 
 using namespace rudp;
 using namespace rudp::test;
 namespace fs = std::filesystem;
 
 namespace {
+// The fields the issue names; allDecodeFields() holds them and more.
 const std::vector<std::string> kBaseFields = {
     "frame.number", "frame.time_epoch", "ip.src", "ip.dst", "ipv6.src", "ipv6.dst",
     "udp.srcport", "udp.dstport", "tcp.srcport", "tcp.dstport", "tcp.seq"};
 
-std::vector<std::string> dissectorFiles() {
-  std::vector<std::string> files;
-  for (const auto& e : fs::directory_iterator(fs::path(RUDPSCOPE_SOURCE_DIR) / "dissectors"))
-    if (e.path().extension() == ".lua") files.push_back(e.path().string());
-  std::sort(files.begin(), files.end());
-  return files;
-}
-
-// Every field every shipped dissector registers, plus the frame/ip/udp/tcp ones.
 std::vector<std::string> allFields() {
-  LuaHost host;
-  DissectorOptions opts;
-  opts.load_defaults = false;
-  opts.extra_scripts = dissectorFiles();
-  loadDissectors(host, opts);
-  // Every built-in field too, beyond the required base set.
-  std::vector<std::string> fields = kBaseFields;
-  for (const auto& b : FieldPrinter::builtinFields())
-    if (std::find(fields.begin(), fields.end(), b) == fields.end()) fields.push_back(b);
-  for (const auto& f : host.fields()) fields.push_back(f.abbrev);
+  auto fields = allDecodeFields();
+  for (const auto& b : kBaseFields) REQUIRE(std::find(fields.begin(), fields.end(), b) != fields.end());
   return fields;
-}
-
-void compareWithTshark(const std::string& capture, const std::vector<std::string>& fields,
-                       const std::vector<std::string>& prefs = {}) {
-  std::vector<std::string> ts = {TSHARK_EXECUTABLE, "-n", "-r", capture, "-T", "fields",
-                                 "-o", "tcp.relative_sequence_numbers:FALSE"};
-  std::vector<std::string> ours = {RUDPSCOPE_CLI, "decode", capture};
-  for (const auto& f : dissectorFiles()) { ts.push_back("-X"); ts.push_back("lua_script:" + f); }
-  for (const auto& p : prefs) {
-    ts.push_back("-o"); ts.push_back(p);
-    ours.push_back("-o"); ours.push_back(p);
-  }
-  for (const auto& f : fields) {
-    ts.push_back("-e"); ts.push_back(f);
-    ours.push_back("-e"); ours.push_back(f);
-  }
-  auto t = run(ts);
-  auto o = run(ours);
-  INFO("capture " << capture << "\ntshark stderr: " << t.err << "\nrudpscope stderr: " << o.err);
-  REQUIRE(t.status == 0);
-  REQUIRE(o.status == 0);
-  auto tl = splitLines(t.out), ol = splitLines(o.out);
-  REQUIRE(ol.size() == tl.size());
-  size_t mismatches = 0;
-  for (size_t i = 0; i < tl.size(); ++i) {
-    if (tl[i] == ol[i]) continue;
-    if (++mismatches <= 5) {
-      INFO("frame " << i + 1 << "\n tshark:    " << tl[i] << "\n rudpscope: " << ol[i]);
-      CHECK(ol[i] == tl[i]);
-    }
-  }
-  CHECK(mismatches == 0);
 }
 }  // namespace
 

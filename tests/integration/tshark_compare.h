@@ -1,0 +1,18 @@
+// Compares `rudpscope-cli decode` with `tshark -T fields`, both loading every
+// shipped dissector.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace rudp::test {
+
+// dissectors/*.lua of the source tree, sorted.
+std::vector<std::string> shippedDissectors();
+// Every built-in field plus every field a shipped dissector registers.
+std::vector<std::string> allDecodeFields();
+// Runs both on `capture` with the fields and preferences (NAME:VALUE) and
+// checks, with Catch2, that they print the same lines. Returns the line count.
+size_t compareWithTshark(const std::string& capture, const std::vector<std::string>& fields,
+                         const std::vector<std::string>& prefs = {});
+
+}  // namespace rudp::test
