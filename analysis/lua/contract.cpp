@@ -55,6 +55,15 @@ struct Parser {
     return v;
   }
 
+  // A whole number in [lo, hi]; checked before any conversion (a double out
+  // of int range converted to int is undefined behaviour).
+  int optInt(int t, const char* key, int def, int lo, int hi, const std::string& path) const {
+    const double v = optNumber(t, key, def, path);
+    if (!(v >= lo && v <= hi) || v != static_cast<double>(static_cast<long long>(v)))
+      fail("'" + path + "' must be a whole number from " + std::to_string(lo) + " to " + std::to_string(hi));
+    return static_cast<int>(v);
+  }
+
   void checkKeys(int t, std::initializer_list<const char*> allowed, const std::string& where) const {
     lua_pushnil(L);
     while (lua_next(L, t)) {
@@ -87,7 +96,7 @@ struct Parser {
     Contract c;
     checkKeys(t, {"version", "proto", "segment", "conn_id", "kind", "seq", "reliable", "unsequenced", "ack", "ts",
                   "channel", "length", "window", "unreliable_seq", "retx"}, "the contract");
-    c.version = static_cast<int>(optNumber(t, "version", 1, "version"));
+    c.version = optInt(t, "version", 1, 1, 1, "version");
     if (c.version != 1) fail("unsupported version " + std::to_string(c.version));
     if (!get(t, "proto") || lua_type(L, -1) != LUA_TSTRING) fail("'proto' (the dissector's filter name) is required");
     c.proto = lua_tostring(L, -1);
@@ -107,7 +116,7 @@ struct Parser {
       if (lua_istable(L, q)) {
         checkKeys(q, {"field", "bits", "space", "reliable_only"}, "seq");
         c.seq = optField(q, "field", "seq.field");
-        c.seq_bits = static_cast<int>(optNumber(q, "bits", 32, "seq.bits"));
+        c.seq_bits = optInt(q, "bits", 32, 8, 32, "seq.bits");
         c.seq_space = optField(q, "space", "seq.space");
         if (get(q, "reliable_only")) {
           if (!lua_isboolean(L, -1)) fail("'seq.reliable_only' must be a boolean");
@@ -130,7 +139,7 @@ struct Parser {
         Contract::Numbering n;
         n.field = optField(q, "field", path + ".field");
         if (n.field < 0) fail("'" + path + ".field' is required");
-        n.bits = static_cast<int>(optNumber(q, "bits", 32, path + ".bits"));
+        n.bits = optInt(q, "bits", 32, 8, 32, path + ".bits");
         if (n.bits < 1 || n.bits > 32) fail("'" + path + ".bits' must be 1..32");
         n.group = optField(q, "group", path + ".group");
         n.space = optField(q, "space", path + ".space");
@@ -219,7 +228,8 @@ struct Parser {
       c.ts_echo = optField(a, "echo", "ts.echo");
       c.ts_echo_valid = optField(a, "echo_valid", "ts.echo_valid");
       c.ts_unit_ms = optNumber(a, "unit_ms", 1.0, "ts.unit_ms");
-      c.ts_bits = static_cast<int>(optNumber(a, "bits", 32, "ts.bits"));
+      if (!(c.ts_unit_ms > 0 && c.ts_unit_ms <= 1e6)) fail("'ts.unit_ms' must be above 0 and at most 1e6");
+      c.ts_bits = optInt(a, "bits", 32, 8, 32, "ts.bits");
       lua_pop(L, 1);
     }
     return c;

@@ -223,7 +223,10 @@ LuaHost::LuaHost() : d(std::make_unique<Impl>()) {
 }
 
 LuaHost::~LuaHost() {
-  if (d->s.L) lua_close(d->s.L);
+  if (!d->s.L) return;
+  // LuaJIT frees its memory arena only when it sees its own allocator.
+  lua_setallocf(d->s.L, d->base_alloc, d->base_ud);
+  lua_close(d->s.L);
 }
 
 namespace {

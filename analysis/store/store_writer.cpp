@@ -57,7 +57,12 @@ struct StoreWriter::Impl {
 StoreWriter::StoreWriter(const std::string& dbPath)
     : final_(dbPath), partial_(dbPath + ".partial") {
   removeWithSidecars(partial_);
-  d = std::make_unique<Impl>(partial_);
+  try {
+    d = std::make_unique<Impl>(partial_);
+  } catch (...) {
+    removeWithSidecars(partial_);  // e.g. the disk filled while creating the schema
+    throw;
+  }
 }
 
 StoreWriter::~StoreWriter() {

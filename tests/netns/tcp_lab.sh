@@ -70,47 +70,9 @@ for p in tcp_workload veth_offload; do
   fi
 done
 
-ID=$$
-NC=rsc-c-$ID NR=rsc-r-$ID NS=rsc-s-$ID
-C_IP=10.77.1.2 R1_IP=10.77.1.1 R2_IP=10.77.2.1 S_IP=10.77.2.2
-PIDS=()
-cleanup() {
-  local rc=$?
-  set +e
-  for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null; done
-  for p in "${PIDS[@]}"; do wait "$p" 2>/dev/null; done
-  for n in $NC $NR $NS; do
-    if ip netns list | grep -qw "$n"; then
-      for p in $(ip netns pids "$n" 2>/dev/null); do kill -9 "$p" 2>/dev/null; done
-      ip netns del "$n" 2>/dev/null
-    fi
-  done
-  exit $rc
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-ip netns add "$NC" 2>>"$LOG" || skip "ip netns add refused (no CAP_SYS_ADMIN?)"
-ip netns add "$NR"
-ip netns add "$NS"
-inC() { ip netns exec "$NC" "$@"; }
-inR() { ip netns exec "$NR" "$@"; }
-inS() { ip netns exec "$NS" "$@"; }
-
-ip link add c0 netns "$NC" type veth peer name r1 netns "$NR"
-ip link add r2 netns "$NR" type veth peer name s0 netns "$NS"
-inC ip addr add $C_IP/24 dev c0
-inR ip addr add $R1_IP/24 dev r1
-inR ip addr add $R2_IP/24 dev r2
-inS ip addr add $S_IP/24 dev s0
-for n in $NC $NR $NS; do ip -n "$n" link set lo up; done
-inC ip link set c0 up
-inR ip link set r1 up
-inR ip link set r2 up
-inS ip link set s0 up
-inC ip route add default via $R1_IP
-inS ip route add default via $R2_IP
-inR sysctl -qw net.ipv4.ip_forward=1
+# shellcheck source=../netns/three_ns.sh
+source "$HERE/three_ns.sh"
+three_ns_setup rsc 77
 if [[ -n $CC ]]; then
   inC sysctl -qw net.ipv4.tcp_congestion_control="$CC"
   inS sysctl -qw net.ipv4.tcp_congestion_control="$CC"
@@ -212,7 +174,7 @@ start_capture "$NS" s0 "$OUT/server.pcap"
 TCPDUMP_S=${PIDS[-1]}
 
 ND=1; [[ $NAGLE == on ]] && ND=0
-log "lab $ID: loss c2s ${LOSS_C2S}% s2c ${LOSS_S2C}% (drop at $DROP_AT), nagle $NAGLE, ${DURATION}s, cc $CC_USED, offloads $OFFLOADS"
+log "lab $$: loss c2s ${LOSS_C2S}% s2c ${LOSS_S2C}% (drop at $DROP_AT), nagle $NAGLE, ${DURATION}s, cc $CC_USED, offloads $OFFLOADS"
 TIMEOUT=$(awk -v d="$DURATION" 'BEGIN { printf "%d", d + 120 }')
 inS "$BIN/tcp_workload" server "$PORT" --nodelay $ND --seed $((SEED * 2 + 1)) --timeout "$TIMEOUT" \
   >"$OUT/workload-server.json" 2>"$OUT/workload-server.stderr" &

@@ -1,6 +1,11 @@
 // The rudpscope.contract block.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <fstream>
+#include <utility>
+#include <vector>
+
 #include "core/error.h"
 #include "test_support.h"
 
@@ -60,5 +65,36 @@ TEST_CASE("a contract naming an unknown field is an error naming the file", "[lu
     FAIL("no error");
   } catch (const DissectorError& e) {
     CHECK(std::string(e.what()) == "bad_contract.lua: rudpscope.contract: unknown field 'tbadc.sequence' for 'seq'");
+  }
+}
+
+TEST_CASE("contract numbers out of range are errors, not undefined behaviour", "[lua][contract]") {
+  // Written to a temporary file: each case is one contract block.
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"seq = { field = \"tbadn.seq\", bits = 1e300 }", "'seq.bits' must be a whole number from 8 to 32"},
+      {"seq = { field = \"tbadn.seq\", bits = 16.5 }", "'seq.bits' must be a whole number from 8 to 32"},
+      {"ts = { field = \"tbadn.seq\", bits = -1 }", "'ts.bits' must be a whole number from 8 to 32"},
+      {"ts = { field = \"tbadn.seq\", unit_ms = 0 }", "'ts.unit_ms' must be above 0 and at most 1e6"},
+      {"version = 2", "'version' must be a whole number from 1 to 1"},
+  };
+  for (const auto& [entry, message] : cases) {
+    INFO(entry);
+    const std::string path = std::filesystem::temp_directory_path() / "rudpscope_badnum.lua";
+    {
+      std::ofstream f(path);
+      f << "--[==[ rudpscope.contract\nreturn { proto = \"tbadn\", " << entry << " }\n]==]\n"
+        << "local p = Proto(\"tbadn\", \"Bad number test\")\n"
+        << "local seq = ProtoField.uint32(\"tbadn.seq\", \"Seq\")\n"
+        << "p.fields = { seq }\n"
+        << "function p.dissector(tvb, pinfo, tree) tree:add(seq, tvb(0, 4)) end\n";
+    }
+    LuaHost h;
+    try {
+      h.loadScript(path);
+      FAIL("no error");
+    } catch (const DissectorError& e) {
+      CHECK(std::string(e.what()).find(message) != std::string::npos);
+    }
+    std::filesystem::remove(path);
   }
 }
