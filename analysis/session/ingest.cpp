@@ -116,12 +116,8 @@ class FlowStage {
       ConnectionTable::count(hit, pkt, static_cast<uint32_t>(segs_.size()), malformed);
       row.conn = hit.conn->id;
       row.dir = hit.dir;
-      if (!analyze_) {
-      } else if (row.tcp) {
-        analyzers_.tcpPacket(*hit.conn, pkt.frame, pkt.ts_ns, hit.dir, pkt);
-      } else {
-        analyzers_.contractPacket(*hit.conn, pkt.frame, pkt.ts_ns, hit.dir, segs_, pkt);
-      }
+      if (analyze_ && row.tcp) analyzers_.tcpPacket(*hit.conn, pkt.frame, pkt.ts_ns, hit.dir, pkt);
+      else if (analyze_) analyzers_.contractPacket(*hit.conn, pkt.frame, pkt.ts_ns, hit.dir, segs_, pkt);
     }
     out.add(row, segs_);
   }
