@@ -24,10 +24,12 @@ void ContractAnalyzer::onAck(Dir& d, const Segment& s, uint64_t frame, int64_t n
   }
   // An ack far beyond anything sent is garbage or another numbering: its
   // coverage means nothing here (and extending to it would be unbounded).
-  if (int32_t(ack - d.win.top()) > int32_t(kMaxJump)) return;
+  // (Unsigned distance: at exactly 2^31 apart `before` holds both ways.)
+  if (const uint32_t fwd = ack - d.win.top(); fwd > kMaxJump && fwd <= 0x80000000u) return;
   const uint32_t outstanding_before = d.outstanding;
   const auto extend = [&](uint32_t top) {
-    if (before(d.win.top(), top)) d.win.extend(top, [&](SeqSlot& e) { evict(d, e); });
+    if (const uint32_t fwd = top - d.win.top(); fwd != 0 && fwd <= kMaxJump)
+      d.win.extend(top, [&](SeqSlot& e) { evict(d, e); });
   };
   uint32_t judge_end = d.judge_next;
   bool advanced = !d.any_ack || before(d.max_ack, ack);

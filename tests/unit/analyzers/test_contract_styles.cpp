@@ -125,3 +125,21 @@ TEST_CASE("a jump of the seqs far ahead restarts the window instead of walking t
   CHECK(m.dir[0].loss_unknown == 2);  // 100 and 101: never acked
   CHECK(m.dir[0].retransmissions == 0);
 }
+
+TEST_CASE("an ack exactly 2^31 from the highest seq is ignored, not walked to (fuzz timeout b3302f)") {
+  // At a distance of exactly 2^31 serial arithmetic calls each number
+  // "before" the other; the window once walked 2^31 seqs here.
+  Recorder r;
+  AnalyzerConfig cfg;
+  ContractAnalyzer a(grudpContract(), cfg, &r);
+  Feeder f{a};
+  f.send(C2S, 0, Seg().data(100, 0));
+  f.send(C2S, 33 * kMs, Seg().data(101, 33));
+  f.send(S2C, 50 * kMs, Seg().data(5, 1).ack(101u + 0x80000000u, 0, 0));
+  f.send(S2C, 60 * kMs, Seg().data(6, 2).ack(101, 0b1, 33));
+  auto m = a.finish();
+  CHECK(m.dir[0].lost == 0);
+  CHECK(m.dir[0].loss_unknown == 0);
+  CHECK(m.dir[0].rtt.samples == 1);
+  CHECK(a.memoryBytes() < 200000);
+}
