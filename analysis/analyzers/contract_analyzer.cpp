@@ -366,6 +366,7 @@ size_t ContractAnalyzer::memoryBytes() const {
   size_t n = sizeof(*this);
   for (const Dir& d : dirs_) {
     n += d.win.capacity() * sizeof(SeqSlot) + d.rtt.memoryBytes() + d.hol.memoryBytes() + d.remote.memoryBytes() +
+         d.jitter.memoryBytes() +
          d.m.stalls.capacity() * sizeof(StallEvent) + d.m.loss_bursts.size() * 48;
     n += d.parked.capacity() * sizeof(d.parked[0]) + d.numberings.capacity() * sizeof(Numbering);
     for (const auto& p : d.parked) n += p.second.win.capacity() * sizeof(SeqSlot) + p.second.hol.memoryBytes();

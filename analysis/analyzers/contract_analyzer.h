@@ -8,7 +8,7 @@
 //
 // Per packet: O(1) amortized work (plus at most the 32 bitmap bits of an
 // ack), no allocation once the per-direction seq window has grown to the
-// outstanding span. Memory: two SeqWindows (256..4096 slots of 104 bytes),
+// outstanding span. Memory: two SeqWindows (16..4096 slots of 104 bytes),
 // RTT samples (exact up to cfg.exact_rtt_samples), the remote-stall buffer
 // (5 s of events) and fixed-size trackers per connection.
 //

@@ -8,6 +8,7 @@ void JitterTracker::add(int64_t ns, bool has_ts, uint32_t ts, double unit_ms, ui
   if (any_) {
     const double gap = double(ns - last_ns_) / 1e6;
     const double b = std::ceil(gap / kBinMs - 1e-9) - 1;
+    if (hist_.empty()) hist_.assign(kBins + 1, 0);
     ++hist_[b < 0 ? 0 : (b >= kBins ? kBins : uint32_t(b))];
     if (n_ == 0 || gap > max_) max_ = gap;
     ++n_;

@@ -12,8 +12,8 @@
 // is 1000 / median gap snapped to a usual rate (10, 15, 20, 24, 25, 30, 50,
 // 60, 64, 120, 128 Hz) when within 10%, else the rounded value.
 #pragma once
-#include <array>
 #include <cstdint>
+#include <vector>
 
 #include "analyzers/metrics.h"
 
@@ -25,6 +25,7 @@ class JitterTracker {
   double jitterMs() const { return j_; }
   double medianGapMs() const { return gapQuantile(0.5); }
   void fill(GapStats& out) const;
+  size_t memoryBytes() const { return hist_.capacity() * sizeof(uint32_t); }
 
  private:
   double gapQuantile(double q) const;
@@ -36,7 +37,7 @@ class JitterTracker {
   double j_ = 0;
   uint64_t n_ = 0;
   double max_ = 0;
-  std::array<uint32_t, kBins + 1> hist_{};
+  std::vector<uint32_t> hist_;  // kBins + 1, allocated with the first gap (short connections stay small)
 };
 
 }  // namespace rudp::ana

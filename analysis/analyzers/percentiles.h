@@ -5,9 +5,14 @@
 // bins up to 10 s (one overflow bin above, whose percentile is reported as
 // the exact maximum). After the switch a percentile is the upper edge of its
 // bin: at most 0.1 ms above the exact value. min, max and mean stay exact.
+// The histogram is paged (1024 bins = 102.4 ms per 4 KiB page, allocated when
+// a sample first falls in it): RTTs of one connection span a few pages, so a
+// long connection holds kilobytes, not the 400 KB of every bin.
 #pragma once
 #include <cstddef>
+#include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace rudp::ana {
@@ -20,8 +25,8 @@ class Percentiles {
   double min() const { return n_ ? min_ : 0; }
   double max() const { return n_ ? max_ : 0; }
   double mean() const { return n_ ? sum_ / double(n_) : 0; }
-  bool exact() const { return hist_.empty(); }
-  size_t memoryBytes() const { return samples_.capacity() * sizeof(double) + hist_.capacity() * sizeof(uint32_t); }
+  bool exact() const { return !histogram_; }
+  size_t memoryBytes() const;
   // q in (0, 1]: the smallest sample with at least q*n samples <= it.
   double quantile(double q);
   // Fraction of samples strictly above `limit`.
@@ -31,13 +36,21 @@ class Percentiles {
   static constexpr uint32_t kBins = 100000;  // 10 s
 
  private:
+  static constexpr uint32_t kPageBins = 1024;
+  using Page = std::array<uint32_t, kPageBins>;
   void toHistogram();
+  void count(double v);
+  uint32_t bin(uint32_t b) const {
+    const auto& p = pages_[b / kPageBins];
+    return p ? (*p)[b % kPageBins] : 0;
+  }
   uint32_t cap_;
   uint64_t n_ = 0;
   double min_ = 0, max_ = 0, sum_ = 0;
   std::vector<double> samples_;
   bool sorted_ = false;
-  std::vector<uint32_t> hist_;  // kBins + 1 (overflow)
+  bool histogram_ = false;
+  std::vector<std::unique_ptr<Page>> pages_;  // bins 0..kBins (kBins: overflow)
 };
 
 }  // namespace rudp::ana

@@ -5,7 +5,7 @@ namespace rudp::ana {
 void SeqWindow::start(uint32_t seq) {
   started_ = true;
   slid_ = false;
-  if (ring_.empty()) ring_.resize(256);
+  if (ring_.empty()) ring_.resize(kMinCap);
   base_ = top_ = seq;
   at(seq) = SeqSlot{};
   at(seq).seq = seq;

@@ -2,7 +2,7 @@
 //
 // Holds the seqs from `base()` to `top()` (the highest seq seen or acked):
 // what copies were captured, whether the peer's acks covered it and whether
-// its fate (delivered / lost) is settled. Capacity starts at 256 and doubles
+// its fate (delivered / lost) is settled. Capacity starts at 16 and doubles
 // up to kMaxCap (4096) while the oldest slots are still unsettled; a slot is
 // overwritten only when the window slides past it, so memory is bounded by
 // the outstanding span, never by the packet count.
@@ -51,6 +51,7 @@ struct SeqSlot {
 
 class SeqWindow {
  public:
+  static constexpr uint32_t kMinCap = 16;  // a connection of a few packets stays small
   static constexpr uint32_t kMaxCap = 4096;
   bool started() const { return started_; }
   uint32_t base() const { return base_; }

@@ -22,6 +22,7 @@ struct AnalyzeArgs {
   double stall_ms = -1;  // <0: default or the genre's
   std::string genre;
   bool no_analysis = false;  // packet index and connections only (benchmarks)
+  size_t max_open = 0;       // 0: IngestOptions' default
   DissectorOptions dissectors;
 };
 

@@ -68,6 +68,10 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"fighting", "fps", "racing", "moba", "mmo", "turn-based"}));
   analyze->add_flag("--no-analysis", ana.no_analysis,
                     "Index packets and connections only, without RTT/loss/stall analysis");
+  analyze->add_option("--max-open", ana.max_open,
+                      "Connections analysed at once (default 20000); past it the longest-silent"
+                      " are closed early, and a later packet starts a new connection")
+      ->check(CLI::Range(4, 10'000'000));
   analyze->add_option("-j,--jobs", ana.jobs,
                       "Lua states dissecting in parallel (default: one per core; 1: single thread)");
   addDissectorOptions(analyze, ana.dissectors, anaScripts, anaPrefs);

@@ -34,6 +34,7 @@ struct Connection {
   uint64_t conn_id = 0;
   int64_t first_ts_ns = 0, last_ts_ns = 0;
   uint32_t rebindings = 0;   // client address/port changes under one connection id
+  bool closed = false;       // closed by ConnectionTable::closeIdle (no more packets)
   DirectionStats dir[2];
 };
 

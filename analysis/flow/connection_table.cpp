@@ -1,5 +1,8 @@
 #include "flow/connection_table.h"
 
+#include "core/time_gap.h"
+
+#include <algorithm>
 #include <cstring>
 #include <unordered_map>
 
@@ -65,7 +68,7 @@ ConnectionTable::Hit ConnectionTable::create(const std::string& proto, int proto
                                              const Endpoint& client, const Endpoint& server,
                                              int64_t ts) {
   auto c = std::make_unique<Connection>();
-  c->id = static_cast<int64_t>(conns_.size()) + 1;
+  c->id = next_id_++;
   c->protocol = proto;
   c->proto_index = protoIndex;
   c->client = client;
@@ -147,6 +150,42 @@ ConnectionTable::Hit ConnectionTable::tcpPacket(const DecodedPacket& p) {
 ConnectionTable::Hit ConnectionTable::udpPacket(const DecodedPacket& p) {
   const Endpoint src{p.src, p.sport}, dst{p.dst, p.dport};
   return byPair(kUdp, "udp", -1, p, serverIsDst(src, dst), false);
+}
+
+void ConnectionTable::closeIdle(int64_t now_ns, int64_t idle_ns, size_t max_open,
+                                std::vector<std::unique_ptr<Connection>>& closed) {
+  // Past the cap: everything silent since before the `keep`-th most recent
+  // activity closes as well (ties at the cut close only while needed).
+  const size_t keep = max_open - max_open / 4;
+  bool capped = conns_.size() > max_open;
+  int64_t cutoff = INT64_MIN;
+  size_t at_cutoff_to_close = 0;
+  if (capped) {
+    std::vector<int64_t> last;
+    last.reserve(conns_.size());
+    for (const auto& c : conns_) last.push_back(c->last_ts_ns);
+    auto nth = last.end() - static_cast<std::ptrdiff_t>(keep);
+    std::nth_element(last.begin(), nth, last.end());
+    cutoff = *nth;
+    const size_t below = static_cast<size_t>(std::count_if(last.begin(), last.end(), [&](int64_t t) { return t < cutoff; }));
+    at_cutoff_to_close = conns_.size() - keep - below;
+  }
+  size_t n = 0;
+  for (auto& c : conns_) {
+    bool close = gapNs(now_ns, c->last_ts_ns) >= idle_ns || c->last_ts_ns < cutoff;
+    if (!close && capped && c->last_ts_ns == cutoff && at_cutoff_to_close > 0) {
+      --at_cutoff_to_close;
+      close = true;
+    }
+    if (!close) continue;
+    c->closed = true;
+    closed.push_back(std::move(c));
+    ++n;
+  }
+  if (n == 0) return;
+  std::erase_if(conns_, [](const auto& c) { return !c; });
+  std::erase_if(index_->map, [](const auto& kv) { return kv.second->closed; });
+  std::erase_if(index_->id_by_pair, [](const auto& kv) { return kv.second->closed; });
 }
 
 void ConnectionTable::count(const Hit& h, const DecodedPacket& p, uint32_t segments,

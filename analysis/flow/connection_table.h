@@ -1,5 +1,11 @@
 // Maps packets to connections and keeps per-direction counters.
+//
+// Memory is bounded by the connections open at once, not by every connection
+// a capture ever held: closeIdle() hands over connections silent for a while
+// (and, past a cap on open connections, the longest-silent ones) and forgets
+// them. A later packet with the same key starts a new connection (a new id).
 #pragma once
+#include <cstddef>
 #include <memory>
 #include <vector>
 
@@ -28,7 +34,18 @@ class ConnectionTable {
   // Counts one packet on the connection.
   static void count(const Hit& h, const DecodedPacket& p, uint32_t segments, bool malformed);
 
+  // The open connections, in order of id.
   const std::vector<std::unique_ptr<Connection>>& connections() const { return conns_; }
+  // Connections created so far (open and closed); the next id is this + 1.
+  int64_t created() const { return next_id_ - 1; }
+
+  // Closes the connections silent for at least `idle_ns` of capture time
+  // before `now_ns`; then, while more than `max_open` remain open, the
+  // longest-silent ones until a quarter of the cap is free (a port scan or a
+  // flood of fake connection ids must not hold one connection each). Closed
+  // connections are moved to `closed` in order of id.
+  void closeIdle(int64_t now_ns, int64_t idle_ns, size_t max_open,
+                 std::vector<std::unique_ptr<Connection>>& closed);
 
  private:
   struct Key;
@@ -40,6 +57,7 @@ class ConnectionTable {
              const Endpoint& server, int64_t ts);
   std::vector<std::unique_ptr<Connection>> conns_;
   std::unique_ptr<Index> index_;
+  int64_t next_id_ = 1;
 };
 
 }  // namespace rudp

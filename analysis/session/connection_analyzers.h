@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -26,16 +27,11 @@ class ConnectionAnalyzers : public ana::EventSink {
                       const std::vector<Segment>& segs, const DecodedPacket& p);
   void tcpPacket(const Connection& c, uint64_t frame, int64_t ts_ns, Direction dir,
                  const DecodedPacket& p);
-  // Finishes the analyzers of connections silent for `idle_ns` of capture
-  // time before `now_ns` and frees them; their metrics go to the output.
-  // Later packets of such a connection are counted by the flow table but not
-  // analysed again. This keeps memory bounded by the connections open at
-  // once, not by every connection the capture ever held.
-  void retireIdle(int64_t now_ns, int64_t idle_ns = kIdleNs);
+  // Finishes the analyzer of a connection the flow table closed; its
+  // metrics go to the output and its memory is freed.
+  void close(int64_t connId);
   // Finishes every remaining analyzer; events and metrics go to the output.
   void finish();
-
-  static constexpr int64_t kIdleNs = 120'000'000'000;  // 2 minutes of capture time
 
   void onRtt(const ana::RttEvent& e) override { out_->rtts.emplace_back(current_, e); }
   void onRetransmission(const ana::RetransmissionEvent& e) override { out_->retx.emplace_back(current_, e); }
@@ -47,18 +43,12 @@ class ConnectionAnalyzers : public ana::EventSink {
   struct Entry {
     std::unique_ptr<ana::ContractAnalyzer> contract;
     std::unique_ptr<ana::TcpAnalyzer> tcp;
-    int64_t last_ns = 0;
-    bool retired = false;
   };
-  Entry* entry(int64_t connId, int64_t ts_ns);  // nullptr once retired
   void finishEntry(int64_t connId, Entry& e);
 
   const std::vector<ProtoInfo>& protos_;
   ana::AnalyzerConfig cfg_;
-  std::vector<Entry> byConn_;   // index: connection id - 1
-  std::vector<int64_t> active_; // connections with a live analyzer
-  int64_t lastSweep_ns_ = 0;
-  bool swept_ = false;
+  std::unordered_map<int64_t, Entry> live_;  // by connection id: open connections only
   RowBatch* out_ = nullptr;
   int64_t current_ = 0;
 };

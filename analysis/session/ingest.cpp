@@ -9,6 +9,7 @@
 #include "capture/capture_reader.h"
 #include "core/error.h"
 #include "core/file_hash.h"
+#include "core/time_gap.h"
 #include "decode/decoder.h"
 #include "flow/connection_table.h"
 #include "flow/segment_extractor.h"
@@ -58,6 +59,7 @@ class FlowStage {
  public:
   FlowStage(LuaHost& host, CaptureInfo& info, const IngestOptions& opts)
       : info_(info), protos_(host.protocols()), analyze_(opts.analyze_connections),
+        idle_ns_(opts.idle_close_ns), max_open_(std::max<size_t>(opts.max_open_connections, 4)),
         analyzers_(protos_, opts.analysis) {
     extractors_.resize(protos_.size());
     for (size_t i = 0; i < protos_.size(); ++i)
@@ -122,13 +124,37 @@ class FlowStage {
     out.add(row, segs_);
   }
 
+  // Closes idle connections (once per second of capture time) and, past the
+  // cap, the longest-silent ones; their rows and metrics go to `out`.
+  void closeIdle(RowBatch& out) {
+    const int64_t now = info_.last_ts_ns;
+    const bool over = table_.connections().size() > max_open_;
+    if (!over && swept_ && gapNs(now, last_sweep_ns_) >= 0 && gapNs(now, last_sweep_ns_) < 1'000'000'000) return;
+    swept_ = true;
+    last_sweep_ns_ = now;
+    const size_t from = out.closed.size();
+    table_.closeIdle(now, idle_ns_, max_open_, out.closed);
+    analyzers_.setOutput(&out);
+    for (size_t i = from; i < out.closed.size(); ++i) {
+      const Connection& c = *out.closed[i];
+      analyzers_.close(c.id);
+      if (over && gapNs(now, c.last_ts_ns) < idle_ns_) ++closed_early_;
+    }
+  }
+
   const ConnectionTable& table() const { return table_; }
   ConnectionAnalyzers& analyzers() { return analyzers_; }
+  size_t closedEarly() const { return closed_early_; }
 
  private:
   CaptureInfo& info_;
   const std::vector<ProtoInfo>& protos_;
   const bool analyze_;
+  const int64_t idle_ns_;
+  const size_t max_open_;
+  bool swept_ = false;
+  int64_t last_sweep_ns_ = 0;
+  size_t closed_early_ = 0;
   std::vector<std::optional<SegmentExtractor>> extractors_;
   ConnectionTable table_;
   ConnectionAnalyzers analyzers_;
@@ -187,7 +213,7 @@ IngestResult ingestCapture(const std::string& capturePath, const std::string& db
       pool.wait();
       auto rows = writer.take();
       for (size_t i = 0; i < buf[cur].size; ++i) flows.process(buf[cur].slots[i], *rows);
-      flows.analyzers().retireIdle(info.last_ts_ns);
+      flows.closeIdle(*rows);
       writer.write(std::move(rows));
       if (progress.cancelled()) throw Cancelled();
       if (progress.report) progress.report({reader->bytesRead(), info.size, info.packet_count});
@@ -206,7 +232,7 @@ IngestResult ingestCapture(const std::string& capturePath, const std::string& db
   info.warning = reader->warning();
   store.finish(info, flows.table().connections());
   if (progress.report) progress.report({info.size, info.size, info.packet_count});
-  return IngestResult{store.path(), info, flows.table().connections().size()};
+  return IngestResult{store.path(), info, static_cast<size_t>(flows.table().created()), flows.closedEarly()};
 }
 
 }  // namespace rudp

@@ -19,12 +19,20 @@ struct IngestOptions {
   // Off: connections and the packet index only (benchmarks measure what the
   // analyzers add to ingest this way).
   bool analyze_connections = true;
+  // Memory bounds (see analysis/README.md, "Resource limits"): a connection
+  // silent this long in capture time is closed (later packets on its key
+  // start a new connection) ...
+  int64_t idle_close_ns = 120'000'000'000;
+  // ... and past this many open connections the longest-silent quarter is
+  // closed early.
+  size_t max_open_connections = 20000;
 };
 
 struct IngestResult {
   std::string db_path;
   CaptureInfo capture;
-  size_t connections = 0;
+  size_t connections = 0;         // every connection the capture held
+  size_t closed_early = 0;        // closed by the open-connection cap, not by silence
 };
 
 // Analyses `capturePath` into the database at `dbPath`, replacing an earlier

@@ -86,7 +86,10 @@ void AnalysisWriter::metrics(int64_t conn, const ana::ConnectionMetrics& m) {
     auto opt = [](bool present, double v) { return present ? std::optional<double>(v) : std::nullopt; };
     Statement& s = d->dir;
     int c = 1;
-    s.bind(c++, conn).bind(c++, int64_t{dir});
+    // One bind per statement: chained `bind(c++)` calls are ordered since
+    // C++17, but GCC still warns about them.
+    s.bind(c++, conn);
+    s.bind(c++, int64_t{dir});
     for (uint64_t v : {x.data_packets, x.retransmissions, x.retransmissions_timeout,
                        x.retransmissions_fast, x.retransmissions_spurious,
                        x.retransmissions_inferred, x.lost, x.loss_unknown})
@@ -98,11 +101,14 @@ void AnalysisWriter::metrics(int64_t conn, const ana::ConnectionMetrics& m) {
                      x.rtt.share_above[0], x.rtt.share_above[1], x.rtt.share_above[2],
                      x.rtt.srtt, x.rtt.rto})
       s.bind(c++, opt(rtt, v));
-    s.bind(c++, std::string_view(ana::toString(x.rtt.span))).bind(c++, int64_t{x.rtt.exact_percentiles});
-    s.bind(c++, x.jitter_ms).bind(c++, i64(x.gaps.samples));
+    s.bind(c++, std::string_view(ana::toString(x.rtt.span)));
+    s.bind(c++, int64_t{x.rtt.exact_percentiles});
+    s.bind(c++, x.jitter_ms);
+    s.bind(c++, i64(x.gaps.samples));
     for (double v : {x.gaps.p50, x.gaps.p95, x.gaps.p99, x.gaps.max}) s.bind(c++, opt(gaps, v));
-    s.bind(c++, x.gaps.tick_hz).bind(c++, x.hol_blocking_ms).bind(c++, x.hol_max_ms)
-        .bind(c++, i64(x.hol_blocked_packets)).bind(c++, int64_t{x.hol_observable});
+    for (double v : {x.gaps.tick_hz, x.hol_blocking_ms, x.hol_max_ms}) s.bind(c++, v);
+    s.bind(c++, i64(x.hol_blocked_packets));
+    s.bind(c++, int64_t{x.hol_observable});
     if (x.min_window == UINT32_MAX) s.bindNull(c++);
     else s.bind(c++, int64_t{x.min_window});
     s.run();

@@ -43,8 +43,13 @@ CaptureInfo StoreReader::capture() {
 }
 
 std::vector<ConnectionSummary> StoreReader::connections() {
-  sql::Statement st(db_, "SELECT * FROM connections ORDER BY id");
   std::vector<ConnectionSummary> out;
+  forEachConnection([&](const ConnectionSummary& c) { out.push_back(c); });
+  return out;
+}
+
+void StoreReader::forEachConnection(const std::function<void(const ConnectionSummary&)>& f) {
+  sql::Statement st(db_, "SELECT * FROM connections ORDER BY id");
   while (st.step()) {
     ConnectionSummary c;
     c.id = st.int64(0);
@@ -65,9 +70,8 @@ std::vector<ConnectionSummary> StoreReader::connections() {
       s.segments = st.int64(col++);
       s.malformed = st.int64(col++);
     }
-    out.push_back(std::move(c));
+    f(c);
   }
-  return out;
 }
 
 }  // namespace rudp

@@ -1,5 +1,6 @@
 // Reads a finished database into plain structs (for the CLI summary and the GUI).
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,8 @@ class StoreReader {
 
   CaptureInfo capture();
   std::vector<ConnectionSummary> connections();
+  // One at a time, in order of id (memory independent of the count).
+  void forEachConnection(const std::function<void(const ConnectionSummary&)>& f);
   sql::Database& database() { return db_; }
 
  private:

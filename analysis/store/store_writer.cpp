@@ -29,7 +29,7 @@ void fsyncPath(const std::string& p, bool directory) {
 
 struct StoreWriter::Impl {
   sql::Database db;
-  std::optional<sql::Statement> insPacket, insExtra, insError;
+  std::optional<sql::Statement> insPacket, insExtra, insError, insConn;
   int pending = 0;
 
   explicit Impl(const std::string& path) : db(path, sql::Database::Mode::ReadWriteCreate) {
@@ -155,6 +155,24 @@ void StoreWriter::addPacketError(uint64_t frame, const std::string& message) {
   d->tick();
 }
 
+void StoreWriter::addConnection(const Connection& x) {
+  if (!d->insConn)
+    d->insConn.emplace(d->db, "INSERT INTO connections VALUES "
+                              "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+  sql::Statement& con = *d->insConn;
+  con.bind(1, x.id).bind(2, x.protocol).bind(3, x.client.ip.toString())
+      .bind(4, int64_t{x.client.port}).bind(5, x.server.ip.toString())
+      .bind(6, int64_t{x.server.port}).bind(7, int64_t{x.roles_from_handshake});
+  x.has_conn_id ? con.bind(8, static_cast<int64_t>(x.conn_id)) : con.bindNull(8);
+  con.bind(9, x.first_ts_ns).bind(10, x.last_ts_ns).bind(11, int64_t{x.rebindings});
+  int col = 12;
+  for (const DirectionStats& s : x.dir)
+    for (uint64_t v : {s.packets, s.bytes, s.payload_bytes, s.segments, s.malformed})
+      con.bind(col++, static_cast<int64_t>(v));
+  con.run();
+  d->tick();
+}
+
 void StoreWriter::finish(const CaptureInfo& c,
                          const std::vector<std::unique_ptr<Connection>>& conns) {
   sql::Statement cap(d->db,
@@ -169,28 +187,14 @@ void StoreWriter::finish(const CaptureInfo& c,
       .bind(14, static_cast<int64_t>(c.malformed)).bind(15, static_cast<int64_t>(c.lua_errors));
   cap.run();
 
-  sql::Statement con(d->db, "INSERT INTO connections VALUES "
-                            "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-  for (const auto& cp : conns) {
-    const Connection& x = *cp;
-    con.bind(1, x.id).bind(2, x.protocol).bind(3, x.client.ip.toString())
-        .bind(4, int64_t{x.client.port}).bind(5, x.server.ip.toString())
-        .bind(6, int64_t{x.server.port}).bind(7, int64_t{x.roles_from_handshake});
-    x.has_conn_id ? con.bind(8, static_cast<int64_t>(x.conn_id)) : con.bindNull(8);
-    con.bind(9, x.first_ts_ns).bind(10, x.last_ts_ns).bind(11, int64_t{x.rebindings});
-    int col = 12;
-    for (const DirectionStats& s : x.dir)
-      for (uint64_t v : {s.packets, s.bytes, s.payload_bytes, s.segments, s.malformed})
-        con.bind(col++, static_cast<int64_t>(v));
-    con.run();
-  }
+  for (const auto& cp : conns) addConnection(*cp);
   d->db.exec("UPDATE meta SET value = '1' WHERE key = 'complete'");
   d->db.exec("COMMIT");
   d->db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
   // WAL while writing; the finished file in rollback mode, so read-only
   // readers (the GUI, the CLI summary) leave no -wal/-shm files beside it.
   d->db.exec("PRAGMA journal_mode = DELETE");
-  d->insPacket.reset(); d->insExtra.reset(); d->insError.reset();
+  d->insPacket.reset(); d->insExtra.reset(); d->insError.reset(); d->insConn.reset();
   d.reset();  // closing the last connection removes the -wal file
   fsyncPath(partial_, false);
 

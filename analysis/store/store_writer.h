@@ -54,8 +54,11 @@ class StoreWriter {
     addPacket(row, segs.data(), segs.size());
   }
   void addPacketError(uint64_t frame, const std::string& message);
-  // Writes the capture and connection rows, marks the result complete and
-  // atomically replaces the database at dbPath.
+  // A connection that will see no more packets (closed early; the rest come
+  // with finish()).
+  void addConnection(const Connection& c);
+  // Writes the capture row and the connections still open, marks the result
+  // complete and atomically replaces the database at dbPath.
   void finish(const CaptureInfo& capture, const std::vector<std::unique_ptr<Connection>>& conns);
 
   const std::string& path() const { return final_; }

@@ -4,6 +4,7 @@
 //
 // Input: u8 mode | [contract: 16 field slots, seq bits, ack style, kinds]
 //        then packets: u8 kind/endpoints | u8 nvalues | values...
+#include <algorithm>
 #include <optional>
 
 #include "core/error.h"
@@ -105,8 +106,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   DecodedPacket pkt;
   uint64_t counted = 0;
   int64_t ts = 1'700'000'000'000'000'000;
+  std::vector<std::unique_ptr<Connection>> closed;
   for (uint64_t frame = 1; !in.empty() && frame <= 2048; ++frame) {
     const uint8_t kind = in.u8();
+    if (kind == 0xFF) {  // close idle connections (idle > 100 ms, at most 6 open)
+      const size_t before = closed.size();
+      table.closeIdle(ts, 100'000'000, 6, closed);
+      if (table.connections().size() > 6) fuzz::fail("more open connections than the cap");
+      for (size_t i = before; i < closed.size(); ++i)
+        if (!closed[i]->closed) fuzz::fail("closed connection not marked");
+      continue;
+    }
     endpoints(in.u8(), pkt);
     pkt.frame = frame;
     ts += in.u8() * 1'000'000;
@@ -156,10 +166,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
   }
 
-  // Connections are numbered 1.. in order and hold every counted packet.
+  // Connections, closed and open, are numbered 1.. in order and hold every
+  // counted packet.
   uint64_t total = 0;
   int64_t id = 0;
-  for (const auto& c : table.connections()) {
+  for (const auto& c : table.connections()) closed.push_back(std::make_unique<Connection>(*c));
+  std::sort(closed.begin(), closed.end(), [](const auto& a, const auto& b) { return a->id < b->id; });
+  if (static_cast<int64_t>(closed.size()) != table.created()) fuzz::fail("connections lost");
+  for (const auto& c : closed) {
     if (c->id != ++id) fuzz::fail("connection ids not consecutive");
     total += c->dir[0].packets + c->dir[1].packets;
     (void)c->client.toString();

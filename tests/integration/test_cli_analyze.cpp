@@ -75,3 +75,38 @@ TEST_CASE("analyze of the bundled sample writes a database beside a copy of it")
   CHECK(json::parse(j.out)["capture"]["packets"] == t["frames"]);
   CHECK(json::parse(j.out)["connections"].size() == t["connections"].size());
 }
+
+TEST_CASE("past the open-connection cap connections close early and nothing is lost or split") {
+  // 3000 two-packet connections (GRUDP CONNECT/ACCEPT, every fourth a TCP
+  // SYN/RST), 50 us apart. With --max-open 100 the flow table closes the
+  // longest-silent connections between batches; a connection's two packets
+  // are adjacent and batches hold an even number of packets, so none is split.
+  TempDir dir("scan");
+  const std::string cap = dir / "scan.pcap";
+  REQUIRE(run({MAKE_SCAN, cap, "3000"}).status == 0);
+  auto capped = run({RUDPSCOPE_CLI, "analyze", cap, "--db", dir / "capped.sqlite", "--json", "--max-open", "100"});
+  auto open = run({RUDPSCOPE_CLI, "analyze", cap, "--db", dir / "open.sqlite", "--json"});
+  INFO(capped.err);
+  REQUIRE(capped.status == 0);
+  REQUIRE(open.status == 0);
+  CHECK(capped.err.find("connections were closed early: more than 100 were open at once") != std::string::npos);
+  CHECK(open.err.find("closed early") == std::string::npos);
+  json a = json::parse(capped.out), b = json::parse(open.out);
+  REQUIRE(a["connections"].size() == 3000);
+  for (size_t i = 0; i < 3000; ++i) {
+    const json& c = a["connections"][i];
+    INFO("connection " << i + 1);
+    CHECK(c["id"] == i + 1);
+    CHECK(c["protocol"] == (i % 4 == 3 ? "tcp" : "grudp"));
+    CHECK(c["directions"]["client_to_server"]["packets"] == 1);
+    CHECK(c["directions"]["server_to_client"]["packets"] == 1);
+    if (i % 4 != 3) {
+      CHECK(c["connect_attempts"] == 1);
+      CHECK(c["directions"]["client_to_server"]["lost"] == 0);
+    }
+  }
+  // Closing early changed nothing for connections that were over anyway.
+  a.erase("database");
+  b.erase("database");
+  CHECK(a == b);
+}

@@ -108,3 +108,59 @@ TEST_CASE("a claimed datagram without segments joins its protocol's connection o
   CHECK(parity_s.dir == Direction::ServerToClient);
   CHECK(other.conn != h1.conn);
 }
+
+TEST_CASE("idle connections close; a later packet on the same key is a new connection") {
+  ConnectionTable t;
+  const auto server = v4(10, 0, 0, 1);
+  Segment data = seg(7, SegmentRole::Data);
+  auto count = [&](ConnectionTable::Hit h, const DecodedPacket& p) { ConnectionTable::count(h, p, 1, false); };
+  auto p1 = udp(v4(10, 0, 1, 1), 40000, server, 7777, 0);
+  count(t.contractPacket(0, "grudp", &data, p1), p1);
+  auto p2 = udp(v4(10, 0, 1, 2), 40000, server, 7777, 50);
+  count(t.udpPacket(p2), p2);
+  std::vector<std::unique_ptr<Connection>> closed;
+  t.closeIdle(99, 100, 100, closed);  // nothing has been silent for 100 ns yet
+  CHECK(closed.empty());
+  t.closeIdle(100, 100, 100, closed);
+  REQUIRE(closed.size() == 1);
+  CHECK(closed[0]->id == 1);
+  CHECK(closed[0]->closed);
+  CHECK(closed[0]->dir[0].packets == 1);
+  REQUIRE(t.connections().size() == 1);
+  CHECK(t.connections()[0]->id == 2);
+  // The same connection id again: a new connection, id 3; NAT-pair lookups
+  // of the closed one are gone too.
+  auto p3 = udp(server, 7777, v4(10, 0, 1, 1), 40000, 200);
+  auto h = t.contractPacket(0, "grudp", &data, p3);
+  CHECK(h.conn->id == 3);
+  CHECK(h.dir == Direction::ServerToClient);
+  CHECK(t.contractPacket(0, "grudp", nullptr, p3).conn->id == 3);
+  CHECK(t.created() == 3);
+}
+
+TEST_CASE("past the open-connection cap the longest-silent connections close first") {
+  ConnectionTable t;
+  const auto server = v4(10, 0, 0, 1);
+  // 10 connections, the 5th was active last.
+  for (int i = 0; i < 10; ++i) {
+    auto p = udp(v4(10, 0, 1, uint8_t(i)), 40000, server, 7777, i == 4 ? 1000 : i);
+    ConnectionTable::count(t.udpPacket(p), p, 0, false);
+  }
+  std::vector<std::unique_ptr<Connection>> closed;
+  t.closeIdle(1000, 1'000'000, 8, closed);  // cap 8: keep the 6 most recent
+  std::vector<int64_t> open, gone;
+  for (const auto& c : t.connections()) open.push_back(c->id);
+  for (const auto& c : closed) gone.push_back(c->id);
+  CHECK(open == std::vector<int64_t>{5, 6, 7, 8, 9, 10});
+  CHECK(gone == std::vector<int64_t>{1, 2, 3, 4});
+  // Ties at the cut: only as many as needed close.
+  ConnectionTable same;
+  for (int i = 0; i < 10; ++i) {
+    auto p = udp(v4(10, 0, 2, uint8_t(i)), 40000, server, 7777, 5);
+    ConnectionTable::count(same.udpPacket(p), p, 0, false);
+  }
+  closed.clear();
+  same.closeIdle(5, 1'000'000, 8, closed);
+  CHECK(closed.size() == 4);
+  CHECK(same.connections().size() == 6);
+}
