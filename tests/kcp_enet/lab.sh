@@ -121,9 +121,9 @@ inS ping -c1 -W2 $C_IP >/dev/null 2>&1 || true
 
 # Started directly (not through inC/inS, which would fork a subshell) so
 # that $! is tcpdump itself and SIGINT reaches it.
-ip netns exec "$NC" tcpdump -i c0 -n -s 0 --immediate-mode -U -w "$OUT/client.pcap" udp 2>>"$LOG" &
+ip netns exec "$NC" "${PIN[@]}" tcpdump -i c0 -n -s 0 --immediate-mode -U -w "$OUT/client.pcap" udp 2>>"$LOG" &
 PIDS+=($!)
-ip netns exec "$NS" tcpdump -i s0 -n -s 0 --immediate-mode -U -w "$OUT/server.pcap" udp 2>>"$LOG" &
+ip netns exec "$NS" "${PIN[@]}" tcpdump -i s0 -n -s 0 --immediate-mode -U -w "$OUT/server.pcap" udp 2>>"$LOG" &
 PIDS+=($!)
 sleep 1
 
@@ -138,19 +138,19 @@ if [[ $PROTO == kcptun ]]; then
   # --keepalive 25 (smux requires < 30): no heartbeat between the last SNMP
   # row and the end of a run shorter than that.
   KT=(--crypt none --mode fast --nocomp --ds "$DS" --ps "$PS" --snmpperiod 1 --keepalive 25 --quiet)
-  ip netns exec "$NS" python3 "$HERE/tcp_game.py" server 12948 2>>"$LOG" &
+  ip netns exec "$NS" "${PIN[@]}" python3 "$HERE/tcp_game.py" server 12948 2>>"$LOG" &
   ECHOPID=$!
-  ip netns exec "$NS" "${RT[@]}" kcptun-server -l ":$PORT" -t 127.0.0.1:12948 "${KT[@]}" \
+  ip netns exec "$NS" "${PIN[@]}" "${RT[@]}" kcptun-server -l ":$PORT" -t 127.0.0.1:12948 "${KT[@]}" \
     --snmplog "$OUT/server-snmp.csv" >>"$LOG" 2>&1 &
   KSPID=$!
   PIDS+=($KSPID)
-  ip netns exec "$NC" "${RT[@]}" kcptun-client -l 127.0.0.1:12949 -r "$S_IP:$PORT" "${KT[@]}" \
+  ip netns exec "$NC" "${PIN[@]}" "${RT[@]}" kcptun-client -l 127.0.0.1:12949 -r "$S_IP:$PORT" "${KT[@]}" \
     --snmplog "$OUT/client-snmp.csv" >>"$LOG" 2>&1 &
   KCPID=$!
   PIDS+=($KCPID)
   sleep 1
   rc=0
-  ip netns exec "$NC" python3 "$HERE/tcp_game.py" client 127.0.0.1 12949 "$DURATION" "$SEED" \
+  ip netns exec "$NC" "${PIN[@]}" python3 "$HERE/tcp_game.py" client 127.0.0.1 12949 "$DURATION" "$SEED" \
     >"$OUT/client-app.json" 2>>"$LOG" || rc=$?
   [[ $rc -eq 0 ]] || { log "tcp_game client failed ($rc)"; exit 1; }
   sleep 2.5  # retransmissions done, one more SNMP row written
@@ -168,15 +168,15 @@ PY
   snmp_json "$OUT/client-snmp.csv" client >"$OUT/client.json"
   snmp_json "$OUT/server-snmp.csv" server >"$OUT/server.json"
 else
-  ip netns exec "$NS" "${RT[@]}" "$WORKLOAD" server "$PORT" "$DURATION" "$SEED" $([[ $PROTO == kcp ]] && echo "$DS $PS") \
+  ip netns exec "$NS" "${PIN[@]}" "${RT[@]}" "$WORKLOAD" server "$PORT" "$DURATION" "$SEED" $([[ $PROTO == kcp ]] && echo "$DS $PS") \
     >"$OUT/server.json" 2>>"$LOG" &
   SPID=$!
   PIDS+=($SPID)
   sleep 0.3
   if [[ $PROTO == enet ]]; then
-    ip netns exec "$NC" "${RT[@]}" "$WORKLOAD" client $S_IP "$PORT" "$DURATION" "$SEED" >"$OUT/client.json" 2>>"$LOG" &
+    ip netns exec "$NC" "${PIN[@]}" "${RT[@]}" "$WORKLOAD" client $S_IP "$PORT" "$DURATION" "$SEED" >"$OUT/client.json" 2>>"$LOG" &
   else
-    ip netns exec "$NC" "${RT[@]}" "$WORKLOAD" client $S_IP:"$PORT" "$DURATION" "$SEED" "$DS" "$PS" \
+    ip netns exec "$NC" "${PIN[@]}" "${RT[@]}" "$WORKLOAD" client $S_IP:"$PORT" "$DURATION" "$SEED" "$DS" "$PS" \
       >"$OUT/client.json" 2>>"$LOG" &
   fi
   CPID=$!

@@ -6,7 +6,7 @@
 #
 # Needs $LOG and a skip() function. Defines NC NR NS (namespace names),
 # C_IP R1_IP R2_IP S_IP, PIDS (background pids to stop on exit) and
-# inC / inR / inS (run a command in a namespace). Interfaces: c0 (client),
+# inC / inR / inS (run a command in a namespace, on CPU $LAB_CPU). Interfaces: c0 (client),
 # r1 and r2 (router), s0 (server).
 
 three_ns_cleanup() {
@@ -23,9 +23,16 @@ three_ns_cleanup() {
   exit $rc
 }
 
-inC() { ip netns exec "$NC" "$@"; }
-inR() { ip netns exec "$NR" "$@"; }
-inS() { ip netns exec "$NS" "$@"; }
+# Every lab process runs on one CPU (LAB_CPU, default 0). veth hands a packet
+# to the receiving side's backlog on the CPU that sent it, so two senders
+# on two CPUs (an application write on one, a retransmission timer on the
+# other) can reorder a path that is otherwise one FIFO. Seen once in a TCP
+# lab run before pinning; see tests/netns/README.md.
+PIN=()
+if command -v taskset >/dev/null; then PIN=(taskset -c "${LAB_CPU:-0}"); fi
+inC() { ip netns exec "$NC" "${PIN[@]}" "$@"; }
+inR() { ip netns exec "$NR" "${PIN[@]}" "$@"; }
+inS() { ip netns exec "$NS" "${PIN[@]}" "$@"; }
 
 three_ns_setup() {
   local prefix=$1 octet=$2
