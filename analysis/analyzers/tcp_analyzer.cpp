@@ -205,6 +205,9 @@ void TcpAnalyzer::onData(Dir& d, const DecodedPacket& p, uint32_t len, uint64_t 
   else push(d, s, ++pos);
   if (before(end, hole.end)) push(d, right, pos + 1);
   Seg& filled = at(d, pos);
+  // The acks that showed the bytes missing before this copy came.
+  filled.hole_ns = hole.hole_ns;
+  filled.hole_first_ns = hole.hole_first_ns;
   if (retx) {
     filled.retx_first = true;
     ++d.m.lost;
@@ -250,7 +253,7 @@ void TcpAnalyzer::onAck(Dir& d, const DecodedPacket& p, bool pure, uint64_t fram
     if (inflight) d.stall.onProgress(ns, frame, sink_, d.m.stalls);
   } else if (a == d.una && pure && d.nxt != d.una) {
     ++d.dupacks;
-    if (d.count) at(d, 0).hole_ns = ns;
+    if (d.count) markHole(at(d, 0), ns);
   }
   // SACK: blocks are received; anything below the highest block still
   // unsacked is a hole the sender knows of.
@@ -265,7 +268,7 @@ void TcpAnalyzer::onAck(Dir& d, const DecodedPacket& p, bool pure, uint64_t fram
       }
     }
     for (size_t i = 0; i < d.count && before(at(d, i).start, top); ++i)
-      if (!at(d, i).sacked) at(d, i).hole_ns = ns;
+      if (!at(d, i).sacked) markHole(at(d, i), ns);
   }
   // Timestamps: the ack echoes the TSval of a segment; one sample per echo.
   if (o.has_timestamps && o.tsecr != 0 && (!d.has_echo || o.tsecr != d.last_echo)) {
@@ -322,7 +325,24 @@ void TcpAnalyzer::retransmission(Dir& d, Seg& s, bool direct, uint64_t frame, in
     const double rto = d.rtt.samples() ? d.rtt.rto() : 1000.0;
     const double timer = rto * std::ldexp(1.0, int(e.attempt) - 2) * 0.9;
     const bool hole = s.hole_ns >= 0;
-    const bool early = e.since_previous_ms < 0 || e.since_previous_ms < timer;
+    bool early;
+    if (e.since_previous_ms >= 0) {
+      // Before the sender's retransmission timer could have fired, or (at
+      // the sender) sent right after the ack that showed the hole: a timer
+      // does not fire in step with an arriving ack, loss detection does.
+      // (Linux after a tail loss probe: the probe's SACK marks the hole lost
+      // and the copy leaves with that ACK, long after the original.)
+      early = e.since_previous_ms < timer ||
+              (sender && hole && double(ns - s.hole_ns) / 1e6 <= kAckTriggerMs);
+    } else {
+      // The earlier copy was lost before the capture point. A fast copy
+      // follows the first ack that showed the hole by about a round trip; a
+      // timeout one comes at least the minimum RTO (200 ms on Linux) after
+      // the original, which left before that ack's trigger.
+      const Dir& rev = other(d);
+      const double rtt = rev.rtt.samples() ? rev.rtt.minMs() : 0.0;
+      early = hole && double(ns - s.hole_first_ns) / 1e6 < rtt + 100.0;
+    }
     e.cause = hole && early && !s.fast_done ? RetxCause::Fast : RetxCause::Timeout;
     if (e.cause == RetxCause::Fast) s.fast_done = true;
     if (direct && sender) {
@@ -339,7 +359,7 @@ void TcpAnalyzer::retransmission(Dir& d, Seg& s, bool direct, uint64_t frame, in
     case RetxCause::Spurious: ++d.m.retransmissions_spurious; break;
   }
   d.stall.onRetransmission(acked);
-  s.hole_ns = -1;
+  s.hole_ns = s.hole_first_ns = -1;
   if (sink_) sink_->onRetransmission(e);
 }
 

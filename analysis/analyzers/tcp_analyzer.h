@@ -52,6 +52,9 @@ namespace rudp::ana {
 class TcpAnalyzer {
  public:
   static constexpr uint32_t kMaxSegments = 8192;
+  // At the sender: a copy this soon after an ack showing its bytes missing
+  // was sent by loss detection on that ack (fast), not by a timer.
+  static constexpr double kAckTriggerMs = 1.0;
 
   TcpAnalyzer(const AnalyzerConfig& cfg, EventSink* sink);
   TcpAnalyzer(const TcpAnalyzer&) = delete;
@@ -69,9 +72,14 @@ class TcpAnalyzer {
     uint16_t copies = 0;
     bool sacked = false, fast_done = false, retx_first = false;
     bool behind_ack = false;       // a hole a later bare ack numbered past
-    int64_t first_ns = 0, last_ns = 0, hole_ns = -1;
+    int64_t first_ns = 0, last_ns = 0;
+    int64_t hole_ns = -1, hole_first_ns = -1;  // latest / first ack showing it missing since its last copy
     uint64_t first_frame = 0, last_frame = 0;
   };
+  static void markHole(Seg& s, int64_t ns) {
+    s.hole_ns = ns;
+    if (s.hole_first_ns < 0) s.hole_first_ns = ns;
+  }
   struct TsSend {
     uint32_t tsval;
     int64_t ns;

@@ -2,7 +2,8 @@
 // analysed by ingestCapture (read, decode, Lua, flows, SQLite) into a
 // scratch database, which is then read back through StoreReader. Each input
 // runs twice, serial (one lane, no store thread) and parallel (two lanes,
-// store thread): both must store the same result.
+// store thread): both must store the same result. Both run with a cap of 4
+// open connections, so closing connections early is exercised too.
 #include <filesystem>
 
 #include "core/error.h"
@@ -52,6 +53,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     IngestOptions opt;
     opt.dissector_lanes = parallel ? 2 : 1;
     opt.threaded_store = parallel;
+    opt.max_open_connections = 4;
     try {
       r[parallel] = ingestCapture(path, db, DissectorOptions{}, opt);
     } catch (const CaptureError&) {
@@ -65,6 +67,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       fuzz::fail("stored packet count differs from the reported one");
     if (conns[parallel] != r[parallel].connections)
       fuzz::fail("stored connection count differs from the reported one");
+    uint64_t packets = 0;
+    int64_t id = 0;
+    for (const ConnectionSummary& c : reader.connections()) {
+      if (c.id != ++id) fuzz::fail("stored connection ids are not 1..n");
+      packets += c.dir[0].packets + c.dir[1].packets;
+    }
+    if (packets > stored[parallel].packet_count) fuzz::fail("connections hold more packets than the capture");
   }
   const CaptureInfo &a = stored[0], &b = stored[1];
   if (a.packet_count != b.packet_count || a.decode_errors != b.decode_errors ||

@@ -251,6 +251,118 @@ RttStats tsharkAckRtt(const std::string& cap, const std::string& ackerIp) {
   return s;
 }
 
+// Our seq/ack RTT samples (rtt_samples, source tcp_ack) against tshark's
+// tcp.analysis.ack_rtt on the same capture, for the data sent from `dataIp`
+// in direction `dir` (0 client->server). Every sample of ours must be one
+// tshark also takes: the same ACK frame, the same acked data frame, the same
+// value. tshark takes more: each extra one is classified as
+//  - karn: the ACK covers a range in which a segment was sent twice (a
+//    simple retransmission, or a hole below the highest seq filled later),
+//    where Karn's rule takes no sample because the ACK may answer either copy;
+//  - handshake: the ACK of a SYN (we time the handshake separately);
+//  - unexplained: neither (the test requires none).
+struct AckRttCompare {
+  size_t ours = 0, tshark = 0, identical = 0, karn = 0, handshake = 0, unexplained = 0;
+  std::set<uint32_t> unexplainedFrames, mismatchFrames;
+  std::string mismatchDetail;
+  json toJson() const {
+    return {{"ours", ours}, {"tshark", tshark}, {"identical", identical}, {"tshark_only_karn", karn},
+            {"tshark_only_handshake", handshake}, {"tshark_only_unexplained", unexplained}};
+  }
+};
+AckRttCompare compareAckRtt(const std::string& cap, const std::string& db, int dir,
+                            const std::vector<Seg>& segs, uint32_t dataIp, const std::string& dataIpStr) {
+  AckRttCompare c;
+  struct Sample { uint32_t data_frame; double ms; };
+  std::map<uint32_t, Sample> ts, ours;
+  auto t = run({TSHARK_EXECUTABLE, "-n", "-r", cap, "-o", "tcp.relative_sequence_numbers:FALSE", "-Y",
+                "tcp.analysis.ack_rtt and ip.dst == " + dataIpStr, "-T", "fields", "-e", "frame.number",
+                "-e", "tcp.analysis.acks_frame", "-e", "tcp.analysis.ack_rtt"});
+  REQUIRE(t.status == 0);
+  std::istringstream tin(t.out);
+  for (uint32_t f, a; tin >> f >> a;) {
+    double sec;
+    tin >> sec;
+    ts[f] = {a, sec * 1000};
+  }
+  auto o = run({"sqlite3", "-separator", " ", db,
+                "SELECT r.frame, r.data_frame, r.rtt_ms FROM rtt_samples r JOIN rtt_source s ON s.id = r.source"
+                " WHERE s.name = 'tcp_ack' AND r.dir = " + std::to_string(dir)});
+  REQUIRE(o.status == 0);
+  std::istringstream oin(o.out);
+  for (uint32_t f, a; oin >> f >> a;) {
+    double ms;
+    oin >> ms;
+    ours[f] = {a, ms};
+  }
+  c.ours = ours.size();
+  c.tshark = ts.size();
+  for (const auto& [f, smp] : ours) {
+    auto it = ts.find(f);
+    if (it != ts.end() && it->second.data_frame == smp.data_frame && std::abs(it->second.ms - smp.ms) < 0.0015)
+      ++c.identical;
+    else {
+      c.mismatchFrames.insert(f);
+      std::ostringstream m;
+      m << " [ack frame " << f << ": ours data frame " << smp.data_frame << " " << smp.ms << " ms, tshark ";
+      if (it == ts.end()) m << "none";
+      else m << "data frame " << it->second.data_frame << " " << it->second.ms << " ms";
+      c.mismatchDetail += m.str() + "]";
+    }
+  }
+  // For the tshark-only samples: the data segments sent twice (a range seen
+  // before, or starting below the highest seq sent or announced before it), and the
+  // acker's highest ack before each ACK.
+  std::map<uint32_t, const Seg*> byFrame;
+  std::set<uint32_t> twice;
+  {
+    SeqUnion seen;
+    bool haveBase = false, haveHigh = false;
+    uint32_t base = 0, high = 0;
+    for (const auto& sg : segs) {
+      byFrame[sg.frame] = &sg;
+      if (sg.sip != dataIp || sg.rst()) continue;
+      if (sg.seqSpace() == 0) {
+        // A pure ACK carries the next seq its sender will use: data below it
+        // that arrives later is a retransmission (its first copy was lost).
+        if (haveHigh && int32_t(sg.seq - high) > 0) high = sg.seq;
+        continue;
+      }
+      if (!haveBase) { base = sg.seq; haveBase = true; }
+      const int64_t a = int32_t(sg.seq - base), b = a + sg.seqSpace();
+      if (seen.covers(a, b) || (haveHigh && int32_t(sg.seq - high) < 0)) twice.insert(sg.frame);
+      seen.add(a, b);
+      if (!haveHigh || int32_t(sg.seq + sg.seqSpace() - high) > 0) { high = sg.seq + sg.seqSpace(); haveHigh = true; }
+    }
+  }
+  for (const auto& [f, smp] : ts) {
+    if (ours.count(f)) continue;
+    const Seg* acked = byFrame.count(smp.data_frame) ? byFrame[smp.data_frame] : nullptr;
+    const Seg* ackSeg = byFrame.count(f) ? byFrame[f] : nullptr;
+    if (acked && acked->syn()) { ++c.handshake; continue; }
+    // Karn: tshark timed a copy that was sent twice (a duplicate ACK answering
+    // a retransmission included), or the ACK covers such a copy.
+    bool karn = twice.count(smp.data_frame) > 0, havePrev = false;
+    uint32_t prev = 0;
+    for (const auto& sg : segs) {
+      if (sg.frame >= f) break;
+      if (sg.dip == dataIp && (sg.flags & 0x10) && (!havePrev || int32_t(sg.ack - prev) > 0)) {
+        prev = sg.ack;
+        havePrev = true;
+      }
+    }
+    if (!karn && ackSeg && havePrev)
+      for (uint32_t t : twice) {
+        const Seg* sg = byFrame[t];
+        if (t >= f) break;
+        if (int32_t(sg->seq + sg->seqSpace() - prev) > 0 && int32_t(sg->seq - ackSeg->ack) < 0) karn = true;
+      }
+    if (karn) ++c.karn;
+    else { ++c.unexplained; c.unexplainedFrames.insert(f); }
+  }
+  return c;
+}
+
 std::string framesList(const std::set<uint32_t>& s, size_t max = 12) {
   std::string out;
   size_t i = 0;
@@ -589,13 +701,23 @@ void runCell(const Cell& cell) {
       jd[atSender ? "at_sender" : "at_receiver"] = jc;
     }
 
-    // tshark's ack_rtt for this direction's data (ACKs come from the receiver).
+    // tshark's ack_rtt for this direction's data (ACKs come from the receiver),
+    // and sample by sample against ours.
     const std::string ackerIp = d == 0 ? serverIp : clientIp;
     for (int at = 0; at < 2; ++at) {
       std::string cap = (dir / (at == 0 ? sndName : rcvName)).string();
       auto r = tsharkAckRtt(cap, ackerIp);
-      jd[at == 0 ? "at_sender" : "at_receiver"]["tshark_ack_rtt_ms"] = {
-          {"samples", r.n}, {"min", r.min}, {"p50", r.p50}, {"max", r.max}};
+      const char* where = at == 0 ? "at_sender" : "at_receiver";
+      jd[where]["tshark_ack_rtt_ms"] = {{"samples", r.n}, {"min", r.min}, {"p50", r.p50}, {"max", r.max}};
+      const std::string db = (dir / (cap.find("client") != std::string::npos ? "client.sqlite" : "server.sqlite")).string();
+      AckRttCompare cmp = compareAckRtt(cap, db, d, at == 0 ? sndCap : rcvCap, from, d == 0 ? clientIp : serverIp);
+      jd[where]["ack_rtt_vs_tshark"] = cmp.toJson();
+      report << "    " << where << " ack RTT vs tshark ack_rtt: " << cmp.toJson().dump() << "\n";
+      INFO(where << ": samples of ours tshark does not take or times differently: " << framesList(cmp.mismatchFrames)
+                 << cmp.mismatchDetail
+                 << "; tshark-only samples not explained by Karn's rule: " << framesList(cmp.unexplainedFrames));
+      CHECK(cmp.identical == cmp.ours);
+      CHECK(cmp.unexplained == 0);
     }
     jd["kernel_srtt_ms"] = wl[d == 0 ? "client" : "server"]["tcpi_rtt_us"].get<double>() / 1000.0;
     results["directions"][dn] = jd;

@@ -142,4 +142,45 @@ TEST_CASE("TCP at the receiver: a hole filled by a later-sent copy is a retransm
   REQUIRE(t.r.retx.size() == 1);
   CHECK(t.r.retx[0].seq == 101);
   CHECK(t.r.retx[0].original_frame == 0);
+  CHECK(t.r.retx[0].cause == RetxCause::Fast);  // 50 ms after the SACK that showed the hole
+}
+
+TEST_CASE("TCP at the sender: a copy leaving with the SACK of a loss probe is fast, 200 ms late or not") {
+  // Linux with Nagle on: the lost segment is the only one out, the tail loss
+  // probe sends the waiting data ~200 ms later, the probe's SACK shows the
+  // hole and the copy leaves with that ACK (TCPFastRetrans, RACK).
+  TcpFeed t;
+  t.handshake();
+  t.send(C2S, 1060, Tcp(1001, 5001, ACK | PSH, 100));
+  t.send(S2C, 1110, Tcp(5001, 1101, ACK));              // RTT 50 ms: RTO 200 ms
+  t.send(C2S, 1200, Tcp(1101, 5001, ACK | PSH, 100));   // lost
+  t.send(C2S, 1410, Tcp(1201, 5001, ACK | PSH, 100));   // the probe: new data
+  t.send(S2C, 1460, Tcp(5001, 1101, ACK).sack(1201, 1301));
+  t.send(C2S, 1460.03, Tcp(1101, 5001, ACK | PSH, 100));  // with the SACK: fast
+  t.send(S2C, 1510, Tcp(5001, 1301, ACK));
+  t.send(C2S, 1600, Tcp(1301, 5001, ACK | PSH, 100));   // lost, nothing after it
+  t.send(C2S, 1900, Tcp(1301, 5001, ACK | PSH, 100));   // no ack came: the timer's copy
+  t.send(S2C, 1950, Tcp(5001, 1401, ACK));
+  auto m = t.a.finish();
+  REQUIRE(t.r.retx.size() == 3);  // the SYN, then the two copies
+  CHECK(t.r.retx[1].cause == RetxCause::Fast);
+  CHECK(t.r.retx[1].since_previous_ms == Approx(260.03));  // past the 200 ms timer
+  CHECK(t.r.retx[2].cause == RetxCause::Timeout);
+  CHECK(m.dir[0].retransmissions_fast == 1);
+  CHECK(m.dir[0].retransmissions_timeout == 2);
+}
+
+TEST_CASE("TCP at the receiver: a hole filled long after the SACK that showed it is a timeout copy") {
+  TcpFeed t;
+  t.send(C2S, 0, Tcp(1000, 0, SYN));
+  t.send(S2C, 0.1, Tcp(5000, 1001, SYN | ACK));
+  t.send(C2S, 50, Tcp(1001, 5001, ACK));
+  t.send(C2S, 60, Tcp(1001, 5001, ACK | PSH, 100));
+  t.send(C2S, 93, Tcp(1201, 5001, ACK | PSH, 100));     // 1101 missing
+  t.send(S2C, 93.1, Tcp(5001, 1101, ACK).sack(1201, 1301));
+  t.send(C2S, 330, Tcp(1101, 5001, ACK | PSH, 100));    // the fast copy was lost too: the timer's
+  t.send(S2C, 330.1, Tcp(5001, 1301, ACK));
+  t.a.finish();
+  REQUIRE(t.r.retx.size() == 1);
+  CHECK(t.r.retx[0].cause == RetxCause::Timeout);
 }
