@@ -43,6 +43,21 @@ static struct {
 /* The peer's counters as last seen before it was reset by a disconnect. */
 static enet_uint32 last_sent, last_lost;
 static int frozen; /* the client's last snapshot is taken just before it disconnects */
+static ENetPeer* watched; /* the connected peer, for the snapshot below */
+
+/* Called by ENet for every received datagram before its commands are
+ * handled: the snapshot then includes what this enet_host_service call sent
+ * before a DISCONNECT it is about to process resets the peer (a PING sent in
+ * the call that receives the client's DISCONNECT was once missing). */
+static int snapshot_on_receive(ENetHost* host, ENetEvent* event) {
+  (void)host;
+  (void)event;
+  if (watched && !frozen && watched->state == ENET_PEER_STATE_CONNECTED) {
+    last_sent = watched->packetsSent;
+    last_lost = watched->packetsLost;
+  }
+  return 0; /* not intercepted: ENet handles the datagram as usual */
+}
 static enet_uint32 rtt_samples[4096];
 static int n_rtt;
 
@@ -86,12 +101,13 @@ static void service_until(ENetHost* host, ENetPeer** peer, enet_uint32 until, in
       last_sent = (*peer)->packetsSent;
       last_lost = (*peer)->packetsLost;
     }
+    watched = *peer;
     if (r < 0) { fprintf(stderr, "enet_host_service failed\n"); exit(1); }
     if (r == 0) continue;
     switch (ev.type) {
-      case ENET_EVENT_TYPE_CONNECT: *peer = ev.peer; break;
+      case ENET_EVENT_TYPE_CONNECT: *peer = watched = ev.peer; break;
       case ENET_EVENT_TYPE_RECEIVE: on_receive(&ev, bye); break;
-      case ENET_EVENT_TYPE_DISCONNECT: *gone = 1; *peer = NULL; break;
+      case ENET_EVENT_TYPE_DISCONNECT: *gone = 1; *peer = watched = NULL; break;
       default: break;
     }
   }
@@ -121,6 +137,7 @@ int main(int argc, char** argv) {
     host = enet_host_create(NULL, 1, 3, 0, 0);
   }
   if (!host) { fprintf(stderr, "enet_host_create failed\n"); return 1; }
+  host->intercept = snapshot_on_receive;
   int bye = 0, gone = 0;
   enet_uint32 start = enet_time_get();
   if (!server) {
