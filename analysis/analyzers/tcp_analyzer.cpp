@@ -48,6 +48,14 @@ void TcpAnalyzer::onPacket(uint64_t frame, int64_t ns, Direction dir, const Deco
   Dir& d = dirs_[size_t(dir)];
   Dir& peer = other(d);
   const uint8_t fl = p.tcp.flags;
+  if (p.l3 == L3::IPv4 || p.l3 == L3::IPv6) {
+    const bool initial = p.ip_ttl == 64 || p.ip_ttl == 128 || p.ip_ttl == 255;
+    if (!d.ttl_seen || (d.ttl_initial && !initial)) {
+      d.ttl_seen = true;
+      d.ttl_initial = d.ttl_initial && initial;
+      updateVantage();
+    }
+  }
   ++d.m.packets;
   d.m.bytes += wire_bytes;
   d.rate.add(ns, wire_bytes, sink_);
@@ -296,11 +304,20 @@ void TcpAnalyzer::onAck(Dir& d, const DecodedPacket& p, bool pure, uint64_t fram
 void TcpAnalyzer::rttSample(Dir& d, double ms, RttSource src, uint64_t frame, uint64_t data_frame, int64_t ns) {
   RttEvent ev{frame, data_frame, ns, d.id, ms, src, spanFor(vantage_, d.id)};
   d.rtt.add(ev);
+  updateVantage();
+  ev.span = spanFor(vantage_, d.id);
+  if (sink_) sink_->onRtt(ev);
+}
+
+void TcpAnalyzer::updateVantage() {
   const Dir& cs = dirs_[0];
   const Dir& sc = dirs_[1];
   vantage_ = detectVantage(cs.rtt.samples() > 0, cs.rtt.minMs(), sc.rtt.samples() > 0, sc.rtt.minMs());
-  ev.span = spanFor(vantage_, d.id);
-  if (sink_) sink_->onRtt(ev);
+  if (vantage_ != Vantage::Unknown || !cs.ttl_seen || !sc.ttl_seen) return;
+  // Round trips too short to tell the ends apart (a LAN, veth): one side's
+  // packets still carry their initial TTL, the other's were routed.
+  if (cs.ttl_initial && !sc.ttl_initial) vantage_ = Vantage::Client;
+  else if (sc.ttl_initial && !cs.ttl_initial) vantage_ = Vantage::Server;
 }
 
 void TcpAnalyzer::retransmission(Dir& d, Seg& s, bool direct, uint64_t frame, int64_t ns) {

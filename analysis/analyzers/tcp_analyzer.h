@@ -105,6 +105,9 @@ class TcpAnalyzer {
     uint32_t run = 0, run_seq = 0;         // current run of lost segments
     uint64_t run_frame = 0;
     uint64_t dup_data = 0;
+    // IP TTL / hop limit of this direction's packets: all at a usual initial
+    // value (64, 128, 255) means no router between the sender and the capture.
+    bool ttl_seen = false, ttl_initial = true;
   };
 
   Seg& at(Dir& d, size_t i) { return d.segs[(d.head + i) & (d.segs.size() - 1)]; }
@@ -115,6 +118,7 @@ class TcpAnalyzer {
   void retransmission(Dir& d, Seg& s, bool direct, uint64_t frame, int64_t ns);
   void rttSample(Dir& d, double ms, RttSource src, uint64_t frame, uint64_t data_frame, int64_t ns);
   void lossRun(Dir& d, bool lost, uint64_t frame, int64_t ns, uint32_t seq);
+  void updateVantage();
   Dir& other(const Dir& d) { return dirs_[d.id == Direction::ClientToServer ? 1 : 0]; }
 
   AnalyzerConfig cfg_;

@@ -184,3 +184,24 @@ TEST_CASE("TCP at the receiver: a hole filled long after the SACK that showed it
   REQUIRE(t.r.retx.size() == 1);
   CHECK(t.r.retx[0].cause == RetxCause::Timeout);
 }
+
+TEST_CASE("TCP vantage from IP TTLs when round trips are too short to tell the ends apart") {
+  // A LAN capture at the client: its own packets leave with TTL 64, the
+  // server's were routed once (63); RTTs of 0.05 ms say nothing.
+  for (const auto& [cTtl, sTtl, want] : {std::tuple{64, 63, Vantage::Client}, std::tuple{127, 128, Vantage::Server},
+                                         std::tuple{64, 64, Vantage::Unknown}, std::tuple{62, 61, Vantage::Unknown}}) {
+    TcpFeed t;
+    auto ip = [](Tcp x, int ttl) {
+      x.p.l3 = L3::IPv4;
+      x.p.ip_ttl = uint8_t(ttl);
+      return x;
+    };
+    t.send(C2S, 0, ip(Tcp(1000, 0, SYN), cTtl));
+    t.send(S2C, 0.05, ip(Tcp(5000, 1001, SYN | ACK), sTtl));
+    t.send(C2S, 0.06, ip(Tcp(1001, 5001, ACK | PSH, 100), cTtl));
+    t.send(S2C, 0.11, ip(Tcp(5001, 1101, ACK | PSH, 50), sTtl));
+    t.send(C2S, 0.12, ip(Tcp(1101, 5051, ACK), cTtl));
+    INFO("client TTL " << cTtl << ", server TTL " << sTtl);
+    CHECK(t.a.finish().vantage == want);
+  }
+}
