@@ -687,6 +687,10 @@ void runCell(const Cell& cell) {
                   << "dropped before the capture) " << lostData);
         if (atSender || !router) {
           CHECK(ours == retransSegs);  // the capture saw every copy the sender sent
+          // Fast = Linux's TCPFastRetrans (SACK/RACK loss detection, also
+          // after a tail loss probe); the rest are RTOs and probes that
+          // resend the last segment.
+          CHECK(mine["retransmissions_fast"] == td["sender_nstat_delta"]["TcpExtTCPFastRetrans"]);
         } else {
           // Every retransmission that reached the capture must be found,
           // except those that arrived in order with no earlier copy (nothing
