@@ -249,9 +249,20 @@ void TcpAnalyzer::onAck(Dir& d, const DecodedPacket& p, bool pure, uint64_t fram
       ev.rto_ms = d.rtt.rto();
       sink_->onRtt(ev);  // reported, but the statistics use the timestamps
     }
+    int64_t delivered_ns = -1;  // the latest send among the segments this ack covers
     while (d.count && !after(at(d, 0).end, a)) {
-      if (at(d, 0).copies > 0) lossRun(d, false, frame, ns, at(d, 0).start);
+      if (at(d, 0).copies > 0) {
+        lossRun(d, false, frame, ns, at(d, 0).start);
+        delivered_ns = std::max(delivered_ns, at(d, 0).last_ns);
+      }
       popFront(d);
+    }
+    // RACK (RFC 8985): a segment sent before one now delivered is lost; the
+    // sender learns it from this ack even without a SACK block (the copy
+    // that filled a hole is acked, the next segment is still missing).
+    for (size_t i = 0; delivered_ns >= 0 && i < d.count && i < 64; ++i) {
+      Seg& x = at(d, i);
+      if (x.copies > 0 && !x.sacked && x.last_ns < delivered_ns) markHole(x, ns);
     }
     const bool inflight = d.nxt != d.una;
     d.una = a;

@@ -205,3 +205,22 @@ TEST_CASE("TCP vantage from IP TTLs when round trips are too short to tell the e
     CHECK(t.a.finish().vantage == want);
   }
 }
+
+TEST_CASE("TCP at the sender: a segment sent before a delivered copy is lost without a SACK (RACK)") {
+  TcpFeed t;
+  t.handshake();
+  t.send(C2S, 1100, Tcp(1001, 5001, ACK | PSH, 100));   // lost
+  t.send(C2S, 1110, Tcp(1101, 5001, ACK | PSH, 100));
+  t.send(S2C, 1160, Tcp(5001, 1001, ACK).sack(1101, 1201));
+  t.send(C2S, 1160.01, Tcp(1201, 5001, ACK | PSH, 50));   // new data, lost
+  t.send(C2S, 1160.02, Tcp(1001, 5001, ACK | PSH, 100));  // fast (the SACK)
+  // Acks the copy and 1101, nothing above: 1201 was sent before the copy
+  // that was delivered, so the sender's RACK calls it lost at once.
+  t.send(S2C, 1210, Tcp(5001, 1201, ACK));
+  t.send(C2S, 1210.01, Tcp(1201, 5001, ACK | PSH, 50));
+  t.send(S2C, 1260, Tcp(5001, 1251, ACK));
+  t.a.finish();
+  REQUIRE(t.r.retx.size() == 3);  // the SYN, 1001, 1201
+  CHECK(t.r.retx[1].cause == RetxCause::Fast);
+  CHECK(t.r.retx[2].cause == RetxCause::Fast);
+}
