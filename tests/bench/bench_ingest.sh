@@ -7,6 +7,9 @@
 #                      rate is measured on 100k packets and labelled as such)
 #        BENCH_CONNS   connections in the generated traffic (default 50)
 #        GRUDP_LUA     dissector to load (default: dissectors/grudp.lua)
+#        BENCH_REPEAT  runs of each rudpscope measurement; the median is
+#                      reported (default 3: this machine's neighbours make
+#                      single runs vary by 20 %)
 #
 # Builds nothing: it uses BUILD_DIR/tests/sim/grudp-sim and
 # BUILD_DIR/analysis/cli/rudpscope-cli as they are.
@@ -43,6 +46,23 @@ fi
 now_s() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.3f", b - a }'; }
 peak_rss_kb() { awk -F': ' '/Maximum resident set size/ { print $2 }' "$1"; }
+REPEAT="${BENCH_REPEAT:-3}"
+
+# median_run TIMEFILE CMD...: runs CMD $REPEAT times under time -v, leaves
+# the median run's report in TIMEFILE and prints its wall seconds.
+median_run() {
+  local out=$1; shift
+  local walls=() i t0
+  for ((i = 0; i < REPEAT; i++)); do
+    t0="$(now_s)"
+    /usr/bin/time -v -o "$out.$i" "$@" > "$out.log.$i" 2>&1 || { cat "$out.log.$i" >&2; return 1; }
+    walls+=("$(elapsed "$t0" "$(now_s)") $i")
+  done
+  local mid
+  mid=$(printf '%s\n' "${walls[@]}" | sort -n | awk -v m=$((REPEAT / 2)) 'NR == m + 1 { print $2 }')
+  cp "$out.$mid" "$out"
+  printf '%s\n' "${walls[@]}" | sort -n | awk -v m=$((REPEAT / 2)) 'NR == m + 1 { print $1 }'
+}
 
 declare -A FRAMES WALL RSS RATE
 SIZES=(100k 1m)
@@ -58,13 +78,8 @@ for size in "${SIZES[@]}"; do
 
   echo "== rudpscope-cli analyze ($size)"
   rm -f "$TMP/out_$size.sqlite"
-  t0="$(now_s)"
-  if ! /usr/bin/time -v -o "$TMP/time_cli_$size.txt" \
-      "$CLI" analyze "$pcap" --db "$TMP/out_$size.sqlite" > "$TMP/cli_$size.log" 2>&1; then
-    cat "$TMP/cli_$size.log" >&2
-    die "rudpscope-cli analyze failed on $pcap"
-  fi
-  WALL[$size]="$(elapsed "$t0" "$(now_s)")"
+  WALL[$size]="$(median_run "$TMP/time_cli_$size.txt" "$CLI" analyze "$pcap" --db "$TMP/out_$size.sqlite")" \
+    || die "rudpscope-cli analyze failed on $pcap"
   RSS[$size]="$(peak_rss_kb "$TMP/time_cli_$size.txt")"
   RATE[$size]="$(awk -v n="${FRAMES[$size]}" -v t="${WALL[$size]}" 'BEGIN { printf "%.0f", (t > 0 ? n / t : 0) }')"
   echo "   ${FRAMES[$size]} packets in ${WALL[$size]} s, ${RATE[$size]} packets/s, peak RSS ${RSS[$size]} kB"
@@ -74,11 +89,8 @@ done
 # --no-analysis (packet index and connections only), and CPU seconds of both.
 cpu_s() { awk -F': ' '/User time/ {u=$2} /System time/ {s=$2} END {printf "%.2f", u + s}' "$1"; }
 echo "== rudpscope-cli analyze --no-analysis (1m)"
-t0="$(now_s)"
-/usr/bin/time -v -o "$TMP/time_noana.txt" \
-  "$CLI" analyze "$TMP/bench_1m.pcap" --db "$TMP/noana.sqlite" --no-analysis > /dev/null 2>&1 \
+NWALL="$(median_run "$TMP/time_noana.txt" "$CLI" analyze "$TMP/bench_1m.pcap" --db "$TMP/noana.sqlite" --no-analysis)" \
   || die "rudpscope-cli analyze --no-analysis failed"
-NWALL="$(elapsed "$t0" "$(now_s)")"
 NCPU="$(cpu_s "$TMP/time_noana.txt")"
 FCPU="$(cpu_s "$TMP/time_cli_1m.txt")"
 OVER_WALL="$(awk -v a="${WALL[1m]}" -v b="$NWALL" 'BEGIN { printf "%.0f", (b > 0 ? (a / b - 1) * 100 : 0) }')"
@@ -97,7 +109,7 @@ TRATE="$(awk -v n="$TFRAMES" -v t="$TWALL" 'BEGIN { printf "%.0f", (t > 0 ? n / 
 RATIO="$(awk -v a="${RATE[$TSHARK_ON]}" -v b="$TRATE" 'BEGIN { printf "%.1f", (b > 0 ? a / b : 0) }')"
 
 echo
-echo "================ ingest benchmark ($(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ)) ================"
+echo "================ ingest benchmark ($(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ), rudpscope: median of $REPEAT runs) ================"
 printf "%-34s %12s %10s %14s %14s\n" "tool / capture" "packets" "wall s" "packets/s" "peak RSS MB"
 for size in "${SIZES[@]}"; do
   printf "%-34s %12s %10s %14s %14.1f\n" "rudpscope-cli analyze ($size)" "${FRAMES[$size]}" \
