@@ -37,6 +37,7 @@ void StoreThread::writeBatch(RowBatch& b) {
   for (const auto& [conn, e] : b.stalls) analysis_.stall(conn, e);
   for (const auto& [conn, e] : b.rates) analysis_.rate(conn, e);
   for (const auto& [conn, m] : b.metrics) analysis_.metrics(conn, m);
+  analysis_.flush();
   for (const auto& c : b.closed) writer_.addConnection(*c);
 }
 
