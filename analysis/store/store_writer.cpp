@@ -29,8 +29,15 @@ void fsyncPath(const std::string& p, bool directory) {
 
 struct StoreWriter::Impl {
   sql::Database db;
-  std::optional<sql::Statement> insPacket, insExtra, insError, insConn;
+  std::optional<sql::Statement> insPacket, insExtra, insError, insConn, insPacketN;
   int pending = 0;
+  static constexpr size_t kPacketRows = 16;  // 16 x 22 = 352 parameters (SQLite allows 32766)
+  struct Pending {
+    PacketRow row;
+    Segment first;
+    size_t n;
+  };
+  std::vector<Pending> pending_packets;
 
   explicit Impl(const std::string& path) : db(path, sql::Database::Mode::ReadWriteCreate) {
     db.exec("PRAGMA journal_mode = WAL");
@@ -40,6 +47,11 @@ struct StoreWriter::Impl {
     db.exec("PRAGMA cache_size = -4096");
     store::createSchema(db);
     insPacket.emplace(db, "INSERT INTO packets VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    std::string many = "INSERT INTO packets VALUES ";
+    for (size_t r = 0; r < kPacketRows; ++r)
+      many.append(r ? "," : "").append("(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    insPacketN.emplace(db, many.c_str());
+    pending_packets.reserve(kPacketRows);
     insExtra.emplace(db, "INSERT INTO extra_segments VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     insError.emplace(db, "INSERT INTO packet_errors VALUES (?,?)");
     db.exec("BEGIN");
@@ -107,10 +119,11 @@ void bindSegment(const Segment& s, int c, bool withFlags, Bind bind, Null null) 
 }
 }  // namespace
 
-void StoreWriter::addPacket(const PacketRow& r, const Segment* segs, size_t n) {
-  auto& st = *d->insPacket;
-  auto bind = [&](int col, int64_t v) { st.bind(col, v); };
-  auto null = [&](int col) { st.bindNull(col); };
+namespace {
+// The 22 columns of one packets row, starting after column `at`.
+void bindPacket(sql::Statement& st, int at, const PacketRow& r, const Segment* first, size_t n) {
+  auto bind = [&](int col, int64_t v) { st.bind(at + col, v); };
+  auto null = [&](int col) { st.bindNull(at + col); };
   bind(1, static_cast<int64_t>(r.frame));
   bind(2, r.ts_ns);
   if (r.conn) { bind(3, r.conn); bind(4, static_cast<int64_t>(r.dir)); }
@@ -121,7 +134,7 @@ void StoreWriter::addPacket(const PacketRow& r, const Segment* segs, size_t n) {
   bind(8, r.status);
   bind(9, static_cast<int64_t>(n));
   if (n) {
-    bindSegment(segs[0], 10, true, bind, null);
+    bindSegment(*first, 10, true, bind, null);
   } else if (r.tcp) {
     const TcpHeader& t = r.tcp_header;
     for (int c : {10, 11, 12, 16}) null(c);
@@ -137,7 +150,20 @@ void StoreWriter::addPacket(const PacketRow& r, const Segment* segs, size_t n) {
   } else {
     for (int c = 10; c <= 22; ++c) null(c);
   }
-  st.run();
+}
+}  // namespace
+
+void StoreWriter::addPacket(const PacketRow& r, const Segment* segs, size_t n) {
+  // Packets go kPacketRows rows per INSERT; flushPackets() writes the rest.
+  d->pending_packets.push_back({r, n ? segs[0] : Segment{}, n});
+  if (d->pending_packets.size() == Impl::kPacketRows) {
+    for (size_t k = 0; k < Impl::kPacketRows; ++k) {
+      const auto& p = d->pending_packets[k];
+      bindPacket(*d->insPacketN, int(k) * 22, p.row, &p.first, p.n);
+    }
+    d->insPacketN->run();
+    d->pending_packets.clear();
+  }
   d->tick();
   for (size_t i = 1; i < n; ++i) {
     auto& ex = *d->insExtra;
@@ -147,6 +173,14 @@ void StoreWriter::addPacket(const PacketRow& r, const Segment* segs, size_t n) {
     ex.run();
     d->tick();
   }
+}
+
+void StoreWriter::flushPackets() {
+  for (const auto& p : d->pending_packets) {
+    bindPacket(*d->insPacket, 0, p.row, &p.first, p.n);
+    d->insPacket->run();
+  }
+  d->pending_packets.clear();
 }
 
 void StoreWriter::addPacketError(uint64_t frame, const std::string& message) {
@@ -175,6 +209,7 @@ void StoreWriter::addConnection(const Connection& x) {
 
 void StoreWriter::finish(const CaptureInfo& c,
                          const std::vector<std::unique_ptr<Connection>>& conns) {
+  flushPackets();
   sql::Statement cap(d->db,
                      "INSERT INTO capture VALUES (1,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
   cap.bind(1, c.path).bind(2, static_cast<int64_t>(c.size)).bind(3, c.hash)
@@ -194,7 +229,7 @@ void StoreWriter::finish(const CaptureInfo& c,
   // WAL while writing; the finished file in rollback mode, so read-only
   // readers (the GUI, the CLI summary) leave no -wal/-shm files beside it.
   d->db.exec("PRAGMA journal_mode = DELETE");
-  d->insPacket.reset(); d->insExtra.reset(); d->insError.reset(); d->insConn.reset();
+  d->insPacket.reset(); d->insExtra.reset(); d->insError.reset(); d->insConn.reset(); d->insPacketN.reset();
   d.reset();  // closing the last connection removes the -wal file
   fsyncPath(partial_, false);
 

@@ -53,6 +53,9 @@ class StoreWriter {
   void addPacket(const PacketRow& row, const std::vector<Segment>& segs) {
     addPacket(row, segs.data(), segs.size());
   }
+  // Rows are buffered and inserted 16 per statement; flushPackets() writes
+  // the rest (finish() does too).
+  void flushPackets();
   void addPacketError(uint64_t frame, const std::string& message);
   // A connection that will see no more packets (closed early; the rest come
   // with finish()).
