@@ -1,10 +1,16 @@
 #include "session/store_thread.h"
 
+#include <pthread.h>
+
 namespace rudp {
 
 StoreThread::StoreThread(StoreWriter& writer, AnalysisWriter& analysis, bool threaded)
     : writer_(writer), analysis_(analysis) {
-  if (threaded) thread_ = std::thread([this] { run(); });
+  if (threaded)
+    thread_ = std::thread([this] {
+      pthread_setname_np(pthread_self(), "rudp-store");  // for profilers
+      run();
+    });
 }
 
 StoreThread::~StoreThread() {
