@@ -1,99 +1,66 @@
 #include "store/analysis_writer.h"
 
 #include <optional>
-#include <string>
 #include <utility>
-#include <vector>
+
+#include "store/batched_insert.h"
 
 namespace rudp {
 
 using sql::Statement;
 
 namespace {
-// "INSERT INTO t VALUES (?,..),(?,..)...": `rows` rows of `cols` columns.
-std::string multiRowInsert(const char* table, int cols, int rows) {
-  std::string row = "(?";
-  for (int c = 1; c < cols; ++c) row.append(",?");
-  row.push_back(')');
-  std::string sql = "INSERT INTO ";
-  sql.append(table).append(" VALUES ").append(row);
-  for (int r = 1; r < rows; ++r) sql.append(",").append(row);
-  return sql;
-}
-}  // namespace
-
-// The two big event tables (an RTT sample per data packet, a rate row per
-// 100 ms and direction) are inserted kRows rows per statement: one VDBE run
-// per 32 rows instead of per row. The rest of a batch goes row by row in
-// flush().
-struct AnalysisWriter::Impl {
-  static constexpr int kRows = 32;
-  StoreWriter& w;
-  Statement rtt, retx, loss, stall, rate, conn, dir, burst, rttN, rateN;
-  std::vector<std::pair<int64_t, ana::RttEvent>> rttBuf;
-  std::vector<std::pair<int64_t, ana::RateEvent>> rateBuf;
-  explicit Impl(StoreWriter& writer)
-      : w(writer),
-        rtt(w.database(), "INSERT INTO rtt_samples VALUES (?,?,?,?,?,?,?,?,?,?)"),
-        retx(w.database(), "INSERT INTO retransmissions VALUES (?,?,?,?,?,?,?,?,?,?)"),
-        loss(w.database(), "INSERT INTO losses VALUES (?,?,?,?,?,?,?)"),
-        stall(w.database(), "INSERT INTO stalls VALUES (?,?,?,?,?,?,?,?,?,?,?)"),
-        rate(w.database(), "INSERT INTO rates VALUES (?,?,?,?,?)"),
-        conn(w.database(), "INSERT INTO connection_analysis VALUES (?,?,?,?,?)"),
-        dir(w.database(), "INSERT INTO direction_metrics VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-                          "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
-        burst(w.database(), "INSERT INTO loss_bursts VALUES (?,?,?,?)"),
-        rttN(w.database(), multiRowInsert("rtt_samples", 10, kRows).c_str()),
-        rateN(w.database(), multiRowInsert("rates", 5, kRows).c_str()) {
-    rttBuf.reserve(kRows);
-    rateBuf.reserve(kRows);
-  }
-};
-
-namespace {
 int64_t i64(uint64_t v) { return static_cast<int64_t>(v); }
 std::optional<int64_t> frameOrNull(uint64_t f) {
   return f ? std::optional<int64_t>(static_cast<int64_t>(f)) : std::nullopt;
 }
-}  // namespace
-
-AnalysisWriter::AnalysisWriter(StoreWriter& writer) : d(std::make_unique<Impl>(writer)) {}
-AnalysisWriter::~AnalysisWriter() = default;
-
-namespace {
-void bindRtt(Statement& st, int at, int64_t conn, const ana::RttEvent& e) {
+using RttRow = std::pair<int64_t, ana::RttEvent>;
+using RateRow = std::pair<int64_t, ana::RateEvent>;
+void bindRtt(Statement& st, int at, const RttRow& row) {
+  const auto& [conn, e] = row;
   st.bind(at + 1, conn).bind(at + 2, int64_t(e.dir)).bind(at + 3, i64(e.frame))
       .bind(at + 4, frameOrNull(e.data_frame)).bind(at + 5, e.ts_ns).bind(at + 6, e.rtt_ms)
       .bind(at + 7, int64_t(e.source)).bind(at + 8, int64_t(e.span)).bind(at + 9, e.srtt_ms)
       .bind(at + 10, e.rto_ms);
 }
-void bindRate(Statement& st, int at, int64_t conn, const ana::RateEvent& e) {
+void bindRate(Statement& st, int at, const RateRow& row) {
+  const auto& [conn, e] = row;
   st.bind(at + 1, conn).bind(at + 2, int64_t(e.dir)).bind(at + 3, e.start_ns)
       .bind(at + 4, int64_t{e.packets}).bind(at + 5, i64(e.bytes));
 }
 }  // namespace
 
+// The two big event tables (an RTT sample per data packet, a rate row per
+// 100 ms and direction) go 32 rows per statement (batched_insert.h).
+struct AnalysisWriter::Impl {
+  StoreWriter& w;
+  Statement retx, loss, stall, conn, dir, burst;
+  sql::BatchedInsert<RttRow> rtt;
+  sql::BatchedInsert<RateRow> rate;
+  explicit Impl(StoreWriter& writer)
+      : w(writer),
+        retx(w.database(), "INSERT INTO retransmissions VALUES (?,?,?,?,?,?,?,?,?,?)"),
+        loss(w.database(), "INSERT INTO losses VALUES (?,?,?,?,?,?,?)"),
+        stall(w.database(), "INSERT INTO stalls VALUES (?,?,?,?,?,?,?,?,?,?,?)"),
+        conn(w.database(), "INSERT INTO connection_analysis VALUES (?,?,?,?,?)"),
+        dir(w.database(), "INSERT INTO direction_metrics VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
+                          "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
+        burst(w.database(), "INSERT INTO loss_bursts VALUES (?,?,?,?)"),
+        rtt(w.database(), "rtt_samples", 10, 32, bindRtt),
+        rate(w.database(), "rates", 5, 32, bindRate) {}
+};
+
+AnalysisWriter::AnalysisWriter(StoreWriter& writer) : d(std::make_unique<Impl>(writer)) {}
+AnalysisWriter::~AnalysisWriter() = default;
+
 void AnalysisWriter::rtt(int64_t conn, const ana::RttEvent& e) {
-  d->rttBuf.emplace_back(conn, e);
-  if (d->rttBuf.size() == Impl::kRows) {
-    for (int r = 0; r < Impl::kRows; ++r) bindRtt(d->rttN, r * 10, d->rttBuf[r].first, d->rttBuf[r].second);
-    d->rttN.run();
-    d->rttBuf.clear();
-  }
+  d->rtt.add({conn, e});
   d->w.tick();
 }
 
 void AnalysisWriter::flush() {
-  for (const auto& [conn, e] : d->rttBuf) {
-    bindRtt(d->rtt, 0, conn, e);
-    d->rtt.run();
-  }
-  d->rttBuf.clear();
-  for (const auto& [conn, e] : d->rateBuf) {
-    bindRate(d->rate, 0, conn, e);
-    d->rate.run();
-  }
-  d->rateBuf.clear();
+  d->rtt.flush();
+  d->rate.flush();
 }
 
 void AnalysisWriter::retransmission(int64_t conn, const ana::RetransmissionEvent& e) {
@@ -124,12 +91,7 @@ void AnalysisWriter::stall(int64_t conn, const ana::StallEvent& e) {
 }
 
 void AnalysisWriter::rate(int64_t conn, const ana::RateEvent& e) {
-  d->rateBuf.emplace_back(conn, e);
-  if (d->rateBuf.size() == Impl::kRows) {
-    for (int r = 0; r < Impl::kRows; ++r) bindRate(d->rateN, r * 5, d->rateBuf[r].first, d->rateBuf[r].second);
-    d->rateN.run();
-    d->rateBuf.clear();
-  }
+  d->rate.add({conn, e});
   d->w.tick();
 }
 

@@ -10,6 +10,7 @@
 #include <filesystem>
 
 #include "core/error.h"
+#include "store/batched_insert.h"
 #include "store/schema.h"
 
 namespace rudp {
@@ -27,17 +28,77 @@ void fsyncPath(const std::string& p, bool directory) {
 }
 }  // namespace
 
+namespace {
+// Binds the semantic columns of one segment starting at column `c`:
+// kind role reliability seq ack ack_bits una ts ts_echo [flags] channel length window
+template <class Bind, class Null>
+void bindSegment(const Segment& s, int c, bool withFlags, Bind bind, Null null) {
+  auto opt = [&](int col, bool present, int64_t v) { present ? bind(col, v) : null(col); };
+  opt(c + 0, s.is(Segment::Kind), static_cast<int64_t>(s.kind));
+  bind(c + 1, static_cast<int64_t>(s.role));
+  bind(c + 2, static_cast<int64_t>(s.reliability));
+  opt(c + 3, s.is(Segment::Seq), s.seq);
+  opt(c + 4, s.is(Segment::Ack), s.ack);
+  opt(c + 5, s.is(Segment::AckBits), s.ack_bits);
+  opt(c + 6, s.is(Segment::Una), s.una);
+  opt(c + 7, s.is(Segment::Ts), s.ts);
+  opt(c + 8, s.is(Segment::Echo), s.ts_echo);
+  int k = c + 9;
+  if (withFlags) null(k++);
+  opt(k, s.is(Segment::Channel), s.channel);
+  opt(k + 1, s.is(Segment::Length), s.length);
+  opt(k + 2, s.is(Segment::Window), s.window);
+}
+}  // namespace
+
+namespace {
+// The 22 columns of one packets row, starting after column `at`.
+// A packets row: the packet and its first segment (the others go to extra_segments).
+struct PacketInsert {
+  PacketRow row;
+  Segment first;
+  size_t n;
+};
+
+void bindPacket(sql::Statement& st, int at, const PacketInsert& p) {
+  const PacketRow& r = p.row;
+  const size_t n = p.n;
+  auto bind = [&](int col, int64_t v) { st.bind(at + col, v); };
+  auto null = [&](int col) { st.bindNull(at + col); };
+  bind(1, static_cast<int64_t>(r.frame));
+  bind(2, r.ts_ns);
+  if (r.conn) { bind(3, r.conn); bind(4, static_cast<int64_t>(r.dir)); }
+  else { null(3); null(4); }
+  bind(5, static_cast<int64_t>(r.file_offset));
+  bind(6, r.caplen);
+  bind(7, r.origlen);
+  bind(8, r.status);
+  bind(9, static_cast<int64_t>(n));
+  if (n) {
+    bindSegment(p.first, 10, true, bind, null);
+  } else if (r.tcp) {
+    const TcpHeader& t = r.tcp_header;
+    for (int c : {10, 11, 12, 16}) null(c);
+    bind(13, t.seq);
+    (t.flags & 0x10) ? bind(14, t.ack) : null(14);
+    null(15);
+    if (t.options.has_timestamps) { bind(17, t.options.tsval); bind(18, t.options.tsecr); }
+    else { null(17); null(18); }
+    bind(19, t.flags);
+    null(20);
+    bind(21, r.tcp_payload);
+    bind(22, t.window);
+  } else {
+    for (int c = 10; c <= 22; ++c) null(c);
+  }
+}
+}  // namespace
+
 struct StoreWriter::Impl {
   sql::Database db;
-  std::optional<sql::Statement> insPacket, insExtra, insError, insConn, insPacketN;
+  std::optional<sql::BatchedInsert<PacketInsert>> insPacket;  // 16 rows per statement
+  std::optional<sql::Statement> insExtra, insError, insConn;
   int pending = 0;
-  static constexpr size_t kPacketRows = 16;  // 16 x 22 = 352 parameters (SQLite allows 32766)
-  struct Pending {
-    PacketRow row;
-    Segment first;
-    size_t n;
-  };
-  std::vector<Pending> pending_packets;
 
   explicit Impl(const std::string& path) : db(path, sql::Database::Mode::ReadWriteCreate) {
     db.exec("PRAGMA journal_mode = WAL");
@@ -46,12 +107,8 @@ struct StoreWriter::Impl {
     db.exec("PRAGMA synchronous = OFF");
     db.exec("PRAGMA cache_size = -4096");
     store::createSchema(db);
-    insPacket.emplace(db, "INSERT INTO packets VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-    std::string many = "INSERT INTO packets VALUES ";
-    for (size_t r = 0; r < kPacketRows; ++r)
-      many.append(r ? "," : "").append("(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-    insPacketN.emplace(db, many.c_str());
-    pending_packets.reserve(kPacketRows);
+    insPacket.emplace(db, "packets", 22, 16, bindPacket);
+    insConn.emplace(db, "INSERT INTO connections VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     insExtra.emplace(db, "INSERT INTO extra_segments VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     insError.emplace(db, "INSERT INTO packet_errors VALUES (?,?)");
     db.exec("BEGIN");
@@ -96,74 +153,8 @@ void StoreWriter::addProtocols(const std::vector<ProtoInfo>& protos) {
   }
 }
 
-namespace {
-// Binds the semantic columns of one segment starting at column `c`:
-// kind role reliability seq ack ack_bits una ts ts_echo [flags] channel length window
-template <class Bind, class Null>
-void bindSegment(const Segment& s, int c, bool withFlags, Bind bind, Null null) {
-  auto opt = [&](int col, bool present, int64_t v) { present ? bind(col, v) : null(col); };
-  opt(c + 0, s.is(Segment::Kind), static_cast<int64_t>(s.kind));
-  bind(c + 1, static_cast<int64_t>(s.role));
-  bind(c + 2, static_cast<int64_t>(s.reliability));
-  opt(c + 3, s.is(Segment::Seq), s.seq);
-  opt(c + 4, s.is(Segment::Ack), s.ack);
-  opt(c + 5, s.is(Segment::AckBits), s.ack_bits);
-  opt(c + 6, s.is(Segment::Una), s.una);
-  opt(c + 7, s.is(Segment::Ts), s.ts);
-  opt(c + 8, s.is(Segment::Echo), s.ts_echo);
-  int k = c + 9;
-  if (withFlags) null(k++);
-  opt(k, s.is(Segment::Channel), s.channel);
-  opt(k + 1, s.is(Segment::Length), s.length);
-  opt(k + 2, s.is(Segment::Window), s.window);
-}
-}  // namespace
-
-namespace {
-// The 22 columns of one packets row, starting after column `at`.
-void bindPacket(sql::Statement& st, int at, const PacketRow& r, const Segment* first, size_t n) {
-  auto bind = [&](int col, int64_t v) { st.bind(at + col, v); };
-  auto null = [&](int col) { st.bindNull(at + col); };
-  bind(1, static_cast<int64_t>(r.frame));
-  bind(2, r.ts_ns);
-  if (r.conn) { bind(3, r.conn); bind(4, static_cast<int64_t>(r.dir)); }
-  else { null(3); null(4); }
-  bind(5, static_cast<int64_t>(r.file_offset));
-  bind(6, r.caplen);
-  bind(7, r.origlen);
-  bind(8, r.status);
-  bind(9, static_cast<int64_t>(n));
-  if (n) {
-    bindSegment(*first, 10, true, bind, null);
-  } else if (r.tcp) {
-    const TcpHeader& t = r.tcp_header;
-    for (int c : {10, 11, 12, 16}) null(c);
-    bind(13, t.seq);
-    (t.flags & 0x10) ? bind(14, t.ack) : null(14);
-    null(15);
-    if (t.options.has_timestamps) { bind(17, t.options.tsval); bind(18, t.options.tsecr); }
-    else { null(17); null(18); }
-    bind(19, t.flags);
-    null(20);
-    bind(21, r.tcp_payload);
-    bind(22, t.window);
-  } else {
-    for (int c = 10; c <= 22; ++c) null(c);
-  }
-}
-}  // namespace
-
 void StoreWriter::addPacket(const PacketRow& r, const Segment* segs, size_t n) {
-  // Packets go kPacketRows rows per INSERT; flushPackets() writes the rest.
-  d->pending_packets.push_back({r, n ? segs[0] : Segment{}, n});
-  if (d->pending_packets.size() == Impl::kPacketRows) {
-    for (size_t k = 0; k < Impl::kPacketRows; ++k) {
-      const auto& p = d->pending_packets[k];
-      bindPacket(*d->insPacketN, int(k) * 22, p.row, &p.first, p.n);
-    }
-    d->insPacketN->run();
-    d->pending_packets.clear();
-  }
+  d->insPacket->add({r, n ? segs[0] : Segment{}, n});
   d->tick();
   for (size_t i = 1; i < n; ++i) {
     auto& ex = *d->insExtra;
@@ -175,13 +166,7 @@ void StoreWriter::addPacket(const PacketRow& r, const Segment* segs, size_t n) {
   }
 }
 
-void StoreWriter::flushPackets() {
-  for (const auto& p : d->pending_packets) {
-    bindPacket(*d->insPacket, 0, p.row, &p.first, p.n);
-    d->insPacket->run();
-  }
-  d->pending_packets.clear();
-}
+void StoreWriter::flushPackets() { d->insPacket->flush(); }
 
 void StoreWriter::addPacketError(uint64_t frame, const std::string& message) {
   d->insError->bind(1, static_cast<int64_t>(frame)).bind(2, message);
@@ -190,9 +175,6 @@ void StoreWriter::addPacketError(uint64_t frame, const std::string& message) {
 }
 
 void StoreWriter::addConnection(const Connection& x) {
-  if (!d->insConn)
-    d->insConn.emplace(d->db, "INSERT INTO connections VALUES "
-                              "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
   sql::Statement& con = *d->insConn;
   con.bind(1, x.id).bind(2, x.protocol).bind(3, x.client.ip.toString())
       .bind(4, int64_t{x.client.port}).bind(5, x.server.ip.toString())
@@ -229,7 +211,7 @@ void StoreWriter::finish(const CaptureInfo& c,
   // WAL while writing; the finished file in rollback mode, so read-only
   // readers (the GUI, the CLI summary) leave no -wal/-shm files beside it.
   d->db.exec("PRAGMA journal_mode = DELETE");
-  d->insPacket.reset(); d->insExtra.reset(); d->insError.reset(); d->insConn.reset(); d->insPacketN.reset();
+  d->insPacket.reset(); d->insExtra.reset(); d->insError.reset(); d->insConn.reset();
   d.reset();  // closing the last connection removes the -wal file
   fsyncPath(partial_, false);
 
