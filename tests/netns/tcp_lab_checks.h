@@ -194,31 +194,6 @@ inline std::map<std::string, std::set<uint32_t>> tsharkLabels(const std::string&
   return out;
 }
 
-struct RttStats {
-  size_t n = 0;
-  double min = 0, p50 = 0, max = 0;
-};
-// tshark's tcp.analysis.ack_rtt on ACKs sent from `ackerIp` (so: RTT of the
-// data flowing towards it), in ms.
-inline RttStats tsharkAckRtt(const std::string& cap, const std::string& ackerIp) {
-  auto r = run({TSHARK_EXECUTABLE, "-n", "-r", cap, "-Y",
-                "tcp.analysis.ack_rtt and ip.src == " + ackerIp, "-T", "fields", "-e",
-                "tcp.analysis.ack_rtt"});
-  REQUIRE(r.status == 0);
-  std::vector<double> v;
-  std::istringstream in(r.out);
-  double x;
-  while (in >> x) v.push_back(x * 1000);
-  RttStats s;
-  if (v.empty()) return s;
-  std::sort(v.begin(), v.end());
-  s.n = v.size();
-  s.min = v.front();
-  s.p50 = v[v.size() / 2];
-  s.max = v.back();
-  return s;
-}
-
 // Our seq/ack RTT samples (rtt_samples, source tcp_ack) against tshark's
 // tcp.analysis.ack_rtt on the same capture, for the data sent from `dataIp`
 // in direction `dir` (0 client->server). Every sample of ours must be one
@@ -231,6 +206,7 @@ inline RttStats tsharkAckRtt(const std::string& cap, const std::string& ackerIp)
 //  - unexplained: neither (the test requires none).
 struct AckRttCompare {
   size_t ours = 0, tshark = 0, identical = 0, karn = 0, handshake = 0, unexplained = 0;
+  double tsharkMin = 0, tsharkP50 = 0, tsharkMax = 0;  // tshark's samples, ms
   std::set<uint32_t> unexplainedFrames, mismatchFrames;
   std::string mismatchDetail;
   json toJson() const {
@@ -265,6 +241,14 @@ inline AckRttCompare compareAckRtt(const std::string& cap, const std::string& db
   }
   c.ours = ours.size();
   c.tshark = ts.size();
+  if (!ts.empty()) {
+    std::vector<double> v;
+    for (const auto& [f, smp] : ts) v.push_back(smp.ms);
+    std::sort(v.begin(), v.end());
+    c.tsharkMin = v.front();
+    c.tsharkP50 = v[v.size() / 2];
+    c.tsharkMax = v.back();
+  }
   for (const auto& [f, smp] : ours) {
     auto it = ts.find(f);
     if (it != ts.end() && it->second.data_frame == smp.data_frame && std::abs(it->second.ms - smp.ms) < 0.0015)
@@ -662,14 +646,13 @@ inline void checkCell(const Cell& cell, const fs::path& dir) {
 
     // tshark's ack_rtt for this direction's data (ACKs come from the receiver),
     // and sample by sample against ours.
-    const std::string ackerIp = d == 0 ? serverIp : clientIp;
     for (int at = 0; at < 2; ++at) {
       std::string cap = (dir / (at == 0 ? sndName : rcvName)).string();
-      auto r = tsharkAckRtt(cap, ackerIp);
       const char* where = at == 0 ? "at_sender" : "at_receiver";
-      jd[where]["tshark_ack_rtt_ms"] = {{"samples", r.n}, {"min", r.min}, {"p50", r.p50}, {"max", r.max}};
       const std::string db = (dir / (cap.find("client") != std::string::npos ? "client.sqlite" : "server.sqlite")).string();
       AckRttCompare cmp = compareAckRtt(cap, db, d, at == 0 ? sndCap : rcvCap, from, d == 0 ? clientIp : serverIp);
+      jd[where]["tshark_ack_rtt_ms"] = {
+          {"samples", cmp.tshark}, {"min", cmp.tsharkMin}, {"p50", cmp.tsharkP50}, {"max", cmp.tsharkMax}};
       jd[where]["ack_rtt_vs_tshark"] = cmp.toJson();
       report << "    " << where << " ack RTT vs tshark ack_rtt: " << cmp.toJson().dump() << "\n";
       INFO(where << ": samples of ours tshark does not take or times differently: " << framesList(cmp.mismatchFrames)
