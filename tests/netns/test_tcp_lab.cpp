@@ -10,8 +10,10 @@
 //      was already seen earlier in the same direction) and requires it to
 //      EQUAL TcpRetransSegs at the sender's own capture point; records
 //      tshark's labels on the same files and classifies every difference;
-//  (c) compares `rudpscope-cli analyze --json` with the truth once the TCP
-//      analyzer reports `retransmissions` (Catch2 WARN while it does not).
+//  (c) compares `rudpscope-cli analyze --json` with the truth: retransmissions
+//      and fast ones against the kernel, no invented reordering;
+//  (d) compares every seq/ack RTT sample with tshark's ack_rtt.
+// The checks are in tcp_lab_checks.h, shared with test_tcp_lab_data.cpp.
 // Exits 77 (ctest SKIP_RETURN_CODE) when it cannot create namespaces.
 #include <unistd.h>
 
