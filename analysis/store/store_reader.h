@@ -1,40 +1,64 @@
-// Reads a finished database into plain structs (for the CLI summary and the GUI).
+// The one typed reader of a finished database: every query the CLI and the
+// GUI make, returning the plain structs of records.h. Not thread-safe: each
+// reading thread opens its own StoreReader (SQLite read-only connection).
 #pragma once
 #include <functional>
+#include <map>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "store/store_writer.h"
-#include "store/sqlite.h"
+#include "store/records.h"
 
 namespace rudp {
-
-struct ConnectionSummary {
-  int64_t id = 0;
-  std::string protocol;
-  std::string client, server;  // "ip:port"
-  bool roles_from_handshake = false;
-  bool has_conn_id = false;
-  uint64_t conn_id = 0;
-  int64_t first_ts_ns = 0, last_ts_ns = 0;
-  uint32_t rebindings = 0;
-  DirectionStats dir[2];
-};
 
 class StoreReader {
  public:
   // Opens read-only; throws StoreError unless the database is complete and
   // of this schema version.
   explicit StoreReader(const std::string& dbPath);
+  ~StoreReader();
+  StoreReader(const StoreReader&) = delete;
+  StoreReader& operator=(const StoreReader&) = delete;
 
+  const std::string& path() const;
   CaptureInfo capture();
+  AnalysisSettings settings();
+  std::vector<ProtocolRecord> protocols();
+
+  // Connections in order of id. The summaries come from one table; the
+  // records add the analysis (metrics, loss bursts, stalls of both directions).
   std::vector<ConnectionSummary> connections();
-  // One at a time, in order of id (memory independent of the count).
   void forEachConnection(const std::function<void(const ConnectionSummary&)>& f);
-  sql::Database& database() { return db_; }
+  std::vector<ConnectionRecord> connectionRecords();
+  // One at a time (memory independent of the count).
+  void forEachConnectionRecord(const std::function<void(const ConnectionRecord&)>& f);
+  std::optional<ConnectionRecord> connection(int64_t id);
+  size_t connectionCount();
+
+  // Events of one connection and direction (the direction whose data they
+  // are about) within a capture-time range, in time order.
+  std::vector<ana::RttEvent> rttSamples(int64_t conn, Direction dir, TimeRange range = {});
+  std::vector<ana::RetransmissionEvent> retransmissions(int64_t conn, Direction dir,
+                                                        TimeRange range = {});
+  std::vector<ana::LossEvent> losses(int64_t conn, Direction dir, TimeRange range = {});
+  // Stalls overlapping the range.
+  std::vector<ana::StallEvent> stalls(int64_t conn, Direction dir, TimeRange range = {});
+  std::vector<ana::RateEvent> rates(int64_t conn, Direction dir, TimeRange range = {});
+  std::map<uint32_t, uint64_t> lossBursts(int64_t conn, Direction dir);
+
+  // Packets in frame order.
+  std::vector<PacketRecord> packets(const PacketQuery& q);
+  void forEachPacket(const PacketQuery& q, const std::function<void(const PacketRecord&)>& f);
+  std::optional<PacketRecord> packet(uint64_t frame);
+  // Why a frame could not be decoded or dissected (packet_errors), in frame order.
+  std::vector<std::pair<uint64_t, std::string>> packetErrors(uint64_t firstFrame = 1,
+                                                             size_t limit = 1000);
 
  private:
-  sql::Database db_;
+  struct Impl;
+  std::unique_ptr<Impl> d;
 };
 
 }  // namespace rudp
