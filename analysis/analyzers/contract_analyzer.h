@@ -73,7 +73,7 @@
 #include "analyzers/seq_window.h"
 #include "analyzers/stall.h"
 #include "flow/segment.h"
-#include "lua/contract.h"
+#include "core/contract.h"
 
 namespace rudp::ana {
 

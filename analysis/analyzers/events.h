@@ -113,6 +113,15 @@ struct RateEvent {
   uint64_t bytes = 0;        // wire bytes
 };
 
+// The enumerator (of 0..last) whose toString() is `name`; `fallback` when none
+// is (the store keeps these enums by name).
+template <class E>
+E fromString(std::string_view name, E last, E fallback) {
+  for (int i = 0; i <= static_cast<int>(last); ++i)
+    if (name == toString(static_cast<E>(i))) return static_cast<E>(i);
+  return fallback;
+}
+
 class EventSink {
  public:
   virtual ~EventSink() = default;

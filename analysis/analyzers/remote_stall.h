@@ -29,7 +29,7 @@
 #include <vector>
 
 #include "analyzers/events.h"
-#include "lua/contract.h"
+#include "core/contract.h"
 
 namespace rudp::ana {
 

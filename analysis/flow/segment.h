@@ -2,7 +2,7 @@
 #pragma once
 #include <cstdint>
 
-#include "lua/contract.h"
+#include "core/contract.h"
 
 namespace rudp {
 

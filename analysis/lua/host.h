@@ -7,7 +7,8 @@
 #include <vector>
 
 #include "core/packet.h"
-#include "lua/contract.h"
+#include "core/contract.h"
+#include "core/proto_info.h"
 
 namespace rudp {
 
@@ -26,13 +27,6 @@ struct FieldInfo {
   int proto_index = -1; // the Proto whose `fields` holds it
 };
 
-struct ProtoInfo {
-  std::string name;          // filter name (lower case)
-  std::string description;
-  std::string script;        // file it came from
-  bool has_contract = false;
-  Contract contract;
-};
 
 // One field occurrence, in the order the dissector added it.
 struct FieldValue {

@@ -11,7 +11,7 @@
 #include "analyzers/contract_analyzer.h"
 #include "analyzers/tcp_analyzer.h"
 #include "flow/connection.h"
-#include "lua/host.h"
+#include "core/proto_info.h"
 #include "session/store_thread.h"
 
 namespace rudp {

@@ -1,28 +1,34 @@
 #include "store/store_reader.h"
 
+#include <cstdlib>
+
 #include "core/error.h"
+#include "store/row_decoders.h"
 #include "store/schema.h"
 
 namespace rudp {
 
-namespace {
-std::string endpoint(const std::string& ip, int64_t port) {
-  bool v6 = ip.find(':') != std::string::npos;
-  return (v6 ? "[" + ip + "]" : ip) + ":" + std::to_string(port);
-}
-}  // namespace
+using sql::Statement;
 
-StoreReader::StoreReader(const std::string& dbPath)
-    : db_(dbPath, sql::Database::Mode::ReadOnly) {
-  store::checkReadable(db_);
+struct StoreReader::Impl {
+  sql::Database db;
+  explicit Impl(const std::string& path) : db(path, sql::Database::Mode::ReadOnly) {}
+};
+
+StoreReader::StoreReader(const std::string& dbPath) : d(std::make_unique<Impl>(dbPath)) {
+  store::checkReadable(d->db);
 }
+
+StoreReader::~StoreReader() = default;
+
+const std::string& StoreReader::path() const { return d->db.path(); }
 
 CaptureInfo StoreReader::capture() {
-  sql::Statement st(db_,
-                    "SELECT path, size, hash, hash_algorithm, format, link_type, link_type_name,"
-                    " first_ts_ns, last_ts_ns, packet_count, truncated, warning, decode_errors,"
-                    " malformed, lua_errors FROM capture WHERE id = 1");
-  if (!st.step()) throw StoreError("'" + db_.path() + "' has no capture row");
+  Statement st(d->db,
+               "SELECT path, size, hash, hash_algorithm, format, link_type, link_type_name,"
+               " first_ts_ns, last_ts_ns, packet_count, truncated, warning, decode_errors,"
+               " malformed, lua_errors FROM capture WHERE id = 1");
+  if (!st.step()) throw StoreError("'" + d->db.path() + "' has no capture row");
   CaptureInfo c;
   c.path = st.text(0);
   c.size = st.int64(1);
@@ -42,6 +48,25 @@ CaptureInfo StoreReader::capture() {
   return c;
 }
 
+AnalysisSettings StoreReader::settings() {
+  AnalysisSettings s;
+  Statement st(d->db, "SELECT value FROM meta WHERE key = 'stall_ms'");
+  if (st.step()) s.stall_ms = std::strtod(st.text(0).c_str(), nullptr);
+  // rtt_limit_1, rtt_limit_2, ...: ordered by their number, not as text.
+  Statement lim(d->db,
+                "SELECT value FROM meta WHERE key LIKE 'rtt_limit_%'"
+                " ORDER BY CAST(substr(key, 11) AS INTEGER)");
+  while (lim.step()) s.rtt_limits_ms.push_back(std::strtod(lim.text(0).c_str(), nullptr));
+  return s;
+}
+
+std::vector<ProtocolRecord> StoreReader::protocols() {
+  std::vector<ProtocolRecord> out;
+  Statement st(d->db, "SELECT name, description, script, has_contract FROM protocols ORDER BY id");
+  while (st.step()) out.push_back({st.text(0), st.text(1), st.text(2), st.int64(3) != 0});
+  return out;
+}
+
 std::vector<ConnectionSummary> StoreReader::connections() {
   std::vector<ConnectionSummary> out;
   forEachConnection([&](const ConnectionSummary& c) { out.push_back(c); });
@@ -49,29 +74,111 @@ std::vector<ConnectionSummary> StoreReader::connections() {
 }
 
 void StoreReader::forEachConnection(const std::function<void(const ConnectionSummary&)>& f) {
-  sql::Statement st(db_, "SELECT * FROM connections ORDER BY id");
-  while (st.step()) {
-    ConnectionSummary c;
-    c.id = st.int64(0);
-    c.protocol = st.text(1);
-    c.client = endpoint(st.text(2), st.int64(3));
-    c.server = endpoint(st.text(4), st.int64(5));
-    c.roles_from_handshake = st.int64(6) != 0;
-    c.has_conn_id = !st.isNull(7);
-    c.conn_id = st.int64(7);
-    c.first_ts_ns = st.int64(8);
-    c.last_ts_ns = st.int64(9);
-    c.rebindings = static_cast<uint32_t>(st.int64(10));
-    int col = 11;
-    for (DirectionStats& s : c.dir) {
-      s.packets = st.int64(col++);
-      s.bytes = st.int64(col++);
-      s.payload_bytes = st.int64(col++);
-      s.segments = st.int64(col++);
-      s.malformed = st.int64(col++);
-    }
-    f(c);
+  Statement st(d->db, store::kConnectionColumns);
+  while (st.step()) f(store::connectionSummary(st));
+}
+
+size_t StoreReader::connectionCount() {
+  Statement st(d->db, "SELECT count(*) FROM connections");
+  st.step();
+  return static_cast<size_t>(st.int64(0));
+}
+
+std::vector<ConnectionRecord> StoreReader::connectionRecords() {
+  std::vector<ConnectionRecord> out;
+  forEachConnectionRecord([&](const ConnectionRecord& c) { out.push_back(c); });
+  return out;
+}
+
+void StoreReader::forEachConnectionRecord(const std::function<void(const ConnectionRecord&)>& f) {
+  store::ConnectionAnalysisReader analysis(d->db);
+  forEachConnection([&](const ConnectionSummary& s) { f(analysis.read(s)); });
+}
+
+std::optional<ConnectionRecord> StoreReader::connection(int64_t id) {
+  Statement st(d->db, (std::string(store::kConnectionColumns) + " WHERE id = ?").c_str());
+  st.bind(1, id);
+  if (!st.step()) return std::nullopt;
+  store::ConnectionAnalysisReader analysis(d->db);
+  return analysis.read(store::connectionSummary(st));
+}
+
+namespace {
+// Runs `sql` (which must end in a WHERE clause taking conn, dir, from, to as
+// ?1..?4) and decodes every row with `decode`.
+template <class T, class Decode>
+std::vector<T> eventsIn(sql::Database& db, const std::string& sql, int64_t conn, Direction dir,
+                        TimeRange range, Decode decode) {
+  Statement st(db, sql.c_str());
+  st.bind(1, conn).bind(2, int64_t(dir)).bind(3, range.from_ns).bind(4, range.to_ns);
+  std::vector<T> out;
+  while (st.step()) out.push_back(decode(st, dir));
+  return out;
+}
+}  // namespace
+
+std::vector<ana::RttEvent> StoreReader::rttSamples(int64_t conn, Direction dir, TimeRange range) {
+  return eventsIn<ana::RttEvent>(d->db, store::kRttSelect, conn, dir, range, store::rttEvent);
+}
+
+std::vector<ana::RetransmissionEvent> StoreReader::retransmissions(int64_t conn, Direction dir,
+                                                                   TimeRange range) {
+  return eventsIn<ana::RetransmissionEvent>(d->db, store::kRetxSelect, conn, dir, range,
+                                            store::retransmissionEvent);
+}
+
+std::vector<ana::LossEvent> StoreReader::losses(int64_t conn, Direction dir, TimeRange range) {
+  return eventsIn<ana::LossEvent>(d->db, store::kLossSelect, conn, dir, range, store::lossEvent);
+}
+
+std::vector<ana::StallEvent> StoreReader::stalls(int64_t conn, Direction dir, TimeRange range) {
+  return eventsIn<ana::StallEvent>(d->db, store::kStallSelect, conn, dir, range, store::stallEvent);
+}
+
+std::vector<ana::RateEvent> StoreReader::rates(int64_t conn, Direction dir, TimeRange range) {
+  return eventsIn<ana::RateEvent>(d->db, store::kRateSelect, conn, dir, range, store::rateEvent);
+}
+
+std::map<uint32_t, uint64_t> StoreReader::lossBursts(int64_t conn, Direction dir) {
+  Statement st(d->db, "SELECT length, count FROM loss_bursts WHERE conn = ? AND dir = ? ORDER BY length");
+  st.bind(1, conn).bind(2, int64_t(dir));
+  std::map<uint32_t, uint64_t> out;
+  while (st.step()) out[static_cast<uint32_t>(st.int64(0))] = static_cast<uint64_t>(st.int64(1));
+  return out;
+}
+
+std::vector<PacketRecord> StoreReader::packets(const PacketQuery& q) {
+  std::vector<PacketRecord> out;
+  forEachPacket(q, [&](const PacketRecord& p) { out.push_back(p); });
+  return out;
+}
+
+void StoreReader::forEachPacket(const PacketQuery& q, const std::function<void(const PacketRecord&)>& f) {
+  store::PacketSelect sel(q);
+  Statement st(d->db, sel.sql.c_str());
+  sel.bind(st);
+  size_t n = 0;
+  while (n < q.limit && st.step()) {
+    f(store::packetRecord(st));
+    ++n;
   }
+}
+
+std::optional<PacketRecord> StoreReader::packet(uint64_t frame) {
+  PacketQuery q;
+  q.first_frame = q.last_frame = frame;
+  q.limit = 1;
+  std::vector<PacketRecord> one = packets(q);
+  if (one.empty()) return std::nullopt;
+  return one.front();
+}
+
+std::vector<std::pair<uint64_t, std::string>> StoreReader::packetErrors(uint64_t firstFrame, size_t limit) {
+  Statement st(d->db, "SELECT frame, message FROM packet_errors WHERE frame >= ? ORDER BY frame, rowid");
+  st.bind(1, static_cast<int64_t>(firstFrame));
+  std::vector<std::pair<uint64_t, std::string>> out;
+  while (out.size() < limit && st.step()) out.emplace_back(st.int64(0), st.text(1));
+  return out;
 }
 
 }  // namespace rudp

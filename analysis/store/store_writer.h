@@ -10,24 +10,12 @@
 
 #include "flow/connection.h"
 #include "flow/segment.h"
-#include "lua/host.h"
+#include "core/proto_info.h"
+#include "store/records.h"
 #include "store/sqlite.h"
 
 namespace rudp {
 
-struct CaptureInfo {
-  std::string path;
-  uint64_t size = 0;
-  std::string hash, hash_algorithm;
-  std::string format;
-  int link_type = 0;
-  std::string link_type_name;
-  int64_t first_ts_ns = 0, last_ts_ns = 0;
-  uint64_t packet_count = 0;
-  bool truncated = false;
-  std::string warning;
-  uint64_t decode_errors = 0, malformed = 0, lua_errors = 0;
-};
 
 struct PacketRow {
   uint64_t frame = 0;

@@ -142,7 +142,7 @@ TEST_CASE("ingest reports each misbehaving frame as a Lua error and analyses eve
   CHECK(r.capture.lua_errors == kLoopFrames.size() + kHogFrames.size());
 
   StoreReader reader(db);
-  auto& sdb = reader.database();
+  sql::Database sdb(db, sql::Database::Mode::ReadOnly);  // the rows themselves, not the reader's view
   CHECK(reader.capture().lua_errors == kLoopFrames.size() + kHogFrames.size());
 
   // Exactly the misbehaving frames carry the Lua-error status and a message.

@@ -1,0 +1,94 @@
+#include "cli/summary_table.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+
+namespace rudp::cli {
+
+namespace {
+
+std::string num(double v, const char* fmt = "%.1f") {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, fmt, v);
+  return buf;
+}
+
+std::string count(uint64_t v) { return std::to_string(v); }
+
+std::string stallsText(const std::vector<ana::StallEvent>& stalls) {
+  if (stalls.empty()) return "-";
+  double longest = 0;
+  for (const auto& s : stalls) longest = std::max(longest, s.duration_ms);
+  return std::to_string(stalls.size()) + " (longest " + num(longest, "%.0f") + " ms)";
+}
+
+// The share of RTT samples above 300 ms, when 300 is one of the limits.
+std::string above300(const ana::RttStats& rtt, const std::vector<double>& limits) {
+  for (size_t i = 0; i < limits.size() && i < rtt.share_above.size(); ++i)
+    if (limits[i] == 300 && rtt.samples > 0) return num(rtt.share_above[i] * 100, "%.1f%%");
+  return "-";
+}
+
+void printDirection(const ConnectionRecord& r, int dir, const std::vector<double>& limits) {
+  const DirectionStats& s = r.summary.dir[dir];
+  const char* name = dir == 0 ? "c>s" : "s>c";
+  if (!r.has_direction[dir]) {
+    std::printf("      %-4s %8s %10s %5s %5s %5s %5s %6s %8s %8s %8s %7s %7s  %s\n", name,
+                count(s.packets).c_str(), count(s.bytes).c_str(), "-", "-", "-", "-", "-", "-", "-",
+                "-", "-", "-", "-");
+    return;
+  }
+  const ana::DirectionMetrics& m = r.metrics.dir[dir];
+  const ana::RttStats& rtt = m.rtt;
+  // Samples that are not full round trips (the capture is at the data's
+  // receiver, or in the middle) are marked, since they read differently.
+  const bool partial = rtt.span != ana::RttSpan::RoundTrip && rtt.samples > 0;
+  const char* mark = partial ? "~" : "";
+  auto ms = [&](double v) { return rtt.samples ? num(v) + mark : std::string("-") + mark; };
+  std::printf("      %-4s %8s %10s %5s %5s %5s %5s %6s %8s %8s %8s %7s %7s  %s\n", name,
+              count(s.packets).c_str(), count(s.bytes).c_str(), count(m.retransmissions).c_str(),
+              count(m.retransmissions_timeout).c_str(), count(m.retransmissions_fast).c_str(),
+              count(m.retransmissions_spurious).c_str(), count(m.lost).c_str(), ms(rtt.p50).c_str(),
+              ms(rtt.p95).c_str(), ms(rtt.max).c_str(), above300(rtt, limits).c_str(),
+              num(m.jitter_ms).c_str(), stallsText(m.stalls).c_str());
+}
+
+}  // namespace
+
+void printTableHeader(const CaptureInfo& c, const std::string& dbPath) {
+  const double seconds = c.packet_count ? static_cast<double>(c.last_ts_ns) / 1e9 -
+                                              static_cast<double>(c.first_ts_ns) / 1e9
+                                        : 0.0;
+  std::printf("capture   %s (%s, %s, %" PRIu64 " packets, %.3f s)\n", c.path.c_str(), c.format.c_str(),
+              c.link_type_name.c_str(), c.packet_count, seconds);
+  std::printf("database  %s\n", dbPath.c_str());
+  if (c.decode_errors || c.malformed || c.lua_errors)
+    std::printf("problems  %" PRIu64 " undecodable, %" PRIu64 " malformed, %" PRIu64 " dissector errors\n",
+                c.decode_errors, c.malformed, c.lua_errors);
+  std::printf("\n%4s  %-8s  %-44s  %-10s  %-7s  %8s\n", "#", "protocol", "client -> server", "conn_id",
+              "vantage", "seconds");
+  std::printf("      %-4s %8s %10s %5s %5s %5s %5s %6s %8s %8s %8s %7s %7s  %s\n", "dir", "packets",
+              "bytes", "retx", "tmo", "fast", "spur", "lost", "rtt p50", "rtt p95", "rtt max",
+              ">300ms", "jitter", "stalls");
+}
+
+void printTableRows(const ConnectionRecord& r, const std::vector<double>& limits) {
+  const ConnectionSummary& x = r.summary;
+  char id[16] = "-";
+  if (x.has_conn_id) std::snprintf(id, sizeof id, "0x%08" PRIx64, x.conn_id);
+  std::string ends = x.client + " -> " + x.server;
+  std::printf("%4" PRId64 "  %-8s  %-44s  %-10s  %-7s  %8.3f\n", x.id, x.protocol.c_str(), ends.c_str(),
+              id, ana::toString(r.metrics.vantage),
+              static_cast<double>(x.last_ts_ns) / 1e9 - static_cast<double>(x.first_ts_ns) / 1e9);
+  printDirection(r, 0, limits);
+  printDirection(r, 1, limits);
+}
+
+void printTableFooter() {
+  std::printf("\nRTT in ms, for the direction whose data was acknowledged; ~: not a full round trip"
+              " (the capture sits at that data's receiver or mid-path); >300ms: share of RTT samples"
+              " above 300 ms.\n");
+}
+
+}  // namespace rudp::cli

@@ -1,0 +1,50 @@
+// The SQL the reader runs and the decoding of its rows into records.h
+// structs (store_reader.cpp is the only user).
+#pragma once
+#include <string>
+
+#include "store/records.h"
+#include "store/sqlite.h"
+
+namespace rudp::store {
+
+// SELECT ... FROM connections (append a WHERE clause, or not); rows in id order
+// unless a WHERE is appended.
+extern const char* const kConnectionColumns;
+ConnectionSummary connectionSummary(const sql::Statement& st);
+
+// Reads the analysis of one connection at a time with statements prepared once.
+class ConnectionAnalysisReader {
+ public:
+  explicit ConnectionAnalysisReader(sql::Database& db);
+  ConnectionRecord read(const ConnectionSummary& summary);
+
+ private:
+  bool readDirection(int64_t conn, Direction dir, ana::DirectionMetrics& m);
+  sql::Statement conn_, dir_, bursts_, stalls_;
+};
+
+// Event queries: WHERE conn = ?1 AND dir = ?2 and the time range ?3..?4.
+extern const char* const kRttSelect;
+extern const char* const kRetxSelect;
+extern const char* const kLossSelect;
+extern const char* const kStallSelect;
+extern const char* const kRateSelect;
+ana::RttEvent rttEvent(const sql::Statement& st, Direction dir);
+ana::RetransmissionEvent retransmissionEvent(const sql::Statement& st, Direction dir);
+ana::LossEvent lossEvent(const sql::Statement& st, Direction dir);
+ana::StallEvent stallEvent(const sql::Statement& st, Direction dir);
+ana::RateEvent rateEvent(const sql::Statement& st, Direction dir);
+
+// A packets query built from a PacketQuery.
+struct PacketSelect {
+  explicit PacketSelect(const PacketQuery& q);
+  void bind(sql::Statement& st) const;
+  std::string sql;
+
+ private:
+  PacketQuery q_;
+};
+PacketRecord packetRecord(const sql::Statement& st);
+
+}  // namespace rudp::store
