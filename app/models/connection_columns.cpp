@@ -1,0 +1,215 @@
+#include "models/connection_columns.h"
+
+#include <algorithm>
+
+#include "models/connection_figures.h"
+#include "models/record_text.h"
+
+namespace rudp::gui {
+
+namespace {
+using Whole = std::function<QVariant(const ConnectionRecord&)>;
+using PerDir = std::function<QVariant(const ConnectionRecord&, Direction)>;
+using Metric = std::function<QVariant(const ana::DirectionMetrics&)>;
+
+QVariant fromOptional(const std::optional<double>& v) { return v ? QVariant(*v) : QVariant(); }
+
+ConnectionColumn column(QString id, QString title, QString tip, NumberKind kind) {
+  ConnectionColumn c;
+  c.id = std::move(id);
+  c.title = std::move(title);
+  c.tip = std::move(tip);
+  c.kind = kind;
+  return c;
+}
+
+ConnectionColumn wholeColumn(QString id, QString title, QString tip, NumberKind kind, Whole f) {
+  ConnectionColumn c = column(std::move(id), std::move(title), std::move(tip), kind);
+  c.whole = std::move(f);
+  return c;
+}
+
+ConnectionColumn dirColumn(QString id, QString title, QString tip, NumberKind kind, Combine how,
+                           PerDir f) {
+  ConnectionColumn c = column(std::move(id), std::move(title), std::move(tip), kind);
+  c.perDirection = std::move(f);
+  c.combine = how;
+  return c;
+}
+
+// A figure of the analysed direction's metrics; missing when not analysed.
+PerDir metric(Metric f) {
+  return [f = std::move(f)](const ConnectionRecord& r, Direction d) {
+    const ana::DirectionMetrics* m = analysedDirection(r, d);
+    return m ? f(*m) : QVariant();
+  };
+}
+
+// An RTT figure; missing without samples.
+PerDir rttMetric(double ana::RttStats::*field) {
+  return metric([field](const ana::DirectionMetrics& m) {
+    return m.rtt.samples ? QVariant(m.rtt.*field) : QVariant();
+  });
+}
+
+QVariant count(uint64_t v) { return QVariant::fromValue<qulonglong>(v); }
+
+const QString kDirTip = QStringLiteral(
+    "\nShown client→server / server→client; sorted by the %1 of the two.");
+
+QString dirTip(const QString& text, Combine how) {
+  return text + kDirTip.arg(how == Combine::Sum ? "sum" : "larger");
+}
+
+std::vector<ConnectionColumn> identityColumns(int64_t captureStartNs) {
+  return {
+      wholeColumn("id", "#", "Connection number, in order of first packet.", NumberKind::Count,
+                  [](const ConnectionRecord& r) { return QVariant::fromValue<qlonglong>(r.summary.id); }),
+      wholeColumn("protocol", "Protocol", "Dissector that decoded the connection.", NumberKind::Text,
+                  [](const ConnectionRecord& r) { return QString::fromStdString(r.summary.protocol); }),
+      wholeColumn("client", "Client", "Client address:port (last one seen).", NumberKind::Text,
+                  [](const ConnectionRecord& r) { return QString::fromStdString(r.summary.client); }),
+      wholeColumn("server", "Server", "Server address:port.", NumberKind::Text,
+                  [](const ConnectionRecord& r) { return QString::fromStdString(r.summary.server); }),
+      wholeColumn("conn_id", "Conn ID", "Connection id from the protocol header, when it has one.",
+                  NumberKind::Text,
+                  [](const ConnectionRecord& r) {
+                    return r.summary.has_conn_id ? QVariant(hexText(r.summary.conn_id, 8)) : QVariant();
+                  }),
+      wholeColumn("vantage", "Vantage", "Where the capture was taken, detected from the traffic.",
+                  NumberKind::Text,
+                  [](const ConnectionRecord& r) { return vantageText(r.metrics.vantage); }),
+      [&] {
+        auto c = wholeColumn("start", "Start (s)", "First packet, seconds after the capture's first frame.",
+                             NumberKind::Seconds, [captureStartNs](const ConnectionRecord& r) {
+                               return relativeSeconds(r.summary.first_ts_ns, captureStartNs);
+                             });
+        c.hiddenByDefault = true;
+        return c;
+      }(),
+      wholeColumn("duration", "Duration (s)", "First to last packet, in seconds.", NumberKind::Seconds,
+                  [](const ConnectionRecord& r) {
+                    return relativeSeconds(r.summary.last_ts_ns, r.summary.first_ts_ns);
+                  }),
+  };
+}
+
+std::vector<ConnectionColumn> trafficColumns() {
+  return {
+      dirColumn("packets", "Packets", dirTip("Datagrams (TCP: segments) captured.", Combine::Sum),
+                NumberKind::Count, Combine::Sum,
+                [](const ConnectionRecord& r, Direction d) { return count(r.summary.dir[int(d)].packets); }),
+      dirColumn("bytes", "Bytes", dirTip("Bytes on the wire (frame lengths).", Combine::Sum),
+                NumberKind::Count, Combine::Sum,
+                [](const ConnectionRecord& r, Direction d) { return count(r.summary.dir[int(d)].bytes); }),
+  };
+}
+
+std::vector<ConnectionColumn> rttColumns(const AnalysisSettings& settings) {
+  const QString rttTip = QStringLiteral(
+      "RTT of the direction whose data was acknowledged, in ms. Column \"RTT measures\" tells "
+      "whether the samples are full round trips (not at the data's receiver or mid-path).");
+  std::vector<ConnectionColumn> cols{
+      dirColumn("rtt_p50", "RTT p50 (ms)", dirTip(rttTip, Combine::Max), NumberKind::Milliseconds,
+                Combine::Max, rttMetric(&ana::RttStats::p50)),
+      dirColumn("rtt_p95", "RTT p95 (ms)", dirTip(rttTip, Combine::Max), NumberKind::Milliseconds,
+                Combine::Max, rttMetric(&ana::RttStats::p95)),
+      dirColumn("rtt_max", "RTT max (ms)", dirTip(rttTip, Combine::Max), NumberKind::Milliseconds,
+                Combine::Max, rttMetric(&ana::RttStats::max)),
+      [] {
+        auto c = dirColumn("rtt_span", "RTT measures",
+                           "What the RTT samples measure at this capture point: the full round trip, "
+                           "the receiver's ack delay, or the part of the path beyond the capture.",
+                           NumberKind::Text, Combine::Max,
+                           metric([](const ana::DirectionMetrics& m) {
+                             return m.rtt.samples ? QVariant(analysisWords(ana::toString(m.rtt.span)))
+                                                  : QVariant();
+                           }));
+        c.hiddenByDefault = true;
+        return c;
+      }(),
+  };
+  for (size_t i = 0; i < settings.rtt_limits_ms.size() && i < 3; ++i) {
+    const QString limit = QString::number(settings.rtt_limits_ms[i]);
+    auto c = dirColumn(QStringLiteral("over_limit_%1").arg(i + 1), QStringLiteral("> %1 ms (%)").arg(limit),
+                       dirTip(QStringLiteral("Share of RTT samples above %1 ms, in percent.").arg(limit),
+                              Combine::Max),
+                       NumberKind::Percent, Combine::Max, [i](const ConnectionRecord& r, Direction d) {
+                         return fromOptional(shareAbovePercent(r, d, i));
+                       });
+    c.hiddenByDefault = i > 0;
+    cols.push_back(std::move(c));
+  }
+  return cols;
+}
+
+std::vector<ConnectionColumn> lossColumns() {
+  return {
+      dirColumn("loss", "Loss (%)",
+                dirTip("Seqs never delivered per distinct seq captured: 100 × lost ÷ (data packets − "
+                       "retransmissions − network duplicates).", Combine::Max),
+                NumberKind::Percent, Combine::Max,
+                [](const ConnectionRecord& r, Direction d) { return fromOptional(lossPercent(r, d)); }),
+      dirColumn("lost", "Lost", dirTip("Seqs never delivered.", Combine::Sum), NumberKind::Count,
+                Combine::Sum, metric([](const ana::DirectionMetrics& m) { return count(m.lost); })),
+      dirColumn("retx", "Retx", dirTip("Retransmitted copies, all kinds.", Combine::Sum),
+                NumberKind::Count, Combine::Sum,
+                metric([](const ana::DirectionMetrics& m) { return count(m.retransmissions); })),
+      dirColumn("retx_timeout", "Retx timeout", dirTip("Retransmissions after the sender's timer.", Combine::Sum),
+                NumberKind::Count, Combine::Sum,
+                metric([](const ana::DirectionMetrics& m) { return count(m.retransmissions_timeout); })),
+      dirColumn("retx_fast", "Retx fast",
+                dirTip("Retransmissions triggered by acks showing the seq missing.", Combine::Sum),
+                NumberKind::Count, Combine::Sum,
+                metric([](const ana::DirectionMetrics& m) { return count(m.retransmissions_fast); })),
+      dirColumn("retx_spurious", "Retx spurious",
+                dirTip("Retransmissions of seqs the sender already had an ack for.", Combine::Sum),
+                NumberKind::Count, Combine::Sum,
+                metric([](const ana::DirectionMetrics& m) { return count(m.retransmissions_spurious); })),
+  };
+}
+
+std::vector<ConnectionColumn> stallColumns() {
+  return {
+      dirColumn("stalls", "Stalls", dirTip("Waits for an ack longer than the stall threshold.", Combine::Sum),
+                NumberKind::Count, Combine::Sum,
+                metric([](const ana::DirectionMetrics& m) { return count(m.stalls.size()); })),
+      dirColumn("longest_stall", "Longest stall (ms)", dirTip("Longest stall, in ms.", Combine::Max),
+                NumberKind::Milliseconds, Combine::Max,
+                [](const ConnectionRecord& r, Direction d) { return fromOptional(longestStallMs(r, d)); }),
+      dirColumn("jitter", "Jitter (ms)", dirTip("RFC 3550 interarrival jitter, in ms.", Combine::Max),
+                NumberKind::Milliseconds, Combine::Max,
+                metric([](const ana::DirectionMetrics& m) { return QVariant(m.jitter_ms); })),
+      wholeColumn("badness", "Badness",
+                  "Longest stall (ms) + 1000 × share of RTT samples above the first limit (0..1) + "
+                  "20 × loss %, each the worse direction. Higher is worse.",
+                  NumberKind::Milliseconds,
+                  [](const ConnectionRecord& r) { return QVariant(connectionBadness(r)); }),
+  };
+}
+
+void append(std::vector<ConnectionColumn>& to, std::vector<ConnectionColumn> more) {
+  std::move(more.begin(), more.end(), std::back_inserter(to));
+}
+}  // namespace
+
+std::vector<ConnectionColumn> connectionColumns(const AnalysisSettings& settings,
+                                                int64_t captureStartNs) {
+  std::vector<ConnectionColumn> cols = identityColumns(captureStartNs);
+  append(cols, trafficColumns());
+  append(cols, rttColumns(settings));
+  append(cols, lossColumns());
+  append(cols, stallColumns());
+  return cols;
+}
+
+QVariant combineDirections(const QVariant& c2s, const QVariant& s2c, Combine how) {
+  if (!c2s.isValid()) return s2c;
+  if (!s2c.isValid()) return c2s;
+  if (c2s.typeId() == QMetaType::QString) return c2s.toString() + QLatin1Char('/') + s2c.toString();
+  if (how == Combine::Max) return std::max(c2s.toDouble(), s2c.toDouble());
+  if (c2s.typeId() == QMetaType::ULongLong) return count(c2s.toULongLong() + s2c.toULongLong());
+  return c2s.toDouble() + s2c.toDouble();
+}
+
+}  // namespace rudp::gui

@@ -1,0 +1,78 @@
+#include "models/connections_model.h"
+
+namespace rudp::gui {
+
+ConnectionsModel::ConnectionsModel(QObject* parent)
+    : QAbstractTableModel(parent), columns_(connectionColumns({}, 0)) {}
+
+void ConnectionsModel::setConnections(std::vector<ConnectionRecord> records,
+                                      const AnalysisSettings& settings, const CaptureInfo& capture) {
+  beginResetModel();
+  records_ = std::move(records);
+  columns_ = connectionColumns(settings, capture.first_ts_ns);
+  endResetModel();
+}
+
+int ConnectionsModel::rowCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : static_cast<int>(records_.size());
+}
+
+int ConnectionsModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : static_cast<int>(columns_.size());
+}
+
+QVariant ConnectionsModel::raw(const ConnectionRecord& r, const ConnectionColumn& c) const {
+  if (c.whole) return c.whole(r);
+  return combineDirections(c.perDirection(r, Direction::ClientToServer),
+                           c.perDirection(r, Direction::ServerToClient), c.combine);
+}
+
+QString ConnectionsModel::text(const ConnectionRecord& r, const ConnectionColumn& c) const {
+  if (c.whole) return variantText(c.whole(r), c.kind);
+  return directionPairText(variantText(c.perDirection(r, Direction::ClientToServer), c.kind),
+                           variantText(c.perDirection(r, Direction::ServerToClient), c.kind));
+}
+
+QVariant ConnectionsModel::data(const QModelIndex& index, int role) const {
+  if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+    return {};
+  const ConnectionRecord& r = records_[index.row()];
+  const ConnectionColumn& c = columns_[index.column()];
+  switch (role) {
+    case Qt::DisplayRole: return text(r, c);
+    case RawRole: return raw(r, c);
+    case ConnectionIdRole: return QVariant::fromValue<qlonglong>(r.summary.id);
+    case Qt::ToolTipRole: return c.tip;
+    case Qt::TextAlignmentRole:
+      return QVariant::fromValue(c.kind == NumberKind::Text ? Qt::AlignLeft | Qt::AlignVCenter
+                                                            : Qt::AlignRight | Qt::AlignVCenter);
+    case DirectionValuesRole:
+      if (!c.perDirection) return {};
+      return QVariantList{c.perDirection(r, Direction::ClientToServer),
+                          c.perDirection(r, Direction::ServerToClient)};
+    default: return {};
+  }
+}
+
+QVariant ConnectionsModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal || section < 0 || section >= columnCount())
+    return QAbstractTableModel::headerData(section, orientation, role);
+  const ConnectionColumn& c = columns_[section];
+  if (role == Qt::DisplayRole) return c.perDirection ? c.title + QStringLiteral("\nc→s / s→c") : c.title;
+  if (role == Qt::ToolTipRole) return c.tip;
+  return {};
+}
+
+int ConnectionsModel::rowOfConnection(int64_t id) const {
+  for (size_t i = 0; i < records_.size(); ++i)
+    if (records_[i].summary.id == id) return static_cast<int>(i);
+  return -1;
+}
+
+int ConnectionsModel::columnOfId(const QString& id) const {
+  for (size_t i = 0; i < columns_.size(); ++i)
+    if (columns_[i].id == id) return static_cast<int>(i);
+  return -1;
+}
+
+}  // namespace rudp::gui

@@ -1,0 +1,32 @@
+// Tables as CSV (RFC 4180): fields holding a comma, a double quote, CR or LF
+// are quoted, quotes doubled, records end with CRLF. The first record is the
+// header (line breaks inside a header become spaces).
+#pragma once
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+class QAbstractItemModel;
+class QHeaderView;
+
+namespace rudp::gui {
+
+struct CsvSelection {
+  QList<int> columns;  // model columns, in output order; empty: all, in model order
+  QList<int> rows;     // model rows, in output order; empty: all
+};
+
+// The model's DisplayRole texts.
+QString tableToCsv(const QAbstractItemModel& model, const CsvSelection& selection = {});
+
+// The columns `header` shows, in visual order (what a user sees left to right).
+QList<int> visibleColumns(const QHeaderView& header);
+
+// One field, quoted when RFC 4180 needs it.
+QString csvField(const QString& text);
+
+// Parses CSV text back into records (either line ending; quoted fields may
+// span lines). The inverse of tableToCsv.
+QList<QStringList> parseCsv(const QString& csv);
+
+}  // namespace rudp::gui
