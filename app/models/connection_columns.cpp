@@ -37,6 +37,11 @@ ConnectionColumn dirColumn(QString id, QString title, QString tip, NumberKind ki
   return c;
 }
 
+ConnectionColumn hidden(ConnectionColumn c) {
+  c.hiddenByDefault = true;
+  return c;
+}
+
 // A figure of the analysed direction's metrics; missing when not analysed.
 PerDir metric(Metric f) {
   return [f = std::move(f)](const ConnectionRecord& r, Direction d) {
@@ -79,14 +84,15 @@ std::vector<ConnectionColumn> identityColumns(int64_t captureStartNs) {
       wholeColumn("vantage", "Vantage", "Where the capture was taken, detected from the traffic.",
                   NumberKind::Text,
                   [](const ConnectionRecord& r) { return vantageText(r.metrics.vantage); }),
-      [&] {
-        auto c = wholeColumn("start", "Start (s)", "First packet, seconds after the capture's first frame.",
-                             NumberKind::Seconds, [captureStartNs](const ConnectionRecord& r) {
-                               return relativeSeconds(r.summary.first_ts_ns, captureStartNs);
-                             });
-        c.hiddenByDefault = true;
-        return c;
-      }(),
+      wholeColumn("badness", "Badness",
+                  "Longest stall (ms) + 1000 × share of RTT samples above the first limit (0..1) + "
+                  "20 × loss %, each the worse direction. Higher is worse.",
+                  NumberKind::Decimal,
+                  [](const ConnectionRecord& r) { return QVariant(connectionBadness(r)); }),
+      hidden(wholeColumn("start", "Start (s)", "First packet, seconds after the capture's first frame.",
+                         NumberKind::Seconds, [captureStartNs](const ConnectionRecord& r) {
+                           return relativeSeconds(r.summary.first_ts_ns, captureStartNs);
+                         })),
       wholeColumn("duration", "Duration (s)", "First to last packet, in seconds.", NumberKind::Seconds,
                   [](const ConnectionRecord& r) {
                     return relativeSeconds(r.summary.last_ts_ns, r.summary.first_ts_ns);
@@ -105,29 +111,35 @@ std::vector<ConnectionColumn> trafficColumns() {
   };
 }
 
+// "~" where the samples are not full round trips (the capture sits at the
+// data's receiver or mid-path), as the CLI's table marks them.
+QString partialRttMark(const ConnectionRecord& r, Direction d) {
+  const ana::DirectionMetrics* m = analysedDirection(r, d);
+  return m && m->rtt.samples && m->rtt.span != ana::RttSpan::RoundTrip ? QStringLiteral("~") : QString();
+}
+
+ConnectionColumn rttColumn(const char* id, const char* title, double ana::RttStats::*field) {
+  const QString tip = QStringLiteral(
+      "RTT of the direction whose data was acknowledged, in ms. ~: not a full round trip (the capture "
+      "sits at that data's receiver or mid-path; column \"RTT measures\" says which).");
+  ConnectionColumn c = dirColumn(id, title, dirTip(tip, Combine::Max), NumberKind::Milliseconds,
+                                 Combine::Max, rttMetric(field));
+  c.mark = partialRttMark;
+  return c;
+}
+
 std::vector<ConnectionColumn> rttColumns(const AnalysisSettings& settings) {
-  const QString rttTip = QStringLiteral(
-      "RTT of the direction whose data was acknowledged, in ms. Column \"RTT measures\" tells "
-      "whether the samples are full round trips (not at the data's receiver or mid-path).");
   std::vector<ConnectionColumn> cols{
-      dirColumn("rtt_p50", "RTT p50 (ms)", dirTip(rttTip, Combine::Max), NumberKind::Milliseconds,
-                Combine::Max, rttMetric(&ana::RttStats::p50)),
-      dirColumn("rtt_p95", "RTT p95 (ms)", dirTip(rttTip, Combine::Max), NumberKind::Milliseconds,
-                Combine::Max, rttMetric(&ana::RttStats::p95)),
-      dirColumn("rtt_max", "RTT max (ms)", dirTip(rttTip, Combine::Max), NumberKind::Milliseconds,
-                Combine::Max, rttMetric(&ana::RttStats::max)),
-      [] {
-        auto c = dirColumn("rtt_span", "RTT measures",
-                           "What the RTT samples measure at this capture point: the full round trip, "
-                           "the receiver's ack delay, or the part of the path beyond the capture.",
-                           NumberKind::Text, Combine::Max,
-                           metric([](const ana::DirectionMetrics& m) {
-                             return m.rtt.samples ? QVariant(analysisWords(ana::toString(m.rtt.span)))
-                                                  : QVariant();
-                           }));
-        c.hiddenByDefault = true;
-        return c;
-      }(),
+      rttColumn("rtt_p50", "RTT p50 (ms)", &ana::RttStats::p50),
+      rttColumn("rtt_p95", "RTT p95 (ms)", &ana::RttStats::p95),
+      rttColumn("rtt_max", "RTT max (ms)", &ana::RttStats::max),
+      hidden(dirColumn("rtt_span", "RTT measures",
+                       "What the RTT samples measure at this capture point: the full round trip, "
+                       "the receiver's ack delay, or the part of the path beyond the capture.",
+                       NumberKind::Text, Combine::Max, metric([](const ana::DirectionMetrics& m) {
+                         return m.rtt.samples ? QVariant(analysisWords(ana::toString(m.rtt.span)))
+                                              : QVariant();
+                       }))),
   };
   for (size_t i = 0; i < settings.rtt_limits_ms.size() && i < 3; ++i) {
     const QString limit = QString::number(settings.rtt_limits_ms[i]);
@@ -180,11 +192,6 @@ std::vector<ConnectionColumn> stallColumns() {
       dirColumn("jitter", "Jitter (ms)", dirTip("RFC 3550 interarrival jitter, in ms.", Combine::Max),
                 NumberKind::Milliseconds, Combine::Max,
                 metric([](const ana::DirectionMetrics& m) { return QVariant(m.jitter_ms); })),
-      wholeColumn("badness", "Badness",
-                  "Longest stall (ms) + 1000 × share of RTT samples above the first limit (0..1) + "
-                  "20 × loss %, each the worse direction. Higher is worse.",
-                  NumberKind::Milliseconds,
-                  [](const ConnectionRecord& r) { return QVariant(connectionBadness(r)); }),
   };
 }
 

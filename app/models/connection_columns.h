@@ -27,6 +27,9 @@ struct ConnectionColumn {
   std::function<QVariant(const ConnectionRecord&)> whole;
   std::function<QVariant(const ConnectionRecord&, Direction)> perDirection;
   Combine combine = Combine::Sum;
+  // Optional, per-direction columns: a mark after the number ("~" on RTT
+  // figures that are not full round trips).
+  std::function<QString(const ConnectionRecord&, Direction)> mark;
 };
 
 // Every column, in display order. The "> L ms" columns follow the analysis

@@ -29,8 +29,11 @@ QVariant ConnectionsModel::raw(const ConnectionRecord& r, const ConnectionColumn
 
 QString ConnectionsModel::text(const ConnectionRecord& r, const ConnectionColumn& c) const {
   if (c.whole) return variantText(c.whole(r), c.kind);
-  return directionPairText(variantText(c.perDirection(r, Direction::ClientToServer), c.kind),
-                           variantText(c.perDirection(r, Direction::ServerToClient), c.kind));
+  auto one = [&](Direction d) {
+    const QVariant v = c.perDirection(r, d);
+    return variantText(v, c.kind) + (c.mark && v.isValid() ? c.mark(r, d) : QString());
+  };
+  return directionPairText(one(Direction::ClientToServer), one(Direction::ServerToClient));
 }
 
 QVariant ConnectionsModel::data(const QModelIndex& index, int role) const {

@@ -2,6 +2,8 @@
 
 #include <QAbstractItemModel>
 #include <QHeaderView>
+#include <QTableView>
+#include <algorithm>
 
 namespace rudp::gui {
 
@@ -71,6 +73,18 @@ QList<int> visibleColumns(const QHeaderView& header) {
     if (!header.isSectionHidden(logical)) columns << logical;
   }
   return columns;
+}
+
+QString viewToCsv(const QTableView& view) {
+  return tableToCsv(*view.model(), {visibleColumns(*view.horizontalHeader()), {}});
+}
+
+QString viewSelectionToCsv(const QTableView& view) {
+  QList<int> rows;
+  for (const QModelIndex& i : view.selectionModel()->selectedRows()) rows << i.row();
+  if (rows.isEmpty()) return {};
+  std::sort(rows.begin(), rows.end());
+  return tableToCsv(*view.model(), {visibleColumns(*view.horizontalHeader()), rows});
 }
 
 QList<QStringList> parseCsv(const QString& csv) {

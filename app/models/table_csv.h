@@ -8,6 +8,7 @@
 
 class QAbstractItemModel;
 class QHeaderView;
+class QTableView;
 
 namespace rudp::gui {
 
@@ -21,6 +22,11 @@ QString tableToCsv(const QAbstractItemModel& model, const CsvSelection& selectio
 
 // The columns `header` shows, in visual order (what a user sees left to right).
 QList<int> visibleColumns(const QHeaderView& header);
+
+// What a table view shows (its model's rows in view order, the visible
+// columns in visual order): every row, or the selected rows ("" when none).
+QString viewToCsv(const QTableView& view);
+QString viewSelectionToCsv(const QTableView& view);
 
 // One field, quoted when RFC 4180 needs it.
 QString csvField(const QString& text);

@@ -40,7 +40,8 @@ QString variantText(const QVariant& v, NumberKind kind) {
   if (!v.isValid()) return missingText();
   switch (kind) {
     case NumberKind::Count: return countText(v.toULongLong());
-    case NumberKind::Milliseconds: return msText(v.toDouble());
+    case NumberKind::Milliseconds:
+    case NumberKind::Decimal: return msText(v.toDouble());
     case NumberKind::Percent: return percentText(v.toDouble());
     case NumberKind::Seconds: return QString::number(v.toDouble(), 'f', 3);
     case NumberKind::Text: return v.toString();

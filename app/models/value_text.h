@@ -29,7 +29,8 @@ QString directionPairText(const QString& c2s, const QString& s2c);
 
 // A number held in a QVariant (any numeric type) written the way its column
 // writes it; an invalid QVariant is missingText().
-enum class NumberKind { Count, Milliseconds, Percent, Seconds, Text };
+// Milliseconds and Decimal: one decimal; Percent: two; Seconds: three.
+enum class NumberKind { Count, Milliseconds, Decimal, Percent, Seconds, Text };
 QString variantText(const QVariant& v, NumberKind kind);
 
 }  // namespace rudp::gui

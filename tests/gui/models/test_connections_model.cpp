@@ -92,6 +92,13 @@ TEST_CASE("RTT, share over the limits, jitter and stalls are the analysis' numbe
     }
     CHECK(l.model.index(row, l.column("rtt_p95")).data(ConnectionsModel::RawRole).toDouble() ==
           std::max(r.metrics.dir[0].rtt.p95, r.metrics.dir[1].rtt.p95));
+    // At the client, server→client samples are the client's ack delay, not a
+    // round trip: marked "~".
+    REQUIRE(r.metrics.dir[0].rtt.span == ana::RttSpan::RoundTrip);
+    REQUIRE(r.metrics.dir[1].rtt.span == ana::RttSpan::ReceiverDelay);
+    CHECK(l.model.index(row, l.column("rtt_p50")).data().toString() ==
+          QString::number(r.metrics.dir[0].rtt.p50, 'f', 1) + " / " +
+              QString::number(r.metrics.dir[1].rtt.p50, 'f', 1) + "~");
   }
 }
 

@@ -1,0 +1,15 @@
+# The data pages (Connections, Statistics) and the packet-fields view, for
+# app/CMakeLists.txt to include(): a static library the shell and the tests
+# link.
+set(_pages_data_dir ${CMAKE_CURRENT_LIST_DIR})
+add_library(rudp_app_pages_data STATIC
+  ${_pages_data_dir}/connections_page.cpp
+  ${_pages_data_dir}/packet_fields_view.cpp
+  ${_pages_data_dir}/statistics_charts.cpp
+  ${_pages_data_dir}/statistics_page.cpp)
+target_include_directories(rudp_app_pages_data PUBLIC ${_pages_data_dir}/..)
+target_link_libraries(rudp_app_pages_data PUBLIC Qt6::Widgets Qt6::Svg rudp_app_models)
+if(TARGET rudp_app_widgets)
+  target_link_libraries(rudp_app_pages_data PUBLIC rudp_app_widgets)
+endif()
+set_target_properties(rudp_app_pages_data PROPERTIES AUTOMOC ON)
