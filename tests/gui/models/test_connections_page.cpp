@@ -81,7 +81,7 @@ TEST_CASE("the connections page opens worst first and renders") {
   CHECK(!png.isEmpty());
 }
 
-TEST_CASE("typing in the filter box keeps the matching connections; Ctrl+F focuses it") {
+TEST_CASE("typing in the filter box keeps the matching connections, and Ctrl+F focuses it") {
   ShownPage p;
   p.page.table()->setFocus();
   QTest::keyClick(p.page.table(), Qt::Key_F, Qt::ControlModifier);
@@ -133,7 +133,7 @@ TEST_CASE("Copy table as CSV puts the shown table on the clipboard, Ctrl+C the s
   CHECK(parseCsv(QApplication::clipboard()->text()) == expectedRows(p, {1}));
 }
 
-TEST_CASE("clicking a row activates its connection; selectConnection does not") {
+TEST_CASE("clicking a row activates its connection, selectConnection does not") {
   ShownPage p;
   QTest::mouseClick(p.page.table()->viewport(), Qt::LeftButton, {}, p.rowCenter(0));
   const qint64 worst = p.page.proxy()->index(0, 0).data(ConnectionsModel::ConnectionIdRole).toLongLong();
