@@ -1,0 +1,82 @@
+#include "analysis_preferences.h"
+
+#include <QSettings>
+#include <cmath>
+
+#include "analyzers/events.h"
+
+namespace rudp::gui {
+
+namespace {
+
+bool nearlyEqual(double a, double b) { return std::abs(a - b) < 1e-9; }
+
+}  // namespace
+
+const QList<GenrePreset>& genrePresets() {
+  static const QList<GenrePreset> presets = {
+      {QStringLiteral("fighting"), QStringLiteral("Fighting")},
+      {QStringLiteral("fps"), QStringLiteral("First-person shooter")},
+      {QStringLiteral("racing"), QStringLiteral("Racing")},
+      {QStringLiteral("moba"), QStringLiteral("MOBA")},
+      {QStringLiteral("mmo"), QStringLiteral("MMO")},
+      {QStringLiteral("turn-based"), QStringLiteral("Turn-based")},
+  };
+  return presets;
+}
+
+AnalysisPreferences AnalysisPreferences::load(QSettings& settings) {
+  AnalysisPreferences p;
+  settings.beginGroup(QStringLiteral("analysis"));
+  p.genre = settings.value(QStringLiteral("genre")).toString();
+  p.stall_ms = settings.value(QStringLiteral("stall_ms"), p.stall_ms).toDouble();
+  const QVariantList limits = settings.value(QStringLiteral("rtt_limits_ms")).toList();
+  if (limits.size() == int(p.rtt_limits_ms.size()))
+    for (size_t i = 0; i < p.rtt_limits_ms.size(); ++i) p.rtt_limits_ms[i] = limits[int(i)].toDouble();
+  for (const QString& pref : settings.value(QStringLiteral("dissector_prefs")).toStringList()) {
+    const qsizetype colon = pref.indexOf(QLatin1Char(':'));
+    if (colon > 0) p.dissector_prefs.append({pref.left(colon), pref.mid(colon + 1)});
+  }
+  p.extra_scripts = settings.value(QStringLiteral("extra_scripts")).toStringList();
+  settings.endGroup();
+  return p;
+}
+
+void AnalysisPreferences::save(QSettings& settings) const {
+  settings.beginGroup(QStringLiteral("analysis"));
+  settings.setValue(QStringLiteral("genre"), genre);
+  settings.setValue(QStringLiteral("stall_ms"), stall_ms);
+  QVariantList limits;
+  for (double l : rtt_limits_ms) limits.append(l);
+  settings.setValue(QStringLiteral("rtt_limits_ms"), limits);
+  QStringList prefs;
+  for (const auto& [name, value] : dissector_prefs) prefs.append(name + QLatin1Char(':') + value);
+  settings.setValue(QStringLiteral("dissector_prefs"), prefs);
+  settings.setValue(QStringLiteral("extra_scripts"), extra_scripts);
+  settings.endGroup();
+}
+
+rudp::IngestOptions AnalysisPreferences::ingestOptions() const {
+  rudp::IngestOptions options;
+  options.analysis.stall_ms = stall_ms;
+  options.analysis.rtt_limits_ms = rtt_limits_ms;
+  return options;
+}
+
+rudp::DissectorOptions AnalysisPreferences::dissectorOptions() const {
+  rudp::DissectorOptions options;
+  for (const QString& script : extra_scripts) options.extra_scripts.push_back(script.toStdString());
+  for (const auto& [name, value] : dissector_prefs)
+    options.prefs.emplace_back(name.toStdString(), value.toStdString());
+  return options;
+}
+
+bool AnalysisPreferences::matches(const rudp::AnalysisSettings& stored) const {
+  if (!nearlyEqual(stored.stall_ms, stall_ms)) return false;
+  if (stored.rtt_limits_ms.size() != rtt_limits_ms.size()) return false;
+  for (size_t i = 0; i < rtt_limits_ms.size(); ++i)
+    if (!nearlyEqual(stored.rtt_limits_ms[i], rtt_limits_ms[i])) return false;
+  return true;
+}
+
+}  // namespace rudp::gui

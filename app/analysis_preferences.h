@@ -1,0 +1,47 @@
+// What the user chose in Settings for analysing a capture: the stall
+// threshold (or a genre preset giving it), the RTT limit lines, dissector
+// preferences (as `-o name:value`) and extra Lua scripts. Kept in QSettings
+// and turned into the core's IngestOptions / DissectorOptions.
+#pragma once
+#include <QList>
+#include <QPair>
+#include <QString>
+#include <QStringList>
+#include <array>
+
+#include "session/dissectors.h"
+#include "session/ingest.h"
+#include "store/records.h"
+
+class QSettings;
+
+namespace rudp::gui {
+
+struct GenrePreset {
+  QString key;    // the name rudp::ana::genreStallMs knows
+  QString label;  // shown in the settings dialog
+};
+// The presets of the core (fighting, fps, racing, moba, mmo, turn-based).
+const QList<GenrePreset>& genrePresets();
+
+struct AnalysisPreferences {
+  QString genre;  // empty: custom threshold
+  double stall_ms = 200.0;
+  std::array<double, 3> rtt_limits_ms{150.0, 250.0, 300.0};
+  QList<QPair<QString, QString>> dissector_prefs;  // -o name:value
+  QStringList extra_scripts;                       // -X lua_script:FILE
+
+  static AnalysisPreferences load(QSettings& settings);
+  void save(QSettings& settings) const;
+
+  rudp::IngestOptions ingestOptions() const;
+  rudp::DissectorOptions dissectorOptions() const;
+  // Were a database's figures computed with these thresholds? (Dissector
+  // options are not recorded in the database; changing them re-analyses the
+  // open capture from the settings dialog.)
+  bool matches(const rudp::AnalysisSettings& stored) const;
+
+  bool operator==(const AnalysisPreferences&) const = default;
+};
+
+}  // namespace rudp::gui

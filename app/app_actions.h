@@ -1,0 +1,52 @@
+// The window's actions and menus, with the keys Wireshark and hotspot users
+// expect: Ctrl+O open, Ctrl+W close, Ctrl+R re-analyse, Ctrl+Q quit,
+// Ctrl+Shift+P settings, Ctrl+1..4 (and Alt+1..4) the pages, F1 help.
+#pragma once
+#include <QList>
+#include <QObject>
+#include <QStringList>
+
+class QAction;
+class QMainWindow;
+class QMenu;
+
+namespace rudp::gui {
+
+class AppActions : public QObject {
+  Q_OBJECT
+ public:
+  // Creates the actions and fills `window`'s menu bar; `pageNames` are the
+  // result pages in tab order.
+  AppActions(QMainWindow* window, const QStringList& pageNames);
+
+  QAction* open;
+  QAction* close;
+  QAction* reanalyse;
+  QAction* cancel;
+  QAction* quit;
+  QAction* settings;
+  QAction* exportPng;
+  QAction* exportSvg;
+  QAction* exportCsv;
+  QAction* exportReport;
+  QAction* help;
+  QAction* about;
+  QList<QAction*> pages;  // index = page
+
+  void setRecentFiles(const QStringList& paths);
+  // Actions that need an open capture.
+  void setCaptureOpen(bool open);
+
+ signals:
+  void recentFileChosen(const QString& path);
+  void clearRecentChosen();
+
+ private:
+  QAction* make(const QString& text, const QKeySequence& key, const QString& objectName);
+  void fillMenus(QMainWindow* window);
+
+  QMainWindow* m_window;
+  QMenu* m_recent = nullptr;
+};
+
+}  // namespace rudp::gui

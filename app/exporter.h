@@ -1,0 +1,36 @@
+// File > Export: the chart of the current page as PNG or SVG, the table of
+// the current page as CSV, and the one-page HTML report of the capture.
+// Each has a dialog-free form (tests, scripts) and one that asks for a file.
+#pragma once
+#include <QObject>
+#include <QString>
+
+namespace rudp::gui {
+
+class MainWindow;
+
+class Exporter : public QObject {
+  Q_OBJECT
+ public:
+  enum ChartFormat { Png, Svg };
+
+  explicit Exporter(MainWindow* window);
+
+  void exportChart(ChartFormat format);
+  void exportTable();
+  void exportReport();
+
+  // Empty on success, else why not (one line).
+  QString exportChartTo(const QString& path, ChartFormat format);
+  QString exportTableTo(const QString& path);
+  QString exportReportTo(const QString& path);
+
+ private:
+  QString askPath(const QString& title, const QString& suggestedName, const QString& filter);
+  QString suggestedBaseName() const;
+  void report(const QString& error, const QString& path);
+
+  MainWindow* m_window;
+};
+
+}  // namespace rudp::gui

@@ -1,0 +1,38 @@
+#include "jobs/capture_overview.h"
+
+#include <map>
+
+#include "store/store_reader.h"
+
+namespace rudp::gui {
+
+namespace {
+
+// The capture's vantage is the one most of its connections were judged to
+// have (each connection is judged from its own traffic).
+void pickVantage(CaptureOverview& overview) {
+  std::map<rudp::ana::Vantage, size_t> counts;
+  for (const rudp::ConnectionRecord& c : overview.connections)
+    if (c.has_analysis && c.metrics.vantage != rudp::ana::Vantage::Unknown) ++counts[c.metrics.vantage];
+  for (const auto& [vantage, count] : counts) {
+    if (count <= overview.vantageConnections) continue;
+    overview.vantage = vantage;
+    overview.vantageConnections = count;
+  }
+}
+
+}  // namespace
+
+CaptureOverview loadCaptureOverview(rudp::StoreReader& reader) {
+  CaptureOverview overview;
+  overview.capture = reader.capture();
+  overview.settings = reader.settings();
+  overview.connections = reader.connectionRecords();
+#ifdef HAVE_RUDP_REPORT
+  overview.problems = rudp::findProblems(reader);
+#endif
+  pickVantage(overview);
+  return overview;
+}
+
+}  // namespace rudp::gui

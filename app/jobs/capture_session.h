@@ -1,0 +1,67 @@
+// The open capture: analyses it (or reuses its database) off the UI thread,
+// then reads the overview every page starts from. Pages query further data
+// through queries() with the database path, each with its own JobTracker.
+//
+// A new open() while an analysis runs cancels it; the new one starts when the
+// old worker has let go of its files, so two analyses never write one
+// database.
+#pragma once
+#include <QObject>
+#include <QString>
+#include <memory>
+#include <optional>
+
+#include "analysis_preferences.h"
+#include "jobs/capture_overview.h"
+#include "jobs/ingest_job.h"
+#include "jobs/job_tracker.h"
+#include "jobs/query_runner.h"
+
+namespace rudp::gui {
+
+class CaptureSession : public QObject {
+  Q_OBJECT
+ public:
+  enum class State { Empty, Analysing, Loading, Ready, Failed };
+
+  explicit CaptureSession(QObject* parent = nullptr);
+  ~CaptureSession() override;
+
+  // allowReuse false: analyse even when the database matches (Reload).
+  void open(const QString& capturePath, const AnalysisPreferences& prefs, bool allowReuse = true);
+  void cancel();
+  void close();
+
+  State state() const { return m_state; }
+  QString capturePath() const { return m_capturePath; }
+  QString dbPath() const { return m_outcome.dbPath; }
+  const IngestOutcome& outcome() const { return m_outcome; }
+  // Set in state Ready.
+  const CaptureOverview* overview() const { return m_overview.get(); }
+  QueryRunner& queries() { return *m_queries; }
+
+ signals:
+  void analysisStarted(const QString& capturePath);
+  void progressed(const rudp::gui::IngestProgress& progress);
+  void ready();
+  void failed(const QString& capturePath, const QString& message);
+  void cancelled(const QString& capturePath);
+  void closed();
+
+ private:
+  void launch(IngestRequest request);
+  bool jobEnded(quint64 id);
+  void loadOverview(const IngestOutcome& outcome);
+  void fail(const QString& message);
+
+  State m_state = State::Empty;
+  QString m_capturePath;
+  IngestOutcome m_outcome;
+  std::shared_ptr<const CaptureOverview> m_overview;
+  IngestJob* m_job = nullptr;
+  std::optional<IngestRequest> m_pending;  // waits for m_job to wind down
+  JobTracker m_ingestTracker, m_overviewTracker;
+  QueryRunner* m_queries;
+};
+
+}  // namespace rudp::gui

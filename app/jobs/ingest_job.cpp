@@ -1,0 +1,92 @@
+#include "jobs/ingest_job.h"
+
+#include <QElapsedTimer>
+#include <QFileInfo>
+#include <QThread>
+#include <exception>
+
+#include "core/error.h"
+#include "jobs/database_reuse.h"
+#include "jobs/progress_rate.h"
+#include "session/ingest.h"
+
+namespace rudp::gui {
+
+namespace {
+constexpr qint64 kProgressIntervalMs = 100;  // ~10 updates a second
+}
+
+IngestJob::IngestJob(IngestRequest request, QObject* parent)
+    : QObject(parent), m_request(std::move(request)) {
+  qRegisterMetaType<IngestProgress>();
+}
+
+IngestJob::~IngestJob() {
+  cancel();
+  if (m_thread) {
+    m_thread->wait();
+    delete m_thread;
+  }
+}
+
+void IngestJob::start() {
+  Q_ASSERT(!m_thread);
+  m_thread = QThread::create([this] { work(); });
+  m_thread->setObjectName(QStringLiteral("rudp-ingest"));
+  m_thread->start();
+}
+
+void IngestJob::cancel() { m_cancel.store(true, std::memory_order_relaxed); }
+
+void IngestJob::post(std::function<void()> f) {
+  QMetaObject::invokeMethod(this, std::move(f), Qt::QueuedConnection);
+}
+
+void IngestJob::work() {
+  try {
+    IngestOutcome outcome = analyse();
+    post([this, outcome] { emit succeeded(outcome); });
+  } catch (const rudp::Cancelled&) {
+    post([this] { emit cancelled(); });
+  } catch (const std::exception& e) {
+    const QString message = QString::fromStdString(e.what());
+    post([this, message] { emit failed(message); });
+  }
+}
+
+IngestOutcome IngestJob::analyse() {
+  IngestOutcome outcome;
+  outcome.capturePath = m_request.capturePath;
+  outcome.dbPath = m_request.dbPath;
+  const std::string capture = m_request.capturePath.toStdString();
+  const std::string db = m_request.dbPath.toStdString();
+  if (!QFileInfo(m_request.capturePath).isFile())
+    throw rudp::CaptureError("cannot open '" + capture + "': no such file");
+
+  post([this] { emit progressed(IngestProgress{}); });  // phase Checking
+  if (m_request.allowReuse && databaseMatchesCapture(capture, db, m_request.prefs)) {
+    outcome.reused = true;
+    return outcome;
+  }
+  if (m_cancel.load()) throw rudp::Cancelled();
+
+  QElapsedTimer clock;
+  clock.start();
+  qint64 lastReport = -kProgressIntervalMs;
+  ProgressRate rate;
+  rudp::ProgressSink sink;
+  sink.cancel = &m_cancel;
+  sink.report = [&](const rudp::Progress& p) {
+    const qint64 now = clock.elapsed();
+    if (now - lastReport < kProgressIntervalMs && p.done < p.total) return;
+    lastReport = now;
+    const IngestProgress progress = rate.update(p, double(now) / 1000.0);
+    post([this, progress] { emit progressed(progress); });
+  };
+  const rudp::IngestResult result = rudp::ingestCapture(capture, db, m_request.prefs.dissectorOptions(),
+                                                        m_request.prefs.ingestOptions(), sink);
+  outcome.closedEarly = result.closed_early;
+  return outcome;
+}
+
+}  // namespace rudp::gui

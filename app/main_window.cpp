@@ -1,0 +1,364 @@
+#include "main_window.h"
+
+#include <QApplication>
+#include <QCloseEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
+#include <QStackedWidget>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+#include "app_actions.h"
+#include "exporter.h"
+#include "jobs/capture_session.h"
+#include "message_banner.h"
+#include "models/value_text.h"
+#include "pages/analysis_page.h"
+#include "pages/start_page.h"
+#include "pages/summary_page.h"
+#include "pages/timeline_page.h"
+#include "recent_files.h"
+#include "settings_dialog.h"
+#ifdef HAVE_RUDP_APP_PAGES_DATA
+#include "pages/connections_page.h"
+#include "pages/statistics_page.h"
+#endif
+
+namespace rudp::gui {
+
+namespace {
+
+enum StackIndex { StartStack, AnalysisStack, ResultsStack };
+
+const QString kGeometryKey = QStringLiteral("window/geometry");
+const QString kStateKey = QStringLiteral("window/state");
+
+QString fileName(const QString& path) { return QFileInfo(path).fileName(); }
+
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent),
+      m_session(new CaptureSession(this)),
+      m_recent(new RecentFiles(this)),
+      m_banner(new MessageBanner),
+      m_stack(new QStackedWidget),
+      m_start(new StartPage),
+      m_analysis(new AnalysisPage),
+      m_packetsLabel(new QLabel),
+      m_connectionsLabel(new QLabel),
+      m_problemsLabel(new QLabel) {
+  QSettings settings;
+  m_prefs = AnalysisPreferences::load(settings);
+  setAcceptDrops(true);
+
+  auto* central = new QWidget;
+  auto* layout = new QVBoxLayout(central);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(0);
+  auto* bannerBox = new QVBoxLayout;
+  bannerBox->setContentsMargins(8, 8, 8, 0);
+  bannerBox->addWidget(m_banner);
+  layout->addLayout(bannerBox);
+  layout->addWidget(m_stack, 1);
+  m_stack->addWidget(m_start);
+  m_stack->addWidget(m_analysis);
+  m_stack->addWidget(createResultPages());
+  setCentralWidget(central);
+
+  m_actions = new AppActions(this, {tr("Summary"), tr("Connections"), tr("Timeline"), tr("Statistics")});
+  m_exporter = new Exporter(this);
+  for (QLabel* label : {m_packetsLabel, m_connectionsLabel, m_problemsLabel}) statusBar()->addPermanentWidget(label);
+  m_packetsLabel->setObjectName(QStringLiteral("status.packets"));
+  m_connectionsLabel->setObjectName(QStringLiteral("status.connections"));
+  m_problemsLabel->setObjectName(QStringLiteral("status.problems"));
+
+  connectSession();
+  connectPages();
+  connectActions();
+  m_start->setRecentFiles(m_recent->files());
+  m_actions->setRecentFiles(m_recent->files());
+  m_actions->cancel->setEnabled(false);
+  restoreWindowState();
+  updateTitle();
+  updateStatusBar();
+}
+
+MainWindow::~MainWindow() = default;
+
+QWidget* MainWindow::createResultPages() {
+  m_tabs = new QTabWidget;
+  m_tabs->setObjectName(QStringLiteral("resultPages"));
+  m_tabs->setDocumentMode(true);
+  m_summary = new SummaryPage;
+  m_tabs->addTab(m_summary, tr("Summary"));
+#ifdef HAVE_RUDP_APP_PAGES_DATA
+  m_connections = new ConnectionsPage;
+  m_tabs->addTab(m_connections, tr("Connections"));
+#else
+  m_tabs->addTab(new QLabel(QStringLiteral("Connections page not built")), tr("Connections"));
+#endif
+  m_timeline = new TimelinePage(*m_session);
+  m_tabs->addTab(m_timeline, tr("Timeline"));
+#ifdef HAVE_RUDP_APP_PAGES_DATA
+  m_statistics = new StatisticsPage;
+  m_tabs->addTab(m_statistics, tr("Statistics"));
+#else
+  m_tabs->addTab(new QLabel(QStringLiteral("Statistics page not built")), tr("Statistics"));
+#endif
+  return m_tabs;
+}
+
+void MainWindow::connectSession() {
+  connect(m_session, &CaptureSession::analysisStarted, this, &MainWindow::onAnalysisStarted);
+  connect(m_session, &CaptureSession::progressed, m_analysis, &AnalysisPage::setProgress);
+  connect(m_session, &CaptureSession::ready, this, &MainWindow::onReady);
+  connect(m_session, &CaptureSession::failed, this, &MainWindow::onFailed);
+  connect(m_session, &CaptureSession::cancelled, this, &MainWindow::onCancelled);
+}
+
+void MainWindow::connectPages() {
+  connect(m_start, &StartPage::openRequested, this, &MainWindow::chooseCapture);
+  connect(m_start, &StartPage::recentFileRequested, this, &MainWindow::openCapture);
+  connect(m_analysis, &AnalysisPage::cancelRequested, m_session, &CaptureSession::cancel);
+  connect(m_summary, &SummaryPage::problemActivated, this, [this](const Problem& p) {
+    if (p.conn == 0) return;  // the capture as a whole: nothing to zoom to
+    showOnTimeline(p.conn, p.dir, p.start_ns, p.end_ns, p.frame);
+  });
+#ifdef HAVE_RUDP_APP_PAGES_DATA
+  connect(m_connections, &ConnectionsPage::connectionActivated, this, [this](qint64 conn) {
+    showConnection(conn);
+    showPage(TimelineIndex);
+  });
+  connect(m_statistics, &StatisticsPage::stallActivated, this,
+          [this](qint64 conn, Direction dir, qint64 start_ns, qint64 end_ns) {
+            showOnTimeline(conn, dir, start_ns, end_ns, 0);
+          });
+#endif
+  connect(m_timeline, &TimelinePage::connectionChanged, this, &MainWindow::loadStatistics);
+  connect(m_recent, &RecentFiles::changed, m_start, &StartPage::setRecentFiles);
+  connect(m_recent, &RecentFiles::changed, m_actions, &AppActions::setRecentFiles);
+}
+
+void MainWindow::connectActions() {
+  connect(m_actions->open, &QAction::triggered, this, &MainWindow::chooseCapture);
+  connect(m_actions->close, &QAction::triggered, this, &MainWindow::closeCapture);
+  connect(m_actions->reanalyse, &QAction::triggered, this, &MainWindow::reanalyse);
+  connect(m_actions->cancel, &QAction::triggered, m_session, &CaptureSession::cancel);
+  connect(m_actions->quit, &QAction::triggered, this, &QWidget::close);
+  connect(m_actions->settings, &QAction::triggered, this, &MainWindow::showSettings);
+  connect(m_actions->help, &QAction::triggered, this, &MainWindow::showHelp);
+  connect(m_actions->about, &QAction::triggered, this, &MainWindow::showAbout);
+  connect(m_actions->exportPng, &QAction::triggered, m_exporter, [this] { m_exporter->exportChart(Exporter::Png); });
+  connect(m_actions->exportSvg, &QAction::triggered, m_exporter, [this] { m_exporter->exportChart(Exporter::Svg); });
+  connect(m_actions->exportCsv, &QAction::triggered, m_exporter, &Exporter::exportTable);
+  connect(m_actions->exportReport, &QAction::triggered, m_exporter, &Exporter::exportReport);
+  for (int i = 0; i < m_actions->pages.size(); ++i)
+    connect(m_actions->pages[i], &QAction::triggered, this, [this, i] { showPage(Page(i)); });
+  connect(m_actions, &AppActions::recentFileChosen, this, &MainWindow::openCapture);
+  connect(m_actions, &AppActions::clearRecentChosen, m_recent, &RecentFiles::clear);
+}
+
+void MainWindow::openCapture(const QString& path) {
+  if (path.isEmpty()) return;
+  m_session->open(path, m_prefs);
+}
+
+void MainWindow::reanalyse() {
+  if (!m_session->capturePath().isEmpty()) m_session->open(m_session->capturePath(), m_prefs, false);
+}
+
+void MainWindow::closeCapture() {
+  m_session->close();
+  m_statisticsTracker.invalidate();
+  m_summary->clear();
+  m_timeline->clear();
+  m_banner->dismiss();
+  m_stack->setCurrentIndex(StartStack);
+  m_actions->setCaptureOpen(false);
+  m_actions->cancel->setEnabled(false);
+  updateTitle();
+  updateStatusBar();
+}
+
+void MainWindow::applyPreferences(const AnalysisPreferences& prefs) {
+  if (prefs == m_prefs) return;
+  m_prefs = prefs;
+  QSettings settings;
+  m_prefs.save(settings);
+  // Dissector options are not recorded in the database, so any change
+  // analyses again rather than trusting a matching database.
+  if (!m_session->capturePath().isEmpty()) m_session->open(m_session->capturePath(), m_prefs, false);
+}
+
+void MainWindow::showPage(Page page) {
+  if (m_stack->currentIndex() == ResultsStack) m_tabs->setCurrentIndex(page);
+}
+
+void MainWindow::showOnTimeline(int64_t conn, Direction dir, int64_t start_ns, int64_t end_ns, uint64_t frame) {
+  showPage(TimelineIndex);
+  m_timeline->showRange(conn, dir, start_ns, end_ns, frame);
+}
+
+void MainWindow::showConnection(int64_t conn) { m_timeline->showConnection(conn); }
+
+void MainWindow::loadStatistics(int64_t conn) {
+#ifdef HAVE_RUDP_APP_PAGES_DATA
+  m_session->queries().run(
+      m_statisticsTracker, m_session->dbPath(), [conn](StoreReader& r) { return rudp::gui::loadStatistics(r, conn); },
+      [this](StatisticsData data) { m_statistics->setData(data); },
+      [this](const QString& message) { statusBar()->showMessage(tr("Statistics: %1").arg(message), 8000); });
+#else
+  Q_UNUSED(conn);
+#endif
+}
+
+void MainWindow::chooseCapture() {
+  const QString dir = m_recent->files().isEmpty() ? QString() : QFileInfo(m_recent->files().first()).absolutePath();
+  const QString path = QFileDialog::getOpenFileName(
+      this, tr("Open Capture"), dir,
+      tr("Captures (*.pcap *.pcapng *.cap *.pcap.gz *.pcapng.gz);;All files (*)"));
+  openCapture(path);
+}
+
+void MainWindow::showSettings() {
+  auto* dialog = new SettingsDialog(m_prefs, this);
+  dialog->setAttribute(Qt::WA_DeleteOnClose);
+  connect(dialog, &QDialog::accepted, this, [this, dialog] { applyPreferences(dialog->preferences()); });
+  dialog->open();
+}
+
+void MainWindow::onAnalysisStarted(const QString& capturePath) {
+  m_banner->dismiss();
+  m_statisticsTracker.invalidate();
+  m_summary->clear();
+  m_timeline->clear();
+  m_analysis->start(capturePath);
+  m_stack->setCurrentIndex(AnalysisStack);
+  m_actions->setCaptureOpen(false);
+  m_actions->cancel->setEnabled(true);
+  updateTitle();
+  updateStatusBar();
+}
+
+void MainWindow::onReady() {
+  const CaptureOverview& overview = *m_session->overview();
+  m_summary->setOverview(overview, m_session->dbPath(), m_session->outcome().reused);
+#ifdef HAVE_RUDP_APP_PAGES_DATA
+  m_connections->setData(overview.connections, overview.settings, overview.capture);
+#endif
+  m_timeline->setOverview(overview);
+  if (overview.capture.truncated)
+    m_banner->showMessage(MessageBanner::Kind::Warning,
+                          tr("This capture is truncated: %1. Everything before the cut was analysed.")
+                              .arg(QString::fromStdString(overview.capture.warning)));
+  else if (m_session->outcome().closedEarly > 0)
+    m_banner->showMessage(MessageBanner::Kind::Warning,
+                          tr("%L1 connections were closed early because too many were open at once.")
+                              .arg(m_session->outcome().closedEarly));
+  m_stack->setCurrentIndex(ResultsStack);
+  m_tabs->setCurrentIndex(SummaryIndex);
+  m_recent->add(m_session->capturePath());
+  m_actions->setCaptureOpen(true);
+  m_actions->cancel->setEnabled(false);
+  updateTitle();
+  updateStatusBar();
+  emit captureShown();
+}
+
+void MainWindow::onFailed(const QString& capturePath, const QString& message) {
+  m_stack->setCurrentIndex(StartStack);
+  m_actions->setCaptureOpen(false);
+  m_actions->cancel->setEnabled(false);
+  m_banner->showMessage(MessageBanner::Kind::Error, tr("Cannot open %1: %2").arg(fileName(capturePath), message));
+  updateTitle();
+  updateStatusBar();
+}
+
+void MainWindow::onCancelled(const QString& capturePath) {
+  m_stack->setCurrentIndex(StartStack);
+  m_actions->setCaptureOpen(false);
+  m_actions->cancel->setEnabled(false);
+  m_banner->showMessage(MessageBanner::Kind::Information,
+                        tr("Analysis of %1 cancelled; nothing was saved.").arg(fileName(capturePath)));
+  updateTitle();
+  updateStatusBar();
+}
+
+void MainWindow::updateStatusBar() {
+  const CaptureOverview* o = m_session->overview();
+  m_packetsLabel->setText(o ? tr("Packets: %1").arg(countText(o->capture.packet_count)) : QString());
+  m_connectionsLabel->setText(o ? tr("Connections: %1").arg(countText(o->connections.size())) : QString());
+  m_problemsLabel->setText(o ? tr("Problems: %1").arg(countText(o->problems.size())) : QString());
+  for (QLabel* label : {m_packetsLabel, m_connectionsLabel, m_problemsLabel}) label->setVisible(o != nullptr);
+}
+
+void MainWindow::updateTitle() {
+  const QString path = m_session->capturePath();
+  setWindowFilePath(path);
+  setWindowTitle(path.isEmpty() ? QStringLiteral("rudpscope") : fileName(path) + QStringLiteral(" — rudpscope"));
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  for (const QUrl& url : event->mimeData()->urls())
+    if (url.isLocalFile()) return event->acceptProposedAction();
+}
+
+// One file replaces the open capture (as in Wireshark); rudpscope does not
+// merge captures, so only the first of several is opened.
+void MainWindow::dropEvent(QDropEvent* event) {
+  for (const QUrl& url : event->mimeData()->urls()) {
+    if (!url.isLocalFile()) continue;
+    event->acceptProposedAction();
+    openCapture(url.toLocalFile());
+    return;
+  }
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  QSettings settings;
+  settings.setValue(kGeometryKey, saveGeometry());
+  settings.setValue(kStateKey, saveState());
+  m_session->cancel();
+  QMainWindow::closeEvent(event);
+}
+
+void MainWindow::restoreWindowState() {
+  QSettings settings;
+  if (!restoreGeometry(settings.value(kGeometryKey).toByteArray())) resize(1280, 820);
+  restoreState(settings.value(kStateKey).toByteArray());
+}
+
+void MainWindow::showHelp() {
+  QMessageBox::information(
+      this, tr("rudpscope Help"),
+      tr("<p>Open a pcap or pcapng capture (Ctrl+O, drag and drop, or <tt>rudpscope FILE</tt>). "
+         "It is analysed once; its database is kept beside it and reused while the capture and the "
+         "settings stay the same.</p>"
+         "<table cellspacing=4>"
+         "<tr><td><b>Ctrl+O</b></td><td>open a capture</td></tr>"
+         "<tr><td><b>Ctrl+W</b></td><td>close it</td></tr>"
+         "<tr><td><b>Ctrl+R</b></td><td>analyse it again</td></tr>"
+         "<tr><td><b>Esc</b></td><td>cancel the analysis</td></tr>"
+         "<tr><td><b>Ctrl+1…4</b>, <b>Alt+1…4</b></td><td>Summary, Connections, Timeline, Statistics</td></tr>"
+         "<tr><td><b>Ctrl+Shift+P</b></td><td>settings (stall threshold, RTT limits, dissectors)</td></tr>"
+         "<tr><td><b>Ctrl+Shift+E</b></td><td>export the HTML report</td></tr>"
+         "<tr><td><b>Ctrl+Q</b></td><td>quit</td></tr></table>"
+         "<p>On the timeline: click a problem on the Summary page to zoom to it; click a mark to see "
+         "its packet's stored fields.</p>"));
+}
+
+void MainWindow::showAbout() {
+  QMessageBox::about(this, tr("About rudpscope"),
+                     tr("<h3>rudpscope %1</h3><p>RTT, retransmission, loss and stall analysis of game "
+                        "reliable-UDP (and TCP) captures, with Wireshark-compatible Lua dissectors.</p>"
+                        "<p>Built with Qt %2.</p>")
+                         .arg(QCoreApplication::applicationVersion(), QString::fromLatin1(qVersion())));
+}
+
+}  // namespace rudp::gui

@@ -1,0 +1,111 @@
+// The rudpscope window (hotspot's shape): a stack of the start page, the
+// analysis progress page and the result pages (Summary, Connections,
+// Timeline, Statistics), a message banner above them for errors and
+// warnings, and a status bar with the capture's counts.
+#pragma once
+#include <QMainWindow>
+
+#include "analysis_preferences.h"
+#include "flow/connection.h"
+#include "jobs/job_tracker.h"
+
+class QLabel;
+class QStackedWidget;
+class QTabWidget;
+
+namespace rudp {
+struct Problem;
+}
+
+namespace rudp::gui {
+
+class AnalysisPage;
+class AppActions;
+class CaptureSession;
+class ConnectionsPage;
+class Exporter;
+class MessageBanner;
+class RecentFiles;
+class StartPage;
+class StatisticsPage;
+class SummaryPage;
+class TimelinePage;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+ public:
+  enum Page { SummaryIndex, ConnectionsIndex, TimelineIndex, StatisticsIndex };
+
+  explicit MainWindow(QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  void openCapture(const QString& path);
+  void reanalyse();
+  void closeCapture();
+  // Saves the preferences; re-analyses the open capture when they changed.
+  void applyPreferences(const AnalysisPreferences& prefs);
+  const AnalysisPreferences& preferences() const { return m_prefs; }
+  void showPage(Page page);
+  // A connection's place on the timeline (a problem, a stall).
+  void showOnTimeline(int64_t conn, Direction dir, int64_t start_ns, int64_t end_ns, uint64_t frame);
+
+  CaptureSession& session() const { return *m_session; }
+  AppActions& actions() const { return *m_actions; }
+  MessageBanner* banner() const { return m_banner; }
+  QTabWidget* resultPages() const { return m_tabs; }
+  SummaryPage* summaryPage() const { return m_summary; }
+  ConnectionsPage* connectionsPage() const { return m_connections; }
+  TimelinePage* timelinePage() const { return m_timeline; }
+  StatisticsPage* statisticsPage() const { return m_statistics; }
+  AnalysisPage* analysisPage() const { return m_analysis; }
+  StartPage* startPage() const { return m_start; }
+
+ signals:
+  // The summary and the connections of the open capture are on screen.
+  void captureShown();
+
+ protected:
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
+  void closeEvent(QCloseEvent* event) override;
+
+ private:
+  QWidget* createResultPages();
+  void connectSession();
+  void connectPages();
+  void connectActions();
+  void chooseCapture();
+  void showSettings();
+  void showHelp();
+  void showAbout();
+  void onAnalysisStarted(const QString& capturePath);
+  void onReady();
+  void onFailed(const QString& capturePath, const QString& message);
+  void onCancelled(const QString& capturePath);
+  void showConnection(int64_t conn);
+  void loadStatistics(int64_t conn);
+  void updateStatusBar();
+  void updateTitle();
+  void restoreWindowState();
+
+  AnalysisPreferences m_prefs;
+  CaptureSession* m_session;
+  RecentFiles* m_recent;
+  MessageBanner* m_banner;
+  QStackedWidget* m_stack;
+  StartPage* m_start;
+  AnalysisPage* m_analysis;
+  QTabWidget* m_tabs = nullptr;
+  SummaryPage* m_summary = nullptr;
+  ConnectionsPage* m_connections = nullptr;
+  TimelinePage* m_timeline = nullptr;
+  StatisticsPage* m_statistics = nullptr;
+  AppActions* m_actions = nullptr;
+  Exporter* m_exporter = nullptr;
+  QLabel* m_packetsLabel;
+  QLabel* m_connectionsLabel;
+  QLabel* m_problemsLabel;
+  JobTracker m_statisticsTracker;
+};
+
+}  // namespace rudp::gui

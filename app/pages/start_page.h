@@ -1,0 +1,25 @@
+// What the window shows with no capture open: how to open one (button, drag
+// and drop, command line) and the recent captures, one click each.
+#pragma once
+#include <QWidget>
+
+class QListWidget;
+class QListWidgetItem;
+
+namespace rudp::gui {
+
+class StartPage : public QWidget {
+  Q_OBJECT
+ public:
+  explicit StartPage(QWidget* parent = nullptr);
+  void setRecentFiles(const QStringList& paths);
+
+ signals:
+  void openRequested();
+  void recentFileRequested(const QString& path);
+
+ private:
+  QListWidget* m_recent;
+};
+
+}  // namespace rudp::gui

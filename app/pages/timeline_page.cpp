@@ -1,0 +1,211 @@
+#include "pages/timeline_page.h"
+
+#include <QButtonGroup>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QSplitter>
+#include <QStackedWidget>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <algorithm>
+
+#include "jobs/capture_overview.h"
+#include "jobs/capture_session.h"
+#include "models/value_text.h"
+#ifdef HAVE_RUDP_APP_WIDGETS
+#include "widgets/timeline_view.h"
+#endif
+#ifdef HAVE_RUDP_APP_PAGES_DATA
+#include "pages/packet_fields_view.h"
+#endif
+
+namespace rudp::gui {
+
+namespace {
+
+enum ViewStack { MessageStack, ViewStackIndex };
+
+// Room around a zoomed range: a quarter of it on each side, at least 200 ms,
+// so the build-up to a stall and its recovery are in view.
+constexpr int64_t kMinMarginNs = 200'000'000;
+
+QString connectionLabel(const ConnectionRecord& c) {
+  const ConnectionSummary& s = c.summary;
+  return QStringLiteral("#%1  %2  %3 ↔ %4")
+      .arg(s.id)
+      .arg(QString::fromStdString(s.protocol), QString::fromStdString(s.client), QString::fromStdString(s.server));
+}
+
+}  // namespace
+
+TimelinePage::TimelinePage(CaptureSession& session, QWidget* parent)
+    : QWidget(parent),
+      m_session(session),
+      m_connectionBox(new QComboBox(this)),
+      m_directionButtons(new QButtonGroup(this)),
+      m_state(new QLabel(this)),
+      m_viewStack(new QStackedWidget(this)) {
+  m_state->setAlignment(Qt::AlignCenter);
+  m_state->setForegroundRole(QPalette::PlaceholderText);
+  m_viewStack->addWidget(m_state);
+  auto* splitter = new QSplitter(Qt::Horizontal, this);
+#ifdef HAVE_RUDP_APP_WIDGETS
+  m_view = new TimelineView(splitter);
+  connect(m_view, &TimelineView::packetActivated, this, &TimelinePage::showPacket);
+#endif
+#ifdef HAVE_RUDP_APP_PAGES_DATA
+  m_fields = new PacketFieldsView(splitter);
+#endif
+  splitter->setStretchFactor(0, 4);
+  splitter->setStretchFactor(1, 1);
+  splitter->setSizes({1000, 300});
+  m_viewStack->addWidget(splitter);
+
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(8, 6, 8, 8);
+  layout->addWidget(makeToolBar());
+  layout->addWidget(m_viewStack, 1);
+  clear();
+}
+
+QWidget* TimelinePage::makeToolBar() {
+  auto* bar = new QWidget(this);
+  m_connectionBox->setObjectName(QStringLiteral("timeline.connection"));
+  m_connectionBox->setMinimumContentsLength(40);
+  m_connectionBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  connect(m_connectionBox, &QComboBox::activated, this,
+          [this](int index) { load(m_connectionBox->itemData(index).toLongLong()); });
+
+  auto* layout = new QHBoxLayout(bar);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(new QLabel(tr("Connection:"), bar));
+  layout->addWidget(m_connectionBox, 1);
+  layout->addSpacing(16);
+  layout->addWidget(new QLabel(tr("Data direction:"), bar));
+  for (Direction d : {Direction::ClientToServer, Direction::ServerToClient}) {
+    auto* button = new QToolButton(bar);
+    button->setText(directionLongName(d));
+    button->setCheckable(true);
+    button->setObjectName(d == Direction::ClientToServer ? QStringLiteral("timeline.c2s")
+                                                         : QStringLiteral("timeline.s2c"));
+    button->setToolTip(tr("Show the RTT, retransmissions, losses and stalls of the %1 data")
+                           .arg(directionLongName(d)));
+    m_directionButtons->addButton(button, int(d));
+    layout->addWidget(button);
+  }
+  m_directionButtons->setExclusive(true);
+  m_directionButtons->button(int(Direction::ClientToServer))->setChecked(true);
+  connect(m_directionButtons, &QButtonGroup::idClicked, this, [this](int id) { setDirection(Direction(id)); });
+  return bar;
+}
+
+void TimelinePage::setOverview(const CaptureOverview& overview) {
+  clear();
+  m_capture = overview.capture;
+  for (const ConnectionRecord& c : overview.connections)
+    m_connectionBox->addItem(connectionLabel(c), qlonglong(c.summary.id));
+  m_defaultConn = defaultConnection();
+  auto firstProblem = std::find_if(overview.problems.begin(), overview.problems.end(),
+                                   [](const Problem& p) { return p.conn != 0; });
+  if (firstProblem != overview.problems.end()) m_defaultConn = firstProblem->conn;
+  m_state->setText(overview.connections.empty() ? tr("This capture has no connections.")
+                                                : tr("Choose a connection."));
+  if (isVisible() && m_defaultConn != 0) load(m_defaultConn);
+}
+
+void TimelinePage::clear() {
+  m_timelineTracker.invalidate();
+  m_packetTracker.invalidate();
+  m_connectionBox->clear();
+  m_capture = {};
+  m_defaultConn = m_requestedConn = m_shownConn = 0;
+  m_pendingRange.reset();
+  m_state->setText(tr("No capture open."));
+  m_viewStack->setCurrentIndex(MessageStack);
+#ifdef HAVE_RUDP_APP_PAGES_DATA
+  m_fields->showPacket(std::nullopt, m_capture);
+#endif
+}
+
+int64_t TimelinePage::defaultConnection() const {
+  return m_connectionBox->count() > 0 ? m_connectionBox->itemData(0).toLongLong() : 0;
+}
+
+void TimelinePage::showEvent(QShowEvent* event) {
+  QWidget::showEvent(event);
+  if (m_requestedConn == 0 && m_defaultConn != 0) load(m_defaultConn);
+}
+
+void TimelinePage::showConnection(int64_t conn) {
+  m_pendingRange.reset();
+  if (conn != m_requestedConn) load(conn);
+}
+
+void TimelinePage::showRange(int64_t conn, Direction dir, int64_t start_ns, int64_t end_ns, uint64_t frame) {
+  setDirection(dir);
+  const Range range{start_ns, end_ns, frame};
+  if (conn == m_shownConn && conn == m_requestedConn) return applyRange(range);
+  m_pendingRange = range;
+  if (conn != m_requestedConn) load(conn);
+}
+
+void TimelinePage::load(int64_t conn) {
+  if (conn == 0) return;
+  m_requestedConn = conn;
+  m_connectionBox->setCurrentIndex(m_connectionBox->findData(qlonglong(conn)));
+  m_state->setText(tr("Loading connection #%1…").arg(conn));
+  m_viewStack->setCurrentIndex(MessageStack);
+  emit connectionChanged(conn);
+#ifdef HAVE_RUDP_APP_WIDGETS
+  m_session.queries().run(
+      m_timelineTracker, m_session.dbPath(),
+      [conn](StoreReader& reader) { return loadTimelineData(reader, conn); },
+      [this, conn](TimelineData data) {
+        m_view->setData(std::move(data));
+        m_view->setDirection(m_direction);
+        m_shownConn = conn;
+        m_viewStack->setCurrentIndex(ViewStackIndex);
+        if (m_pendingRange) applyRange(*std::exchange(m_pendingRange, std::nullopt));
+        emit timelineShown(conn);
+      },
+      [this](const QString& message) { m_state->setText(tr("Cannot load the timeline: %1").arg(message)); });
+#endif
+}
+
+void TimelinePage::setDirection(Direction dir) {
+  m_direction = dir;
+  m_directionButtons->button(int(dir))->setChecked(true);
+#ifdef HAVE_RUDP_APP_WIDGETS
+  m_view->setDirection(dir);
+#endif
+}
+
+void TimelinePage::applyRange(const Range& range) {
+  const int64_t margin = std::max(kMinMarginNs, (range.end_ns - range.start_ns) / 4);
+#ifdef HAVE_RUDP_APP_WIDGETS
+  m_view->zoomTo(range.start_ns - margin, range.end_ns + margin);
+  if (range.frame != 0) {
+    m_view->setMarkedFrame(range.frame);
+    showPacket(range.frame);
+  }
+#else
+  Q_UNUSED(margin);
+#endif
+}
+
+void TimelinePage::showPacket(quint64 frame) {
+#ifdef HAVE_RUDP_APP_PAGES_DATA
+  m_session.queries().run(
+      m_packetTracker, m_session.dbPath(), [frame](StoreReader& reader) { return reader.packet(frame); },
+      [this, frame](std::optional<PacketRecord> packet) {
+        m_fields->showPacket(packet, m_capture);
+        emit packetShown(frame);
+      },
+      [](const QString&) {});
+#else
+  Q_UNUSED(frame);
+#endif
+}
+
+}  // namespace rudp::gui

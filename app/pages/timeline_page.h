@@ -1,0 +1,82 @@
+// The Timeline page: the TimelineView of one connection (chosen here or on the
+// Connections page) with a direction switch, and beside it the stored fields
+// of the packet whose mark was clicked. The data loads on a worker thread;
+// a newer request drops an older one's result.
+#pragma once
+#include <QWidget>
+#include <optional>
+
+#include "flow/connection.h"
+#include "jobs/job_tracker.h"
+#include "store/records.h"
+
+class QButtonGroup;
+class QComboBox;
+class QLabel;
+class QStackedWidget;
+
+namespace rudp::gui {
+
+class CaptureSession;
+struct CaptureOverview;
+class PacketFieldsView;
+class TimelineView;
+
+class TimelinePage : public QWidget {
+  Q_OBJECT
+ public:
+  explicit TimelinePage(CaptureSession& session, QWidget* parent = nullptr);
+
+  // The connections to choose from; nothing loads until the page is shown
+  // or a connection is asked for.
+  void setOverview(const CaptureOverview& overview);
+  void clear();
+  void showConnection(int64_t conn);
+  // Shows `conn`'s `dir` zoomed to [start_ns, end_ns] (with a margin) and
+  // marks `frame` (0: none).
+  void showRange(int64_t conn, Direction dir, int64_t start_ns, int64_t end_ns, uint64_t frame);
+
+  int64_t connection() const { return m_shownConn; }
+  Direction direction() const { return m_direction; }
+  TimelineView* view() const { return m_view; }
+  PacketFieldsView* fieldsView() const { return m_fields; }
+
+ signals:
+  // Another connection was chosen (the Statistics page follows).
+  void connectionChanged(int64_t conn);
+  // A connection's timeline is on screen.
+  void timelineShown(int64_t conn);
+  // A packet's fields are on screen.
+  void packetShown(quint64 frame);
+
+ protected:
+  void showEvent(QShowEvent* event) override;
+
+ private:
+  struct Range {
+    int64_t start_ns, end_ns;
+    uint64_t frame;
+  };
+  QWidget* makeToolBar();
+  void load(int64_t conn);
+  void setDirection(Direction dir);
+  void applyRange(const Range& range);
+  void showPacket(quint64 frame);
+  int64_t defaultConnection() const;
+
+  CaptureSession& m_session;
+  QComboBox* m_connectionBox;
+  QButtonGroup* m_directionButtons;
+  QLabel* m_state;
+  QStackedWidget* m_viewStack;
+  TimelineView* m_view = nullptr;
+  PacketFieldsView* m_fields = nullptr;
+  JobTracker m_timelineTracker, m_packetTracker;
+  CaptureInfo m_capture;
+  int64_t m_defaultConn = 0;
+  int64_t m_requestedConn = 0, m_shownConn = 0;
+  Direction m_direction = Direction::ClientToServer;
+  std::optional<Range> m_pendingRange;  // applied when the requested data arrives
+};
+
+}  // namespace rudp::gui

@@ -1,0 +1,144 @@
+// Opening captures in the main window: the Summary page's facts equal the
+// capture, the first problem is the outage stall and leads to the timeline,
+// and an analysed capture opens again without a new analysis.
+#include <pcap/pcap.h>
+
+#include <QFileInfo>
+#include <QMenu>
+#include <QSignalSpy>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTest>
+#include <QTreeView>
+#include <filesystem>
+#include <fstream>
+
+#include "../models/catch_qt.h"
+#include "app_fixture.h"
+#include "jobs/capture_session.h"
+#include "main_window.h"
+#include "message_banner.h"
+#include "pages/summary_page.h"
+#include "store/db_path.h"
+
+using namespace rudp;
+using namespace rudp::test;
+using gui::MainWindow;
+
+namespace {
+
+struct PcapFacts {
+  uint64_t packets = 0;
+  int64_t first_ns = 0, last_ns = 0;
+  int link_type = 0;
+};
+
+// Read with libpcap, independently of the analysis.
+PcapFacts readPcap(const std::string& path) {
+  char err[PCAP_ERRBUF_SIZE];
+  pcap_t* p = pcap_open_offline(path.c_str(), err);
+  REQUIRE(p);
+  PcapFacts f;
+  f.link_type = pcap_datalink(p);
+  pcap_pkthdr* h;
+  const u_char* data;
+  while (pcap_next_ex(p, &h, &data) == 1) {
+    const int64_t ns = int64_t(h->ts.tv_sec) * 1'000'000'000 + int64_t(h->ts.tv_usec) * 1000;
+    if (f.packets++ == 0) f.first_ns = ns;
+    f.last_ns = ns;
+  }
+  pcap_close(p);
+  return f;
+}
+
+std::filesystem::file_time_type mtime(const std::string& path) { return std::filesystem::last_write_time(path); }
+
+}  // namespace
+
+TEST_CASE("the sample opens on the Summary page with the capture's facts") {
+  useTemporarySettings();
+  TempDir dir("app-open");
+  const std::string pcap = copySample(dir);
+  MainWindow window;
+  window.show();
+  REQUIRE(openAndWait(window, QString::fromStdString(pcap)));
+
+  const PcapFacts facts = readPcap(pcap);
+  REQUIRE(facts.packets == 5311);  // resources/README.md
+  const gui::SummaryPage& summary = *window.summaryPage();
+  CHECK(window.resultPages()->currentWidget() == &summary);
+  CHECK(labelText(summary, "fact.packets") == "5311");
+  CHECK(labelText(summary, "fact.duration") ==
+        QString::number(double(facts.last_ns - facts.first_ns) / 1e9, 'f', 3) + " s");
+  CHECK(labelText(summary, "fact.link") == "EN10MB (1)");
+  CHECK(facts.link_type == 1);
+  CHECK(labelText(summary, "fact.connections") == "3");
+  CHECK(labelText(summary, "fact.vantage") == "client");  // resources/README.md: taken at the client side
+  CHECK(labelText(summary, "fact.size") == QLocale().formattedDataSize(QFileInfo(QString::fromStdString(pcap)).size()));
+  CHECK(labelText(summary, "fact.database").endsWith("(analysed now)"));
+  CHECK(labelText(window, "status.packets") == "Packets: 5311");
+  CHECK(labelText(window, "status.connections") == "Connections: 3");
+  CHECK(window.windowTitle() == "sample.pcap — rudpscope");
+  CHECK(window.banner()->text().isEmpty());
+}
+
+TEST_CASE("an analysed capture opens from its database without a new analysis") {
+  useTemporarySettings();
+  TempDir dir("app-reuse");
+  const std::string pcap = copySample(dir);
+  const std::string db = defaultDatabasePath(pcap);
+  {
+    MainWindow first;
+    REQUIRE(openAndWait(first, QString::fromStdString(pcap)));
+    CHECK_FALSE(first.session().outcome().reused);
+  }
+  REQUIRE(std::filesystem::exists(db));
+  const auto analysedAt = mtime(db);
+
+  MainWindow second;
+  second.show();
+  second.activateWindow();
+  REQUIRE(QTest::qWaitForWindowActive(&second));
+  REQUIRE(openAndWait(second, QString::fromStdString(pcap)));
+  CHECK(second.session().outcome().reused);
+  CHECK(mtime(db) == analysedAt);
+  CHECK(labelText(*second.summaryPage(), "fact.packets") == "5311");
+  CHECK(labelText(*second.summaryPage(), "fact.database").endsWith("(earlier analysis)"));
+
+  SECTION("Reload (Ctrl+R) analyses again") {
+    QSignalSpy shown(&second, &MainWindow::captureShown);
+    QTest::keyClick(&second, Qt::Key_R, Qt::ControlModifier);
+    REQUIRE(shown.wait(60000));
+    CHECK_FALSE(second.session().outcome().reused);
+    CHECK(mtime(db) != analysedAt);
+  }
+  SECTION("a changed capture is analysed again") {
+    // Same size, one byte different: only the hash tells.
+    std::fstream f(pcap, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(-1, std::ios::end);
+    f.put('\x5a');
+    f.close();
+    MainWindow third;
+    REQUIRE(openAndWait(third, QString::fromStdString(pcap)));
+    CHECK_FALSE(third.session().outcome().reused);
+  }
+}
+
+TEST_CASE("Open Recent remembers the capture and Ctrl+W closes it") {
+  useTemporarySettings();
+  TempDir dir("app-recent");
+  const std::string pcap = copySample(dir);
+  MainWindow window;
+  window.show();
+  window.activateWindow();
+  REQUIRE(QTest::qWaitForWindowActive(&window));
+  REQUIRE(openAndWait(window, QString::fromStdString(pcap)));
+  QTest::keyClick(&window, Qt::Key_W, Qt::ControlModifier);
+  CHECK(window.session().state() == gui::CaptureSession::State::Empty);
+  CHECK(window.windowTitle() == "rudpscope");
+  MainWindow later;  // a new window reads the list from QSettings
+  auto* recentMenu = later.findChild<QMenu*>("menu.recent");
+  REQUIRE(recentMenu);
+  REQUIRE(recentMenu->actions().size() >= 1);
+  CHECK(recentMenu->actions().first()->toolTip() == QString::fromStdString(pcap));
+}
