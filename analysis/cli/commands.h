@@ -3,7 +3,9 @@
 #include <string>
 #include <vector>
 
+#include "core/progress.h"
 #include "session/dissectors.h"
+#include "session/ingest.h"
 
 namespace rudp::cli {
 
@@ -26,7 +28,23 @@ struct AnalyzeArgs {
   DissectorOptions dissectors;
 };
 
+struct ReportArgs {
+  AnalyzeArgs analysis;  // how to analyse the capture when no database can be reused
+  std::string output;    // the HTML file (-w/--output: -o is the preference option)
+  size_t top = 3;        // timelines of the worst N connections
+};
+
 int runDecode(const DecodeArgs& args);
 int runAnalyze(const AnalyzeArgs& args);
+int runReport(const ReportArgs& args);
+
+// Shared by the subcommands that analyse (ingest_run.cpp).
+// The ingest settings the arguments ask for (--genre, then --stall-ms wins).
+IngestOptions ingestOptions(const AnalyzeArgs& args);
+// A progress line on stderr when it is a terminal and not --quiet.
+ProgressSink terminalProgress(bool quiet);
+// Analyses the capture into `db` and prints the one-line warnings (cut-off
+// capture, connections closed early) on stderr.
+IngestResult ingestWithWarnings(const AnalyzeArgs& args, const std::string& db);
 
 }  // namespace rudp::cli

@@ -35,6 +35,27 @@ void resolveDissectorOptions(rudp::DissectorOptions& d, const std::vector<std::s
   }
 }
 
+// Options of every subcommand that analyses a capture (analyze, report).
+void addAnalysisOptions(CLI::App* cmd, rudp::cli::AnalyzeArgs& a) {
+  cmd->add_option("capture", a.capture, "pcap or pcapng file")->required();
+  cmd->add_option("--db", a.db,
+                  "Database to write (default: CAPTURE.rudpscope.sqlite beside the capture,"
+                  " or the cache folder when that is read-only)");
+  cmd->add_flag("-q,--quiet", a.quiet, "No progress on stderr");
+  cmd->add_option("--stall-ms", a.stall_ms, "Stall threshold in ms (default 200)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--genre", a.genre,
+                  "Stall threshold preset: fighting 30, fps 50, racing 50, moba 150, mmo 300,"
+                  " turn-based 1000")
+      ->check(CLI::IsMember({"fighting", "fps", "racing", "moba", "mmo", "turn-based"}));
+  cmd->add_option("--max-open", a.max_open,
+                  "Connections analysed at once (default 20000); past it the longest-silent"
+                  " are closed early, and a later packet starts a new connection")
+      ->check(CLI::Range(4, 10'000'000));
+  cmd->add_option("-j,--jobs", a.jobs,
+                  "Lua states dissecting in parallel (default: one per core; 1: single thread)");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -54,27 +75,25 @@ int main(int argc, char** argv) {
   std::vector<std::string> anaScripts, anaPrefs;
   auto* analyze = app.add_subcommand(
       "analyze", "Analyse a capture into its SQLite database and print a per-connection summary");
-  analyze->add_option("capture", ana.capture, "pcap or pcapng file")->required();
-  analyze->add_option("--db", ana.db,
-                      "Database to write (default: CAPTURE.rudpscope.sqlite beside the capture,"
-                      " or the cache folder when that is read-only)");
+  addAnalysisOptions(analyze, ana);
   analyze->add_flag("--json", ana.json, "Print the summary as JSON");
-  analyze->add_flag("-q,--quiet", ana.quiet, "No progress on stderr");
-  analyze->add_option("--stall-ms", ana.stall_ms, "Stall threshold in ms (default 200)")
-      ->check(CLI::PositiveNumber);
-  analyze->add_option("--genre", ana.genre,
-                      "Stall threshold preset: fighting 30, fps 50, racing 50, moba 150, mmo 300,"
-                      " turn-based 1000")
-      ->check(CLI::IsMember({"fighting", "fps", "racing", "moba", "mmo", "turn-based"}));
   analyze->add_flag("--no-analysis", ana.no_analysis,
                     "Index packets and connections only, without RTT/loss/stall analysis");
-  analyze->add_option("--max-open", ana.max_open,
-                      "Connections analysed at once (default 20000); past it the longest-silent"
-                      " are closed early, and a later packet starts a new connection")
-      ->check(CLI::Range(4, 10'000'000));
-  analyze->add_option("-j,--jobs", ana.jobs,
-                      "Lua states dissecting in parallel (default: one per core; 1: single thread)");
   addDissectorOptions(analyze, ana.dissectors, anaScripts, anaPrefs);
+
+  rudp::cli::ReportArgs rep;
+  std::vector<std::string> repScripts, repPrefs;
+  auto* report = app.add_subcommand(
+      "report",
+      "Write a self-contained HTML report (problems, connections, timelines), reusing the capture's"
+      " database when it is a complete analysis of the same file with the same settings");
+  addAnalysisOptions(report, rep.analysis);
+  report->add_option("-w,--output", rep.output, "HTML file to write (-o is the preference option)")
+      ->required()
+      ->type_name("FILE");
+  report->add_option("--top", rep.top, "Timelines of the worst N connections (default 3)")
+      ->check(CLI::Range(0, 1000));
+  addDissectorOptions(report, rep.analysis.dissectors, repScripts, repPrefs);
 
   try {
     app.parse(argc, argv);
@@ -86,6 +105,10 @@ int main(int argc, char** argv) {
     if (*decode) {
       resolveDissectorOptions(dec.dissectors, decScripts, decPrefs);
       return rudp::cli::runDecode(dec);
+    }
+    if (*report) {
+      resolveDissectorOptions(rep.analysis.dissectors, repScripts, repPrefs);
+      return rudp::cli::runReport(rep);
     }
     resolveDissectorOptions(ana.dissectors, anaScripts, anaPrefs);
     return rudp::cli::runAnalyze(ana);

@@ -1,0 +1,47 @@
+// Analysing a capture for a subcommand: settings from the arguments, the
+// progress line and the warnings.
+#include <unistd.h>
+
+#include <cinttypes>
+#include <cstdio>
+
+#include "cli/commands.h"
+
+namespace rudp::cli {
+
+IngestOptions ingestOptions(const AnalyzeArgs& args) {
+  IngestOptions opts;
+  if (!args.genre.empty()) opts.analysis.stall_ms = ana::genreStallMs(args.genre);
+  if (args.stall_ms > 0) opts.analysis.stall_ms = args.stall_ms;  // explicit wins over the genre
+  opts.dissector_lanes = args.jobs;
+  opts.analyze_connections = !args.no_analysis;
+  opts.threaded_store = args.jobs != 1;
+  if (args.max_open > 0) opts.max_open_connections = args.max_open;
+  return opts;
+}
+
+ProgressSink terminalProgress(bool quiet) {
+  ProgressSink progress;
+  if (quiet || !::isatty(STDERR_FILENO)) return progress;
+  progress.report = [](const Progress& p) {
+    int pct = p.total ? static_cast<int>(100.0 * static_cast<double>(p.done) / p.total) : 0;
+    std::fprintf(stderr, "\ranalysing: %3d%% (%" PRIu64 " packets)", pct, p.packets);
+  };
+  return progress;
+}
+
+IngestResult ingestWithWarnings(const AnalyzeArgs& args, const std::string& db) {
+  const IngestOptions opts = ingestOptions(args);
+  const ProgressSink progress = terminalProgress(args.quiet);
+  IngestResult r = ingestCapture(args.capture, db, args.dissectors, opts, progress);
+  if (progress.report) std::fprintf(stderr, "\r\033[K");
+  if (r.capture.truncated) std::fprintf(stderr, "rudpscope-cli: warning: %s\n", r.capture.warning.c_str());
+  if (r.closed_early > 0)
+    std::fprintf(stderr,
+                 "rudpscope-cli: warning: %zu connections were closed early: more than %zu were open at once"
+                 " (--max-open); their later packets were counted as new connections\n",
+                 r.closed_early, opts.max_open_connections);
+  return r;
+}
+
+}  // namespace rudp::cli
