@@ -1,5 +1,6 @@
 #include "exporter.h"
 
+#include <QCoreApplication>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QMessageBox>
@@ -16,10 +17,9 @@
 #ifdef HAVE_RUDP_APP_WIDGETS
 #include "widgets/timeline_view.h"
 #endif
-#ifdef HAVE_RUDP_APP_PAGES_DATA
 #include "pages/connections_page.h"
+#include "report/html_report.h"
 #include "pages/statistics_page.h"
-#endif
 
 namespace rudp::gui {
 
@@ -73,7 +73,7 @@ void Exporter::exportReport() {
                                QFileInfo(m_window->session().capturePath()).completeBaseName() +
                                    QStringLiteral("-report.html"),
                                tr("HTML files (*.html)"));
-  if (!path.isEmpty()) report(exportReportTo(path), path);
+  if (!path.isEmpty()) exportReportTo(path);
 }
 
 QString Exporter::exportChartTo(const QString& path, ChartFormat format) {
@@ -86,13 +86,11 @@ QString Exporter::exportChartTo(const QString& path, ChartFormat format) {
     return ok ? QString() : tr("the file could not be written");
   }
 #endif
-#ifdef HAVE_RUDP_APP_PAGES_DATA
   if (page == m_window->statisticsPage()) {
     const bool ok = format == Png ? m_window->statisticsPage()->exportPng(path)
                                   : m_window->statisticsPage()->exportSvg(path);
     return ok ? QString() : tr("the file could not be written");
   }
-#endif
   Q_UNUSED(page);
   Q_UNUSED(format);
   Q_UNUSED(path);
@@ -103,25 +101,33 @@ QString Exporter::exportTableTo(const QString& path) {
   QWidget* page = m_window->resultPages()->currentWidget();
   const QAbstractItemModel* model = nullptr;
   if (page == m_window->summaryPage()) model = m_window->summaryPage()->problemsModel();
-#ifdef HAVE_RUDP_APP_PAGES_DATA
   if (page == m_window->connectionsPage()) return writeText(path, m_window->connectionsPage()->csv().toUtf8());
   if (page == m_window->statisticsPage()) return writeText(path, m_window->statisticsPage()->csv().toUtf8());
-#endif
   if (!model) return tr("this page has no table (the Summary, Connections and Statistics pages have)");
   return writeText(path, tableToCsv(*model).toUtf8());
 }
 
-QString Exporter::exportReportTo(const QString& path) {
-#ifdef HAVE_RUDP_REPORT_HTML
-  try {
-    rudp::StoreReader reader(m_window->session().dbPath().toStdString());
-    return writeText(path, QByteArray::fromStdString(rudp::htmlReport(reader)));
-  } catch (const std::exception& e) {
-    return QString::fromStdString(e.what());
-  }
+void Exporter::exportReportTo(const QString& path) {
+#ifdef HAVE_HTML_REPORT
+  m_window->statusBar()->showMessage(tr("Writing the report…"));
+  report::HtmlReportOptions options;
+  options.generator = "rudpscope " + QCoreApplication::applicationVersion().toStdString();
+  m_window->session().queries().run(
+      m_reportTracker, m_window->session().dbPath(),
+      [path = path.toStdString(), options](StoreReader& reader) {
+        report::writeHtmlReportFile(reader, path, options);
+        return true;
+      },
+      [this, path](bool) {
+        report(QString(), path);
+        emit reportExported(path, QString());
+      },
+      [this, path](const QString& error) {
+        report(error, path);
+        emit reportExported(path, error);
+      });
 #else
-  Q_UNUSED(path);
-  return tr("the HTML report writer is not built yet");
+  emit reportExported(path, tr("the HTML report writer is not built yet"));
 #endif
 }
 

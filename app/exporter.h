@@ -5,6 +5,8 @@
 #include <QObject>
 #include <QString>
 
+#include "jobs/job_tracker.h"
+
 namespace rudp::gui {
 
 class MainWindow;
@@ -23,7 +25,12 @@ class Exporter : public QObject {
   // Empty on success, else why not (one line).
   QString exportChartTo(const QString& path, ChartFormat format);
   QString exportTableTo(const QString& path);
-  QString exportReportTo(const QString& path);
+  // Written on a worker thread (it reads the database); reportExported tells
+  // how it went.
+  void exportReportTo(const QString& path);
+
+ signals:
+  void reportExported(const QString& path, const QString& error);
 
  private:
   QString askPath(const QString& title, const QString& suggestedName, const QString& filter);
@@ -31,6 +38,7 @@ class Exporter : public QObject {
   void report(const QString& error, const QString& path);
 
   MainWindow* m_window;
+  JobTracker m_reportTracker;
 };
 
 }  // namespace rudp::gui

@@ -1,5 +1,6 @@
 #include "main_window.h"
 
+#include <QAbstractItemView>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QFileDialog>
@@ -11,6 +12,7 @@
 #include <QStackedWidget>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTableView>
 #include <QVBoxLayout>
 
 #include "app_actions.h"
@@ -24,10 +26,8 @@
 #include "pages/timeline_page.h"
 #include "recent_files.h"
 #include "settings_dialog.h"
-#ifdef HAVE_RUDP_APP_PAGES_DATA
 #include "pages/connections_page.h"
 #include "pages/statistics_page.h"
-#endif
 
 namespace rudp::gui {
 
@@ -97,20 +97,12 @@ QWidget* MainWindow::createResultPages() {
   m_tabs->setDocumentMode(true);
   m_summary = new SummaryPage;
   m_tabs->addTab(m_summary, tr("Summary"));
-#ifdef HAVE_RUDP_APP_PAGES_DATA
   m_connections = new ConnectionsPage;
   m_tabs->addTab(m_connections, tr("Connections"));
-#else
-  m_tabs->addTab(new QLabel(QStringLiteral("Connections page not built")), tr("Connections"));
-#endif
   m_timeline = new TimelinePage(*m_session);
   m_tabs->addTab(m_timeline, tr("Timeline"));
-#ifdef HAVE_RUDP_APP_PAGES_DATA
   m_statistics = new StatisticsPage;
   m_tabs->addTab(m_statistics, tr("Statistics"));
-#else
-  m_tabs->addTab(new QLabel(QStringLiteral("Statistics page not built")), tr("Statistics"));
-#endif
   return m_tabs;
 }
 
@@ -130,17 +122,16 @@ void MainWindow::connectPages() {
     if (p.conn == 0) return;  // the capture as a whole: nothing to zoom to
     showOnTimeline(p.conn, p.dir, p.start_ns, p.end_ns, p.frame);
   });
-#ifdef HAVE_RUDP_APP_PAGES_DATA
-  connect(m_connections, &ConnectionsPage::connectionActivated, this, [this](qint64 conn) {
-    showConnection(conn);
-    showPage(TimelineIndex);
-  });
+  // Selecting a connection makes it the one the Timeline and Statistics
+  // pages show; a double click also goes to the timeline.
+  connect(m_connections, &ConnectionsPage::connectionActivated, m_timeline, &TimelinePage::showConnection);
+  connect(m_connections->table(), &QAbstractItemView::doubleClicked, this, [this] { showPage(TimelineIndex); });
   connect(m_statistics, &StatisticsPage::stallActivated, this,
           [this](qint64 conn, Direction dir, qint64 start_ns, qint64 end_ns) {
             showOnTimeline(conn, dir, start_ns, end_ns, 0);
           });
-#endif
-  connect(m_timeline, &TimelinePage::connectionChanged, this, &MainWindow::loadStatistics);
+  connect(m_timeline, &TimelinePage::connectionChanged, this, &MainWindow::followConnection);
+  connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::refreshStatistics);
   connect(m_recent, &RecentFiles::changed, m_start, &StartPage::setRecentFiles);
   connect(m_recent, &RecentFiles::changed, m_actions, &AppActions::setRecentFiles);
 }
@@ -175,9 +166,7 @@ void MainWindow::reanalyse() {
 
 void MainWindow::closeCapture() {
   m_session->close();
-  m_statisticsTracker.invalidate();
-  m_summary->clear();
-  m_timeline->clear();
+  resetPages();
   m_banner->dismiss();
   m_stack->setCurrentIndex(StartStack);
   m_actions->setCaptureOpen(false);
@@ -201,21 +190,24 @@ void MainWindow::showPage(Page page) {
 }
 
 void MainWindow::showOnTimeline(int64_t conn, Direction dir, int64_t start_ns, int64_t end_ns, uint64_t frame) {
+  m_timeline->showRange(conn, dir, start_ns, end_ns, frame);  // before the page shows: one load
   showPage(TimelineIndex);
-  m_timeline->showRange(conn, dir, start_ns, end_ns, frame);
 }
 
-void MainWindow::showConnection(int64_t conn) { m_timeline->showConnection(conn); }
+void MainWindow::followConnection(int64_t conn) {
+  m_connections->selectConnection(conn);
+  m_statisticsWanted = conn;
+  refreshStatistics();
+}
 
-void MainWindow::loadStatistics(int64_t conn) {
-#ifdef HAVE_RUDP_APP_PAGES_DATA
+void MainWindow::refreshStatistics() {
+  if (!m_statistics->isVisible() || m_statisticsWanted == m_statisticsRequested) return;
+  const int64_t conn = m_statisticsRequested = m_statisticsWanted;
   m_session->queries().run(
-      m_statisticsTracker, m_session->dbPath(), [conn](StoreReader& r) { return rudp::gui::loadStatistics(r, conn); },
-      [this](StatisticsData data) { m_statistics->setData(data); },
+      m_statisticsTracker, m_session->dbPath(),
+      [conn](StoreReader& r) { return rudp::gui::loadStatistics(r, conn); },
+      [this](StatisticsData data) { m_statistics->setData(std::move(data)); },
       [this](const QString& message) { statusBar()->showMessage(tr("Statistics: %1").arg(message), 8000); });
-#else
-  Q_UNUSED(conn);
-#endif
 }
 
 void MainWindow::chooseCapture() {
@@ -235,9 +227,7 @@ void MainWindow::showSettings() {
 
 void MainWindow::onAnalysisStarted(const QString& capturePath) {
   m_banner->dismiss();
-  m_statisticsTracker.invalidate();
-  m_summary->clear();
-  m_timeline->clear();
+  resetPages();
   m_analysis->start(capturePath);
   m_stack->setCurrentIndex(AnalysisStack);
   m_actions->setCaptureOpen(false);
@@ -246,12 +236,19 @@ void MainWindow::onAnalysisStarted(const QString& capturePath) {
   updateStatusBar();
 }
 
+void MainWindow::resetPages() {
+  m_statisticsTracker.invalidate();
+  m_statisticsWanted = m_statisticsRequested = 0;
+  m_summary->clear();
+  m_connections->clear();
+  m_timeline->clear();
+  m_statistics->clear();
+}
+
 void MainWindow::onReady() {
   const CaptureOverview& overview = *m_session->overview();
   m_summary->setOverview(overview, m_session->dbPath(), m_session->outcome().reused);
-#ifdef HAVE_RUDP_APP_PAGES_DATA
   m_connections->setData(overview.connections, overview.settings, overview.capture);
-#endif
   m_timeline->setOverview(overview);
   if (overview.capture.truncated)
     m_banner->showMessage(MessageBanner::Kind::Warning,

@@ -82,8 +82,9 @@ class MainWindow : public QMainWindow {
   void onReady();
   void onFailed(const QString& capturePath, const QString& message);
   void onCancelled(const QString& capturePath);
-  void showConnection(int64_t conn);
-  void loadStatistics(int64_t conn);
+  void followConnection(int64_t conn);
+  void refreshStatistics();
+  void resetPages();
   void updateStatusBar();
   void updateTitle();
   void restoreWindowState();
@@ -106,6 +107,9 @@ class MainWindow : public QMainWindow {
   QLabel* m_connectionsLabel;
   QLabel* m_problemsLabel;
   JobTracker m_statisticsTracker;
+  // The connection the Statistics page should show, and the one it asked for
+  // (it loads only while visible).
+  int64_t m_statisticsWanted = 0, m_statisticsRequested = 0;
 };
 
 }  // namespace rudp::gui

@@ -28,9 +28,7 @@ CaptureOverview loadCaptureOverview(rudp::StoreReader& reader) {
   overview.capture = reader.capture();
   overview.settings = reader.settings();
   overview.connections = reader.connectionRecords();
-#ifdef HAVE_RUDP_REPORT
   overview.problems = rudp::findProblems(reader);
-#endif
   pickVantage(overview);
   return overview;
 }

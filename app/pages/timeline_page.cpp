@@ -16,9 +16,7 @@
 #ifdef HAVE_RUDP_APP_WIDGETS
 #include "widgets/timeline_view.h"
 #endif
-#ifdef HAVE_RUDP_APP_PAGES_DATA
 #include "pages/packet_fields_view.h"
-#endif
 
 namespace rudp::gui {
 
@@ -54,9 +52,7 @@ TimelinePage::TimelinePage(CaptureSession& session, QWidget* parent)
   m_view = new TimelineView(splitter);
   connect(m_view, &TimelineView::packetActivated, this, &TimelinePage::showPacket);
 #endif
-#ifdef HAVE_RUDP_APP_PAGES_DATA
   m_fields = new PacketFieldsView(splitter);
-#endif
   splitter->setStretchFactor(0, 4);
   splitter->setStretchFactor(1, 1);
   splitter->setSizes({1000, 300});
@@ -75,7 +71,7 @@ QWidget* TimelinePage::makeToolBar() {
   m_connectionBox->setMinimumContentsLength(40);
   m_connectionBox->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   connect(m_connectionBox, &QComboBox::activated, this,
-          [this](int index) { load(m_connectionBox->itemData(index).toLongLong()); });
+          [this](int index) { showConnection(m_connectionBox->itemData(index).toLongLong()); });
 
   auto* layout = new QHBoxLayout(bar);
   layout->setContentsMargins(0, 0, 0, 0);
@@ -105,13 +101,14 @@ void TimelinePage::setOverview(const CaptureOverview& overview) {
   m_capture = overview.capture;
   for (const ConnectionRecord& c : overview.connections)
     m_connectionBox->addItem(connectionLabel(c), qlonglong(c.summary.id));
-  m_defaultConn = defaultConnection();
-  auto firstProblem = std::find_if(overview.problems.begin(), overview.problems.end(),
-                                   [](const Problem& p) { return p.conn != 0; });
-  if (firstProblem != overview.problems.end()) m_defaultConn = firstProblem->conn;
   m_state->setText(overview.connections.empty() ? tr("This capture has no connections.")
                                                 : tr("Choose a connection."));
-  if (isVisible() && m_defaultConn != 0) load(m_defaultConn);
+  auto firstProblem = std::find_if(overview.problems.begin(), overview.problems.end(),
+                                   [](const Problem& p) { return p.conn != 0; });
+  if (firstProblem != overview.problems.end())
+    want(firstProblem->conn);
+  else if (!overview.connections.empty())
+    want(overview.connections.front().summary.id);
 }
 
 void TimelinePage::clear() {
@@ -119,27 +116,21 @@ void TimelinePage::clear() {
   m_packetTracker.invalidate();
   m_connectionBox->clear();
   m_capture = {};
-  m_defaultConn = m_requestedConn = m_shownConn = 0;
+  m_wantedConn = m_requestedConn = m_shownConn = 0;
   m_pendingRange.reset();
   m_state->setText(tr("No capture open."));
   m_viewStack->setCurrentIndex(MessageStack);
-#ifdef HAVE_RUDP_APP_PAGES_DATA
   m_fields->showPacket(std::nullopt, m_capture);
-#endif
-}
-
-int64_t TimelinePage::defaultConnection() const {
-  return m_connectionBox->count() > 0 ? m_connectionBox->itemData(0).toLongLong() : 0;
 }
 
 void TimelinePage::showEvent(QShowEvent* event) {
   QWidget::showEvent(event);
-  if (m_requestedConn == 0 && m_defaultConn != 0) load(m_defaultConn);
+  if (m_wantedConn != 0 && m_wantedConn != m_requestedConn) load(m_wantedConn);
 }
 
 void TimelinePage::showConnection(int64_t conn) {
   m_pendingRange.reset();
-  if (conn != m_requestedConn) load(conn);
+  want(conn);
 }
 
 void TimelinePage::showRange(int64_t conn, Direction dir, int64_t start_ns, int64_t end_ns, uint64_t frame) {
@@ -147,21 +138,29 @@ void TimelinePage::showRange(int64_t conn, Direction dir, int64_t start_ns, int6
   const Range range{start_ns, end_ns, frame};
   if (conn == m_shownConn && conn == m_requestedConn) return applyRange(range);
   m_pendingRange = range;
-  if (conn != m_requestedConn) load(conn);
+  want(conn);
+}
+
+// Loading a connection's timeline reads all its events: done only for what is
+// on screen, so browsing the Connections page costs nothing.
+void TimelinePage::want(int64_t conn) {
+  if (conn == 0) return;
+  const bool changed = conn != m_wantedConn;
+  m_wantedConn = conn;
+  m_connectionBox->setCurrentIndex(m_connectionBox->findData(qlonglong(conn)));
+  if (changed) emit connectionChanged(conn);
+  if (isVisible() && conn != m_requestedConn) load(conn);
 }
 
 void TimelinePage::load(int64_t conn) {
-  if (conn == 0) return;
   m_requestedConn = conn;
-  m_connectionBox->setCurrentIndex(m_connectionBox->findData(qlonglong(conn)));
   m_state->setText(tr("Loading connection #%1…").arg(conn));
   m_viewStack->setCurrentIndex(MessageStack);
-  emit connectionChanged(conn);
 #ifdef HAVE_RUDP_APP_WIDGETS
   m_session.queries().run(
       m_timelineTracker, m_session.dbPath(),
-      [conn](StoreReader& reader) { return loadTimelineData(reader, conn); },
-      [this, conn](TimelineData data) {
+      [conn](StoreReader& reader) { return std::make_shared<const TimelineData>(loadTimelineData(reader, conn)); },
+      [this, conn](std::shared_ptr<const TimelineData> data) {
         m_view->setData(std::move(data));
         m_view->setDirection(m_direction);
         m_shownConn = conn;
@@ -195,17 +194,16 @@ void TimelinePage::applyRange(const Range& range) {
 }
 
 void TimelinePage::showPacket(quint64 frame) {
-#ifdef HAVE_RUDP_APP_PAGES_DATA
   m_session.queries().run(
       m_packetTracker, m_session.dbPath(), [frame](StoreReader& reader) { return reader.packet(frame); },
       [this, frame](std::optional<PacketRecord> packet) {
         m_fields->showPacket(packet, m_capture);
         emit packetShown(frame);
       },
-      [](const QString&) {});
-#else
-  Q_UNUSED(frame);
-#endif
+      [this](const QString& message) {
+        m_fields->showPacket(std::nullopt, m_capture);
+        qWarning("rudpscope: cannot read a packet: %s", qPrintable(message));
+      });
 }
 
 }  // namespace rudp::gui

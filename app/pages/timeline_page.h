@@ -27,8 +27,8 @@ class TimelinePage : public QWidget {
  public:
   explicit TimelinePage(CaptureSession& session, QWidget* parent = nullptr);
 
-  // The connections to choose from; nothing loads until the page is shown
-  // or a connection is asked for.
+  // The connections to choose from; the first problem's connection (else the
+  // first) is chosen. Data loads only while the page is visible.
   void setOverview(const CaptureOverview& overview);
   void clear();
   void showConnection(int64_t conn);
@@ -58,11 +58,11 @@ class TimelinePage : public QWidget {
     uint64_t frame;
   };
   QWidget* makeToolBar();
+  void want(int64_t conn);
   void load(int64_t conn);
   void setDirection(Direction dir);
   void applyRange(const Range& range);
   void showPacket(quint64 frame);
-  int64_t defaultConnection() const;
 
   CaptureSession& m_session;
   QComboBox* m_connectionBox;
@@ -73,8 +73,8 @@ class TimelinePage : public QWidget {
   PacketFieldsView* m_fields = nullptr;
   JobTracker m_timelineTracker, m_packetTracker;
   CaptureInfo m_capture;
-  int64_t m_defaultConn = 0;
-  int64_t m_requestedConn = 0, m_shownConn = 0;
+  // Chosen; asked of the database; on screen.
+  int64_t m_wantedConn = 0, m_requestedConn = 0, m_shownConn = 0;
   Direction m_direction = Direction::ClientToServer;
   std::optional<Range> m_pendingRange;  // applied when the requested data arrives
 };
