@@ -43,7 +43,6 @@ void StoreThread::writeBatch(RowBatch& b) {
   for (const auto& [conn, e] : b.stalls) analysis_.stall(conn, e);
   for (const auto& [conn, e] : b.rates) analysis_.rate(conn, e);
   for (const auto& [conn, m] : b.metrics) analysis_.metrics(conn, m);
-  analysis_.flush();
   writer_.flushPackets();
   for (const auto& c : b.closed) writer_.addConnection(*c);
 }

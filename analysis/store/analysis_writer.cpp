@@ -1,9 +1,15 @@
 #include "store/analysis_writer.h"
 
+#include <algorithm>
+#include <functional>
 #include <optional>
+#include <string>
 #include <utility>
+#include <vector>
 
+#include "core/error.h"
 #include "store/batched_insert.h"
+#include "store/chunk_buffers.h"
 
 namespace rudp {
 
@@ -28,15 +34,81 @@ void bindRate(Statement& st, int at, const RateRow& row) {
   st.bind(at + 1, conn).bind(at + 2, int64_t(e.dir)).bind(at + 3, e.start_ns)
       .bind(at + 4, int64_t{e.packets}).bind(at + 5, i64(e.bytes));
 }
+int64_t rttTime(const RttRow& r) { return r.second.ts_ns; }
+int64_t rateTime(const RateRow& r) { return r.second.start_ns; }
+
+// Rows per (connection, direction) chunk, and rows held in all chunks: 64
+// connections make chunks of about 256 rows (13 kB of rtt_samples).
+constexpr size_t kChunkRows = 1024;
+constexpr size_t kMaxHeldRows = 32768;
+
+// An event table written in per-(connection, direction) chunks: each chunk
+// is a run of consecutive rowids that its directory lists with its time
+// span, so a query for one connection reads its runs and nothing else. The
+// rows themselves are unchanged; only their order in the table is grouped.
+template <class Row>
+class ChunkedTable {
+ public:
+  using Bind = typename sql::BatchedInsert<Row>::Bind;
+  ChunkedTable(StoreWriter& w, const char* table, const char* directory, int cols, Bind bind,
+               int64_t (*time)(const Row&))
+      : w_(w), table_(table), rows_(w.database(), table, cols, 32, bind),
+        dir_(w.database(), (std::string("INSERT INTO ") + directory + " VALUES (?,?,?,?,?,?)").c_str()),
+        time_(time),
+        chunks_(kChunkRows, kMaxHeldRows,
+                [this](int64_t key, const std::vector<Row>& rows) { writeChunk(key, rows); }) {}
+
+  void add(const Row& r) { chunks_.add(key(r.first, r.second.dir), r); }
+  // The connection has finished: its rows go now.
+  void flush(int64_t conn) {
+    chunks_.flush(key(conn, Direction::ClientToServer));
+    chunks_.flush(key(conn, Direction::ServerToClient));
+  }
+  // Writes every held row; throws unless the rowids are those the directory
+  // assumed (SQLite gives an appended row the largest rowid plus one).
+  void finish() {
+    chunks_.flushAll();
+    rows_.flush();
+    Statement st(w_.database(), ("SELECT coalesce(max(rowid), 0) FROM " + table_).c_str());
+    if (!st.step() || st.int64(0) != written_)
+      throw StoreError("database '" + w_.database().path() + "': " + table_ +
+                       " rowids out of step with its chunk directory");
+  }
+
+ private:
+  static int64_t key(int64_t conn, Direction dir) { return conn * 2 + int64_t(dir); }
+  void writeChunk(int64_t key, const std::vector<Row>& rows) {
+    int64_t lo = time_(rows.front()), hi = lo;
+    for (const Row& r : rows) {
+      rows_.add(r);
+      w_.tick();
+      lo = std::min(lo, time_(r));
+      hi = std::max(hi, time_(r));
+    }
+    dir_.bind(1, key / 2).bind(2, key % 2).bind(3, written_ + 1)
+        .bind(4, written_ + static_cast<int64_t>(rows.size())).bind(5, lo).bind(6, hi);
+    dir_.run();
+    written_ += static_cast<int64_t>(rows.size());
+  }
+
+  StoreWriter& w_;
+  std::string table_;
+  sql::BatchedInsert<Row> rows_;
+  Statement dir_;
+  int64_t (*time_)(const Row&);
+  int64_t written_ = 0;
+  sql::ChunkBuffers<int64_t, Row, std::function<void(int64_t, const std::vector<Row>&)>> chunks_;
+};
 }  // namespace
 
 // The two big event tables (an RTT sample per data packet, a rate row per
-// 100 ms and direction) go 32 rows per statement (batched_insert.h).
+// 100 ms and direction) go in per-connection chunks, 32 rows per statement
+// (batched_insert.h); the small ones row by row, indexed at the end.
 struct AnalysisWriter::Impl {
   StoreWriter& w;
   Statement retx, loss, stall, conn, dir, burst;
-  sql::BatchedInsert<RttRow> rtt;
-  sql::BatchedInsert<RateRow> rate;
+  ChunkedTable<RttRow> rtt;
+  ChunkedTable<RateRow> rate;
   explicit Impl(StoreWriter& writer)
       : w(writer),
         retx(w.database(), "INSERT INTO retransmissions VALUES (?,?,?,?,?,?,?,?,?,?)"),
@@ -46,22 +118,14 @@ struct AnalysisWriter::Impl {
         dir(w.database(), "INSERT INTO direction_metrics VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
                           "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
         burst(w.database(), "INSERT INTO loss_bursts VALUES (?,?,?,?)"),
-        rtt(w.database(), "rtt_samples", 10, 32, bindRtt),
-        rate(w.database(), "rates", 5, 32, bindRate) {}
+        rtt(w, "rtt_samples", "rtt_chunks", 10, bindRtt, rttTime),
+        rate(w, "rates", "rate_chunks", 5, bindRate, rateTime) {}
 };
 
 AnalysisWriter::AnalysisWriter(StoreWriter& writer) : d(std::make_unique<Impl>(writer)) {}
 AnalysisWriter::~AnalysisWriter() = default;
 
-void AnalysisWriter::rtt(int64_t conn, const ana::RttEvent& e) {
-  d->rtt.add({conn, e});
-  d->w.tick();
-}
-
-void AnalysisWriter::flush() {
-  d->rtt.flush();
-  d->rate.flush();
-}
+void AnalysisWriter::rtt(int64_t conn, const ana::RttEvent& e) { d->rtt.add({conn, e}); }
 
 void AnalysisWriter::retransmission(int64_t conn, const ana::RetransmissionEvent& e) {
   std::optional<double> since;
@@ -90,12 +154,11 @@ void AnalysisWriter::stall(int64_t conn, const ana::StallEvent& e) {
   d->w.tick();
 }
 
-void AnalysisWriter::rate(int64_t conn, const ana::RateEvent& e) {
-  d->rate.add({conn, e});
-  d->w.tick();
-}
+void AnalysisWriter::rate(int64_t conn, const ana::RateEvent& e) { d->rate.add({conn, e}); }
 
 void AnalysisWriter::metrics(int64_t conn, const ana::ConnectionMetrics& m) {
+  d->rtt.flush(conn);
+  d->rate.flush(conn);
   std::optional<double> hs;
   if (m.handshake_ms >= 0) hs = m.handshake_ms;
   d->conn.bind(1, conn).bind(2, std::string_view(ana::toString(m.vantage))).bind(3, hs)
@@ -142,9 +205,10 @@ void AnalysisWriter::metrics(int64_t conn, const ana::ConnectionMetrics& m) {
 }
 
 void AnalysisWriter::createIndexes() {
-  flush();
+  d->rtt.finish();
+  d->rate.finish();
   // Only the small event tables: an index over rtt_samples or rates costs
-  // more than a fifth of ingest time; readers filter those by conn on a scan.
+  // a fifth of ingest time; their chunk directories cost next to nothing.
   auto& db = d->w.database();
   db.exec("CREATE INDEX retx_by_conn ON retransmissions(conn, dir, ts_ns)");
   db.exec("CREATE INDEX loss_by_conn ON losses(conn, dir, ts_ns)");

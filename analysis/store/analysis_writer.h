@@ -20,9 +20,9 @@ class AnalysisWriter {
   void stall(int64_t conn, const ana::StallEvent& e);
   void rate(int64_t conn, const ana::RateEvent& e);
   void metrics(int64_t conn, const ana::ConnectionMetrics& m);
-  // Writes the RTT and rate rows still buffered (they go 32 per statement).
-  void flush();
-  // Indexes for per-connection queries of the event tables; call once, at the end.
+  // Writes the rows still held (RTT samples and rates wait to be written in
+  // per-connection chunks), then indexes the small event tables; call once,
+  // at the end.
   void createIndexes();
 
  private:

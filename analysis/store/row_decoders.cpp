@@ -106,10 +106,16 @@ bool ConnectionAnalysisReader::readDirection(int64_t conn, Direction dir, ana::D
   return true;
 }
 
-// Every event table's columns start with conn, dir.
+// Every event table's columns start with conn, dir. rtt_samples and rates
+// are read through their chunk directories (schema.cpp): the chunks of the
+// connection and direction that overlap the range, each a rowid range; the
+// row conditions are the same as without the directory.
 const char* const kRttSelect =
-    "SELECT * FROM rtt_samples WHERE conn = ?1 AND dir = ?2 AND ts_ns >= ?3 AND ts_ns < ?4"
-    " ORDER BY ts_ns, frame";
+    "SELECT r.* FROM rtt_chunks c CROSS JOIN rtt_samples r"
+    " WHERE c.conn = ?1 AND c.dir = ?2 AND c.max_ts_ns >= ?3 AND c.min_ts_ns < ?4"
+    " AND r.rowid BETWEEN c.first_row AND c.last_row"
+    " AND r.conn = ?1 AND r.dir = ?2 AND r.ts_ns >= ?3 AND r.ts_ns < ?4"
+    " ORDER BY r.ts_ns, r.frame";
 const char* const kRetxSelect =
     "SELECT * FROM retransmissions WHERE conn = ?1 AND dir = ?2 AND ts_ns >= ?3 AND ts_ns < ?4"
     " ORDER BY ts_ns, frame";
@@ -120,8 +126,11 @@ const char* const kStallSelect =
     "SELECT * FROM stalls WHERE conn = ?1 AND dir = ?2 AND end_ns >= ?3 AND start_ns < ?4"
     " ORDER BY start_ns";
 const char* const kRateSelect =
-    "SELECT * FROM rates WHERE conn = ?1 AND dir = ?2 AND start_ns >= ?3 AND start_ns < ?4"
-    " ORDER BY start_ns";
+    "SELECT r.* FROM rate_chunks c CROSS JOIN rates r"
+    " WHERE c.conn = ?1 AND c.dir = ?2 AND c.max_ts_ns >= ?3 AND c.min_ts_ns < ?4"
+    " AND r.rowid BETWEEN c.first_row AND c.last_row"
+    " AND r.conn = ?1 AND r.dir = ?2 AND r.start_ns >= ?3 AND r.start_ns < ?4"
+    " ORDER BY r.start_ns";
 
 ana::RttEvent rttEvent(const Statement& st, Direction dir) {
   ana::RttEvent e;
@@ -187,12 +196,25 @@ ana::RateEvent rateEvent(const Statement& st, Direction dir) {
   return e;
 }
 
+// With a connection, the frames come from its packet_chunks rows that
+// overlap the frame and time ranges. Its chunks cover disjoint, increasing
+// frame ranges, so ordering by chunk, then frame, is frame order, and SQLite
+// sorts one chunk at a time (the first rows come without reading them all).
 PacketSelect::PacketSelect(const PacketQuery& q) : q_(q) {
-  sql = "SELECT * FROM packets WHERE frame BETWEEN ?1 AND ?2 AND ts_ns >= ?3 AND ts_ns < ?4";
-  if (q.conn) sql += " AND conn = ?5";
-  if (q.dir) sql += " AND dir = ?6";
-  if (q.status_any) sql += " AND (status & ?7) != 0";
-  sql += " ORDER BY frame";
+  if (q.conn) {
+    sql = "SELECT p.* FROM packet_chunks c CROSS JOIN json_each(c.frames) j CROSS JOIN packets p"
+          " WHERE c.conn = ?5 AND c.chunk <= ?2 AND c.last_frame >= ?1"
+          " AND c.max_ts_ns >= ?3 AND c.min_ts_ns < ?4";
+    if (q.dir) sql += " AND c.dir = ?6";
+    sql += " AND p.frame = j.value AND ";
+  } else {
+    sql = "SELECT p.* FROM packets p WHERE ";
+  }
+  sql += "p.frame BETWEEN ?1 AND ?2 AND p.ts_ns >= ?3 AND p.ts_ns < ?4";
+  if (q.conn) sql += " AND p.conn = ?5";
+  if (q.dir) sql += " AND p.dir = ?6";
+  if (q.status_any) sql += " AND (p.status & ?7) != 0";
+  sql += q.conn ? " ORDER BY c.chunk, p.frame" : " ORDER BY p.frame";
 }
 
 void PacketSelect::bind(Statement& st) const {

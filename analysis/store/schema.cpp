@@ -87,6 +87,25 @@ CREATE TABLE stalls(conn INTEGER NOT NULL, dir INTEGER NOT NULL, start_ns INTEGE
 -- Packets and wire bytes per 100 ms bucket, per direction.
 CREATE TABLE rates(conn INTEGER NOT NULL, dir INTEGER NOT NULL, start_ns INTEGER NOT NULL,
   packets INTEGER NOT NULL, bytes INTEGER NOT NULL);
+
+-- Directories for the per-connection queries, cheaper to write than indexes
+-- (analysis/store/chunk_buffers.h). rtt_samples and rates are written in
+-- per-(conn, dir) chunks: rowids first_row..last_row, times min_ts_ns..max_ts_ns.
+CREATE TABLE rtt_chunks(conn INTEGER NOT NULL, dir INTEGER NOT NULL,
+  first_row INTEGER NOT NULL, last_row INTEGER NOT NULL,
+  min_ts_ns INTEGER NOT NULL, max_ts_ns INTEGER NOT NULL,
+  PRIMARY KEY (conn, dir, first_row)) WITHOUT ROWID;
+CREATE TABLE rate_chunks(conn INTEGER NOT NULL, dir INTEGER NOT NULL,
+  first_row INTEGER NOT NULL, last_row INTEGER NOT NULL,
+  min_ts_ns INTEGER NOT NULL, max_ts_ns INTEGER NOT NULL,
+  PRIMARY KEY (conn, dir, first_row)) WITHOUT ROWID;
+-- The frames of one connection and direction (a JSON array, ascending) in
+-- chunk `chunk`, which starts at that frame; a connection's chunks cover
+-- disjoint frame ranges in chunk order, both directions of a chunk sharing it.
+CREATE TABLE packet_chunks(conn INTEGER NOT NULL, chunk INTEGER NOT NULL, dir INTEGER NOT NULL,
+  last_frame INTEGER NOT NULL, min_ts_ns INTEGER NOT NULL, max_ts_ns INTEGER NOT NULL,
+  frames TEXT NOT NULL);
+CREATE INDEX packet_chunks_by_conn ON packet_chunks(conn, chunk, dir);
 )sql";
 }  // namespace
 

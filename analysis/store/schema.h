@@ -5,7 +5,7 @@
 namespace rudp::store {
 
 // Bumped on every incompatible change; readers reject other versions.
-inline constexpr int kSchemaVersion = 1;
+inline constexpr int kSchemaVersion = 2;  // 2: chunk directories (rtt, rate, packet)
 
 // Creates every table in an empty database.
 void createSchema(sql::Database& db);

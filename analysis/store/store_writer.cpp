@@ -3,14 +3,19 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <charconv>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <optional>
 #include <filesystem>
+#include <functional>
+#include <optional>
 
 #include "core/error.h"
 #include "store/batched_insert.h"
+#include "store/chunk_buffers.h"
 #include "store/schema.h"
 
 namespace rudp {
@@ -94,10 +99,68 @@ void bindPacket(sql::Statement& st, int at, const PacketInsert& p) {
 }
 }  // namespace
 
+namespace {
+// Frames per connection chunk of packet_chunks, and frames held in all.
+constexpr size_t kChunkFrames = 2048;
+constexpr size_t kMaxHeldFrames = 131072;
+
+// packet_chunks: the frames of each connection, by direction, in chunks (the
+// packets table stays in frame order; this is its per-connection directory).
+class PacketDirectory {
+ public:
+  explicit PacketDirectory(sql::Database& db)
+      : ins_(db, "INSERT INTO packet_chunks VALUES (?,?,?,?,?,?,?)"),
+        chunks_(kChunkFrames, kMaxHeldFrames,
+                [this](int64_t conn, const std::vector<Frame>& f) { write(conn, f); }) {}
+
+  void add(const PacketRow& r) {
+    if (r.conn) chunks_.add(r.conn, {r.frame, r.ts_ns, r.dir});
+  }
+  void flush(int64_t conn) { chunks_.flush(conn); }
+  void flushAll() { chunks_.flushAll(); }
+
+ private:
+  struct Frame {
+    uint64_t frame;
+    int64_t ts_ns;
+    Direction dir;
+  };
+  // One row per direction present; both rows keyed by the chunk's first frame.
+  void write(int64_t conn, const std::vector<Frame>& frames) {
+    for (Direction dir : {Direction::ClientToServer, Direction::ServerToClient}) {
+      json_.clear();
+      json_.push_back('[');
+      uint64_t last = 0;
+      int64_t lo = INT64_MAX, hi = INT64_MIN;
+      for (const Frame& f : frames) {
+        if (f.dir != dir) continue;
+        if (json_.size() > 1) json_.push_back(',');
+        char buf[24];
+        json_.append(buf, std::to_chars(buf, buf + sizeof buf, f.frame).ptr);
+        last = f.frame;
+        lo = std::min(lo, f.ts_ns);
+        hi = std::max(hi, f.ts_ns);
+      }
+      if (!last) continue;
+      json_.push_back(']');
+      ins_.bind(1, conn).bind(2, static_cast<int64_t>(frames.front().frame))
+          .bind(3, static_cast<int64_t>(dir)).bind(4, static_cast<int64_t>(last)).bind(5, lo)
+          .bind(6, hi).bind(7, std::string_view(json_));
+      ins_.run();
+    }
+  }
+
+  sql::Statement ins_;
+  sql::ChunkBuffers<int64_t, Frame, std::function<void(int64_t, const std::vector<Frame>&)>> chunks_;
+  std::string json_;
+};
+}  // namespace
+
 struct StoreWriter::Impl {
   sql::Database db;
   std::optional<sql::BatchedInsert<PacketInsert>> insPacket;  // 16 rows per statement
   std::optional<sql::Statement> insExtra, insError, insConn;
+  std::optional<PacketDirectory> directory;
   int pending = 0;
 
   explicit Impl(const std::string& path) : db(path, sql::Database::Mode::ReadWriteCreate) {
@@ -111,6 +174,7 @@ struct StoreWriter::Impl {
     insConn.emplace(db, "INSERT INTO connections VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     insExtra.emplace(db, "INSERT INTO extra_segments VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     insError.emplace(db, "INSERT INTO packet_errors VALUES (?,?)");
+    directory.emplace(db);
     db.exec("BEGIN");
   }
 
@@ -155,6 +219,7 @@ void StoreWriter::addProtocols(const std::vector<ProtoInfo>& protos) {
 
 void StoreWriter::addPacket(const PacketRow& r, const Segment* segs, size_t n) {
   d->insPacket->add({r, n ? segs[0] : Segment{}, n});
+  d->directory->add(r);
   d->tick();
   for (size_t i = 1; i < n; ++i) {
     auto& ex = *d->insExtra;
@@ -186,6 +251,7 @@ void StoreWriter::addConnection(const Connection& x) {
     for (uint64_t v : {s.packets, s.bytes, s.payload_bytes, s.segments, s.malformed})
       con.bind(col++, static_cast<int64_t>(v));
   con.run();
+  d->directory->flush(x.id);
   d->tick();
 }
 
@@ -205,6 +271,7 @@ void StoreWriter::finish(const CaptureInfo& c,
   cap.run();
 
   for (const auto& cp : conns) addConnection(*cp);
+  d->directory->flushAll();  // frames of connections never reported
   d->db.exec("UPDATE meta SET value = '1' WHERE key = 'complete'");
   d->db.exec("COMMIT");
   d->db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
@@ -212,6 +279,7 @@ void StoreWriter::finish(const CaptureInfo& c,
   // readers (the GUI, the CLI summary) leave no -wal/-shm files beside it.
   d->db.exec("PRAGMA journal_mode = DELETE");
   d->insPacket.reset(); d->insExtra.reset(); d->insError.reset(); d->insConn.reset();
+  d->directory.reset();
   d.reset();  // closing the last connection removes the -wal file
   fsyncPath(partial_, false);
 
