@@ -150,14 +150,19 @@ void TimelinePanel::drawRtt(SvgWriter& svg, const PlotScale& x, const PlotScale&
 
 void TimelinePanel::drawRetransmissions(SvgWriter& svg, const PlotScale& x, const PanelGeometry& g) {
   // Every mark is drawn, however many: a timeout is never decimated away.
+  // Timeouts go last, so no fast or spurious mark hides one.
   svg.beginGroup("retransmissions");
   const double cy = g.strip_top + 8;
-  for (const auto& r : reader_.retransmissions(conn_.summary.id, dir_)) {
-    const std::string title = format("frame %llu at ", static_cast<unsigned long long>(r.frame)) +
-                              secondsAt(r.ts_ns, start_ns_) +
-                              format(": seq %u attempt %u, ", r.seq, r.attempt) + ana::toString(r.cause);
-    svg.mark(retxShape(r.cause), x.px(seconds(r.ts_ns)), cy, kMarkSize, {retxColour(r.cause)},
-             std::string("retx ") + ana::toString(r.cause), title);
+  const std::vector<ana::RetransmissionEvent> all = reader_.retransmissions(conn_.summary.id, dir_);
+  for (ana::RetxCause cause : {ana::RetxCause::Fast, ana::RetxCause::Spurious, ana::RetxCause::Timeout}) {
+    for (const auto& r : all) {
+      if (r.cause != cause) continue;
+      const std::string title = format("frame %llu at ", static_cast<unsigned long long>(r.frame)) +
+                                secondsAt(r.ts_ns, start_ns_) +
+                                format(": seq %u attempt %u, ", r.seq, r.attempt) + ana::toString(r.cause);
+      svg.mark(retxShape(r.cause), x.px(seconds(r.ts_ns)), cy, kMarkSize, {retxColour(r.cause)},
+               std::string("retx ") + ana::toString(r.cause), title);
+    }
   }
   svg.endGroup();
 }
