@@ -1,0 +1,168 @@
+#include "widgets/cdf_chart.h"
+
+#include <QContextMenuEvent>
+#include <QMenu>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolTip>
+#include <algorithm>
+#include <cmath>
+
+#include "widgets/chart_colours.h"
+#include "widgets/chart_export.h"
+#include "widgets/chart_frame.h"
+#include "widgets/legend_painter.h"
+
+namespace rudp::gui {
+
+struct CdfChart::Geometry {
+  ChartFrame frame;
+  HorizontalAxis x;
+  ValueAxis y;
+};
+
+CdfChart::CdfChart(QWidget* parent) : QWidget(parent) { setMouseTracking(true); }
+
+void CdfChart::setTitle(const QString& title) {
+  title_ = title;
+  update();
+}
+
+void CdfChart::setAxisLabel(const QString& x) {
+  xLabel_ = x;
+  update();
+}
+
+void CdfChart::clear() {
+  series_.clear();
+  update();
+}
+
+void CdfChart::addSeries(const QString& name, std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  series_.push_back({name, std::move(values)});
+  update();
+}
+
+double CdfChart::fractionAt(int series, double v) const {
+  const auto& s = series_.at(series).sorted;
+  if (s.empty()) return 0;
+  return static_cast<double>(std::upper_bound(s.begin(), s.end(), v) - s.begin()) / static_cast<double>(s.size());
+}
+
+double CdfChart::quantile(int series, double q) const {
+  const auto& s = series_.at(series).sorted;
+  if (s.empty()) return 0;
+  const auto rank = static_cast<size_t>(std::ceil(std::clamp(q, 0.0, 1.0) * static_cast<double>(s.size())));
+  return s[std::clamp<size_t>(rank, 1, s.size()) - 1];
+}
+
+CdfChart::Geometry CdfChart::geometryFor(QSize size) const {
+  Geometry g{ChartFrame(size, font(), !title_.isEmpty(), series_.empty() ? 0 : 1), {}, {}};
+  const QRect& plot = g.frame.plot();
+  double lo = 0, hi = 1;
+  bool any = false;
+  for (const Series& s : series_) {
+    if (s.sorted.empty()) continue;
+    lo = any ? std::min(lo, s.sorted.front()) : s.sorted.front();
+    hi = any ? std::max(hi, s.sorted.back()) : s.sorted.back();
+    any = true;
+  }
+  lo = std::min(lo, 0.0);
+  g.x = {lo, niceCeil(std::max(hi, lo + 1e-9) * 1.02), double(plot.left()), double(plot.width())};
+  g.y = {0, 1, double(plot.top()), double(plot.height())};
+  return g;
+}
+
+double CdfChart::xForValue(double v) const { return geometryFor(size()).x.x(v); }
+double CdfChart::yForFraction(double f) const { return geometryFor(size()).y.y(f); }
+
+// A step per pixel column: the share of values up to that column's value.
+void CdfChart::paintSeries(QPainter& p, const Geometry& g, const Series& s, const QColor& colour) const {
+  if (s.sorted.empty()) return;
+  const QRect& plot = g.frame.plot();
+  const double n = static_cast<double>(s.sorted.size());
+  QPolygonF line;
+  line.reserve(2 * plot.width() + 2);
+  line.append(QPointF(plot.left(), g.y.y(0)));
+  for (int x = plot.left(); x <= plot.right() + 1; ++x) {
+    const double upTo = g.x.value(x + 1.0);
+    const double f = static_cast<double>(std::upper_bound(s.sorted.begin(), s.sorted.end(), upTo) - s.sorted.begin()) / n;
+    const double y = g.y.y(f);
+    if (line.back().y() != y) line.append(QPointF(x + 0.5, line.back().y()));
+    line.append(QPointF(x + 0.5, y));
+  }
+  p.save();
+  p.setClipRect(plot);
+  QPen pen(colour, 2);
+  pen.setCosmetic(true);
+  p.setPen(pen);
+  p.setRenderHint(QPainter::Antialiasing, true);
+  p.drawPolyline(line);
+  p.restore();
+}
+
+QString CdfChart::legendText(const Series& s) const {
+  if (s.sorted.empty()) return s.name + QStringLiteral(" (no samples)");
+  const double median = s.sorted[(s.sorted.size() - 1) / 2];
+  return QStringLiteral("%1 (n=%2, median %3)").arg(s.name).arg(s.sorted.size()).arg(median, 0, 'g', 4);
+}
+
+void CdfChart::paint(QPainter& p, QSize size) const {
+  const ChartColours c = ChartColours::fromPalette(palette());
+  const Geometry g = geometryFor(size);
+  const QRect& plot = g.frame.plot();
+  p.save();
+  p.setFont(font());
+  g.frame.paintBackground(p, c);
+  g.frame.paintTitle(p, c, title_);
+  g.frame.paintYAxis(p, c, g.y, niceTicks(0, 1, 5), QStringLiteral("share of samples"));
+  g.frame.paintXAxis(p, c, g.x, niceTicks(g.x.v0, g.x.v1, std::max(2, plot.width() / 70)), xLabel_);
+  std::vector<LegendEntry> legend;
+  for (size_t i = 0; i < series_.size(); ++i) {
+    const QColor colour = c.cycle[i % c.cycle.size()];
+    paintSeries(p, g, series_[i], colour);
+    legend.push_back({MarkShape::Line, colour, legendText(series_[i])});
+  }
+  LegendPainter(p, c).paintAt(legend, QPoint(plot.left(), g.frame.legend().top()), false);
+  if (series_.empty()) {
+    p.setPen(c.dimText);
+    p.drawText(plot, Qt::AlignCenter, QStringLiteral("No data"));
+  }
+  g.frame.paintBorder(p, c);
+  p.restore();
+}
+
+void CdfChart::paintEvent(QPaintEvent*) {
+  QPainter p(this);
+  paint(p, size());
+}
+
+void CdfChart::mouseMoveEvent(QMouseEvent* e) {
+  const QPoint at = e->position().toPoint();
+  const Geometry g = geometryFor(size());
+  if (!g.frame.plot().contains(at) || series_.empty()) return QToolTip::hideText();
+  const double v = g.x.value(at.x() + 0.5);
+  QStringList lines{QStringLiteral("%1 %2").arg(xLabel_).arg(v, 0, 'g', 4)};
+  for (int i = 0; i < seriesCount(); ++i)
+    lines << QStringLiteral("%1: %2 %").arg(series_[i].name).arg(100 * fractionAt(i, v), 0, 'f', 1);
+  QToolTip::showText(mapToGlobal(at) + QPoint(12, 12), lines.join(QLatin1Char('\n')), this);
+}
+
+bool CdfChart::exportPng(const QString& path, QSize size) const {
+  return exportChartPng(path, exportSize(this, size), [this](QPainter& p, QSize s) { paint(p, s); });
+}
+
+bool CdfChart::exportSvg(const QString& path, QSize size) const {
+  return exportChartSvg(path, exportSize(this, size), title_, [this](QPainter& p, QSize s) { paint(p, s); });
+}
+
+void CdfChart::contextMenuEvent(QContextMenuEvent* e) {
+  QMenu menu(this);
+  auto save = [this](bool svg) { saveChartAs(this, svg, size(), title_, [this](QPainter& p, QSize s) { paint(p, s); }); };
+  menu.addAction(QStringLiteral("Save as PNG..."), this, [save] { save(false); });
+  menu.addAction(QStringLiteral("Save as SVG..."), this, [save] { save(true); });
+  menu.exec(e->globalPos());
+}
+
+}  // namespace rudp::gui

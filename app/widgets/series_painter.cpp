@@ -1,0 +1,140 @@
+#include "widgets/series_painter.h"
+
+#include <QPolygonF>
+#include <cmath>
+#include <vector>
+
+namespace rudp::gui {
+
+SeriesPen SeriesPen::scatter(const QColor& c, double dotRadius) {
+  SeriesPen p;
+  p.colour = c;
+  p.style = SeriesStyle::Scatter;
+  p.dotRadius = dotRadius;
+  return p;
+}
+
+SeriesPen SeriesPen::line(const QColor& c, double width, Qt::PenStyle dash) {
+  SeriesPen p;
+  p.colour = c;
+  p.width = width;
+  p.dash = dash;
+  return p;
+}
+
+SeriesPen SeriesPen::steps(const QColor& c, double width, Qt::PenStyle dash, const QColor& fill) {
+  SeriesPen p = line(c, width, dash);
+  p.style = SeriesStyle::Steps;
+  p.fill = fill;
+  return p;
+}
+
+QPen SeriesPainter::linePen(const SeriesPen& pen) const {
+  QPen qp(pen.colour, pen.width, pen.dash);
+  qp.setCosmetic(true);
+  return qp;
+}
+
+void SeriesPainter::paint(const LodSeries& s, const SeriesPen& pen) {
+  if (s.empty()) return;
+  p_.save();
+  p_.setClipRect(clip_);
+  auto [b, e] = s.indexRange(time_.t0, time_.t1);
+  if (dense(e - b, clip_.width())) {
+    paintColumns(s, pen);
+  } else {
+    // Lines and steps start at the point before the range and end after it.
+    if (pen.style != SeriesStyle::Scatter) {
+      if (b > 0) --b;
+      if (e < s.size()) ++e;
+    }
+    paintPoints(s, b, e, pen);
+  }
+  p_.restore();
+}
+
+void SeriesPainter::paintPoints(const LodSeries& s, size_t b, size_t e, const SeriesPen& pen) {
+  if (pen.style == SeriesStyle::Scatter) {
+    p_.setRenderHint(QPainter::Antialiasing, true);
+    p_.setPen(Qt::NoPen);
+    p_.setBrush(pen.colour);
+    for (size_t i = b; i < e; ++i)
+      p_.drawEllipse(QPointF(time_.x(s.time(i)), values_.y(s.value(i))), pen.dotRadius, pen.dotRadius);
+    return;
+  }
+  QPolygonF line;
+  line.reserve(static_cast<qsizetype>(2 * (e - b)));
+  for (size_t i = b; i < e; ++i) {
+    const QPointF pt(time_.x(s.time(i)), values_.y(s.value(i)));
+    if (pen.style == SeriesStyle::Steps && !line.isEmpty()) line.append(QPointF(pt.x(), line.back().y()));
+    line.append(pt);
+  }
+  if (pen.style == SeriesStyle::Steps && e == s.size() && !line.isEmpty())
+    line.append(QPointF(clip_.right() + 1, line.back().y()));
+  strokeAndFill(line, pen);
+}
+
+// One column: from the previous column's last value to this one's first,
+// then down and up its extent, ending at its last value.
+void SeriesPainter::paintColumns(const LodSeries& s, const SeriesPen& pen) {
+  const auto cols = s.columns(clip_.left(), clip_.right() + 1, [&](int64_t t) { return time_.column(t); });
+  if (pen.style == SeriesStyle::Scatter) {
+    // Aliased zero-length lines draw nothing: single-pixel columns are points.
+    std::vector<QLineF> lines;
+    std::vector<QPointF> points;
+    lines.reserve(cols.size());
+    for (const auto& c : cols) {
+      const double x = c.x + 0.5, top = values_.y(c.span.max), bottom = values_.y(c.span.min);
+      if (std::floor(top) == std::floor(bottom))
+        points.emplace_back(c.x, std::floor(top));  // aliased points round: the pixel's corner
+      else
+        lines.emplace_back(x, top, x, bottom);
+    }
+    p_.setRenderHint(QPainter::Antialiasing, false);
+    QPen qp(pen.colour, 1);
+    qp.setCosmetic(true);
+    qp.setCapStyle(Qt::SquareCap);
+    p_.setPen(qp);
+    p_.drawLines(lines.data(), static_cast<int>(lines.size()));
+    p_.drawPoints(points.data(), static_cast<int>(points.size()));
+    return;
+  }
+  QPolygonF line;
+  line.reserve(static_cast<qsizetype>(cols.size() * 5 + 2));
+  auto [b, e] = s.indexRange(time_.t0, time_.t1);
+  if (b > 0) line.append(QPointF(time_.x(s.time(b - 1)), values_.y(s.value(b - 1))));
+  for (const auto& c : cols) {
+    const double x = c.x + 0.5;
+    const double first = values_.y(s.value(c.first)), last = values_.y(s.value(c.last - 1));
+    if (pen.style == SeriesStyle::Steps && !line.isEmpty()) line.append(QPointF(x, line.back().y()));
+    line.append(QPointF(x, first));
+    line.append(QPointF(x, values_.y(c.span.max)));
+    line.append(QPointF(x, values_.y(c.span.min)));
+    line.append(QPointF(x, last));
+  }
+  if (e < s.size()) {
+    const QPointF next(time_.x(s.time(e)), values_.y(s.value(e)));
+    if (pen.style == SeriesStyle::Steps && !line.isEmpty()) line.append(QPointF(next.x(), line.back().y()));
+    line.append(next);
+  }
+  p_.setRenderHint(QPainter::Antialiasing, false);
+  strokeAndFill(line, pen);
+}
+
+void SeriesPainter::strokeAndFill(const QPolygonF& line, const SeriesPen& pen) {
+  if (line.size() < 2) return;
+  if (pen.fill.isValid()) {
+    const double base = values_.y(values_.v0);
+    QPolygonF area = line;
+    area.append(QPointF(line.back().x(), base));
+    area.append(QPointF(line.front().x(), base));
+    p_.setPen(Qt::NoPen);
+    p_.setBrush(pen.fill);
+    p_.drawPolygon(area);
+  }
+  p_.setBrush(Qt::NoBrush);
+  p_.setPen(linePen(pen));
+  p_.drawPolyline(line);
+}
+
+}  // namespace rudp::gui

@@ -1,0 +1,143 @@
+// The connection timeline: charts of one connection stacked on one shared
+// time axis (RTT with SRTT/RTO/limit lines; retransmission and loss marks;
+// tcptrace sequence graph; packet and byte rates) with stall and
+// head-of-line bands across all of them. One direction at a time (D or
+// setDirection switches).
+//
+// Interaction: wheel zooms time around the mouse (Ctrl+wheel: the values of
+// the lane under it; Shift+wheel pans); left drag pans (in zoom mode, or with
+// Ctrl, it draws a rubber band to zoom into); a click on a mark, point or
+// band emits packetActivated; keys as in timeline_actions.h; the right-click
+// menu lists the actions. Y-axis zoom and pan apply to the lane under the
+// mouse (the RTT lane until the mouse has been over one).
+//
+// The chart is painted by TimelineRenderer into a cached image that is
+// repainted only when the view changes; the crosshair is drawn over it.
+#pragma once
+#include <QImage>
+#include <QWidget>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "widgets/timeline_actions.h"
+#include "widgets/timeline_data.h"
+#include "widgets/timeline_hit.h"
+#include "widgets/timeline_scene.h"
+#include "widgets/timeline_viewport.h"
+
+namespace rudp::gui {
+
+class TimelineView : public QWidget {
+  Q_OBJECT
+ public:
+  enum class DragMode { Pan, Zoom };
+
+  explicit TimelineView(QWidget* parent = nullptr);
+  ~TimelineView() override;
+
+  // Shows the connection's whole span (the zoom is reset). Null clears.
+  void setData(std::shared_ptr<const TimelineData> data);
+  const std::shared_ptr<const TimelineData>& data() const { return data_; }
+
+  void setDirection(Direction d);
+  Direction direction() const { return direction_; }
+
+  // The genre's RTT limit lines (ms). Until called, the database's limits
+  // (TimelineData::rttLimitsMs) are drawn.
+  void setLimitLines(std::vector<double> ms);
+
+  void setTimeRange(int64_t startNs, int64_t endNs);  // clamped to the connection's span
+  void zoomTo(int64_t startNs, int64_t endNs) { setTimeRange(startNs, endNs); }
+  void resetZoom();
+  int64_t rangeStart() const { return viewport_.start(); }
+  int64_t rangeEnd() const { return viewport_.end(); }
+  int64_t fullStart() const { return viewport_.fullStart(); }
+  int64_t fullEnd() const { return viewport_.fullEnd(); }
+  // The values a lane shows (automatic unless zoomed or panned in y).
+  ValueSpan valueRange(Lane lane) const;
+  // The lane y-axis keys and Ctrl+wheel act on.
+  Lane activeLane() const { return activeLane_; }
+  void setActiveLane(Lane lane) { activeLane_ = lane; }
+
+  // A cursor at that packet's time; 0 clears.
+  void setMarkedFrame(uint64_t frame);
+  void setLayerVisible(Layer layer, bool visible);
+  bool layerVisible(Layer layer) const { return (layers_ & static_cast<uint32_t>(layer)) != 0; }
+  void setCrosshairEnabled(bool on);
+  bool crosshairEnabled() const { return crosshair_; }
+  void setDragMode(DragMode m) { dragMode_ = m; }
+  DragMode dragMode() const { return dragMode_; }
+
+  // Runs an action as its key would.
+  void trigger(TimelineAction action);
+
+  // Geometry for tests and for the page (widget coordinates).
+  std::optional<TimelineHit> hitTest(QPoint p) const;
+  double xForTime(int64_t ns) const;
+  int64_t timeForX(double x) const;
+  QRect laneRect(Lane lane) const;
+
+  // The same paint code at any size.
+  // An invalid size exports at the widget's size (its size hint when hidden).
+  bool exportPng(const QString& path, QSize size = {}) const;
+  bool exportSvg(const QString& path, QSize size = {}) const;
+  // What is drawn now (for rendering elsewhere: benchmarks, other threads).
+  TimelineScene scene() const;
+
+  QSize sizeHint() const override { return {1000, 720}; }
+  QSize minimumSizeHint() const override { return {360, 360}; }
+
+ signals:
+  void packetActivated(quint64 frame);
+  void rangeChanged(qint64 startNs, qint64 endNs);
+  void directionChanged(rudp::Direction direction);
+  // PgDn (+1) / PgUp (-1): the page may step to the next connection.
+  void connectionStepRequested(int delta);
+
+ protected:
+  void paintEvent(QPaintEvent* e) override;
+  void resizeEvent(QResizeEvent* e) override;
+  void changeEvent(QEvent* e) override;
+  void keyPressEvent(QKeyEvent* e) override;
+  void mousePressEvent(QMouseEvent* e) override;
+  void mouseMoveEvent(QMouseEvent* e) override;
+  void mouseReleaseEvent(QMouseEvent* e) override;
+  void wheelEvent(QWheelEvent* e) override;
+  void leaveEvent(QEvent* e) override;
+  void contextMenuEvent(QContextMenuEvent* e) override;
+
+ private:
+  struct Drag {
+    QPoint from, to;
+    int64_t start = 0, end = 0;  // the range when it began
+    bool rubberBand = false, moved = false;
+    std::optional<Lane> lane;
+  };
+
+  TimelineGeometry geometry() const;
+  void viewChanged();          // repaint the chart
+  void rangeMaybeChanged(int64_t oldStart, int64_t oldEnd);
+  void applyStep(const ViewStep& step, std::optional<int64_t> anchor);
+  void finishRubberBand(const Drag& d);
+  void updateHover(QPoint at);
+  void paintOverlay(QPainter& p, const TimelineGeometry& g);
+  void saveAs(bool svg);
+
+  std::shared_ptr<const TimelineData> data_;
+  Direction direction_ = Direction::ClientToServer;
+  TimelineViewport viewport_;
+  std::optional<std::vector<double>> limitLines_;
+  std::optional<uint64_t> markedFrame_;
+  uint32_t layers_ = kAllLayers;
+  bool crosshair_ = true;
+  DragMode dragMode_ = DragMode::Pan;
+  Lane activeLane_ = Lane::Rtt;
+  std::optional<Drag> drag_;
+  std::optional<QPoint> hover_;
+
+  mutable QImage cache_;
+  mutable bool cacheValid_ = false;
+};
+
+}  // namespace rudp::gui

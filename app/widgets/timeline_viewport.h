@@ -1,0 +1,50 @@
+// The visible part of the timeline: a time range within the connection's,
+// and per lane an optional value range the user zoomed or panned to (lanes
+// without one scale to their visible data). Pure arithmetic, no widgets.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <optional>
+
+#include "widgets/lod_series.h"
+#include "widgets/timeline_layout.h"
+
+namespace rudp::gui {
+
+class TimelineViewport {
+ public:
+  static constexpr int64_t kMinSpanNs = 10'000;  // 10 us
+
+  // Sets the full range and shows all of it.
+  void setFullRange(int64_t start, int64_t end);
+  int64_t fullStart() const { return fullStart_; }
+  int64_t fullEnd() const { return fullEnd_; }
+  int64_t start() const { return start_; }
+  int64_t end() const { return end_; }
+
+  // Clamped into the full range, at least kMinSpanNs wide.
+  void setRange(int64_t start, int64_t end);
+  // factor < 1 zooms in: the span is multiplied by it around `anchor`,
+  // which stays at the same pixel.
+  void zoomX(double factor, int64_t anchor);
+  // Moves by `fraction` of the visible span (negative: earlier).
+  void panX(double fraction);
+  bool zoomedX() const { return start_ != fullStart_ || end_ != fullEnd_; }
+
+  const std::optional<ValueSpan>& valueRange(Lane lane) const { return y_[index(lane)]; }
+  void setValueRange(Lane lane, ValueSpan span) { y_[index(lane)] = span; }
+  // Same as zoomX and panX for a lane's values; `current` is what it shows now.
+  void zoomY(Lane lane, double factor, ValueSpan current);
+  void panY(Lane lane, double fraction, ValueSpan current);
+
+  void resetValues() { y_.fill(std::nullopt); }
+  // Everything back to the full range and automatic values.
+  void reset();
+
+ private:
+  static size_t index(Lane l) { return static_cast<size_t>(l); }
+  int64_t fullStart_ = 0, fullEnd_ = 1, start_ = 0, end_ = 1;
+  std::array<std::optional<ValueSpan>, kLaneCount> y_{};
+};
+
+}  // namespace rudp::gui
