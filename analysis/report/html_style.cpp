@@ -24,7 +24,7 @@ td.none { color: #888; font-style: italic; }
 abbr { text-decoration: none; cursor: help; color: #777; }
 ol.problems { padding-left: 0; list-style: none; counter-reset: p; }
 ol.problems li { counter-increment: p; margin: 0 0 5px; padding: 3px 8px; border-left: 5px solid #ccc; }
-ol.problems li::before { content: counter(p) ". "; color: #777; }
+ol.problems li::before { content: counter(p) "."; color: #777; display: inline-block; min-width: 2.4em; }
 ol.problems li.severe { border-color: #c00000; background: #fff3f3; }
 ol.problems li.major { border-color: #e07000; background: #fff8ef; }
 ol.problems li.minor { border-color: #c9a100; }

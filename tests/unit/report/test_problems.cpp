@@ -244,3 +244,46 @@ TEST_CASE("dissector errors are a capture warning naming the first frame and its
                                    " frames raised dissector errors (first: frame 1 at 0.000 s: ", 0) == 0);
   CHECK(problems[0].text.find("<script>alert('x')</script> & \"co\"") != std::string::npos);
 }
+
+TEST_CASE("RTT over the highest limit is a problem placed at the first sample over it") {
+  // One-way delay 150 ms +- 15 (normal): most round trips exceed 300 ms.
+  AnalysedCapture a = simulateAndAnalyse("rtt", {"--connections", "2", "--duration", "10", "--seed", "4",
+                                                 "--delay-ms", "150", "--jitter-ms", "15", "--jitter-dist",
+                                                 "normal"});
+  StoreReader reader(a.db);
+  const std::vector<Problem> problems = findProblems(reader);
+  for (size_t c = 0; c < 2; ++c) {
+    const int64_t conn = a.connectionId(c);
+    const auto found = ofKind(problems, ProblemKind::RttOverLimit, conn, Direction::ClientToServer);
+    REQUIRE(found.size() == 1);
+    // The true round trips of client->server data, carried by captured server packets.
+    std::map<uint64_t, double> trueRtt;
+    for (const auto& p : directionTruth(a, c, Direction::ServerToClient)["packets"])
+      if (p.contains("ack") && p["ack"]["true_rtt_ms"].is_number() && p["frame"].is_number())
+        trueRtt[p["frame"]] = p["ack"]["true_rtt_ms"];
+    // Of the packets the analysis took a sample from, those truly over the
+    // limit (up to the 1 ms resolution of the echoed timestamps).
+    const auto samples = reader.rttSamples(conn, Direction::ClientToServer);
+    size_t surelyOver = 0, maybeOver = 0;
+    for (const auto& e : samples) {
+      REQUIRE(trueRtt.count(e.frame) == 1);
+      surelyOver += trueRtt[e.frame] > 301;
+      maybeOver += trueRtt[e.frame] > 299;
+    }
+    const auto record = reader.connection(conn);
+    const double share = record->metrics.dir[0].rtt.share_above[2];
+    INFO("connection " << c << ": share " << share);
+    REQUIRE(samples.size() == record->metrics.dir[0].rtt.samples);
+    CHECK(share * double(samples.size()) >= double(surelyOver) - 0.5);
+    CHECK(share * double(samples.size()) <= double(maybeOver) + 0.5);
+    CHECK(found[0].severity == Approx(share * 10000));
+    CHECK(found[0].text.find(report::percentText(share) + " of client\u2192server RTT samples above 300 ms") !=
+          std::string::npos);
+    // Its place: a sample whose true RTT is over the limit (within the 1 ms of ts resolution).
+    REQUIRE(trueRtt.count(found[0].frame) == 1);
+    CHECK(trueRtt[found[0].frame] > 299);
+    CHECK(found[0].severity > problems.back().severity);
+  }
+  // A round-trip budget is not applied to ack delays (server->client data at the client).
+  for (const auto& p : problems) CHECK_FALSE((p.kind == ProblemKind::RttOverLimit && p.dir == Direction::ServerToClient));
+}
