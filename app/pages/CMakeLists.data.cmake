@@ -1,6 +1,11 @@
 # The data pages (Connections, Statistics) and the packet-fields view, for
 # app/CMakeLists.txt to include(): a static library the shell and the tests
 # link.
+# The Statistics page embeds the chart widgets (HistogramChart, CdfChart).
+if(NOT TARGET rudp_app_widgets)
+  message(STATUS "rudp_app_pages_data not built: it needs rudp_app_widgets (app/widgets)")
+  return()
+endif()
 set(_pages_data_dir ${CMAKE_CURRENT_LIST_DIR})
 add_library(rudp_app_pages_data STATIC
   ${_pages_data_dir}/connections_page.cpp
@@ -8,8 +13,5 @@ add_library(rudp_app_pages_data STATIC
   ${_pages_data_dir}/statistics_charts.cpp
   ${_pages_data_dir}/statistics_page.cpp)
 target_include_directories(rudp_app_pages_data PUBLIC ${_pages_data_dir}/..)
-target_link_libraries(rudp_app_pages_data PUBLIC Qt6::Widgets Qt6::Svg rudp_app_models)
-if(TARGET rudp_app_widgets)
-  target_link_libraries(rudp_app_pages_data PUBLIC rudp_app_widgets)
-endif()
+target_link_libraries(rudp_app_pages_data PUBLIC Qt6::Widgets Qt6::Svg rudp_app_models rudp_app_widgets)
 set_target_properties(rudp_app_pages_data PROPERTIES AUTOMOC ON)

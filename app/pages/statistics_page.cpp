@@ -92,9 +92,9 @@ QWidget* StatisticsPage::makeTables() {
   tables->addWidget(titled(tr("Figures"), m_figuresTable));
   tables->addWidget(titled(tr("Loss bursts"), m_burstTable));
   tables->addWidget(titled(tr("Stalls (select one to see it on the timeline)"), m_stallTable));
-  tables->setStretchFactor(0, 2);
-  tables->setStretchFactor(1, 1);
-  tables->setStretchFactor(2, 3);
+  tables->setStretchFactor(0, 3);
+  tables->setStretchFactor(1, 2);
+  tables->setStretchFactor(2, 5);
   return tables;
 }
 

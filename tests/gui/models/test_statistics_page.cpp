@@ -9,7 +9,11 @@
 #include "models/direction_figures_model.h"
 #include "models/stalls_model.h"
 #include "page_artifacts.h"
+#include "models/rtt_histogram.h"
+#include "pages/statistics_charts.h"
 #include "pages/statistics_page.h"
+#include "widgets/cdf_chart.h"
+#include "widgets/histogram_chart.h"
 #include "sample_capture.h"
 #include "store/store_reader.h"
 
@@ -75,6 +79,41 @@ TEST_CASE("selecting a stall on the statistics page emits its connection, direct
 
   const QString png = savePagePng(page, "statistics_page");
   CHECK(!png.isEmpty());
+}
+
+TEST_CASE("the statistics charts hold the connection's RTT samples and loss bursts") {
+  const SampleCapture& s = sampleCapture();
+  StoreReader reader(s.db);
+  const int64_t conn = outageConnection(reader);
+  const StatisticsData data = loadStatistics(reader, conn);
+  StatisticsPage page;
+  page.setData(data);
+  auto* charts = static_cast<StatisticsCharts*>(page.charts());
+  const nlohmann::json& truth = s.truthConnection(reader.connection(conn)->summary.conn_id);
+  for (Direction d : {Direction::ClientToServer, Direction::ServerToClient}) {
+    INFO(truthDirection(d));
+    const std::vector<double>& samples = data.of(d).rtt_ms;
+    const RttHistogramPlan plan = planRttHistogram(samples);
+    double drawn = 0;
+    for (const HistogramBin& b : charts->rttHistogram(d)->bins()) {
+      drawn += b.count;
+      CHECK(b.to - b.from == Approx(plan.width));
+    }
+    CHECK(drawn == static_cast<double>(samples.size() - plan.beyond));
+    // Loss-burst bars: one per length, the truth's runs of never-delivered seqs.
+    std::map<uint32_t, uint64_t> bars;
+    for (const HistogramBin& b : charts->lossBurstHistogram(d)->bins())
+      bars[b.label.toUInt()] = static_cast<uint64_t>(b.count);
+    CHECK(bars == truthNeverDeliveredRuns(truth, d));
+    // The CDF has every sample, outage included.
+    const int series = static_cast<int>(d);
+    CHECK(charts->rttCdf()->fractionAt(series, *std::max_element(samples.begin(), samples.end())) == 1.0);
+    CHECK(charts->rttCdf()->quantile(series, 0.5) == data.of(d).rtt.p50);
+  }
+  CHECK(charts->rttCdf()->seriesCount() == 2);
+  page.clear();
+  CHECK(charts->rttCdf()->seriesCount() == 0);
+  CHECK(charts->rttHistogram(Direction::ClientToServer)->bins().empty());
 }
 
 TEST_CASE("the statistics figures are the analysis' numbers, empty data empties the page") {
