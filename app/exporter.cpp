@@ -14,9 +14,7 @@
 #include "models/table_csv.h"
 #include "pages/summary_page.h"
 #include "pages/timeline_page.h"
-#ifdef HAVE_RUDP_APP_WIDGETS
 #include "widgets/timeline_view.h"
-#endif
 #include "pages/connections_page.h"
 #include "report/html_report.h"
 #include "pages/statistics_page.h"
@@ -78,14 +76,12 @@ void Exporter::exportReport() {
 
 QString Exporter::exportChartTo(const QString& path, ChartFormat format) {
   QWidget* page = m_window->resultPages()->currentWidget();
-#ifdef HAVE_RUDP_APP_WIDGETS
   if (page == m_window->timelinePage()) {
     if (m_window->timelinePage()->connection() == 0) return tr("no connection is shown");
     TimelineView* view = m_window->timelinePage()->view();
     const bool ok = format == Png ? view->exportPng(path) : view->exportSvg(path);
     return ok ? QString() : tr("the file could not be written");
   }
-#endif
   if (page == m_window->statisticsPage()) {
     const bool ok = format == Png ? m_window->statisticsPage()->exportPng(path)
                                   : m_window->statisticsPage()->exportSvg(path);
@@ -108,7 +104,6 @@ QString Exporter::exportTableTo(const QString& path) {
 }
 
 void Exporter::exportReportTo(const QString& path) {
-#ifdef HAVE_HTML_REPORT
   m_window->statusBar()->showMessage(tr("Writing the report…"));
   report::HtmlReportOptions options;
   options.generator = "rudpscope " + QCoreApplication::applicationVersion().toStdString();
@@ -126,9 +121,6 @@ void Exporter::exportReportTo(const QString& path) {
         report(error, path);
         emit reportExported(path, error);
       });
-#else
-  emit reportExported(path, tr("the HTML report writer is not built yet"));
-#endif
 }
 
 }  // namespace rudp::gui

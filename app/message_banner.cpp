@@ -7,6 +7,7 @@
 #include <QToolButton>
 
 #include "palette_theme.h"
+#include "widgets/chart_colours.h"
 
 namespace rudp::gui {
 
@@ -77,7 +78,7 @@ void MessageBanner::changeEvent(QEvent* event) {
 void MessageBanner::applyColours() {
   const QColor base = parentWidget() ? parentWidget()->palette().color(QPalette::Window)
                                      : palette().color(QPalette::Window);
-  const QColor tint = blend(base, accent(m_kind), isDark(palette()) ? 0.30 : 0.18);
+  const QColor tint = blend(base, accent(m_kind), ChartColours::isDark(palette()) ? 0.30 : 0.18);
   const QString sheet = QStringLiteral("#messageBanner { background: %1; border: 1px solid %2; border-radius: 4px; }")
                             .arg(tint.name(), accent(m_kind).name());
   if (sheet != styleSheet()) setStyleSheet(sheet);  // a new sheet sends a palette change: no loop

@@ -2,10 +2,6 @@
 
 namespace rudp::gui {
 
-bool isDark(const QPalette& palette) {
-  return palette.color(QPalette::WindowText).lightness() > palette.color(QPalette::Window).lightness();
-}
-
 QColor blend(const QColor& a, const QColor& b, double t) {
   auto mix = [t](int x, int y) { return int(x + (y - x) * t + 0.5); };
   return QColor(mix(a.red(), b.red()), mix(a.green(), b.green()), mix(a.blue(), b.blue()));

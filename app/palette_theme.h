@@ -1,13 +1,11 @@
-// Light or dark: Qt 6.4 has no colour-scheme hint (6.5 adds one), so the app
-// decides from the palette, as Wireshark does: dark when the window text is
-// lighter than the window.
+// Colours of the window's own parts (banner, problem marks) beside the
+// charts' (widgets/chart_colours.h, which also decides light or dark).
 #pragma once
 #include <QColor>
 #include <QPalette>
 
 namespace rudp::gui {
 
-bool isDark(const QPalette& palette);
 // `a` moved towards `b` by t (0..1).
 QColor blend(const QColor& a, const QColor& b, double t);
 // A dark Fusion palette (tests and screenshots of the dark look; the app

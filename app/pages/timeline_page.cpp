@@ -13,9 +13,7 @@
 #include "jobs/capture_overview.h"
 #include "jobs/capture_session.h"
 #include "models/value_text.h"
-#ifdef HAVE_RUDP_APP_WIDGETS
 #include "widgets/timeline_view.h"
-#endif
 #include "pages/packet_fields_view.h"
 
 namespace rudp::gui {
@@ -48,10 +46,10 @@ TimelinePage::TimelinePage(CaptureSession& session, QWidget* parent)
   m_state->setForegroundRole(QPalette::PlaceholderText);
   m_viewStack->addWidget(m_state);
   auto* splitter = new QSplitter(Qt::Horizontal, this);
-#ifdef HAVE_RUDP_APP_WIDGETS
   m_view = new TimelineView(splitter);
   connect(m_view, &TimelineView::packetActivated, this, &TimelinePage::showPacket);
-#endif
+  connect(m_view, &TimelineView::directionChanged, this, &TimelinePage::setDirection);
+  connect(m_view, &TimelineView::connectionStepRequested, this, &TimelinePage::stepConnection);
   m_fields = new PacketFieldsView(splitter);
   splitter->setStretchFactor(0, 4);
   splitter->setStretchFactor(1, 1);
@@ -156,7 +154,6 @@ void TimelinePage::load(int64_t conn) {
   m_requestedConn = conn;
   m_state->setText(tr("Loading connection #%1…").arg(conn));
   m_viewStack->setCurrentIndex(MessageStack);
-#ifdef HAVE_RUDP_APP_WIDGETS
   m_session.queries().run(
       m_timelineTracker, m_session.dbPath(),
       [conn](StoreReader& reader) { return std::make_shared<const TimelineData>(loadTimelineData(reader, conn)); },
@@ -169,28 +166,27 @@ void TimelinePage::load(int64_t conn) {
         emit timelineShown(conn);
       },
       [this](const QString& message) { m_state->setText(tr("Cannot load the timeline: %1").arg(message)); });
-#endif
 }
 
 void TimelinePage::setDirection(Direction dir) {
   m_direction = dir;
   m_directionButtons->button(int(dir))->setChecked(true);
-#ifdef HAVE_RUDP_APP_WIDGETS
-  m_view->setDirection(dir);
-#endif
+  if (m_view->direction() != dir) m_view->setDirection(dir);
+}
+
+// PgDn / PgUp on the chart: the next or previous connection of the list.
+void TimelinePage::stepConnection(int delta) {
+  const int index = m_connectionBox->currentIndex() + delta;
+  if (index >= 0 && index < m_connectionBox->count()) showConnection(m_connectionBox->itemData(index).toLongLong());
 }
 
 void TimelinePage::applyRange(const Range& range) {
   const int64_t margin = std::max(kMinMarginNs, (range.end_ns - range.start_ns) / 4);
-#ifdef HAVE_RUDP_APP_WIDGETS
   m_view->zoomTo(range.start_ns - margin, range.end_ns + margin);
   if (range.frame != 0) {
     m_view->setMarkedFrame(range.frame);
     showPacket(range.frame);
   }
-#else
-  Q_UNUSED(margin);
-#endif
 }
 
 void TimelinePage::showPacket(quint64 frame) {

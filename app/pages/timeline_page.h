@@ -61,6 +61,7 @@ class TimelinePage : public QWidget {
   void want(int64_t conn);
   void load(int64_t conn);
   void setDirection(Direction dir);
+  void stepConnection(int delta);
   void applyRange(const Range& range);
   void showPacket(quint64 frame);
 

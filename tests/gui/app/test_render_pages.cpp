@@ -14,6 +14,7 @@
 #include "main_window.h"
 #include "pages/timeline_page.h"
 #include "palette_theme.h"
+#include "widgets/chart_colours.h"
 
 using namespace rudp;
 using namespace rudp::test;
@@ -60,7 +61,7 @@ TEST_CASE("every page renders in the light and the dark palette") {
   const QPalette original = QApplication::palette();
   for (const bool dark : {false, true}) {
     QApplication::setPalette(dark ? gui::darkPalette() : QApplication::style()->standardPalette());
-    CHECK(gui::isDark(QApplication::palette()) == dark);
+    CHECK(gui::ChartColours::isDark(QApplication::palette()) == dark);
     MainWindow window;
     window.resize(1400, 900);
     window.show();
