@@ -40,6 +40,9 @@ ConnectionProblems::ConnectionProblems(StoreReader& reader, const ConnectionReco
 std::vector<Problem> ConnectionProblems::find() {
   out_.clear();
   if (!conn_.has_analysis) return out_;
+  for (size_t d = 0; d < 2; ++d)
+    stalls_[d] = TimeSpans(metrics(Direction(d)).stalls,
+                           [](const ana::StallEvent& s) { return std::make_pair(s.start_ns, s.end_ns); });
   for (Direction d : {Direction::ClientToServer, Direction::ServerToClient})
     if (conn_.has_direction[static_cast<size_t>(d)]) findInDirection(d);
   return std::move(out_);
@@ -81,9 +84,7 @@ void ConnectionProblems::findInDirection(Direction d) {
 }
 
 bool ConnectionProblems::insideStall(Direction d, int64_t from_ns, int64_t to_ns) const {
-  return std::any_of(metrics(d).stalls.begin(), metrics(d).stalls.end(), [&](const ana::StallEvent& s) {
-    return overlaps(from_ns, to_ns, s.start_ns, s.end_ns);
-  });
+  return stalls_[static_cast<size_t>(d)].touches(from_ns, to_ns);
 }
 
 ConnectionProblems::Burst ConnectionProblems::toBurst(const ana::LossEvent& ev, Direction d) {
@@ -115,7 +116,7 @@ void ConnectionProblems::addStall(const ana::StallEvent& s, const std::vector<Re
     if (overlaps(b.start_ns, b.end_ns, s.start_ns, s.end_ns)) lostInRow = std::max(lostInRow, b.count);
   if (lostInRow > 0) p.text += format(", %u packets lost in a row", lostInRow);
   if (s.open) p.text += "; still waiting when the capture ends";
-  if (s.estimated) p.text += " (estimated from the receiver's side)";
+  if (s.estimated) p.text += "; estimated from the receiver's side";
   out_.push_back(std::move(p));
 }
 

@@ -2,10 +2,12 @@
 // bursts that happened during them), timeout retransmission runs and long
 // loss bursts outside stalls, RTT over the highest limit, and high loss.
 #pragma once
+#include <array>
 #include <vector>
 
 #include "report/problems.h"
 #include "report/retransmission_runs.h"
+#include "report/time_spans.h"
 
 namespace rudp::report {
 
@@ -51,6 +53,7 @@ class ConnectionProblems {
   int64_t start_ns_;
   const AnalysisSettings& settings_;
   ProblemThresholds thr_;
+  std::array<TimeSpans, 2> stalls_;  // by direction
   std::vector<Problem> out_;
 };
 

@@ -6,6 +6,7 @@
 #include "report/markup.h"
 #include "report/plot_scale.h"
 #include "report/retransmission_runs.h"
+#include "report/time_spans.h"
 #include "report/wording.h"
 
 using namespace rudp;
@@ -98,4 +99,16 @@ TEST_CASE("durations read like a person writes them") {
   CHECK(percentText(0.0044) == "0.44 %");
   CHECK(percentText(0.044) == "4.4 %");
   CHECK(secondsAt(8'051'560'000, 23'985'000) == "8.028 s");
+}
+
+TEST_CASE("time spans tell whether an interval touches any of them") {
+  const std::vector<std::pair<int64_t, int64_t>> raw = {{50, 60}, {10, 40}, {20, 25}};
+  const TimeSpans spans(raw, [](const auto& p) { return p; });
+  CHECK(spans.touches(30, 35));   // inside the long one, past the short one's end
+  CHECK(spans.touches(0, 10));    // inclusive start
+  CHECK(spans.touches(60, 70));   // inclusive end
+  CHECK_FALSE(spans.touches(41, 49));
+  CHECK_FALSE(spans.touches(61, 100));
+  CHECK_FALSE(spans.touches(0, 9));
+  CHECK_FALSE(TimeSpans().touches(0, 100));
 }
