@@ -101,6 +101,7 @@ QWidget* ConnectionsPage::makeToolBar() {
   connect(copy, &QPushButton::clicked, this, &ConnectionsPage::copyTableAsCsv);
 
   row->addWidget(m_filter, 1);
+  m_count->setObjectName(QStringLiteral("connections.count"));
   row->addWidget(m_count);
   row->addWidget(columns);
   row->addWidget(copy);
@@ -156,8 +157,9 @@ bool ConnectionsPage::isColumnVisible(const QString& id) const {
 
 void ConnectionsPage::updateCount() {
   const int shown = m_proxy->rowCount(), all = m_model->rowCount();
-  m_count->setText(shown == all ? tr("%n connection(s)", nullptr, all)
-                                : tr("%1 of %n connection(s)", nullptr, all).arg(shown));
+  const QString noun = all == 1 ? tr("connection") : tr("connections");
+  m_count->setText(shown == all ? tr("%1 %2").arg(all).arg(noun)
+                                : tr("%1 of %2 %3").arg(shown).arg(all).arg(noun));
 }
 
 void ConnectionsPage::focusFilter() {

@@ -5,6 +5,7 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QHeaderView>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
 #include <QPushButton>
@@ -89,6 +90,7 @@ TEST_CASE("typing in the filter box keeps the matching connections, and Ctrl+F f
   QTest::keyClicks(p.page.filterEdit(), "10.0.1.3");
   REQUIRE(p.page.proxy()->rowCount() == 1);
   CHECK(p.shownClient(0) == "10.0.1.3:40002");
+  CHECK(p.page.findChild<QLabel*>("connections.count")->text() == "1 of 3 connections");
   savePagePng(p.page, "connections_page_filtered");
   p.page.filterEdit()->clear();
   CHECK(p.page.proxy()->rowCount() == 3);
