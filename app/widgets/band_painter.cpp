@@ -10,13 +10,32 @@ std::pair<int, int> BandPainter::pixelSpan(const TimeAxis& time, int64_t start, 
   return {left, right};
 }
 
+// Recovery inside a stall is part of the stall: only the parts outside the
+// stalls get the recovery shade, so the two colours never mix.
+std::vector<TimeBand> BandPainter::visibleRecoveries(const DirectionTimeline& d) const {
+  std::vector<TimeBand> out;
+  auto first = std::lower_bound(d.recoveryUnion.begin(), d.recoveryUnion.end(), s_.t0,
+                                [](const TimeBand& b, int64_t t) { return b.end_ns < t; });
+  for (auto it = first; it != d.recoveryUnion.end() && it->start_ns < s_.t1; ++it) {
+    TimeBand rest = *it;
+    if (s_.has(Layer::StallBands))
+      for (const ana::StallEvent& st : d.stalls) {
+        if (st.end_ns <= rest.start_ns || st.start_ns >= rest.end_ns) continue;
+        if (st.start_ns > rest.start_ns) out.push_back({rest.start_ns, st.start_ns});
+        rest.start_ns = st.end_ns;
+        if (rest.start_ns >= rest.end_ns) break;
+      }
+    if (rest.start_ns < rest.end_ns) out.push_back(rest);
+  }
+  return out;
+}
+
 void BandPainter::paint(const DirectionTimeline& d) {
   p_.save();
   p_.setRenderHint(QPainter::Antialiasing, false);
   if (s_.has(Layer::RecoveryBands))
-    for (const TimeBand& b : d.recoveryUnion)
-      if (b.end_ns >= s_.t0 && b.start_ns < s_.t1)
-        paintBand(b.start_ns, b.end_ns, s_.colours.recoveryBand, kRecoveryMinWidth, false);
+    for (const TimeBand& b : visibleRecoveries(d))
+      paintBand(b.start_ns, b.end_ns, s_.colours.recoveryBand, kRecoveryMinWidth, false);
   if (s_.has(Layer::StallBands))
     for (const ana::StallEvent& st : d.stalls)
       if (st.end_ns >= s_.t0 && st.start_ns < s_.t1)

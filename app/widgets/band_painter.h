@@ -20,6 +20,7 @@ class BandPainter {
   static constexpr int kStallMinWidth = 2, kRecoveryMinWidth = 1;
 
  private:
+  std::vector<TimeBand> visibleRecoveries(const DirectionTimeline& d) const;
   void paintBand(int64_t start, int64_t end, const QColor& fill, int minWidth, bool edges);
 
   QPainter& p_;

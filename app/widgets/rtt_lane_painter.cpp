@@ -1,6 +1,7 @@
 #include "widgets/rtt_lane_painter.h"
 
 #include <QFontMetrics>
+#include <algorithm>
 #include <cmath>
 
 namespace rudp::gui {
@@ -19,11 +20,16 @@ void RttLanePainter::paint(const DirectionTimeline& d) {
 void RttLanePainter::paintLimitLines() {
   const QRect& r = rect();
   const QFontMetrics fm(p_.font());
-  for (double limit : s_.limitLinesMs) {
+  double lastLabelY = 1e9;  // labels too close to the previous one are left out
+  std::vector<double> limits = s_.limitLinesMs;
+  std::sort(limits.begin(), limits.end());
+  for (double limit : limits) {
     const double y = std::round(axis().y(limit)) + 0.5;
     if (y < r.top() || y > r.bottom()) continue;
     p_.setPen(QPen(s_.colours.limit, 1, Qt::DashDotLine));
     p_.drawLine(QPointF(r.left() + 1, y), QPointF(r.right() - 1, y));
+    if (lastLabelY - y < fm.height()) continue;
+    lastLabelY = y;
     const QString label = QStringLiteral("%1 ms").arg(limit);
     p_.drawText(QPointF(r.right() - fm.horizontalAdvance(label) - 6, y - 3), label);
   }

@@ -87,10 +87,12 @@ void loadLosses(StoreReader& r, int64_t conn, Direction d, const TimelineData& d
                    [](const LossMark& a, const LossMark& b) { return a.ts_ns < b.ts_ns; });
 }
 
-// One band per retransmitted seq (its copies share the original frame).
+// One band per retransmitted seq (its copies share the original frame). A
+// spurious copy blocks nothing: the data had arrived.
 void buildRecoveryBands(const TimelineData& data, DirectionTimeline& out) {
   std::map<std::pair<uint64_t, uint32_t>, RecoveryBand> bySeq;
   for (const RetxMark& m : out.retransmissions) {
+    if (m.cause == ana::RetxCause::Spurious) continue;
     auto [it, fresh] = bySeq.try_emplace({m.original_frame, m.raw_seq});
     RecoveryBand& b = it->second;
     if (fresh) {

@@ -42,7 +42,7 @@ struct TimeBand {
 };
 
 // Head-of-line blocking while one seq is recovered: from its original copy to
-// its last copy.
+// its last copy (spurious copies left out: that data had arrived).
 struct RecoveryBand {
   int64_t start_ns = 0, end_ns = 0;
   uint32_t seq = 0;

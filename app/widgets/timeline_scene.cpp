@@ -2,11 +2,14 @@
 
 #include <QFontMetrics>
 #include <algorithm>
+#include <cmath>
 
 namespace rudp::gui {
 
 EventRows EventRows::of(const QRect& lane) {
-  return {lane.top() + lane.height() * 0.5, lane.top() + lane.height() * 0.8};
+  // On pixel centres, so marks are symmetric and crisp.
+  auto centre = [](double y) { return std::floor(y) + 0.5; };
+  return {centre(lane.top() + lane.height() * 0.5), centre(lane.top() + lane.height() * 0.8)};
 }
 
 TimelineGeometry TimelineGeometry::compute(const TimelineScene& scene, QSize size) {

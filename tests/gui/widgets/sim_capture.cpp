@@ -9,7 +9,8 @@
 
 namespace rudp::test {
 
-std::unique_ptr<SimCapture> makeSimCapture(grudp_sim::SimConfig config, const std::string& name) {
+std::unique_ptr<SimCapture> makeSimCapture(grudp_sim::SimConfig config, const std::string& name,
+                                           const CaptureEdit& edit) {
   auto c = std::make_unique<SimCapture>();
   REQUIRE(c->dir.isValid());
   c->pcap = c->dir.filePath(QString::fromStdString(name + ".pcap")).toStdString();
@@ -17,8 +18,10 @@ std::unique_ptr<SimCapture> makeSimCapture(grudp_sim::SimConfig config, const st
   config.nsec = true;  // capture times exactly the truth's
   c->config = config;
   grudp_sim::Simulator sim(config);
-  sim.run(c->pcap, true);
+  const std::string simulated = edit ? c->pcap + ".sim.pcap" : c->pcap;
+  sim.run(simulated, true);
   c->truth = sim.truth();
+  if (edit) edit(simulated, c->pcap);
   ingestCapture(c->pcap, c->db, DissectorOptions{});
   return c;
 }

@@ -4,6 +4,7 @@
 // connection is loaded from it as the GUI loads it.
 #pragma once
 #include <QTemporaryDir>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -27,8 +28,11 @@ struct SimCapture {
   std::shared_ptr<const gui::TimelineData> timeline(int64_t conn) const;
 };
 
-// Simulates `config` (nanosecond timestamps forced) and analyses it.
-std::unique_ptr<SimCapture> makeSimCapture(grudp_sim::SimConfig config, const std::string& name);
+// Simulates `config` (nanosecond timestamps forced) and analyses it; `edit`,
+// when given, writes the analysed capture from the simulated one.
+using CaptureEdit = std::function<void(const std::string& simulated, const std::string& edited)>;
+std::unique_ptr<SimCapture> makeSimCapture(grudp_sim::SimConfig config, const std::string& name,
+                                           const CaptureEdit& edit = {});
 
 // The widget tests' capture, made once per process: 2 connections, 12 s,
 // 3 % bursty loss (mean run 2) both ways, 40 ms +- 5 ms, 1 % reordering, an
