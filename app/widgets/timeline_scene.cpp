@@ -29,12 +29,15 @@ TimelineGeometry TimelineGeometry::compute(const TimelineScene& scene, QSize siz
 }
 
 namespace {
-// The visible points plus the one before: lines and steps start there.
-void includeVisible(ValueSpan& s, const LodSeries& series, int64_t t0, int64_t t1) {
+// What a series shows in [t0, t1): its visible points, and for the lines
+// the values they carry in from either side (a step holds the value before,
+// a line runs between the points on either side).
+enum class Shown { Points, Steps, Line };
+void includeVisible(ValueSpan& s, const LodSeries& series, int64_t t0, int64_t t1, Shown shown) {
   if (series.empty()) return;
   auto [b, e] = series.indexRange(t0, t1);
-  if (b > 0) --b;
-  if (e < series.size()) ++e;
+  if (shown != Shown::Points && b > 0) --b;
+  if (shown == Shown::Line && e < series.size()) ++e;
   s.include(series.span(b, e));
 }
 
@@ -45,9 +48,9 @@ ValueSpan fromZero(ValueSpan s, double fallbackTop) {
 
 ValueSpan rttRange(const TimelineScene& sc, const DirectionTimeline& d) {
   ValueSpan s = ValueSpan::none();
-  if (sc.has(Layer::RttSamples)) includeVisible(s, d.rtt, sc.t0, sc.t1);
-  if (sc.has(Layer::Srtt)) includeVisible(s, d.srtt, sc.t0, sc.t1);
-  if (sc.has(Layer::Rto)) includeVisible(s, d.rto, sc.t0, sc.t1);
+  if (sc.has(Layer::RttSamples)) includeVisible(s, d.rtt, sc.t0, sc.t1, Shown::Points);
+  if (sc.has(Layer::Srtt)) includeVisible(s, d.srtt, sc.t0, sc.t1, Shown::Line);
+  if (sc.has(Layer::Rto)) includeVisible(s, d.rto, sc.t0, sc.t1, Shown::Steps);
   // A limit line close above the data is worth the room it takes.
   if (sc.has(Layer::LimitLines))
     for (double limit : sc.limitLinesMs)
@@ -57,9 +60,9 @@ ValueSpan rttRange(const TimelineScene& sc, const DirectionTimeline& d) {
 
 ValueSpan sequenceRange(const TimelineScene& sc, const DirectionTimeline& d) {
   ValueSpan s = ValueSpan::none();
-  if (sc.has(Layer::SeqSent)) includeVisible(s, d.seqSent, sc.t0, sc.t1);
-  if (sc.has(Layer::SeqAcked)) includeVisible(s, d.seqAcked, sc.t0, sc.t1);
-  if (sc.has(Layer::SeqRetransmitted)) includeVisible(s, d.seqRetransmitted, sc.t0, sc.t1);
+  if (sc.has(Layer::SeqSent)) includeVisible(s, d.seqSent, sc.t0, sc.t1, Shown::Points);
+  if (sc.has(Layer::SeqAcked)) includeVisible(s, d.seqAcked, sc.t0, sc.t1, Shown::Steps);
+  if (sc.has(Layer::SeqRetransmitted)) includeVisible(s, d.seqRetransmitted, sc.t0, sc.t1, Shown::Points);
   if (s.empty()) return {0, 1};
   const double pad = std::max((s.max - s.min) * 0.04, 1.0);
   return {s.min - pad, s.max + pad};
@@ -67,7 +70,7 @@ ValueSpan sequenceRange(const TimelineScene& sc, const DirectionTimeline& d) {
 
 ValueSpan rateRange(const TimelineScene& sc, const LodSeries& series) {
   ValueSpan s = ValueSpan::none();
-  includeVisible(s, series, sc.t0, sc.t1);
+  includeVisible(s, series, sc.t0, sc.t1, Shown::Steps);
   return fromZero(s, 1);
 }
 }  // namespace
