@@ -42,7 +42,7 @@ void ChartFrame::paintYAxis(QPainter& p, const ChartColours& c, const ValueAxis&
   const QFontMetrics fm(font_);
   for (const Tick& t : ticks) {
     const double y = std::round(axis.y(t.value)) + 0.5;
-    if (y < plot_.top() - 0.5 || y > plot_.bottom() + 1) continue;
+    if (y < plot_.top() - 1 || y > plot_.bottom() + 2) continue;  // the axis ends sit on the frame
     p.setPen(QPen(c.grid, 1));
     p.drawLine(QPointF(plot_.left(), y), QPointF(plot_.right(), y));
     p.setPen(c.axis);
@@ -64,7 +64,7 @@ void ChartFrame::paintXAxis(QPainter& p, const ChartColours& c, const Horizontal
   const QFontMetrics fm(font_);
   for (const Tick& t : ticks) {
     const double x = std::round(axis.x(t.value)) + 0.5;
-    if (x < plot_.left() - 0.5 || x > plot_.right() + 1) continue;
+    if (x < plot_.left() - 1 || x > plot_.right() + 2) continue;
     p.setPen(QPen(c.grid, 1));
     p.drawLine(QPointF(x, plot_.top()), QPointF(x, plot_.bottom()));
     p.setPen(c.axis);
