@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # GUI benchmark: how fast an analysed capture is on screen, and how much
 # memory the window holds, on simulated captures of about 1,000,000 and
-# 10,000,000 packets (64 connections at 60 Hz each way).
+# 10,000,000 packets (64 connections at 60 Hz each way, 1 % loss in bursts
+# of 2 on average, so the Summary has stalls and loss problems to list).
 #
 # usage: tests/bench/bench_gui.sh [BUILD_DIR]      (default: build/release)
 #   env: BENCH_GUI_DIR   where the captures and their databases are kept and
@@ -48,11 +49,11 @@ duration_of() { case "$1" in 1m) echo 130 ;; 10m) echo 1300 ;; *) die "unknown s
 seed_of() { case "$1" in 1m) echo 11 ;; 10m) echo 12 ;; esac; }
 
 prepare() {
-  local size=$1 pcap="$DIR/gui-$1.pcap" t0
+  local size=$1 pcap="$DIR/gui-$1-loss.pcap" t0
   if [[ ! -f "$pcap" ]]; then
     echo "making $pcap ..." >&2
     "$SIM" --out "$pcap" --connections 64 --tick-hz 60,60 --duration "$(duration_of "$size")" \
-      --seed "$(seed_of "$size")" >&2
+      --seed "$(seed_of "$size")" --loss 0.01 --burst 2 >&2
   fi
   if [[ ! -f "$pcap.rudpscope.sqlite" ]]; then
     echo "analysing $pcap with rudpscope-cli (once; minutes for 10m) ..." >&2
@@ -64,7 +65,7 @@ prepare() {
 
 # measure SIZE: opens the capture $REPEAT times; prints one result line.
 measure() {
-  local size=$1 pcap="$DIR/gui-$1.pcap" out="$DIR/open-$1" i opens=() peak=0 rss
+  local size=$1 pcap="$DIR/gui-$1-loss.pcap" out="$DIR/open-$1" i opens=() peak=0 rss
   for ((i = 0; i < REPEAT; i++)); do
     /usr/bin/time -v -o "$out.time" env QT_QPA_PLATFORM=offscreen "$OPEN" "$pcap" > "$out.txt" 2> "$out.err" \
       || { cat "$out.err" >&2; die "gui-open-bench failed on $pcap"; }

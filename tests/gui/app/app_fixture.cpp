@@ -1,5 +1,7 @@
 #include "app_fixture.h"
 
+#include <pcap/pcap.h>
+
 #include <QLabel>
 #include <QSettings>
 #include <QSignalSpy>
@@ -67,6 +69,23 @@ QString labelText(const QObject& root, const QString& name) {
   const auto* label = root.findChild<QLabel*>(name);
   if (!label) FAIL("no label " << name.toStdString());
   return label->text();
+}
+
+PcapFacts readPcap(const std::string& path) {
+  char err[PCAP_ERRBUF_SIZE];
+  pcap_t* p = pcap_open_offline(path.c_str(), err);
+  REQUIRE(p);
+  PcapFacts f;
+  f.link_type = pcap_datalink(p);
+  pcap_pkthdr* h;
+  const u_char* data;
+  while (pcap_next_ex(p, &h, &data) == 1) {
+    const int64_t ns = int64_t(h->ts.tv_sec) * 1'000'000'000 + int64_t(h->ts.tv_usec) * 1000;
+    if (f.packets++ == 0) f.first_ns = ns;
+    f.last_ns = ns;
+  }
+  pcap_close(p);
+  return f;
 }
 
 std::string artifactPath(const std::string& fileName) {

@@ -37,6 +37,15 @@ bool openAndWait(gui::MainWindow& window, const QString& path, int timeoutMs = 6
 // The text of the QLabel called `name` inside `root`.
 QString labelText(const QObject& root, const QString& name);
 
+// A capture's facts read with libpcap, independently of the analysis
+// (records up to a cut, for a truncated file).
+struct PcapFacts {
+  uint64_t packets = 0;
+  int64_t first_ns = 0, last_ns = 0;
+  int link_type = 0;
+};
+PcapFacts readPcap(const std::string& path);
+
 std::string artifactPath(const std::string& fileName);
 
 }  // namespace rudp::test

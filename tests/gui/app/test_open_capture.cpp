@@ -1,9 +1,9 @@
 // Opening captures in the main window: the Summary page's facts equal the
 // capture, the first problem is the outage stall and leads to the timeline,
 // and an analysed capture opens again without a new analysis.
-#include <pcap/pcap.h>
-
+#include <QApplication>
 #include <QFileInfo>
+#include <QMimeData>
 #include <QMenu>
 #include <QSignalSpy>
 #include <QStatusBar>
@@ -26,30 +26,6 @@ using namespace rudp::test;
 using gui::MainWindow;
 
 namespace {
-
-struct PcapFacts {
-  uint64_t packets = 0;
-  int64_t first_ns = 0, last_ns = 0;
-  int link_type = 0;
-};
-
-// Read with libpcap, independently of the analysis.
-PcapFacts readPcap(const std::string& path) {
-  char err[PCAP_ERRBUF_SIZE];
-  pcap_t* p = pcap_open_offline(path.c_str(), err);
-  REQUIRE(p);
-  PcapFacts f;
-  f.link_type = pcap_datalink(p);
-  pcap_pkthdr* h;
-  const u_char* data;
-  while (pcap_next_ex(p, &h, &data) == 1) {
-    const int64_t ns = int64_t(h->ts.tv_sec) * 1'000'000'000 + int64_t(h->ts.tv_usec) * 1000;
-    if (f.packets++ == 0) f.first_ns = ns;
-    f.last_ns = ns;
-  }
-  pcap_close(p);
-  return f;
-}
 
 std::filesystem::file_time_type mtime(const std::string& path) { return std::filesystem::last_write_time(path); }
 
@@ -141,4 +117,45 @@ TEST_CASE("Open Recent remembers the capture and Ctrl+W closes it") {
   REQUIRE(recentMenu);
   REQUIRE(recentMenu->actions().size() >= 1);
   CHECK(recentMenu->actions().first()->toolTip() == QString::fromStdString(pcap));
+}
+
+TEST_CASE("a capture dropped on the window opens") {
+  useTemporarySettings();
+  TempDir dir("app-drop");
+  const std::string pcap = copySample(dir);
+  MainWindow window;
+  window.show();
+  QMimeData data;
+  data.setUrls({QUrl::fromLocalFile(QString::fromStdString(pcap))});
+  QDragEnterEvent enter(QPoint(100, 100), Qt::CopyAction, &data, Qt::LeftButton, Qt::NoModifier);
+  enter.setAccepted(false);
+  QApplication::sendEvent(&window, &enter);
+  CHECK(enter.isAccepted());
+  QSignalSpy shown(&window, &MainWindow::captureShown);
+  QDropEvent drop(QPointF(100, 100), Qt::CopyAction, &data, Qt::LeftButton, Qt::NoModifier);
+  QApplication::sendEvent(&window, &drop);
+  REQUIRE(shown.wait(60000));
+  CHECK(window.session().capturePath() == QString::fromStdString(pcap));
+
+  SECTION("text that is no file is refused") {
+    QMimeData text;
+    text.setText("hello");
+    QDragEnterEvent refused(QPoint(100, 100), Qt::CopyAction, &text, Qt::LeftButton, Qt::NoModifier);
+    refused.setAccepted(false);
+    QApplication::sendEvent(&window, &refused);
+    CHECK_FALSE(refused.isAccepted());
+  }
+}
+
+TEST_CASE("the window's size is remembered") {
+  useTemporarySettings();
+  {
+    MainWindow first;
+    first.show();
+    first.resize(1111, 777);
+    QTest::qWait(50);
+    first.close();
+  }
+  MainWindow second;
+  CHECK(second.size() == QSize(1111, 777));
 }
