@@ -40,8 +40,13 @@ void CaptureSession::open(const QString& capturePath, const AnalysisPreferences&
 
 void CaptureSession::cancel() {
   if (!m_job) return;
-  m_pending.reset();
   m_job->cancel();
+  if (!m_pending) return;  // the job's own cancelled() follows
+  // The running job is already stale; what the user cancels is the request
+  // waiting for it, which never started.
+  m_pending.reset();
+  m_state = State::Empty;
+  emit cancelled(m_capturePath);
 }
 
 void CaptureSession::close() {

@@ -158,3 +158,38 @@ TEST_CASE("Cancel stops a big analysis, leaves no database and a usable window")
   REQUIRE(openAndWait(window, QString::fromStdString(copySample(dir))));
   CHECK(labelText(*window.resultPages(), "fact.packets") == "5311");
 }
+
+TEST_CASE("opening another capture during an analysis shows only the newer one") {
+  useTemporarySettings();
+  TempDir dir("app-replace");
+  const std::string big = makeSimCapture(dir, "big.pcap",
+                                         {"--connections", "64", "--tick-hz", "60,60", "--duration", "120",
+                                          "--seed", "3"});
+  const std::string sample = copySample(dir);
+  MainWindow window;
+  window.show();
+  QSignalSpy shown(&window, &MainWindow::captureShown);
+  window.openCapture(QString::fromStdString(big));
+  REQUIRE(QTest::qWaitFor([&] { return window.analysisPage()->detailText().contains("packets/s"); }, 30000));
+  window.openCapture(QString::fromStdString(sample));
+  REQUIRE(shown.wait(60000));
+  QTest::qWait(200);  // nothing more arrives from the big one
+  CHECK(shown.count() == 1);
+  CHECK(window.session().capturePath() == QString::fromStdString(sample));
+  CHECK(labelText(*window.resultPages(), "fact.packets") == "5311");
+  CHECK(filesIn(dir) == std::vector<std::string>{"big.pcap", "sample.pcap", "sample.pcap.rudpscope.sqlite"});
+
+  SECTION("Cancel while the newer one waits for the older to stop") {
+    window.openCapture(QString::fromStdString(big));
+    REQUIRE(QTest::qWaitFor([&] { return window.analysisPage()->detailText().contains("packets/s"); }, 30000));
+    QSignalSpy cancelled(&window.session(), &CaptureSession::cancelled);
+    window.openCapture(QString::fromStdString(sample));
+    window.session().cancel();
+    REQUIRE((cancelled.count() == 1 || cancelled.wait(10000)));
+    CHECK(window.session().state() == CaptureSession::State::Empty);
+    CHECK(window.startPage()->isVisible());
+    QTest::qWait(500);  // the older job winds down without a word
+    CHECK(cancelled.count() == 1);
+    CHECK(window.startPage()->isVisible());
+  }
+}
