@@ -214,7 +214,7 @@ void MainWindow::chooseCapture() {
   const QString dir = m_recent->files().isEmpty() ? QString() : QFileInfo(m_recent->files().first()).absolutePath();
   const QString path = QFileDialog::getOpenFileName(
       this, tr("Open Capture"), dir,
-      tr("Captures (*.pcap *.pcapng *.cap *.pcap.gz *.pcapng.gz);;All files (*)"));
+      tr("Captures (*.pcap *.pcapng *.cap *.dmp);;All files (*)"));
   openCapture(path);
 }
 

@@ -2,6 +2,8 @@
 // packets per second and the time left, estimated from the bytes read so far
 // (the packet count of the whole file is not known until the end).
 #pragma once
+#include <deque>
+
 #include "core/progress.h"
 #include "jobs/ingest_progress.h"
 
@@ -13,11 +15,13 @@ class ProgressRate {
   IngestProgress update(const rudp::Progress& p, double elapsed_s);
 
  private:
-  // Rates are measured from the first report on, so that opening the file and
-  // loading the dissectors do not count as slow reading.
-  bool m_started = false;
-  double m_t0 = 0;
-  quint64 m_bytes0 = 0, m_packets0 = 0;
+  struct Sample {
+    double t;
+    quint64 bytes, packets;
+  };
+  // Rates over the last few seconds of reports: the first reports (pipeline
+  // warming up, dissectors loading) stop counting once there are newer ones.
+  std::deque<Sample> m_samples;
 };
 
 }  // namespace rudp::gui

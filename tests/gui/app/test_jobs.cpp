@@ -33,6 +33,11 @@ TEST_CASE("progress: packets per second and time left come from the bytes read")
   CHECK(p.packets == 10'000);
   CHECK(p.packets_per_second == Approx(5'000));
   CHECK(p.seconds_left == Approx(8.0));  // 8 MB left at 1 MB/s
+  // Rates follow the last seconds: a slow start no longer counts.
+  rate.update({3'000'000, 10'000'000, 15'000}, 3.5);
+  p = rate.update({7'000'000, 10'000'000, 35'000}, 5.5);  // the window starts at the 2.5 s report
+  CHECK(p.packets_per_second == Approx(25'000.0 / 3.0));  // not 35,000 / 5
+  CHECK(p.seconds_left == Approx(3.0 / (5.0 / 3.0)));
   p = rate.update({10'000'000, 10'000'000, 50'000}, 10.5);
   CHECK(p.phase == IngestProgress::Phase::Finishing);
   CHECK(p.seconds_left == 0);
