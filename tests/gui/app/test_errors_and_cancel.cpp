@@ -147,7 +147,7 @@ TEST_CASE("Cancel stops a big analysis, leaves no database and a usable window")
   QTest::mouseClick(cancel, Qt::LeftButton);
   REQUIRE(cancelled.wait(10000));
   ticker.stop();
-  CHECK(worstGap < 250);
+  CHECK(worstGap < 400);  // (an analysis on the UI thread would block it for seconds)
   // ~10 reports a second at most, however fast the packets go by.
   CHECK(progressed.count() <= clock.elapsed() / 100 + 3);
 

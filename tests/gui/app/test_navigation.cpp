@@ -4,6 +4,7 @@
 // Connections page is the one the Timeline and Statistics pages show; the
 // Settings dialog's stall threshold re-analyses the capture.
 #include <QAbstractItemModel>
+#include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QPushButton>
@@ -140,7 +141,16 @@ TEST_CASE("the Settings dialog's stall threshold re-analyses the capture with th
   auto* stall = dialog->findChild<QDoubleSpinBox*>("settings.stall");
   REQUIRE(stall);
   CHECK(stall->value() == 200);
+  // A genre preset sets its threshold; a typed value makes it custom again.
+  auto* genre = dialog->findChild<QComboBox*>("settings.genre");
+  REQUIRE(genre);
+  const int mmo = genre->findData("mmo");
+  REQUIRE(mmo > 0);
+  genre->setCurrentIndex(mmo);
+  emit genre->activated(mmo);
+  CHECK(stall->value() == 300);
   stall->setValue(1000);
+  CHECK(genre->currentIndex() == 0);
   dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->click();
   REQUIRE(shown.wait(60000));
 
