@@ -119,7 +119,10 @@ void MainWindow::connectPages() {
   connect(m_start, &StartPage::recentFileRequested, this, &MainWindow::openCapture);
   connect(m_analysis, &AnalysisPage::cancelRequested, m_session, &CaptureSession::cancel);
   connect(m_summary, &SummaryPage::problemActivated, this, [this](const Problem& p) {
-    if (p.conn == 0) return;  // the capture as a whole: nothing to zoom to
+    if (p.conn == 0) {
+      statusBar()->showMessage(tr("This is about the capture as a whole: it has no place on a timeline."), 6000);
+      return;
+    }
     showOnTimeline(p.conn, p.dir, p.start_ns, p.end_ns, p.frame);
   });
   // Selecting a connection makes it the one the Timeline and Statistics
@@ -269,6 +272,7 @@ void MainWindow::onReady() {
 }
 
 void MainWindow::onFailed(const QString& capturePath, const QString& message) {
+  if (!QFileInfo::exists(capturePath)) m_recent->remove(capturePath);  // gone: not worth offering again
   m_stack->setCurrentIndex(StartStack);
   m_actions->setCaptureOpen(false);
   m_actions->cancel->setEnabled(false);

@@ -117,6 +117,15 @@ TEST_CASE("Open Recent remembers the capture and Ctrl+W closes it") {
   REQUIRE(recentMenu);
   REQUIRE(recentMenu->actions().size() >= 1);
   CHECK(recentMenu->actions().first()->toolTip() == QString::fromStdString(pcap));
+
+  SECTION("a recent capture that is gone is an error and leaves the list") {
+    std::filesystem::remove(pcap);
+    QSignalSpy failed(&later.session(), &gui::CaptureSession::failed);
+    recentMenu->actions().first()->trigger();
+    REQUIRE(failed.wait(10000));
+    CHECK(later.banner()->text().contains("sample.pcap"));
+    CHECK(recentMenu->actions().first()->toolTip() != QString::fromStdString(pcap));
+  }
 }
 
 TEST_CASE("a capture dropped on the window opens") {
