@@ -1,7 +1,4 @@
-#include <unistd.h>
 
-#include <algorithm>
-#include <cinttypes>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
@@ -43,29 +40,7 @@ void printJson(StoreReader& reader, const std::string& dbPath, const CaptureInfo
 int runAnalyze(const AnalyzeArgs& args) {
   const std::string db = args.db.empty() ? defaultDatabasePath(args.capture) : args.db;
 
-  ProgressSink progress;
-  const bool showProgress = !args.quiet && ::isatty(STDERR_FILENO);
-  if (showProgress) {
-    progress.report = [](const Progress& p) {
-      int pct = p.total ? static_cast<int>(100.0 * static_cast<double>(p.done) / p.total) : 0;
-      std::fprintf(stderr, "\ranalysing: %3d%% (%" PRIu64 " packets)", pct, p.packets);
-    };
-  }
-  IngestOptions opts;
-  if (!args.genre.empty()) opts.analysis.stall_ms = ana::genreStallMs(args.genre);
-  if (args.stall_ms > 0) opts.analysis.stall_ms = args.stall_ms;  // explicit wins over the genre
-  opts.dissector_lanes = args.jobs;
-  opts.analyze_connections = !args.no_analysis;
-  opts.threaded_store = args.jobs != 1;
-  if (args.max_open > 0) opts.max_open_connections = args.max_open;
-  IngestResult r = ingestCapture(args.capture, db, args.dissectors, opts, progress);
-  if (showProgress) std::fprintf(stderr, "\r\033[K");
-  if (r.capture.truncated) std::fprintf(stderr, "rudpscope-cli: warning: %s\n", r.capture.warning.c_str());
-  if (r.closed_early > 0)
-    std::fprintf(stderr,
-                 "rudpscope-cli: warning: %zu connections were closed early: more than %zu were open at once"
-                 " (--max-open); their later packets were counted as new connections\n",
-                 r.closed_early, opts.max_open_connections);
+  IngestResult r = ingestWithWarnings(args, db);
 
   // The summary is read back from the database, as the GUI will read it.
   StoreReader reader(r.db_path);

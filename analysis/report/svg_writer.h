@@ -3,6 +3,7 @@
 // written with one decimal at most, so big plots stay small.
 #pragma once
 #include <string>
+#include <utility>
 #include <string_view>
 #include <vector>
 
@@ -13,6 +14,9 @@ struct Point {
 };
 
 struct Paint {
+  // A constructor, so `{fill, stroke, width}` may leave the rest at their defaults.
+  Paint(std::string f = "none", std::string s = "none", double w = 1, std::string d = {}, double o = 1)
+      : fill(std::move(f)), stroke(std::move(s)), stroke_width(w), dash(std::move(d)), opacity(o) {}
   std::string fill = "none";
   std::string stroke = "none";
   double stroke_width = 1;
