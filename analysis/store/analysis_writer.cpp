@@ -42,6 +42,15 @@ int64_t rateTime(const RateRow& r) { return r.second.start_ns; }
 constexpr size_t kChunkRows = 1024;
 constexpr size_t kMaxHeldRows = 32768;
 
+// A row of rtt_chunks or rate_chunks.
+struct Chunk {
+  int64_t conn, dir, first_row, last_row, min_ts_ns, max_ts_ns;
+};
+void bindChunk(Statement& st, int at, const Chunk& c) {
+  st.bind(at + 1, c.conn).bind(at + 2, c.dir).bind(at + 3, c.first_row).bind(at + 4, c.last_row)
+      .bind(at + 5, c.min_ts_ns).bind(at + 6, c.max_ts_ns);
+}
+
 // An event table written in per-(connection, direction) chunks: each chunk
 // is a run of consecutive rowids that its directory lists with its time
 // span, so a query for one connection reads its runs and nothing else. The
@@ -53,7 +62,7 @@ class ChunkedTable {
   ChunkedTable(StoreWriter& w, const char* table, const char* directory, int cols, Bind bind,
                int64_t (*time)(const Row&))
       : w_(w), table_(table), rows_(w.database(), table, cols, 32, bind),
-        dir_(w.database(), (std::string("INSERT INTO ") + directory + " VALUES (?,?,?,?,?,?)").c_str()),
+        dir_(w.database(), directory, 6, 32, bindChunk),
         time_(time),
         chunks_(kChunkRows, kMaxHeldRows,
                 [this](int64_t key, const std::vector<Row>& rows) { writeChunk(key, rows); }) {}
@@ -69,6 +78,7 @@ class ChunkedTable {
   void finish() {
     chunks_.flushAll();
     rows_.flush();
+    dir_.flush();
     Statement st(w_.database(), ("SELECT coalesce(max(rowid), 0) FROM " + table_).c_str());
     if (!st.step() || st.int64(0) != written_)
       throw StoreError("database '" + w_.database().path() + "': " + table_ +
@@ -85,16 +95,14 @@ class ChunkedTable {
       lo = std::min(lo, time_(r));
       hi = std::max(hi, time_(r));
     }
-    dir_.bind(1, key / 2).bind(2, key % 2).bind(3, written_ + 1)
-        .bind(4, written_ + static_cast<int64_t>(rows.size())).bind(5, lo).bind(6, hi);
-    dir_.run();
+    dir_.add({key / 2, key % 2, written_ + 1, written_ + static_cast<int64_t>(rows.size()), lo, hi});
     written_ += static_cast<int64_t>(rows.size());
   }
 
   StoreWriter& w_;
   std::string table_;
   sql::BatchedInsert<Row> rows_;
-  Statement dir_;
+  sql::BatchedInsert<Chunk> dir_;
   int64_t (*time_)(const Row&);
   int64_t written_ = 0;
   sql::ChunkBuffers<int64_t, Row, std::function<void(int64_t, const std::vector<Row>&)>> chunks_;

@@ -104,8 +104,7 @@ CREATE TABLE rate_chunks(conn INTEGER NOT NULL, dir INTEGER NOT NULL,
 -- disjoint frame ranges in chunk order, both directions of a chunk sharing it.
 CREATE TABLE packet_chunks(conn INTEGER NOT NULL, chunk INTEGER NOT NULL, dir INTEGER NOT NULL,
   last_frame INTEGER NOT NULL, min_ts_ns INTEGER NOT NULL, max_ts_ns INTEGER NOT NULL,
-  frames TEXT NOT NULL);
-CREATE INDEX packet_chunks_by_conn ON packet_chunks(conn, chunk, dir);
+  frames TEXT NOT NULL, PRIMARY KEY (conn, chunk, dir)) WITHOUT ROWID;
 )sql";
 }  // namespace
 

@@ -104,12 +104,22 @@ namespace {
 constexpr size_t kChunkFrames = 2048;
 constexpr size_t kMaxHeldFrames = 131072;
 
+// A row of packet_chunks.
+struct FrameList {
+  int64_t conn, chunk, dir, last_frame, min_ts_ns, max_ts_ns;
+  std::string frames;  // JSON array
+};
+void bindFrameList(sql::Statement& st, int at, const FrameList& f) {
+  st.bind(at + 1, f.conn).bind(at + 2, f.chunk).bind(at + 3, f.dir).bind(at + 4, f.last_frame)
+      .bind(at + 5, f.min_ts_ns).bind(at + 6, f.max_ts_ns).bind(at + 7, std::string_view(f.frames));
+}
+
 // packet_chunks: the frames of each connection, by direction, in chunks (the
 // packets table stays in frame order; this is its per-connection directory).
 class PacketDirectory {
  public:
   explicit PacketDirectory(sql::Database& db)
-      : ins_(db, "INSERT INTO packet_chunks VALUES (?,?,?,?,?,?,?)"),
+      : ins_(db, "packet_chunks", 7, 16, bindFrameList),
         chunks_(kChunkFrames, kMaxHeldFrames,
                 [this](int64_t conn, const std::vector<Frame>& f) { write(conn, f); }) {}
 
@@ -117,7 +127,10 @@ class PacketDirectory {
     if (r.conn) chunks_.add(r.conn, {r.frame, r.ts_ns, r.dir});
   }
   void flush(int64_t conn) { chunks_.flush(conn); }
-  void flushAll() { chunks_.flushAll(); }
+  void flushAll() {
+    chunks_.flushAll();
+    ins_.flush();
+  }
 
  private:
   struct Frame {
@@ -128,31 +141,25 @@ class PacketDirectory {
   // One row per direction present; both rows keyed by the chunk's first frame.
   void write(int64_t conn, const std::vector<Frame>& frames) {
     for (Direction dir : {Direction::ClientToServer, Direction::ServerToClient}) {
-      json_.clear();
-      json_.push_back('[');
-      uint64_t last = 0;
-      int64_t lo = INT64_MAX, hi = INT64_MIN;
+      FrameList row{conn, static_cast<int64_t>(frames.front().frame), static_cast<int64_t>(dir),
+                    0, INT64_MAX, INT64_MIN, {}};
       for (const Frame& f : frames) {
         if (f.dir != dir) continue;
-        if (json_.size() > 1) json_.push_back(',');
+        row.frames.push_back(row.frames.empty() ? '[' : ',');
         char buf[24];
-        json_.append(buf, std::to_chars(buf, buf + sizeof buf, f.frame).ptr);
-        last = f.frame;
-        lo = std::min(lo, f.ts_ns);
-        hi = std::max(hi, f.ts_ns);
+        row.frames.append(buf, std::to_chars(buf, buf + sizeof buf, f.frame).ptr);
+        row.last_frame = static_cast<int64_t>(f.frame);
+        row.min_ts_ns = std::min(row.min_ts_ns, f.ts_ns);
+        row.max_ts_ns = std::max(row.max_ts_ns, f.ts_ns);
       }
-      if (!last) continue;
-      json_.push_back(']');
-      ins_.bind(1, conn).bind(2, static_cast<int64_t>(frames.front().frame))
-          .bind(3, static_cast<int64_t>(dir)).bind(4, static_cast<int64_t>(last)).bind(5, lo)
-          .bind(6, hi).bind(7, std::string_view(json_));
-      ins_.run();
+      if (row.frames.empty()) continue;
+      row.frames.push_back(']');
+      ins_.add(std::move(row));
     }
   }
 
-  sql::Statement ins_;
+  sql::BatchedInsert<FrameList> ins_;
   sql::ChunkBuffers<int64_t, Frame, std::function<void(int64_t, const std::vector<Frame>&)>> chunks_;
-  std::string json_;
 };
 }  // namespace
 

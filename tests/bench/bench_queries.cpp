@@ -1,7 +1,7 @@
 // Times the per-connection queries of rudp::StoreReader on a finished
 // database (tests/bench/bench_queries.sh runs it after an ingest).
 //
-//   bench-queries DB [CONN] [REPEAT=5]
+//   bench-queries DB [CONN] [REPEAT=7]
 //   bench-queries DB --dump     every query's rows for every connection, to
 //                               compare two builds' readers (diff or md5sum)
 //
@@ -9,7 +9,10 @@
 // directions (two calls) and runs REPEAT times on one reader, as the GUI's
 // reading thread would; it prints the first call (SQLite's page cache
 // cold, the OS cache as it is) and the median of the others in
-// milliseconds, with the row count so runs on two builds can be compared.
+// milliseconds, wall and the thread's CPU time (which busy neighbours
+// disturb less), with the row count so runs on two builds can be compared.
+#include <time.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -29,6 +32,12 @@ double msSince(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 }
 
+double threadCpuMs() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
 double median(std::vector<double> v) {
   if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
@@ -44,18 +53,21 @@ struct Case {
 };
 
 void timeCase(StoreReader& reader, int64_t conn, int repeat, const Case& c) {
-  std::vector<double> times;
+  std::vector<double> times, cpu;
   size_t rows = 0;
   for (int i = 0; i < repeat; ++i) {
     auto t0 = Clock::now();
+    const double cpu0 = threadCpuMs();
     rows = 0;
     for (Direction d : {Direction::ClientToServer, Direction::ServerToClient})
       rows += c.query(reader, conn, d);
     times.push_back(msSince(t0));
+    cpu.push_back(threadCpuMs() - cpu0);
   }
   const double first = times.front();
   times.erase(times.begin());
-  std::printf("%-30s %10zu %12.2f %12.2f\n", c.name, rows, first, median(times));
+  cpu.erase(cpu.begin());
+  std::printf("%-30s %10zu %12.2f %12.2f %12.2f\n", c.name, rows, first, median(times), median(cpu));
 }
 
 std::vector<Case> cases(const ConnectionSummary& s) {
@@ -139,7 +151,7 @@ void dumpConnection(StoreReader& r, const ConnectionSummary& s) {
 
 int main(int argc, char** argv) {
   if (argc < 2) {
-    std::fprintf(stderr, "usage: bench-queries DB [CONN] [REPEAT=5]\n");
+    std::fprintf(stderr, "usage: bench-queries DB [CONN] [REPEAT=7]\n");
     return 2;
   }
   try {
@@ -153,15 +165,15 @@ int main(int argc, char** argv) {
       return 0;
     }
     int64_t id = argc > 2 ? std::atoll(argv[2]) : conns[conns.size() / 2].id;
-    const int repeat = std::max(2, argc > 3 ? std::atoi(argv[3]) : 5);
+    const int repeat = std::max(2, argc > 3 ? std::atoi(argv[3]) : 7);
     auto it = std::find_if(conns.begin(), conns.end(), [&](const auto& c) { return c.id == id; });
     if (it == conns.end()) throw std::runtime_error("no connection " + std::to_string(id));
     std::printf("database %s: %zu connections; connection %lld (%llu + %llu packets);"
                 " open %.2f ms\n", argv[1], conns.size(), static_cast<long long>(id),
                 static_cast<unsigned long long>(it->dir[0].packets),
                 static_cast<unsigned long long>(it->dir[1].packets), openMs);
-    std::printf("%-30s %10s %12s %12s\n", "query (both directions)", "rows", "first ms",
-                "median ms");
+    std::printf("%-30s %10s %12s %12s %12s\n", "query (both directions)", "rows", "first ms",
+                "median ms", "median CPU");
     for (const Case& c : cases(*it)) timeCase(reader, id, repeat, c);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench-queries: %s\n", e.what());
