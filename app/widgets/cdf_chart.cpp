@@ -12,6 +12,7 @@
 #include "widgets/chart_export.h"
 #include "widgets/chart_frame.h"
 #include "widgets/legend_painter.h"
+#include "widgets/text_label.h"
 
 namespace rudp::gui {
 
@@ -127,7 +128,7 @@ void CdfChart::paint(QPainter& p, QSize size) const {
   LegendPainter(p, c).paintAt(legend, QPoint(plot.left(), g.frame.legend().top()), false);
   if (series_.empty()) {
     p.setPen(c.dimText);
-    p.drawText(plot, Qt::AlignCenter, QStringLiteral("No data"));
+    drawLabel(p, plot, Qt::AlignCenter, QStringLiteral("No data"));
   }
   g.frame.paintBorder(p, c);
   p.restore();

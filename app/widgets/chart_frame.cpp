@@ -1,4 +1,5 @@
 #include "widgets/chart_frame.h"
+#include "widgets/text_label.h"
 
 #include <cmath>
 
@@ -33,7 +34,7 @@ void ChartFrame::paintTitle(QPainter& p, const ChartColours& c, const QString& t
   p.save();
   p.setFont(bold);
   p.setPen(c.text);
-  p.drawText(title_.adjusted(plot_.left(), 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, text);
+  drawLabel(p, title_.adjusted(plot_.left(), 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, text);
   p.restore();
 }
 
@@ -48,14 +49,14 @@ void ChartFrame::paintYAxis(QPainter& p, const ChartColours& c, const ValueAxis&
     p.setPen(c.axis);
     p.drawLine(QPointF(plot_.left() - 4, y), QPointF(plot_.left(), y));
     p.setPen(c.dimText);
-    p.drawText(QRect(0, static_cast<int>(y) - fm.height() / 2, plot_.left() - 7, fm.height()),
+    drawLabel(p, QRect(0, static_cast<int>(y) - fm.height() / 2, plot_.left() - 7, fm.height()),
                Qt::AlignRight | Qt::AlignVCenter, t.label);
   }
   p.save();
   p.setPen(c.text);
   p.translate(fm.height() / 2.0 + 3, plot_.center().y());
   p.rotate(-90);
-  p.drawText(QRect(-plot_.height() / 2, -fm.height() / 2, plot_.height(), fm.height()), Qt::AlignCenter, label);
+  drawLabel(p, QRect(-plot_.height() / 2, -fm.height() / 2, plot_.height(), fm.height()), Qt::AlignCenter, label);
   p.restore();
 }
 
@@ -71,10 +72,10 @@ void ChartFrame::paintXAxis(QPainter& p, const ChartColours& c, const Horizontal
     p.drawLine(QPointF(x, plot_.bottom()), QPointF(x, plot_.bottom() + 4));
     p.setPen(c.dimText);
     const int w = fm.horizontalAdvance(t.label) + 8;
-    p.drawText(QRect(static_cast<int>(x) - w / 2, plot_.bottom() + 6, w, fm.height()), Qt::AlignCenter, t.label);
+    drawLabel(p, QRect(static_cast<int>(x) - w / 2, plot_.bottom() + 6, w, fm.height()), Qt::AlignCenter, t.label);
   }
   p.setPen(c.text);
-  p.drawText(QRect(plot_.left(), plot_.bottom() + 8 + fm.height(), plot_.width(), fm.height() + 2), Qt::AlignCenter,
+  drawLabel(p, QRect(plot_.left(), plot_.bottom() + 8 + fm.height(), plot_.width(), fm.height() + 2), Qt::AlignCenter,
              label);
 }
 

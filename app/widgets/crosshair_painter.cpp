@@ -1,4 +1,5 @@
 #include "widgets/crosshair_painter.h"
+#include "widgets/text_label.h"
 
 #include <QFontMetrics>
 
@@ -18,7 +19,7 @@ QString CrosshairPainter::valueText(Lane lane, double v) const {
 void CrosshairPainter::label(QPainter& p, const QRect& box, const QString& text) const {
   p.fillRect(box, s_.colours.text);
   p.setPen(s_.colours.plot);
-  p.drawText(box, Qt::AlignCenter, text);
+  drawLabel(p, box, Qt::AlignCenter, text);
 }
 
 void CrosshairPainter::paint(QPainter& p, QPoint at) const {

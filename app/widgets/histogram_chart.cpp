@@ -10,6 +10,7 @@
 
 #include "widgets/chart_export.h"
 #include "widgets/chart_frame.h"
+#include "widgets/text_label.h"
 
 namespace rudp::gui {
 
@@ -115,7 +116,7 @@ void HistogramChart::paint(QPainter& p, QSize size) const {
     if (bar.height() > 0) p.drawRect(bar);
   if (bins_.empty()) {
     p.setPen(c.dimText);
-    p.drawText(plot, Qt::AlignCenter, QStringLiteral("No data"));
+    drawLabel(p, plot, Qt::AlignCenter, QStringLiteral("No data"));
   }
   g.frame.paintBorder(p, c);
   p.restore();

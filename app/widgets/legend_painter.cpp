@@ -1,4 +1,5 @@
 #include "widgets/legend_painter.h"
+#include "widgets/text_label.h"
 
 #include <QFontMetrics>
 #include <algorithm>
@@ -38,7 +39,7 @@ void LegendPainter::paintAt(const std::vector<LegendEntry>& entries, QPoint topL
     x += kSwatch + kPad;
     p_.setPen(colours_.text);
     const int w = fm.horizontalAdvance(e.text);
-    p_.drawText(QRect(x, topLeft.y(), w + 2, s.height()), Qt::AlignLeft | Qt::AlignVCenter, e.text);
+    drawLabel(p_, QRect(x, topLeft.y(), w + 2, s.height()), Qt::AlignLeft | Qt::AlignVCenter, e.text);
     x += w + kSpacing;
   }
   p_.restore();

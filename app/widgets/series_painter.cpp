@@ -1,8 +1,12 @@
 #include "widgets/series_painter.h"
 
 #include <QPolygonF>
+#include <algorithm>
 #include <cmath>
+#include <optional>
 #include <vector>
+
+#include "widgets/polyline_clip.h"
 
 namespace rudp::gui {
 
@@ -29,8 +33,10 @@ SeriesPen SeriesPen::steps(const QColor& c, double width, Qt::PenStyle dash, con
   return p;
 }
 
-QPen SeriesPainter::linePen(const SeriesPen& pen) const {
-  QPen qp(pen.colour, pen.width, pen.dash);
+QPen SeriesPainter::linePen(const SeriesPen& pen, bool dense) const {
+  // Wider pens go through QStroker: 20x the cost of a 1 px line over
+  // thousands of column vertices, and no visible gain when that dense.
+  QPen qp(pen.colour, dense ? 1.0 : pen.width, pen.dash);
   qp.setCosmetic(true);
   return qp;
 }
@@ -41,7 +47,11 @@ void SeriesPainter::paint(const LodSeries& s, const SeriesPen& pen) {
   p_.setClipRect(clip_);
   auto [b, e] = s.indexRange(time_.t0, time_.t1);
   if (dense(e - b, clip_.width())) {
-    paintColumns(s, pen);
+    const auto cols = s.columns(clip_.left(), clip_.right() + 1, [&](int64_t t) { return time_.column(t); });
+    if (pen.style == SeriesStyle::Scatter)
+      paintScatterColumns(cols, pen);
+    else
+      paintLineColumns(s, cols, pen);
   } else {
     // Lines and steps start at the point before the range and end after it.
     if (pen.style != SeriesStyle::Scatter) {
@@ -71,34 +81,41 @@ void SeriesPainter::paintPoints(const LodSeries& s, size_t b, size_t e, const Se
   }
   if (pen.style == SeriesStyle::Steps && e == s.size() && !line.isEmpty())
     line.append(QPointF(clip_.right() + 1, line.back().y()));
-  strokeAndFill(line, pen);
+  if (line.size() < 2) return;
+  p_.setRenderHint(QPainter::Antialiasing, false);
+  if (pen.fill.isValid() && pen.style == SeriesStyle::Steps) fillUnder(line, pen.fill);
+  p_.setRenderHint(QPainter::Antialiasing, true);
+  stroke(line, pen, false);
 }
 
-// One column: from the previous column's last value to this one's first,
-// then down and up its extent, ending at its last value.
-void SeriesPainter::paintColumns(const LodSeries& s, const SeriesPen& pen) {
-  const auto cols = s.columns(clip_.left(), clip_.right() + 1, [&](int64_t t) { return time_.column(t); });
-  if (pen.style == SeriesStyle::Scatter) {
-    // Aliased zero-length lines draw nothing: single-pixel columns are points.
-    std::vector<QLineF> lines;
-    std::vector<QPointF> points;
-    lines.reserve(cols.size());
-    for (const auto& c : cols) {
-      const double x = c.x + 0.5, top = values_.y(c.span.max), bottom = values_.y(c.span.min);
-      if (std::floor(top) == std::floor(bottom))
-        points.emplace_back(c.x, std::floor(top));  // aliased points round: the pixel's corner
-      else
-        lines.emplace_back(x, top, x, bottom);
-    }
-    p_.setRenderHint(QPainter::Antialiasing, false);
-    QPen qp(pen.colour, 1);
-    qp.setCosmetic(true);
-    qp.setCapStyle(Qt::SquareCap);
-    p_.setPen(qp);
-    p_.drawLines(lines.data(), static_cast<int>(lines.size()));
-    p_.drawPoints(points.data(), static_cast<int>(points.size()));
-    return;
+// Scatter: each column a vertical line over its points' extent.
+void SeriesPainter::paintScatterColumns(const std::vector<LodSeries::Column>& cols, const SeriesPen& pen) {
+  // Aliased zero-length lines draw nothing: single-pixel columns are points.
+  std::vector<QLineF> lines;
+  std::vector<QPointF> points;
+  lines.reserve(cols.size());
+  for (const auto& c : cols) {
+    // Clamped into the lane: a vertical line keeps its visible part.
+    const double x = c.x + 0.5;
+    const double top = clampY(values_.y(c.span.max)), bottom = clampY(values_.y(c.span.min));
+    if (std::floor(top) == std::floor(bottom))
+      points.emplace_back(c.x, std::floor(top));  // aliased points round: the pixel's corner
+    else
+      lines.emplace_back(x, top, x, bottom);
   }
+  p_.setRenderHint(QPainter::Antialiasing, false);
+  QPen qp(pen.colour, 1);
+  qp.setCosmetic(true);
+  qp.setCapStyle(Qt::SquareCap);
+  p_.setPen(qp);
+  p_.drawLines(lines.data(), static_cast<int>(lines.size()));
+  p_.drawPoints(points.data(), static_cast<int>(points.size()));
+}
+
+// Lines and steps: from the previous column's last value to this one's
+// first, then down and up its extent, ending at its last value.
+void SeriesPainter::paintLineColumns(const LodSeries& s, const std::vector<LodSeries::Column>& cols,
+                                     const SeriesPen& pen) {
   QPolygonF line;
   line.reserve(static_cast<qsizetype>(cols.size() * 5 + 2));
   auto [b, e] = s.indexRange(time_.t0, time_.t1);
@@ -118,23 +135,63 @@ void SeriesPainter::paintColumns(const LodSeries& s, const SeriesPen& pen) {
     line.append(next);
   }
   p_.setRenderHint(QPainter::Antialiasing, false);
-  strokeAndFill(line, pen);
+  if (pen.fill.isValid()) fillStepColumns(s, cols, pen.fill);
+  stroke(line, pen, true);
 }
 
-void SeriesPainter::strokeAndFill(const QPolygonF& line, const SeriesPen& pen) {
-  if (line.size() < 2) return;
-  if (pen.fill.isValid()) {
-    const double base = values_.y(values_.v0);
-    QPolygonF area = line;
-    area.append(QPointF(line.back().x(), base));
-    area.append(QPointF(line.front().x(), base));
-    p_.setPen(Qt::NoPen);
-    p_.setBrush(pen.fill);
-    p_.drawPolygon(area);
+// The area under dense steps, one pixel column at a time (a polygon of
+// thousands of vertices costs ten times more): up to the column's highest
+// value, or the value held from the left where a column has no point.
+void SeriesPainter::fillStepColumns(const LodSeries& s, const std::vector<LodSeries::Column>& cols,
+                                    const QColor& fill) {
+  const double base = clampY(values_.y(values_.v0));
+  auto [b, e] = s.indexRange(time_.t0, time_.t1);
+  std::optional<double> held;
+  if (b > 0) held = clampY(values_.y(s.value(b - 1)));
+  std::vector<QLineF> lines;
+  lines.reserve(static_cast<size_t>(clip_.width()));
+  size_t k = 0;
+  const int lastX = e < s.size() ? clip_.right() : (cols.empty() ? clip_.left() - 1 : cols.back().x);
+  for (int x = clip_.left(); x <= lastX; ++x) {
+    double top;
+    if (k < cols.size() && cols[k].x == x) {
+      top = clampY(values_.y(cols[k].span.max));
+      held = clampY(values_.y(s.value(cols[k].last - 1)));
+      ++k;
+    } else if (held) {
+      top = *held;
+    } else {
+      continue;
+    }
+    if (top < base) lines.emplace_back(x + 0.5, top, x + 0.5, base);
   }
+  p_.setPen(QPen(fill, 1));
+  p_.drawLines(lines.data(), static_cast<int>(lines.size()));
+}
+
+double SeriesPainter::clampY(double y) const {
+  return std::clamp(y, clip_.top() - 1.0, clip_.bottom() + 1.0);
+}
+
+// The area under sparse steps: a polygon of few vertices, clamped to the lane
+// (exact for horizontal and vertical edges).
+void SeriesPainter::fillUnder(const QPolygonF& line, const QColor& fill) {
+  const double base = values_.y(values_.v0);
+  QPolygonF area = line;
+  area.append(QPointF(line.back().x(), base));
+  area.append(QPointF(line.front().x(), base));
+  p_.setPen(Qt::NoPen);
+  p_.setBrush(fill);
+  p_.drawPolygon(clampPolygon(area, QRectF(clip_).adjusted(-2, -2, 2, 2)));
+}
+
+// Clipped by hand a few pixels outside the lane (see polyline_clip.h).
+void SeriesPainter::stroke(const QPolygonF& line, const SeriesPen& pen, bool dense) {
+  if (line.size() < 2) return;
+  const double m = pen.width + 2;
   p_.setBrush(Qt::NoBrush);
-  p_.setPen(linePen(pen));
-  p_.drawPolyline(line);
+  p_.setPen(linePen(pen, dense));
+  for (const QPolygonF& piece : clipPolyline(line, QRectF(clip_).adjusted(-m, -m, m, m))) p_.drawPolyline(piece);
 }
 
 }  // namespace rudp::gui

@@ -6,6 +6,7 @@
 #include <QColor>
 #include <QPainter>
 #include <QRect>
+#include <vector>
 
 #include "widgets/chart_axes.h"
 #include "widgets/lod_series.h"
@@ -38,9 +39,13 @@ class SeriesPainter {
 
  private:
   void paintPoints(const LodSeries& s, size_t b, size_t e, const SeriesPen& pen);
-  void paintColumns(const LodSeries& s, const SeriesPen& pen);
-  void strokeAndFill(const QPolygonF& line, const SeriesPen& pen);
-  QPen linePen(const SeriesPen& pen) const;
+  void paintScatterColumns(const std::vector<LodSeries::Column>& cols, const SeriesPen& pen);
+  void paintLineColumns(const LodSeries& s, const std::vector<LodSeries::Column>& cols, const SeriesPen& pen);
+  void fillStepColumns(const LodSeries& s, const std::vector<LodSeries::Column>& cols, const QColor& fill);
+  void fillUnder(const QPolygonF& line, const QColor& fill);
+  void stroke(const QPolygonF& line, const SeriesPen& pen, bool dense);
+  double clampY(double y) const;
+  QPen linePen(const SeriesPen& pen, bool dense) const;
 
   QPainter& p_;
   const TimeAxis& time_;

@@ -1,4 +1,5 @@
 #include "widgets/timeline_frame_painter.h"
+#include "widgets/text_label.h"
 
 #include <QFontMetrics>
 #include <cmath>
@@ -24,7 +25,7 @@ void TimelineFramePainter::paintHeader() {
   p_.setPen(s_.colours.text);
   QString title = s_.data ? QStringLiteral("Connection %1 \u00b7 %2 data").arg(s_.data->conn).arg(directionText(s_.direction))
                           : QStringLiteral("No connection");
-  p_.drawText(h.adjusted(g_.layout.plot.left(), 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, title);
+  drawLabel(p_, h.adjusted(g_.layout.plot.left(), 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, title);
   p_.restore();
 }
 
@@ -58,7 +59,7 @@ void TimelineFramePainter::paintValueTicks(Lane lane) {
     p_.drawLine(QPointF(r.left() - 4, y), QPointF(r.left(), y));
     p_.setPen(s_.colours.dimText);
     const QRect label(0, static_cast<int>(y) - fm.height() / 2, r.left() - 7, fm.height());
-    p_.drawText(label, Qt::AlignRight | Qt::AlignVCenter, t.label);
+    drawLabel(p_, label, Qt::AlignRight | Qt::AlignVCenter, t.label);
   }
 }
 
@@ -67,7 +68,7 @@ void TimelineFramePainter::paintEventRowLabels() {
   const QFontMetrics fm(p_.font());
   p_.setPen(s_.colours.dimText);
   for (auto [y, text] : {std::pair{g_.rows.retx, "retx"}, std::pair{g_.rows.loss, "loss"}}) {
-    p_.drawText(QRect(0, static_cast<int>(y) - fm.height() / 2, r.left() - 7, fm.height()),
+    drawLabel(p_, QRect(0, static_cast<int>(y) - fm.height() / 2, r.left() - 7, fm.height()),
                 Qt::AlignRight | Qt::AlignVCenter, QString::fromLatin1(text));
     p_.setPen(QPen(s_.colours.grid, 1, Qt::DotLine));
     p_.drawLine(QPointF(r.left(), std::round(y) + 0.5), QPointF(r.right(), std::round(y) + 0.5));
@@ -95,10 +96,10 @@ void TimelineFramePainter::paintTimeAxis() {
     p_.drawLine(QPointF(x, axis.top()), QPointF(x, axis.top() + 4));
     p_.setPen(s_.colours.dimText);
     const int w = fm.horizontalAdvance(t.label) + 8;
-    p_.drawText(QRect(static_cast<int>(x) - w / 2, axis.top() + 5, w, fm.height()), Qt::AlignCenter, t.label);
+    drawLabel(p_, QRect(static_cast<int>(x) - w / 2, axis.top() + 5, w, fm.height()), Qt::AlignCenter, t.label);
   }
   p_.setPen(s_.colours.text);
-  p_.drawText(QRect(axis.left(), axis.top() + 5 + fm.height(), axis.width(), fm.height() + 2), Qt::AlignCenter,
+  drawLabel(p_, QRect(axis.left(), axis.top() + 5 + fm.height(), axis.width(), fm.height() + 2), Qt::AlignCenter,
               QStringLiteral("Time since the capture's first packet"));
 }
 
@@ -113,7 +114,7 @@ void TimelineFramePainter::paintLaneTitle(Lane lane) {
   bg.setAlpha(225);
   p_.fillRect(box, bg);
   p_.setPen(s_.colours.text);
-  p_.drawText(box, Qt::AlignCenter, text);
+  drawLabel(p_, box, Qt::AlignCenter, text);
 }
 
 void TimelineFramePainter::paintLaneTitles() {
@@ -135,12 +136,12 @@ void TimelineFramePainter::paintMarkedFrame() {
   const QRect box(static_cast<int>(x) - w / 2, plot.top() - fm.height() - 2, w, fm.height() + 2);
   p_.fillRect(box, s_.colours.cursor);
   p_.setPen(s_.colours.plot);
-  p_.drawText(box, Qt::AlignCenter, label);
+  drawLabel(p_, box, Qt::AlignCenter, label);
 }
 
 void TimelineFramePainter::paintEmptyMessage(const QString& text) {
   p_.setPen(s_.colours.dimText);
-  p_.drawText(g_.layout.plot, Qt::AlignCenter, text);
+  drawLabel(p_, g_.layout.plot, Qt::AlignCenter, text);
 }
 
 }  // namespace rudp::gui

@@ -24,6 +24,7 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
   setFocusPolicy(Qt::StrongFocus);
   setMouseTracking(true);
   setAttribute(Qt::WA_OpaquePaintEvent);
+  connect(&renderCache_, &TimelineRenderCache::updated, this, qOverload<>(&QWidget::update));
 }
 
 TimelineView::~TimelineView() = default;
@@ -128,8 +129,13 @@ bool TimelineView::exportSvg(const QString& path, QSize size) const {
 }
 
 void TimelineView::viewChanged() {
-  cacheValid_ = false;
+  ++revision_;
   update();
+}
+
+bool TimelineView::renderPending() const {
+  const auto* latest = renderCache_.latest();
+  return renderCache_.busy() || !latest || latest->revision != revision_;
 }
 
 void TimelineView::rangeMaybeChanged(int64_t oldStart, int64_t oldEnd) {
@@ -141,13 +147,31 @@ void TimelineView::paintEvent(QPaintEvent*) {
   const TimelineScene s = scene();
   const TimelineGeometry g = TimelineGeometry::compute(s, size());
   const qreal dpr = devicePixelRatioF();
-  if (!cacheValid_ || cache_.size() != size() * dpr) {
-    cache_ = TimelineRenderer::render(s, size(), dpr);
-    cacheValid_ = true;
-  }
+  const auto* latest = renderCache_.latest();
+  // Nothing to show yet, or an image of another size: render here.
+  if (!latest || latest->image.size() != size() * dpr || (!async_ && latest->revision != revision_))
+    renderCache_.renderNow(s, size(), dpr, revision_);
+  const auto* frame = renderCache_.request(s, size(), dpr, revision_);
   QPainter p(this);
-  p.drawImage(QPoint(0, 0), cache_);
+  p.drawImage(QPoint(0, 0), frame->image);
+  if (frame->revision != revision_) paintStale(p, *frame, g, s.colours.plot);
   paintOverlay(p, g);
+}
+
+// The last image's plot stretched to the current time range, so a pan or a
+// zoom follows the mouse before its own image is ready.
+void TimelineView::paintStale(QPainter& p, const TimelineRenderCache::Frame& f, const TimelineGeometry& g,
+                              const QColor& fill) {
+  const QRect& plot = g.layout.plot;
+  const double x0 = g.time.x(f.t0), x1 = g.time.x(f.t1);
+  if (x1 - x0 > 64.0 * plot.width()) return;  // too far in to show anything useful
+  const qreal dpr = f.image.devicePixelRatio();
+  p.save();
+  p.setClipRect(plot);
+  p.fillRect(plot, fill);
+  p.drawImage(QRectF(x0, plot.top(), x1 - x0, plot.height()), f.image,
+              QRectF(plot.left() * dpr, plot.top() * dpr, plot.width() * dpr, plot.height() * dpr));
+  p.restore();
 }
 
 void TimelineView::paintOverlay(QPainter& p, const TimelineGeometry& g) {
@@ -162,8 +186,6 @@ void TimelineView::paintOverlay(QPainter& p, const TimelineGeometry& g) {
     CrosshairPainter(s, g).paint(p, *hover_);
   }
 }
-
-void TimelineView::resizeEvent(QResizeEvent*) { cacheValid_ = false; }
 
 void TimelineView::changeEvent(QEvent* e) {
   if (e->type() == QEvent::PaletteChange || e->type() == QEvent::FontChange) viewChanged();

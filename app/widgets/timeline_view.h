@@ -11,10 +11,11 @@
 // menu lists the actions. Y-axis zoom and pan apply to the lane under the
 // mouse (the RTT lane until the mouse has been over one).
 //
-// The chart is painted by TimelineRenderer into a cached image that is
-// repainted only when the view changes; the crosshair is drawn over it.
+// The chart is painted by TimelineRenderer into an image, off the UI thread
+// (TimelineRenderCache), only when the view changes; until the new image is
+// ready the last one is shown stretched to the new range. The crosshair and
+// the rubber band are drawn over it.
 #pragma once
-#include <QImage>
 #include <QWidget>
 #include <memory>
 #include <optional>
@@ -23,6 +24,7 @@
 #include "widgets/timeline_actions.h"
 #include "widgets/timeline_data.h"
 #include "widgets/timeline_hit.h"
+#include "widgets/timeline_render_cache.h"
 #include "widgets/timeline_scene.h"
 #include "widgets/timeline_viewport.h"
 
@@ -84,6 +86,10 @@ class TimelineView : public QWidget {
   bool exportSvg(const QString& path, QSize size = {}) const;
   // What is drawn now (for rendering elsewhere: benchmarks, other threads).
   TimelineScene scene() const;
+  // Off: every change is rendered in paintEvent on the UI thread.
+  void setAsyncRendering(bool on) { async_ = on; }
+  // The image on screen is not yet the current view's (a render is running).
+  bool renderPending() const;
 
   QSize sizeHint() const override { return {1000, 720}; }
   QSize minimumSizeHint() const override { return {360, 360}; }
@@ -97,7 +103,6 @@ class TimelineView : public QWidget {
 
  protected:
   void paintEvent(QPaintEvent* e) override;
-  void resizeEvent(QResizeEvent* e) override;
   void changeEvent(QEvent* e) override;
   void keyPressEvent(QKeyEvent* e) override;
   void mousePressEvent(QMouseEvent* e) override;
@@ -122,6 +127,7 @@ class TimelineView : public QWidget {
   void finishRubberBand(const Drag& d);
   void updateHover(QPoint at);
   void paintOverlay(QPainter& p, const TimelineGeometry& g);
+  void paintStale(QPainter& p, const TimelineRenderCache::Frame& f, const TimelineGeometry& g, const QColor& fill);
   void saveAs(bool svg);
 
   std::shared_ptr<const TimelineData> data_;
@@ -136,8 +142,9 @@ class TimelineView : public QWidget {
   std::optional<Drag> drag_;
   std::optional<QPoint> hover_;
 
-  mutable QImage cache_;
-  mutable bool cacheValid_ = false;
+  TimelineRenderCache renderCache_;
+  uint64_t revision_ = 1;  // bumped by every change of what is drawn
+  bool async_ = true;
 };
 
 }  // namespace rudp::gui

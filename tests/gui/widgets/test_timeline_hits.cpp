@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "pixel_checks.h"
+#include "settled_image.h"
 #include "sim_capture.h"
 #include "widgets/timeline_renderer.h"
 #include "widgets/timeline_view.h"
@@ -108,13 +109,13 @@ TEST_CASE("the marked packet gets a cursor at its time") {
     for (int y = rate.top() + 1; y < rate.bottom(); ++y) n += test::sameColour(image.pixel(x, y), f.view.scene().colours.cursor, 10);
     return double(n) / (rate.height() - 2);
   };
-  CHECK(cursorShare(f.view.grab().toImage()) == 0);
+  CHECK(cursorShare(test::settledImage(f.view)) == 0);
   f.view.setMarkedFrame(m.frame);
-  const QImage marked = f.view.grab().toImage();
+  const QImage marked = test::settledImage(f.view);
   CHECK(cursorShare(marked) > 0.4);  // a dashed line
   marked.save(QString::fromStdString(test::artifactPath("widgets-timeline-marked.png")));
   f.view.setMarkedFrame(0);
-  CHECK(cursorShare(f.view.grab().toImage()) == 0);
+  CHECK(cursorShare(test::settledImage(f.view)) == 0);
 }
 
 TEST_CASE("hovering shows the crosshair and a tooltip naming the mark") {
@@ -128,7 +129,7 @@ TEST_CASE("hovering shows the crosshair and a tooltip naming the mark") {
   CHECK(QToolTip::isVisible());
   CHECK(QToolTip::text().contains(QStringLiteral("timeout retransmission of seq %1").arg(m.raw_seq)));
   CHECK(QToolTip::text().contains(QStringLiteral("frame %1").arg(m.frame)));
-  const QImage image = f.view.grab().toImage();
+  const QImage image = test::settledImage(f.view);
   image.save(QString::fromStdString(test::artifactPath("widgets-timeline-crosshair.png")));
   // The dashed vertical line runs through the lanes at the mouse.
   const QRect seq = f.view.laneRect(Lane::Sequence);
@@ -171,9 +172,39 @@ TEST_CASE("a dark palette gives a dark chart with light data") {
   const TimelineScene scene = f.view.scene();
   CHECK(scene.colours.dark);
   CHECK(scene.colours.seqSent == QColor(0xe8, 0xea, 0xed));  // tcptrace: data in white
-  const QImage image = f.view.grab().toImage();
+  const QImage image = test::settledImage(f.view);
   image.save(QString::fromStdString(test::artifactPath("widgets-timeline-dark.png")));
   CHECK(test::sameColour(image.pixel(2, 2), QColor(0x20, 0x21, 0x24), 0));
   const QRect rate = f.view.laneRect(Lane::PacketRate);
   CHECK(qGray(image.pixel(rate.left() + 5, rate.top() + 5)) < 60);
+}
+
+TEST_CASE("renders off the UI thread, showing the last image stretched to the new range meanwhile") {
+  Fixture f(1);
+  TimelineView& v = f.view;
+  const QImage full = test::settledImage(v);
+  const ana::StallEvent outage = v.data()->of(Direction::ClientToServer).stalls.at(1);  // 4 to 5.5 s
+  const int64_t mid = (outage.start_ns + outage.end_ns) / 2;
+  v.zoomTo(mid - 2'000'000'000, mid + 2'000'000'000);
+  const QImage stale = v.grab().toImage();
+  CHECK(v.renderPending());  // the result arrives through the event loop
+  const QColor shade = test::blend(v.scene().colours.stallBand, v.scene().colours.plot);
+  const QRect bytes = v.laneRect(Lane::ByteRate);
+  // The band is already where it belongs at the new zoom (stretched pixels).
+  for (int64_t t : {outage.start_ns + 100'000'000, mid, outage.end_ns - 100'000'000})
+    CHECK(test::sameColour(stale.pixel(static_cast<int>(v.xForTime(t)), bytes.top() + 3), shade, 12));
+  CHECK(!test::sameColour(stale.pixel(static_cast<int>(v.xForTime(outage.start_ns - 300'000'000)), bytes.top() + 3),
+                          shade, 12));
+  const QImage settled = test::settledImage(v);
+  CHECK_FALSE(v.renderPending());
+  CHECK(settled.convertToFormat(QImage::Format_RGB32) ==
+        TimelineRenderer::render(v.scene(), v.size()).convertToFormat(QImage::Format_RGB32));
+  CHECK(settled != full);
+
+  // Synchronous mode: the first paint after a change shows it.
+  v.setAsyncRendering(false);
+  v.zoomTo(mid - 500'000'000, mid + 500'000'000);
+  CHECK(v.grab().toImage().convertToFormat(QImage::Format_RGB32) ==
+        TimelineRenderer::render(v.scene(), v.size()).convertToFormat(QImage::Format_RGB32));
+  CHECK_FALSE(v.renderPending());
 }

@@ -74,7 +74,7 @@ TEST_CASE("+ and - zoom both axes by two around the middle, 0 resets") {
   checkRange(v, full.start, full.end);  // never beyond the connection
 }
 
-TEST_CASE("x and y zoom one axis; Shift zooms it out") {
+TEST_CASE("x and y zoom one axis, Shift zooms it out") {
   Fixture f;
   TimelineView& v = f.view;
   const Range full = rangeOf(v);
@@ -129,7 +129,7 @@ TEST_CASE("arrows pan a tenth of the span, a hundredth with Shift") {
   checkRange(v, v.fullStart(), v.fullEnd());
 }
 
-TEST_CASE("y keys act on the lane under the mouse; D switches direction; Space the crosshair") {
+TEST_CASE("y keys act on the lane under the mouse, D switches direction, Space the crosshair") {
   Fixture f;
   TimelineView& v = f.view;
   const ValueSpan rtt = v.valueRange(Lane::Rtt), seq = v.valueRange(Lane::Sequence);

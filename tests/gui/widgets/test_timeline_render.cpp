@@ -10,6 +10,7 @@
 #include <map>
 
 #include "pixel_checks.h"
+#include "settled_image.h"
 #include "sim_capture.h"
 #include "spurious_copies.h"
 #include "widgets/mark_shapes.h"
@@ -61,7 +62,7 @@ bool checkMark(TimelineView& view, const RetxMark& m, const std::vector<RetxMark
   const int x = static_cast<int>(std::floor(view.xForTime(m.ts_ns)));
   for (const RetxMark& other : all)
     if (&other != &m && std::abs(view.xForTime(other.ts_ns) - x) < kMarkSize + 2) return false;
-  const QImage image = view.grab().toImage();
+  const QImage image = test::settledImage(view);
   const TimelineScene scene = view.scene();
   const int y = static_cast<int>(std::floor(TimelineGeometry::compute(scene, view.size()).rows.retx));
   const QColor colour = colourOf(m.cause, scene.colours);
@@ -82,7 +83,7 @@ TEST_CASE("stall bands sit at the truth's stall times, across every lane, and no
   TimelineView view;
   view.resize(1600, 900);
   view.setData(cap.timeline(cap.connOf(1)));
-  const QImage with = view.grab().toImage();
+  const QImage with = test::settledImage(view);
   save(with, "widgets-timeline-outage.png");
   // The widget paints the scene.
   CHECK(with.convertToFormat(QImage::Format_RGB32) ==
@@ -147,7 +148,7 @@ TEST_CASE("retransmission marks sit at their times with the shape and colour of 
   CHECK(checked[ana::RetxCause::Fast] >= 15);
   view.setData(cap.timeline(cap.connOf(1)));
   view.zoomTo(cap.captureNs(3'500'000'000), cap.captureNs(6'500'000'000));
-  save(view.grab().toImage(), "widgets-timeline-outage-zoom.png");
+  save(test::settledImage(view), "widgets-timeline-outage-zoom.png");
 }
 
 TEST_CASE("spurious retransmissions are hollow squares at their times") {
@@ -178,7 +179,7 @@ TEST_CASE("spurious retransmissions are hollow squares at their times") {
     CHECK(hit->kind == HitKind::RetransmissionSpurious);
   }
   view.resetZoom();
-  save(view.grab().toImage(), "widgets-timeline-spurious.png");
+  save(test::settledImage(view), "widgets-timeline-spurious.png");
 }
 
 TEST_CASE("a click on a timeout retransmission mark activates its packet") {
