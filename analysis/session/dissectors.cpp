@@ -5,6 +5,7 @@
 #include <filesystem>
 
 #include "core/error.h"
+#include "core/file_hash.h"
 
 namespace fs = std::filesystem;
 
@@ -21,7 +22,7 @@ std::string defaultDissectorDir() {
   return RUDPSCOPE_DISSECTOR_DIR;
 }
 
-void loadDissectors(LuaHost& host, const DissectorOptions& opts) {
+std::vector<std::string> dissectorFiles(const DissectorOptions& opts) {
   std::vector<fs::path> files;
   if (opts.load_defaults) {
     fs::path dir = defaultDissectorDir();
@@ -38,7 +39,27 @@ void loadDissectors(LuaHost& host, const DissectorOptions& opts) {
     });
     if (!dup) files.emplace_back(s);
   }
-  for (const auto& f : files) host.loadScript(f.string());
+  return {files.begin(), files.end()};
+}
+
+std::string dissectorFingerprint(const DissectorOptions& opts) {
+  std::string out;
+  for (const auto& f : dissectorFiles(opts)) {
+    std::string hash;
+    try {
+      hash = hashFile(f);
+    } catch (const Error&) {
+      hash = "unreadable";  // loading it will fail with the reason
+    }
+    out += fs::path(f).filename().string() + ":" + hash + ";";
+  }
+  out += "|";
+  for (const auto& [name, value] : opts.prefs) out += name + "=" + value + ";";
+  return out;
+}
+
+void loadDissectors(LuaHost& host, const DissectorOptions& opts) {
+  for (const auto& f : dissectorFiles(opts)) host.loadScript(f);
   for (const auto& [name, value] : opts.prefs) host.setPreference(name, value);
   host.finishLoading();
 }

@@ -18,6 +18,15 @@ struct DissectorOptions {
 // source tree's dissectors/ folder.
 std::string defaultDissectorDir();
 
+// The files a run loads, in load order: the default folder's *.lua sorted,
+// then the extra scripts not already among them.
+std::vector<std::string> dissectorFiles(const DissectorOptions& opts);
+
+// What the dissection depends on, as one string: each file's name and
+// content hash, then the preferences. Stored with a database so a later run
+// can tell whether its analysis still stands (session/reuse.h).
+std::string dissectorFingerprint(const DissectorOptions& opts);
+
 // Loads the files into `host` and finishes loading. A script given twice
 // (a default also passed with -X) is loaded once. Throws DissectorError.
 void loadDissectors(LuaHost& host, const DissectorOptions& opts);

@@ -33,6 +33,8 @@ struct CaptureInfo {
 struct AnalysisSettings {
   double stall_ms = 0;
   std::vector<double> rtt_limits_ms;  // the share_above limits, in order
+  bool analysed = true;               // false: made with --no-analysis
+  std::string dissectors;             // dissectorFingerprint() of the run (session/dissectors.h)
 };
 
 struct ProtocolRecord {

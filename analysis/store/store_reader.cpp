@@ -50,8 +50,13 @@ CaptureInfo StoreReader::capture() {
 
 AnalysisSettings StoreReader::settings() {
   AnalysisSettings s;
-  Statement st(d->db, "SELECT value FROM meta WHERE key = 'stall_ms'");
-  if (st.step()) s.stall_ms = std::strtod(st.text(0).c_str(), nullptr);
+  Statement st(d->db, "SELECT key, value FROM meta WHERE key IN ('stall_ms', 'analysed', 'dissectors')");
+  while (st.step()) {
+    const std::string key = st.text(0), value = st.text(1);
+    if (key == "stall_ms") s.stall_ms = std::strtod(value.c_str(), nullptr);
+    else if (key == "analysed") s.analysed = value == "1";
+    else s.dissectors = value;
+  }
   // rtt_limit_1, rtt_limit_2, ...: ordered by their number, not as text.
   Statement lim(d->db,
                 "SELECT value FROM meta WHERE key LIKE 'rtt_limit_%'"

@@ -1,7 +1,8 @@
 // Whether a capture's existing database can be shown as it is, without
 // analysing the capture again: it must be complete (StoreReader opens only a
 // finished database), made from a file with the same content, and computed
-// with the thresholds the user has now.
+// with the thresholds, dissectors and preferences the user has now
+// (rudp::whyNotReusable, shared with rudpscope-cli report).
 #pragma once
 #include <string>
 

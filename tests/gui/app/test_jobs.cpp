@@ -1,6 +1,7 @@
 // The jobs under the window: progress figures from bytes, a newer query
 // drops an older one's result, each query reads through its own StoreReader,
 // the preferences round-trip through QSettings and decide database reuse.
+#include <fstream>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTest>
@@ -125,4 +126,24 @@ TEST_CASE("a database is reused only with the same content and thresholds") {
   // Another capture's database.
   const std::string other = makeSimCapture(dir, "other.pcap", {"--connections", "1", "--duration", "2"});
   CHECK_FALSE(databaseMatchesCapture(other, db, prefs));
+}
+
+TEST_CASE("a database is reused only with the same dissectors and preferences") {
+  TempDir dir("app-reuse-dissectors");
+  const std::string pcap = copySample(dir);
+  const std::string db = dir / "s.sqlite";
+  const std::string script = dir / "extra.lua";
+  std::ofstream(script) << "local p = Proto('extra1', 'Extra')\n";
+  AnalysisPreferences prefs;
+  prefs.extra_scripts = {QString::fromStdString(script)};
+  ingestCapture(pcap, db, prefs.dissectorOptions(), prefs.ingestOptions());
+  CHECK(databaseMatchesCapture(pcap, db, prefs));
+  AnalysisPreferences withPref = prefs;
+  withPref.dissector_prefs = {{"grudp.port", "7778"}};
+  CHECK_FALSE(databaseMatchesCapture(pcap, db, withPref));
+  AnalysisPreferences without = prefs;
+  without.extra_scripts.clear();
+  CHECK_FALSE(databaseMatchesCapture(pcap, db, without));
+  std::ofstream(script, std::ios::app) << "-- edited\n";  // same name, other content
+  CHECK_FALSE(databaseMatchesCapture(pcap, db, prefs));
 }
