@@ -1,18 +1,12 @@
 #include "widgets/cdf_chart.h"
 
-#include <QContextMenuEvent>
-#include <QMenu>
-#include <QMouseEvent>
 #include <QPainter>
-#include <QToolTip>
 #include <algorithm>
 #include <cmath>
 
 #include "widgets/chart_colours.h"
-#include "widgets/chart_export.h"
 #include "widgets/chart_frame.h"
 #include "widgets/legend_painter.h"
-#include "widgets/text_label.h"
 
 namespace rudp::gui {
 
@@ -22,12 +16,7 @@ struct CdfChart::Geometry {
   ValueAxis y;
 };
 
-CdfChart::CdfChart(QWidget* parent) : QWidget(parent) { setMouseTracking(true); }
-
-void CdfChart::setTitle(const QString& title) {
-  title_ = title;
-  update();
-}
+CdfChart::CdfChart(QWidget* parent) : ChartWidget(parent) {}
 
 void CdfChart::setAxisLabel(const QString& x) {
   xLabel_ = x;
@@ -59,7 +48,7 @@ double CdfChart::quantile(int series, double q) const {
 }
 
 CdfChart::Geometry CdfChart::geometryFor(QSize size) const {
-  Geometry g{ChartFrame(size, font(), !title_.isEmpty(), series_.empty() ? 0 : 1), {}, {}};
+  Geometry g{ChartFrame(size, font(), !chartTitle().isEmpty(), series_.empty() ? 0 : 1), {}, {}};
   const QRect& plot = g.frame.plot();
   double lo = 0, hi = 1;
   bool any = false;
@@ -116,7 +105,7 @@ void CdfChart::paint(QPainter& p, QSize size) const {
   p.save();
   p.setFont(font());
   g.frame.paintBackground(p, c);
-  g.frame.paintTitle(p, c, title_);
+  g.frame.paintTitle(p, c, chartTitle());
   g.frame.paintYAxis(p, c, g.y, niceTicks(0, 1, 5), QStringLiteral("share of samples"));
   g.frame.paintXAxis(p, c, g.x, niceTicks(g.x.v0, g.x.v1, std::max(2, plot.width() / 70)), xLabel_);
   std::vector<LegendEntry> legend;
@@ -126,44 +115,19 @@ void CdfChart::paint(QPainter& p, QSize size) const {
     legend.push_back({MarkShape::Line, colour, legendText(series_[i])});
   }
   LegendPainter(p, c).paintAt(legend, QPoint(plot.left(), g.frame.legend().top()), false);
-  if (series_.empty()) {
-    p.setPen(c.dimText);
-    drawLabel(p, plot, Qt::AlignCenter, QStringLiteral("No data"));
-  }
+  if (series_.empty()) paintNoData(p, c, plot);
   g.frame.paintBorder(p, c);
   p.restore();
 }
 
-void CdfChart::paintEvent(QPaintEvent*) {
-  QPainter p(this);
-  paint(p, size());
-}
-
-void CdfChart::mouseMoveEvent(QMouseEvent* e) {
-  const QPoint at = e->position().toPoint();
+QString CdfChart::toolTipAt(QPoint at) const {
   const Geometry g = geometryFor(size());
-  if (!g.frame.plot().contains(at) || series_.empty()) return QToolTip::hideText();
+  if (!g.frame.plot().contains(at) || series_.empty()) return {};
   const double v = g.x.value(at.x() + 0.5);
   QStringList lines{QStringLiteral("%1 %2").arg(xLabel_).arg(v, 0, 'g', 4)};
   for (int i = 0; i < seriesCount(); ++i)
     lines << QStringLiteral("%1: %2 %").arg(series_[i].name).arg(100 * fractionAt(i, v), 0, 'f', 1);
-  QToolTip::showText(mapToGlobal(at) + QPoint(12, 12), lines.join(QLatin1Char('\n')), this);
-}
-
-bool CdfChart::exportPng(const QString& path, QSize size) const {
-  return exportChartPng(path, exportSize(this, size), [this](QPainter& p, QSize s) { paint(p, s); });
-}
-
-bool CdfChart::exportSvg(const QString& path, QSize size) const {
-  return exportChartSvg(path, exportSize(this, size), title_, [this](QPainter& p, QSize s) { paint(p, s); });
-}
-
-void CdfChart::contextMenuEvent(QContextMenuEvent* e) {
-  QMenu menu(this);
-  auto save = [this](bool svg) { saveChartAs(this, svg, size(), title_, [this](QPainter& p, QSize s) { paint(p, s); }); };
-  menu.addAction(QStringLiteral("Save as PNG..."), this, [save] { save(false); });
-  menu.addAction(QStringLiteral("Save as SVG..."), this, [save] { save(true); });
-  menu.exec(e->globalPos());
+  return lines.join(QLatin1Char('\n'));
 }
 
 }  // namespace rudp::gui

@@ -3,17 +3,17 @@
 // Drawn per pixel column (a binary search each), so 1 M samples cost the
 // same as 1 k.
 #pragma once
-#include <QWidget>
 #include <vector>
+
+#include "widgets/chart_widget.h"
 
 namespace rudp::gui {
 
-class CdfChart : public QWidget {
+class CdfChart : public ChartWidget {
   Q_OBJECT
  public:
   explicit CdfChart(QWidget* parent = nullptr);
 
-  void setTitle(const QString& title);
   void setAxisLabel(const QString& x);
   void clear();
   // Values in any order; an empty set is listed in the legend only.
@@ -28,18 +28,10 @@ class CdfChart : public QWidget {
   double xForValue(double v) const;
   double yForFraction(double f) const;
 
-  void paint(QPainter& p, QSize size) const;
-  // An invalid size exports at the widget's size (its size hint when hidden).
-  bool exportPng(const QString& path, QSize size = {}) const;
-  bool exportSvg(const QString& path, QSize size = {}) const;
-
-  QSize sizeHint() const override { return {480, 300}; }
-  QSize minimumSizeHint() const override { return {220, 160}; }
+  void paint(QPainter& p, QSize size) const override;
 
  protected:
-  void paintEvent(QPaintEvent*) override;
-  void mouseMoveEvent(QMouseEvent* e) override;
-  void contextMenuEvent(QContextMenuEvent* e) override;
+  QString toolTipAt(QPoint at) const override;
 
  private:
   struct Series {
@@ -51,7 +43,7 @@ class CdfChart : public QWidget {
   void paintSeries(QPainter& p, const Geometry& g, const Series& s, const QColor& colour) const;
   QString legendText(const Series& s) const;
 
-  QString title_, xLabel_;
+  QString xLabel_;
   std::vector<Series> series_;
 };
 

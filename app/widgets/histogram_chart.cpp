@@ -1,16 +1,11 @@
 #include "widgets/histogram_chart.h"
 
-#include <QContextMenuEvent>
 #include <QMenu>
-#include <QMouseEvent>
 #include <QPainter>
-#include <QToolTip>
 #include <algorithm>
 #include <cmath>
 
-#include "widgets/chart_export.h"
 #include "widgets/chart_frame.h"
-#include "widgets/text_label.h"
 
 namespace rudp::gui {
 
@@ -25,12 +20,7 @@ struct HistogramChart::Geometry {
   std::vector<QRectF> bars;
 };
 
-HistogramChart::HistogramChart(QWidget* parent) : QWidget(parent) { setMouseTracking(true); }
-
-void HistogramChart::setTitle(const QString& title) {
-  title_ = title;
-  update();
-}
+HistogramChart::HistogramChart(QWidget* parent) : ChartWidget(parent) {}
 
 void HistogramChart::setAxisLabels(const QString& x, const QString& y) {
   xLabel_ = x;
@@ -53,7 +43,7 @@ bool HistogramChart::categorical() const {
 }
 
 HistogramChart::Geometry HistogramChart::geometryFor(QSize size) const {
-  Geometry g{ChartFrame(size, font(), !title_.isEmpty(), 0), {}, {}, {}};
+  Geometry g{ChartFrame(size, font(), !chartTitle().isEmpty(), 0), {}, {}, {}};
   const QRect& plot = g.frame.plot();
   double top = 0;
   for (const HistogramBin& b : bins_) top = std::max(top, b.count);
@@ -97,7 +87,7 @@ void HistogramChart::paint(QPainter& p, QSize size) const {
   p.save();
   p.setFont(font());
   g.frame.paintBackground(p, c);
-  g.frame.paintTitle(p, c, title_);
+  g.frame.paintTitle(p, c, chartTitle());
   const QFontMetrics fm(font());
   g.frame.paintYAxis(p, c, g.y, logY_ ? logTicks(1, g.y.v1) : niceTicks(g.y.v0, g.y.v1, std::max(2, plot.height() / (2 * fm.height()))),
                      yLabel_ + (logY_ ? QStringLiteral(" (log)") : QString()));
@@ -114,10 +104,7 @@ void HistogramChart::paint(QPainter& p, QSize size) const {
   p.setBrush(fill);
   for (const QRectF& bar : g.bars)
     if (bar.height() > 0) p.drawRect(bar);
-  if (bins_.empty()) {
-    p.setPen(c.dimText);
-    drawLabel(p, plot, Qt::AlignCenter, QStringLiteral("No data"));
-  }
+  if (bins_.empty()) paintNoData(p, c, plot);
   g.frame.paintBorder(p, c);
   p.restore();
 }
@@ -127,37 +114,15 @@ QString HistogramChart::binText(const HistogramBin& b) const {
   return QStringLiteral("%1 %2: %3").arg(xLabel_, what).arg(b.count);
 }
 
-void HistogramChart::paintEvent(QPaintEvent*) {
-  QPainter p(this);
-  paint(p, size());
+QString HistogramChart::toolTipAt(QPoint at) const {
+  const auto bin = binAt(at);
+  return bin ? binText(bins_[*bin]) : QString();
 }
 
-void HistogramChart::mouseMoveEvent(QMouseEvent* e) {
-  const QPoint at = e->position().toPoint();
-  if (const auto bin = binAt(at))
-    QToolTip::showText(mapToGlobal(at) + QPoint(12, 12), binText(bins_[*bin]), this);
-  else
-    QToolTip::hideText();
-}
-
-bool HistogramChart::exportPng(const QString& path, QSize size) const {
-  return exportChartPng(path, exportSize(this, size), [this](QPainter& p, QSize s) { paint(p, s); });
-}
-
-bool HistogramChart::exportSvg(const QString& path, QSize size) const {
-  return exportChartSvg(path, exportSize(this, size), title_, [this](QPainter& p, QSize s) { paint(p, s); });
-}
-
-void HistogramChart::contextMenuEvent(QContextMenuEvent* e) {
-  QMenu menu(this);
+void HistogramChart::addMenuActions(QMenu& menu) {
   QAction* log = menu.addAction(QStringLiteral("Logarithmic Y Axis"), this, [this](bool on) { setLogY(on); });
   log->setCheckable(true);
   log->setChecked(logY_);
-  menu.addSeparator();
-  auto save = [this](bool svg) { saveChartAs(this, svg, size(), title_, [this](QPainter& p, QSize s) { paint(p, s); }); };
-  menu.addAction(QStringLiteral("Save as PNG..."), this, [save] { save(false); });
-  menu.addAction(QStringLiteral("Save as SVG..."), this, [save] { save(true); });
-  menu.exec(e->globalPos());
 }
 
 }  // namespace rudp::gui

@@ -2,20 +2,19 @@
 // direction, loss-burst lengths. Bins with labels are drawn as categories
 // (one slot each); otherwise on a numeric x axis.
 #pragma once
-#include <QWidget>
 #include <optional>
 #include <vector>
 
+#include "widgets/chart_widget.h"
 #include "widgets/histogram_bins.h"
 
 namespace rudp::gui {
 
-class HistogramChart : public QWidget {
+class HistogramChart : public ChartWidget {
   Q_OBJECT
  public:
   explicit HistogramChart(QWidget* parent = nullptr);
 
-  void setTitle(const QString& title);
   void setAxisLabels(const QString& x, const QString& y);
   void setBins(std::vector<HistogramBin> bins);
   const std::vector<HistogramBin>& bins() const { return bins_; }
@@ -27,18 +26,11 @@ class HistogramChart : public QWidget {
   QRectF barRect(int bin) const;
   std::optional<int> binAt(QPoint p) const;
 
-  void paint(QPainter& p, QSize size) const;
-  // An invalid size exports at the widget's size (its size hint when hidden).
-  bool exportPng(const QString& path, QSize size = {}) const;
-  bool exportSvg(const QString& path, QSize size = {}) const;
-
-  QSize sizeHint() const override { return {480, 300}; }
-  QSize minimumSizeHint() const override { return {220, 160}; }
+  void paint(QPainter& p, QSize size) const override;
 
  protected:
-  void paintEvent(QPaintEvent*) override;
-  void mouseMoveEvent(QMouseEvent* e) override;
-  void contextMenuEvent(QContextMenuEvent* e) override;
+  QString toolTipAt(QPoint at) const override;
+  void addMenuActions(QMenu& menu) override;
 
  private:
   struct Geometry;
@@ -46,7 +38,7 @@ class HistogramChart : public QWidget {
   bool categorical() const;
   QString binText(const HistogramBin& b) const;
 
-  QString title_, xLabel_, yLabel_ = QStringLiteral("count");
+  QString xLabel_, yLabel_ = QStringLiteral("count");
   std::vector<HistogramBin> bins_;
   bool logY_ = false;
 };

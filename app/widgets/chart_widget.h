@@ -1,0 +1,46 @@
+// Base of the statistics charts (histogram, CDF): the widget plumbing they
+// share. A chart paints itself through paint(QPainter&, QSize), so the
+// screen, PNG and SVG exports and "Save as..." all go through one routine;
+// the hover tooltip and extra context-menu actions come from the subclass.
+#pragma once
+#include <QWidget>
+
+class QMenu;
+
+namespace rudp::gui {
+
+struct ChartColours;
+
+class ChartWidget : public QWidget {
+  Q_OBJECT
+ public:
+  explicit ChartWidget(QWidget* parent = nullptr);
+
+  void setTitle(const QString& title);
+  const QString& chartTitle() const { return title_; }
+
+  virtual void paint(QPainter& p, QSize size) const = 0;
+  // An invalid size exports at the widget's size (its size hint when hidden).
+  bool exportPng(const QString& path, QSize size = {}) const;
+  bool exportSvg(const QString& path, QSize size = {}) const;
+
+  QSize sizeHint() const override { return {480, 300}; }
+  QSize minimumSizeHint() const override { return {220, 160}; }
+
+ protected:
+  // The hover text at `at` (widget coordinates); empty hides the tooltip.
+  virtual QString toolTipAt(QPoint at) const = 0;
+  // Chart-specific actions, listed above the "Save as" ones.
+  virtual void addMenuActions(QMenu& menu) { (void)menu; }
+  // The centred "No data" of an empty chart.
+  static void paintNoData(QPainter& p, const ChartColours& c, const QRect& plot);
+
+  void paintEvent(QPaintEvent*) override;
+  void mouseMoveEvent(QMouseEvent* e) override;
+  void contextMenuEvent(QContextMenuEvent* e) override;
+
+ private:
+  QString title_;
+};
+
+}  // namespace rudp::gui
