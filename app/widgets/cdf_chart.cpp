@@ -48,7 +48,7 @@ double CdfChart::quantile(int series, double q) const {
 }
 
 CdfChart::Geometry CdfChart::geometryFor(QSize size) const {
-  Geometry g{ChartFrame(size, font(), !chartTitle().isEmpty(), series_.empty() ? 0 : 1), {}, {}};
+  Geometry g{frameFor(size), {}, {}};
   const QRect& plot = g.frame.plot();
   double lo = 0, hi = 1;
   bool any = false;
@@ -98,14 +98,9 @@ QString CdfChart::legendText(const Series& s) const {
   return QStringLiteral("%1 (n=%2, median %3)").arg(s.name).arg(s.sorted.size()).arg(median, 0, 'g', 4);
 }
 
-void CdfChart::paint(QPainter& p, QSize size) const {
-  const ChartColours c = ChartColours::fromPalette(palette());
+void CdfChart::paintContents(QPainter& p, const ChartColours& c, QSize size) const {
   const Geometry g = geometryFor(size);
   const QRect& plot = g.frame.plot();
-  p.save();
-  p.setFont(font());
-  g.frame.paintBackground(p, c);
-  g.frame.paintTitle(p, c, chartTitle());
   g.frame.paintYAxis(p, c, g.y, niceTicks(0, 1, 5), QStringLiteral("share of samples"));
   g.frame.paintXAxis(p, c, g.x, niceTicks(g.x.v0, g.x.v1, std::max(2, plot.width() / 70)), xLabel_);
   std::vector<LegendEntry> legend;
@@ -116,8 +111,6 @@ void CdfChart::paint(QPainter& p, QSize size) const {
   }
   LegendPainter(p, c).paintAt(legend, QPoint(plot.left(), g.frame.legend().top()), false);
   if (series_.empty()) paintNoData(p, c, plot);
-  g.frame.paintBorder(p, c);
-  p.restore();
 }
 
 QString CdfChart::toolTipAt(QPoint at) const {

@@ -28,9 +28,9 @@ class CdfChart : public ChartWidget {
   double xForValue(double v) const;
   double yForFraction(double f) const;
 
-  void paint(QPainter& p, QSize size) const override;
-
  protected:
+  void paintContents(QPainter& p, const ChartColours& c, QSize size) const override;
+  int legendRows() const override { return series_.empty() ? 0 : 1; }
   QString toolTipAt(QPoint at) const override;
 
  private:

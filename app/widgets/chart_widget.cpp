@@ -6,7 +6,6 @@
 #include <QPainter>
 #include <QToolTip>
 
-#include "widgets/chart_colours.h"
 #include "widgets/chart_export.h"
 #include "widgets/text_label.h"
 
@@ -31,6 +30,20 @@ bool ChartWidget::exportPng(const QString& path, QSize size) const {
 
 bool ChartWidget::exportSvg(const QString& path, QSize size) const {
   return exportChartSvg(path, exportSize(this, size), title_, paintOf(this));
+}
+
+ChartFrame ChartWidget::frameFor(QSize size) const { return ChartFrame(size, font(), !title_.isEmpty(), legendRows()); }
+
+void ChartWidget::paint(QPainter& p, QSize size) const {
+  const ChartColours c = ChartColours::fromPalette(palette());
+  const ChartFrame frame = frameFor(size);
+  p.save();
+  p.setFont(font());
+  frame.paintBackground(p, c);
+  frame.paintTitle(p, c, title_);
+  paintContents(p, c, size);
+  frame.paintBorder(p, c);
+  p.restore();
 }
 
 void ChartWidget::paintNoData(QPainter& p, const ChartColours& c, const QRect& plot) {

@@ -1,15 +1,17 @@
 // Base of the statistics charts (histogram, CDF): the widget plumbing they
 // share. A chart paints itself through paint(QPainter&, QSize), so the
-// screen, PNG and SVG exports and "Save as..." all go through one routine;
-// the hover tooltip and extra context-menu actions come from the subclass.
+// screen, PNG and SVG exports and "Save as..." all go through one routine:
+// the frame (background, title, border) here, the axes and data in the
+// subclass's paintContents; the hover tooltip and extra context-menu
+// actions come from the subclass too.
 #pragma once
 #include <QWidget>
+
+#include "widgets/chart_frame.h"
 
 class QMenu;
 
 namespace rudp::gui {
-
-struct ChartColours;
 
 class ChartWidget : public QWidget {
   Q_OBJECT
@@ -19,7 +21,7 @@ class ChartWidget : public QWidget {
   void setTitle(const QString& title);
   const QString& chartTitle() const { return title_; }
 
-  virtual void paint(QPainter& p, QSize size) const = 0;
+  void paint(QPainter& p, QSize size) const;
   // An invalid size exports at the widget's size (its size hint when hidden).
   bool exportPng(const QString& path, QSize size = {}) const;
   bool exportSvg(const QString& path, QSize size = {}) const;
@@ -28,6 +30,11 @@ class ChartWidget : public QWidget {
   QSize minimumSizeHint() const override { return {220, 160}; }
 
  protected:
+  // Inside the frame's background and border, with the widget's font set.
+  virtual void paintContents(QPainter& p, const ChartColours& c, QSize size) const = 0;
+  // Rows under the title a legend needs.
+  virtual int legendRows() const { return 0; }
+  ChartFrame frameFor(QSize size) const;
   // The hover text at `at` (widget coordinates); empty hides the tooltip.
   virtual QString toolTipAt(QPoint at) const = 0;
   // Chart-specific actions, listed above the "Save as" ones.

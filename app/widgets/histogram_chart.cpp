@@ -43,7 +43,7 @@ bool HistogramChart::categorical() const {
 }
 
 HistogramChart::Geometry HistogramChart::geometryFor(QSize size) const {
-  Geometry g{ChartFrame(size, font(), !chartTitle().isEmpty(), 0), {}, {}, {}};
+  Geometry g{frameFor(size), {}, {}, {}};
   const QRect& plot = g.frame.plot();
   double top = 0;
   for (const HistogramBin& b : bins_) top = std::max(top, b.count);
@@ -80,14 +80,9 @@ std::optional<int> HistogramChart::binAt(QPoint p) const {
   return std::nullopt;
 }
 
-void HistogramChart::paint(QPainter& p, QSize size) const {
-  const ChartColours c = ChartColours::fromPalette(palette());
+void HistogramChart::paintContents(QPainter& p, const ChartColours& c, QSize size) const {
   const Geometry g = geometryFor(size);
   const QRect& plot = g.frame.plot();
-  p.save();
-  p.setFont(font());
-  g.frame.paintBackground(p, c);
-  g.frame.paintTitle(p, c, chartTitle());
   const QFontMetrics fm(font());
   g.frame.paintYAxis(p, c, g.y, logY_ ? logTicks(1, g.y.v1) : niceTicks(g.y.v0, g.y.v1, std::max(2, plot.height() / (2 * fm.height()))),
                      yLabel_ + (logY_ ? QStringLiteral(" (log)") : QString()));
@@ -105,8 +100,6 @@ void HistogramChart::paint(QPainter& p, QSize size) const {
   for (const QRectF& bar : g.bars)
     if (bar.height() > 0) p.drawRect(bar);
   if (bins_.empty()) paintNoData(p, c, plot);
-  g.frame.paintBorder(p, c);
-  p.restore();
 }
 
 QString HistogramChart::binText(const HistogramBin& b) const {

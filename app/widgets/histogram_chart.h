@@ -26,9 +26,8 @@ class HistogramChart : public ChartWidget {
   QRectF barRect(int bin) const;
   std::optional<int> binAt(QPoint p) const;
 
-  void paint(QPainter& p, QSize size) const override;
-
  protected:
+  void paintContents(QPainter& p, const ChartColours& c, QSize size) const override;
   QString toolTipAt(QPoint at) const override;
   void addMenuActions(QMenu& menu) override;
 
