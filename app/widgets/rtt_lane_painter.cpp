@@ -1,37 +1,39 @@
 #include "widgets/rtt_lane_painter.h"
 
 #include <QFontMetrics>
-#include <algorithm>
-#include <cmath>
+
+#include "widgets/limit_labels.h"
+#include "widgets/text_label.h"
 
 namespace rudp::gui {
 
+// Samples last: they are the measurement, the lines are derived from them
+// and would otherwise cover them where they agree.
 void RttLanePainter::paint(const DirectionTimeline& d) {
   if (s_.has(Layer::LimitLines)) paintLimitLines();
   SeriesPainter sp = series();
   if (s_.has(Layer::Rto))
     sp.paint(d.rto, SeriesPen::steps(s_.colours.rto, 1.5, Qt::DashLine));
-  if (s_.has(Layer::RttSamples))
-    sp.paint(d.rtt, SeriesPen::scatter(s_.colours.rttSample, 2.0));
   if (s_.has(Layer::Srtt))
     sp.paint(d.srtt, SeriesPen::line(s_.colours.srtt, 2.0));
+  if (s_.has(Layer::RttSamples))
+    sp.paint(d.rtt, SeriesPen::scatter(s_.colours.rttSample, kSampleDotRadius, kSampleColumnWidth));
 }
 
 void RttLanePainter::paintLimitLines() {
   const QRect& r = rect();
-  const QFontMetrics fm(p_.font());
-  double lastLabelY = 1e9;  // labels too close to the previous one are left out
-  std::vector<double> limits = s_.limitLinesMs;
-  std::sort(limits.begin(), limits.end());
-  for (double limit : limits) {
-    const double y = std::round(axis().y(limit)) + 0.5;
-    if (y < r.top() || y > r.bottom()) continue;
-    p_.setPen(QPen(s_.colours.limit, 1, Qt::DashDotLine));
-    p_.drawLine(QPointF(r.left() + 1, y), QPointF(r.right() - 1, y));
-    if (lastLabelY - y < fm.height()) continue;
-    lastLabelY = y;
-    const QString label = QStringLiteral("%1 ms").arg(limit);
-    p_.drawText(QPointF(r.right() - fm.horizontalAdvance(label) - 6, y - 3), label);
+  p_.setPen(QPen(s_.colours.limit, 1, Qt::DashDotLine));
+  for (double limit : s_.limitLinesMs) {
+    const double y = limitLineY(axis(), limit);
+    if (y >= r.top() && y <= r.bottom()) p_.drawLine(QPointF(r.left() + 1, y), QPointF(r.right() - 1, y));
+  }
+  // On the lines they name, over a backing that interrupts the other lines.
+  QColor backing = s_.colours.plot;
+  backing.setAlpha(225);
+  p_.setPen(s_.colours.limit);
+  for (const LimitLabel& label : placeLimitLabels(s_.limitLinesMs, axis(), r, QFontMetrics(p_.font()))) {
+    p_.fillRect(label.box, backing);
+    drawLabel(p_, label.box, Qt::AlignCenter, label.text);
   }
 }
 

@@ -7,6 +7,10 @@ namespace rudp::gui {
 
 class RttLanePainter : public LanePainter {
  public:
+  // Samples: 4 px dots one by one, 3 px columns when dense.
+  static constexpr double kSampleDotRadius = 2.0;
+  static constexpr int kSampleColumnWidth = 3;
+
   RttLanePainter(QPainter& p, const TimelineScene& s, const TimelineGeometry& g)
       : LanePainter(p, s, g, Lane::Rtt) {}
   void paint(const DirectionTimeline& d) override;

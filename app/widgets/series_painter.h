@@ -18,12 +18,14 @@ enum class SeriesStyle { Scatter, Line, Steps };
 struct SeriesPen {
   QColor colour;
   SeriesStyle style = SeriesStyle::Line;
-  double width = 1.0;
+  double width = 1.0;      // scatter: the width of a dense column's mark
   Qt::PenStyle dash = Qt::SolidLine;
   double dotRadius = 2.0;   // scatter points when drawn one by one
   QColor fill;              // steps: the area under them (invalid: none)
 
-  static SeriesPen scatter(const QColor& c, double dotRadius);
+  // Dense columns are `columnWidth` px wide and reach (columnWidth - 1) / 2 px
+  // beyond their extent, so a lone point is a square of that size.
+  static SeriesPen scatter(const QColor& c, double dotRadius, int columnWidth = 1);
   static SeriesPen line(const QColor& c, double width, Qt::PenStyle dash = Qt::SolidLine);
   static SeriesPen steps(const QColor& c, double width, Qt::PenStyle dash = Qt::SolidLine, const QColor& fill = {});
 };

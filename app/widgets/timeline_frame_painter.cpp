@@ -108,6 +108,12 @@ void TimelineFramePainter::paintLaneTitle(Lane lane) {
   QString text = QString::fromLatin1(laneTitle(lane));
   if (lane == Lane::Sequence && s_.dir())
     text += QStringLiteral("  base %1").arg(static_cast<uint32_t>(s_.dir()->seqBase));
+  // Says whether values may be out of view: the automatic range holds all of
+  // them (an outage spike included), a zoomed one may not.
+  if (s_.manualY[static_cast<size_t>(lane)])
+    text += QStringLiteral(" \u00b7 values zoomed (0 resets)");
+  else if (lane == Lane::Rtt)
+    text += QStringLiteral(" \u00b7 all values (y, Ctrl+wheel zoom)");
   const QFontMetrics fm(p_.font());
   const QRect box(r.left() + 1, r.top() + 1, fm.horizontalAdvance(text) + 10, fm.height() + 2);
   QColor bg = s_.colours.plot;

@@ -18,6 +18,14 @@ namespace rudp::gui {
 namespace {
 constexpr int kClickSlop = 3;         // pixels a click may move and stay a click
 constexpr double kWheelZoom = 0.8;    // span factor per wheel notch
+
+// The value the y keys zoom around. RTT and rates start at zero and the
+// usual values sit near it (one outage sample can stretch the RTT lane to
+// seconds), so their baseline stays put and each press halves towards it;
+// sequence numbers zoom around the middle.
+double keyZoomAnchor(Lane lane, ValueSpan current) {
+  return lane == Lane::Sequence ? (current.min + current.max) / 2 : current.min;
+}
 }  // namespace
 
 TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
@@ -192,12 +200,14 @@ void TimelineView::changeEvent(QEvent* e) {
   QWidget::changeEvent(e);
 }
 
-void TimelineView::applyStep(const ViewStep& step, std::optional<int64_t> anchor) {
+void TimelineView::applyStep(const ViewStep& step, std::optional<int64_t> anchor, std::optional<double> valueAnchor) {
   const int64_t s = viewport_.start(), e = viewport_.end();
   if (step.zoomX != 1) viewport_.zoomX(step.zoomX, anchor.value_or(s + (e - s) / 2));
   if (step.panX != 0) viewport_.panX(step.panX);
-  if (step.zoomY != 1 && activeLane_ != Lane::Events)
-    viewport_.zoomY(activeLane_, step.zoomY, valueRange(activeLane_));
+  if (step.zoomY != 1 && activeLane_ != Lane::Events) {
+    const ValueSpan current = valueRange(activeLane_);
+    viewport_.zoomY(activeLane_, step.zoomY, current, valueAnchor.value_or(keyZoomAnchor(activeLane_, current)));
+  }
   if (step.panY != 0 && activeLane_ != Lane::Events)
     viewport_.panY(activeLane_, step.panY, valueRange(activeLane_));
   viewChanged();
@@ -322,7 +332,7 @@ void TimelineView::wheelEvent(QWheelEvent* e) {
   if (e->modifiers() & Qt::ShiftModifier)
     applyStep({1, 1, -notches * kPanStep, 0}, std::nullopt);
   else if (e->modifiers() & Qt::ControlModifier)
-    applyStep({1, factor, 0, 0}, std::nullopt);
+    applyStep({1, factor, 0, 0}, std::nullopt, geometry().axis(activeLane_).value(at.y() + 0.5));
   else
     applyStep({factor, 1, 0, 0}, timeForX(at.x() + 0.5));
   e->accept();

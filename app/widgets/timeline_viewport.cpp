@@ -40,9 +40,8 @@ void TimelineViewport::panX(double fraction) {
   setRange(start_ + shift, end_ + shift);
 }
 
-void TimelineViewport::zoomY(Lane lane, double factor, ValueSpan current) {
-  const double mid = (current.min + current.max) / 2, half = (current.max - current.min) / 2 * factor;
-  y_[index(lane)] = ValueSpan{mid - half, mid + half};
+void TimelineViewport::zoomY(Lane lane, double factor, ValueSpan current, double anchor) {
+  y_[index(lane)] = ValueSpan{anchor - (anchor - current.min) * factor, anchor + (current.max - anchor) * factor};
 }
 
 void TimelineViewport::panY(Lane lane, double fraction, ValueSpan current) {

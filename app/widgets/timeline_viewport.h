@@ -33,8 +33,9 @@ class TimelineViewport {
 
   const std::optional<ValueSpan>& valueRange(Lane lane) const { return y_[index(lane)]; }
   void setValueRange(Lane lane, ValueSpan span) { y_[index(lane)] = span; }
-  // Same as zoomX and panX for a lane's values; `current` is what it shows now.
-  void zoomY(Lane lane, double factor, ValueSpan current);
+  // Same as zoomX and panX for a lane's values; `current` is what it shows
+  // now, `anchor` the value that keeps its pixel.
+  void zoomY(Lane lane, double factor, ValueSpan current, double anchor);
   void panY(Lane lane, double fraction, ValueSpan current);
 
   void resetValues() { y_.fill(std::nullopt); }

@@ -6,10 +6,12 @@
 #include <QImage>
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <random>
 
 #include "sim_capture.h"
 #include "store/store_reader.h"
+#include "widgets/rtt_lane_painter.h"
 #include "widgets/timeline_renderer.h"
 #include "widgets/timeline_view.h"
 
@@ -111,25 +113,42 @@ TEST_CASE("the RTT lane draws each pixel column from the raw samples' min to the
     if (x > lane.left() && x < lane.right()) brute[x].include(e.rtt_ms);
   }
   REQUIRE(brute.size() > 600);  // dense: most columns hold samples
+  // Each column's mark is kSampleColumnWidth px wide and reaches `reach` px
+  // past its extent: pixel column x shows the union of columns x-reach..x+reach.
+  const int reach = (RttLanePainter::kSampleColumnWidth - 1) / 2;
+  REQUIRE(reach == 1);
+  auto expected = [&](int x) {
+    std::optional<std::pair<int, int>> rows;
+    for (int k = x - reach; k <= x + reach; ++k) {
+      if (!brute.count(k)) continue;
+      const int top = static_cast<int>(std::floor(axis.y(brute[k].max))) - reach;
+      const int bottom = static_cast<int>(std::floor(axis.y(brute[k].min))) + reach;
+      rows = rows ? std::pair{std::min(rows->first, top), std::max(rows->second, bottom)} : std::pair{top, bottom};
+    }
+    return rows;
+  };
   const QRgb sample = scene.colours.rttSample.rgb();
   int checked = 0;
-  for (int x = lane.left() + 1; x < lane.right(); ++x) {
+  for (int x = lane.left() + 1 + reach; x < lane.right() - reach; ++x) {
     int first = -1, last = -1;
     for (int y = lane.top() + lane.height() / 3; y < lane.bottom(); ++y)  // under the legend's dot
       if ((image.pixel(x, y) & 0xFFFFFF) == (sample & 0xFFFFFF)) {
         if (first < 0) first = y;
         last = y;
       }
-    INFO("column " << x << " expected " << (brute.count(x) ? axis.y(brute[x].max) : -1) << " .. "
-                    << (brute.count(x) ? axis.y(brute[x].min) : -1));
-    if (!brute.count(x)) {
+    const auto rows = expected(x);
+    INFO("column " << x << " expected " << (rows ? rows->first : -1) << " .. " << (rows ? rows->second : -1));
+    if (!rows) {
       CHECK(first == -1);
       continue;
     }
     REQUIRE(first >= 0);
-    CHECK(std::abs(first - static_cast<int>(std::floor(axis.y(brute[x].max)))) <= 1);
-    CHECK(std::abs(last - static_cast<int>(std::floor(axis.y(brute[x].min)))) <= 1);
-    ++checked;
+    CHECK(std::abs(first - rows->first) <= 1);
+    CHECK(std::abs(last - rows->second) <= 1);
+    checked += brute.count(x);
   }
-  CHECK(checked == static_cast<int>(brute.size()));
+  const auto inLoop = std::count_if(brute.begin(), brute.end(), [&](const auto& kv) {
+    return kv.first >= lane.left() + 1 + reach && kv.first < lane.right() - reach;
+  });
+  CHECK(checked == inLoop);
 }
