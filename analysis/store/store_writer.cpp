@@ -140,18 +140,20 @@ class PacketDirectory {
   };
   // One row per direction present; both rows keyed by the chunk's first frame.
   void write(int64_t conn, const std::vector<Frame>& frames) {
-    for (Direction dir : {Direction::ClientToServer, Direction::ServerToClient}) {
-      FrameList row{conn, static_cast<int64_t>(frames.front().frame), static_cast<int64_t>(dir),
-                    0, INT64_MAX, INT64_MIN, {}};
-      for (const Frame& f : frames) {
-        if (f.dir != dir) continue;
-        row.frames.push_back(row.frames.empty() ? '[' : ',');
-        char buf[24];
-        row.frames.append(buf, std::to_chars(buf, buf + sizeof buf, f.frame).ptr);
-        row.last_frame = static_cast<int64_t>(f.frame);
-        row.min_ts_ns = std::min(row.min_ts_ns, f.ts_ns);
-        row.max_ts_ns = std::max(row.max_ts_ns, f.ts_ns);
-      }
+    const auto chunk = static_cast<int64_t>(frames.front().frame);
+    FrameList rows[2] = {{conn, chunk, 0, 0, INT64_MAX, INT64_MIN, {}},
+                         {conn, chunk, 1, 0, INT64_MAX, INT64_MIN, {}}};
+    for (FrameList& row : rows) row.frames.reserve(frames.size() * 8);
+    for (const Frame& f : frames) {
+      FrameList& row = rows[static_cast<int>(f.dir)];
+      row.frames.push_back(row.frames.empty() ? '[' : ',');
+      char buf[24];
+      row.frames.append(buf, std::to_chars(buf, buf + sizeof buf, f.frame).ptr);
+      row.last_frame = static_cast<int64_t>(f.frame);
+      row.min_ts_ns = std::min(row.min_ts_ns, f.ts_ns);
+      row.max_ts_ns = std::max(row.max_ts_ns, f.ts_ns);
+    }
+    for (FrameList& row : rows) {
       if (row.frames.empty()) continue;
       row.frames.push_back(']');
       ins_.add(std::move(row));
