@@ -102,9 +102,11 @@ CREATE TABLE rate_chunks(conn INTEGER NOT NULL, dir INTEGER NOT NULL,
 -- The frames of one connection and direction (a JSON array, ascending) in
 -- chunk `chunk`, which starts at that frame; a connection's chunks cover
 -- disjoint frame ranges in chunk order, both directions of a chunk sharing it.
+-- (A rowid table: its rows of a few kB would overflow a WITHOUT ROWID page.)
 CREATE TABLE packet_chunks(conn INTEGER NOT NULL, chunk INTEGER NOT NULL, dir INTEGER NOT NULL,
   last_frame INTEGER NOT NULL, min_ts_ns INTEGER NOT NULL, max_ts_ns INTEGER NOT NULL,
-  frames TEXT NOT NULL, PRIMARY KEY (conn, chunk, dir)) WITHOUT ROWID;
+  frames TEXT NOT NULL);
+CREATE UNIQUE INDEX packet_chunks_by_conn ON packet_chunks(conn, chunk, dir);
 )sql";
 }  // namespace
 

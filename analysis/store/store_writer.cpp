@@ -100,9 +100,11 @@ void bindPacket(sql::Statement& st, int at, const PacketInsert& p) {
 }  // namespace
 
 namespace {
-// Frames per connection chunk of packet_chunks, and frames held in all.
-constexpr size_t kChunkFrames = 2048;
-constexpr size_t kMaxHeldFrames = 131072;
+// Frames per connection chunk of packet_chunks (about 4 s of a 60 Hz game
+// connection: a time-range query seeks few frames outside its range), and
+// frames held in all.
+constexpr size_t kChunkFrames = 512;
+constexpr size_t kMaxHeldFrames = 65536;
 
 // A row of packet_chunks.
 struct FrameList {
