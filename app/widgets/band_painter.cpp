@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "widgets/serial_fill.h"
+
 namespace rudp::gui {
 
 std::pair<int, int> BandPainter::pixelSpan(const TimeAxis& time, int64_t start, int64_t end, int minWidth) {
@@ -54,10 +56,10 @@ void BandPainter::paintBand(int64_t start, int64_t end, const QColor& fill, int 
   edge.setAlpha(std::min(255, fill.alpha() * 3));
   for (Lane lane : kAllLanes) {
     const QRect lr = g_.layout.lane(lane).adjusted(0, 1, 0, -1);
-    p_.fillRect(QRect(l, lr.top(), r - l, lr.height()), fill);
+    fillRectInStrips(p_, QRect(l, lr.top(), r - l, lr.height()), fill);
     if (edges && r - l > 4) {
-      p_.fillRect(QRect(l, lr.top(), 1, lr.height()), edge);
-      p_.fillRect(QRect(r - 1, lr.top(), 1, lr.height()), edge);
+      fillRectInStrips(p_, QRect(l, lr.top(), 1, lr.height()), edge);
+      fillRectInStrips(p_, QRect(r - 1, lr.top(), 1, lr.height()), edge);
     }
   }
 }

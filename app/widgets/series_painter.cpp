@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "widgets/polyline_clip.h"
+#include "widgets/serial_fill.h"
 
 namespace rudp::gui {
 
@@ -177,7 +178,7 @@ void SeriesPainter::fillUnder(const QPolygonF& line, const QColor& fill) {
   area.append(QPointF(line.front().x(), base));
   p_.setPen(Qt::NoPen);
   p_.setBrush(fill);
-  p_.drawPolygon(clampPolygon(area, QRectF(clip_).adjusted(-2, -2, 2, 2)));
+  drawPolygonInStrips(p_, clampPolygon(area, QRectF(clip_).adjusted(-2, -2, 2, 2)), clip_);
 }
 
 // Clipped by hand a few pixels outside the lane (see polyline_clip.h).

@@ -1,4 +1,5 @@
 #include "widgets/timeline_frame_painter.h"
+#include "widgets/serial_fill.h"
 #include "widgets/text_label.h"
 
 #include <QFontMetrics>
@@ -37,10 +38,14 @@ void TimelineFramePainter::paintLanes() {
       paintEventRowLabels();
     else
       paintValueTicks(lane);
-    p_.setPen(s_.colours.axis);
-    p_.setBrush(Qt::NoBrush);
-    p_.drawRect(r.adjusted(0, 0, -1, -1));
+    outlineRect(p_, r, s_.colours.axis);
   }
+}
+
+// Horizontal grid lines are drawn on the bare plot colour only (the vertical
+// ones, bands and data come later): opaque, they leave the same pixels.
+QColor TimelineFramePainter::gridOnPlot() const {
+  return blendedOver(s_.colours.grid, s_.colours.plot);
 }
 
 void TimelineFramePainter::paintValueTicks(Lane lane) {
@@ -48,11 +53,12 @@ void TimelineFramePainter::paintValueTicks(Lane lane) {
   const ValueAxis& a = g_.axis(lane);
   const QFontMetrics fm(p_.font());
   const int count = std::max(2, r.height() / (fm.height() * 2));
+  const QColor grid = gridOnPlot();
   for (const Tick& t : niceTicks(std::min(a.v0, a.v1), std::max(a.v0, a.v1), count)) {
     const double y = std::round(a.y(t.value)) + 0.5;
     if (y < r.top() || y > r.bottom()) continue;
     if (s_.has(Layer::Grid)) {
-      p_.setPen(QPen(s_.colours.grid, 1));
+      p_.setPen(QPen(grid, 1));
       p_.drawLine(QPointF(r.left(), y), QPointF(r.right(), y));
     }
     p_.setPen(s_.colours.axis);
@@ -70,7 +76,7 @@ void TimelineFramePainter::paintEventRowLabels() {
   for (auto [y, text] : {std::pair{g_.rows.retx, "retx"}, std::pair{g_.rows.loss, "loss"}}) {
     drawLabel(p_, QRect(0, static_cast<int>(y) - fm.height() / 2, r.left() - 7, fm.height()),
                 Qt::AlignRight | Qt::AlignVCenter, QString::fromLatin1(text));
-    p_.setPen(QPen(s_.colours.grid, 1, Qt::DotLine));
+    p_.setPen(QPen(gridOnPlot(), 1, Qt::DotLine));
     p_.drawLine(QPointF(r.left(), std::round(y) + 0.5), QPointF(r.right(), std::round(y) + 0.5));
     p_.setPen(s_.colours.dimText);
   }
@@ -87,10 +93,7 @@ void TimelineFramePainter::paintTimeAxis() {
     if (x < plot.left() || x > plot.right()) continue;
     for (Lane lane : kAllLanes) {
       const QRect& r = g_.layout.lane(lane);
-      if (s_.has(Layer::Grid)) {
-        p_.setPen(QPen(s_.colours.grid, 1));
-        p_.drawLine(QPointF(x, r.top() + 1), QPointF(x, r.bottom()));
-      }
+      if (s_.has(Layer::Grid)) drawColumn(p_, static_cast<int>(x), r.top() + 1, r.bottom(), s_.colours.grid);
     }
     p_.setPen(s_.colours.axis);
     p_.drawLine(QPointF(x, axis.top()), QPointF(x, axis.top() + 4));

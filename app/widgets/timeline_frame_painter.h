@@ -25,6 +25,7 @@ class TimelineFramePainter {
   void paintValueTicks(Lane lane);
   void paintEventRowLabels();
   void paintLaneTitle(Lane lane);
+  QColor gridOnPlot() const;
 
   QPainter& p_;
   const TimelineScene& s_;
