@@ -161,25 +161,14 @@ class FlowStage {
   std::vector<Segment> segs_;
 };
 
-// The settings the figures depend on, so readers can label them and later
-// runs can tell whether the analysis still stands (session/reuse.h).
-void writeAnalysisConfig(sql::Database& db, const IngestOptions& options, const DissectorOptions& dissectors) {
-  sql::Statement st(db, "INSERT INTO meta(key, value) VALUES (?, ?)");
-  auto put = [&](const std::string& k, const std::string& v) {
-    st.bind(1, k).bind(2, std::string_view(v));
-    st.run();
-  };
-  auto putNumber = [&](const std::string& k, double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%g", v);
-    put(k, buf);
-  };
-  const ana::AnalyzerConfig& cfg = options.analysis;
-  putNumber("stall_ms", cfg.stall_ms);
-  for (size_t i = 0; i < cfg.rtt_limits_ms.size(); ++i)
-    putNumber("rtt_limit_" + std::to_string(i + 1), cfg.rtt_limits_ms[i]);
-  put("analysed", options.analyze_connections ? "1" : "0");
-  put("dissectors", dissectorFingerprint(dissectors));
+// The settings the figures depend on, as readers get them back (StoreReader::settings).
+AnalysisSettings settingsOf(const IngestOptions& options, const DissectorOptions& dissectors) {
+  AnalysisSettings s;
+  s.stall_ms = options.analysis.stall_ms;
+  s.rtt_limits_ms.assign(options.analysis.rtt_limits_ms.begin(), options.analysis.rtt_limits_ms.end());
+  s.analysed = options.analyze_connections;
+  s.dissectors = dissectorFingerprint(dissectors);
+  return s;
 }
 
 }  // namespace
@@ -205,7 +194,7 @@ IngestResult ingestCapture(const std::string& capturePath, const std::string& db
   store.addProtocols(pool.host().protocols());
   // Its statements must be finalized before finish() closes the database.
   std::optional<AnalysisWriter> analysis(std::in_place, store);
-  writeAnalysisConfig(store.database(), options, dissectors);
+  store.addSettings(settingsOf(options, dissectors));
   FlowStage flows(pool.host(), info, options);
   BatchReader batches(*reader, pool);
   {

@@ -219,6 +219,25 @@ StoreWriter::~StoreWriter() {
 sql::Database& StoreWriter::database() { return d->db; }
 void StoreWriter::tick() { d->tick(); }
 
+void StoreWriter::addSettings(const AnalysisSettings& settings) {
+  sql::Statement st(d->db, "INSERT INTO meta(key, value) VALUES (?, ?)");
+  auto put = [&](const std::string& k, const std::string& v) {
+    st.bind(1, k).bind(2, std::string_view(v));
+    st.run();
+  };
+  // "%g", as the limits name the share_above keys of `analyze --json`.
+  auto number = [](double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return std::string(buf);
+  };
+  put("stall_ms", number(settings.stall_ms));
+  for (size_t i = 0; i < settings.rtt_limits_ms.size(); ++i)
+    put("rtt_limit_" + std::to_string(i + 1), number(settings.rtt_limits_ms[i]));
+  put("analysed", settings.analysed ? "1" : "0");
+  put("dissectors", settings.dissectors);
+}
+
 void StoreWriter::addProtocols(const std::vector<ProtoInfo>& protos) {
   sql::Statement st(d->db, "INSERT INTO protocols VALUES (?,?,?,?,?)");
   for (size_t i = 0; i < protos.size(); ++i) {

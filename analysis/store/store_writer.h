@@ -37,6 +37,9 @@ class StoreWriter {
   ~StoreWriter();  // without finish(): closes and removes the partial file
 
   void addProtocols(const std::vector<ProtoInfo>& protos);
+  // The settings the figures depend on (meta), so readers can label them and
+  // later runs can tell whether the analysis still stands (session/reuse.h).
+  void addSettings(const AnalysisSettings& settings);
   void addPacket(const PacketRow& row, const Segment* segs, size_t n);
   void addPacket(const PacketRow& row, const std::vector<Segment>& segs) {
     addPacket(row, segs.data(), segs.size());
