@@ -1,17 +1,10 @@
 #include "analysis_preferences.h"
 
 #include <QSettings>
-#include <cmath>
 
 #include "analyzers/events.h"
 
 namespace rudp::gui {
-
-namespace {
-
-bool nearlyEqual(double a, double b) { return std::abs(a - b) < 1e-9; }
-
-}  // namespace
 
 const QList<GenrePreset>& genrePresets() {
   static const QList<GenrePreset> presets = {
@@ -71,12 +64,5 @@ rudp::DissectorOptions AnalysisPreferences::dissectorOptions() const {
   return options;
 }
 
-bool AnalysisPreferences::matches(const rudp::AnalysisSettings& stored) const {
-  if (!nearlyEqual(stored.stall_ms, stall_ms)) return false;
-  if (stored.rtt_limits_ms.size() != rtt_limits_ms.size()) return false;
-  for (size_t i = 0; i < rtt_limits_ms.size(); ++i)
-    if (!nearlyEqual(stored.rtt_limits_ms[i], rtt_limits_ms[i])) return false;
-  return true;
-}
 
 }  // namespace rudp::gui

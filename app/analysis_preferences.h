@@ -36,10 +36,6 @@ struct AnalysisPreferences {
 
   rudp::IngestOptions ingestOptions() const;
   rudp::DissectorOptions dissectorOptions() const;
-  // Were a database's figures computed with these thresholds? (Dissector
-  // options are not recorded in the database; changing them re-analyses the
-  // open capture from the settings dialog.)
-  bool matches(const rudp::AnalysisSettings& stored) const;
 
   bool operator==(const AnalysisPreferences&) const = default;
 };
