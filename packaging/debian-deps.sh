@@ -8,7 +8,8 @@ pkgs=(build-essential cmake ninja-build pkg-config
       libcli11-dev nlohmann-json3-dev qt6-base-dev qt6-svg-dev libgl-dev fonts-dejavu-core)
 if [[ "${1:-}" == "--test" ]]; then
   pkgs+=(catch2 tshark nftables iproute2 tcpdump sqlite3 xvfb clang libclang-rt-14-dev valgrind
-        libenet-dev golang-github-xtaci-kcp-dev kcptun time python3 x11-utils debootstrap git)
+        libenet-dev golang-github-xtaci-kcp-dev kcptun time python3 x11-utils debootstrap git
+        dpkg-dev desktop-file-utils appstream clang-tidy clang-format)
 fi
 missing=()
 for p in "${pkgs[@]}"; do
