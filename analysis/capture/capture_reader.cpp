@@ -41,18 +41,18 @@ bool isCaptureMagic(const unsigned char m[4]) {
 std::unique_ptr<CaptureReader> CaptureReader::open(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0)
-    fail("cannot open " + quoted(path) + ": " + std::strerror(errno));
-  if (S_ISDIR(st.st_mode)) fail("cannot open " + quoted(path) + ": " + std::strerror(EISDIR));
+    fail("cannot open " + quoted(path) + ": " + errnoMessage(errno));
+  if (S_ISDIR(st.st_mode)) fail("cannot open " + quoted(path) + ": " + errnoMessage(EISDIR));
 
   std::FILE* file = std::fopen(path.c_str(), "rb");
-  if (!file) fail("cannot open " + quoted(path) + ": " + std::strerror(errno));
+  if (!file) fail("cannot open " + quoted(path) + ": " + errnoMessage(errno));
 
   unsigned char magic[4] = {0, 0, 0, 0};
   const ssize_t got = ::pread(fileno(file), magic, sizeof magic, 0);
   if (got < 0) {
     const int err = errno;
     std::fclose(file);
-    fail("cannot read " + quoted(path) + ": " + std::strerror(err));
+    fail("cannot read " + quoted(path) + ": " + errnoMessage(err));
   }
   if (got == 0) {
     std::fclose(file);

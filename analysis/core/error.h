@@ -2,6 +2,7 @@
 #pragma once
 #include <stdexcept>
 #include <string>
+#include <system_error>
 
 namespace rudp {
 
@@ -13,6 +14,9 @@ class Error : public std::runtime_error {
 class CaptureError : public Error { using Error::Error; };
 class DissectorError : public Error { using Error::Error; };
 class StoreError : public Error { using Error::Error; };
+// errno as text, thread-safe (std::strerror is not).
+inline std::string errnoMessage(int err) { return std::generic_category().message(err); }
+
 class Cancelled : public Error {
  public:
   Cancelled() : Error("cancelled") {}

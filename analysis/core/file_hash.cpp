@@ -14,7 +14,7 @@ namespace rudp {
 
 std::string hashFile(const std::string& path) {
   std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
-  if (!f) throw Error("cannot read '" + path + "': " + std::strerror(errno));
+  if (!f) throw Error("cannot read '" + path + "': " + errnoMessage(errno));
   std::unique_ptr<XXH3_state_t, XXH_errorcode (*)(XXH3_state_t*)> st(XXH3_createState(),
                                                                       &XXH3_freeState);
   XXH3_128bits_reset(st.get());

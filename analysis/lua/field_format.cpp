@@ -97,10 +97,9 @@ std::string formatField(const State& s, const FieldValue& v, const DissectResult
     case FieldType::Bytes: case FieldType::Ether: {
       if (!str_ok || v.str_len == 0) return "<MISSING>";
       const char* sep = nullptr;
-      if (fi.type == FieldType::Ether) sep = ":";
+      if (fi.type == FieldType::Ether || fi.base == 10) sep = ":";
       else if (fi.base == 8) sep = ".";
       else if (fi.base == 9) sep = "-";
-      else if (fi.base == 10) sep = ":";
       else if (fi.base == 11) sep = " ";
       static const char hex[] = "0123456789abcdef";
       for (uint32_t i = 0; i < v.str_len; ++i) {

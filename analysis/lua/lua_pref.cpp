@@ -19,7 +19,7 @@ int newPref(lua_State* L, PrefType type) {
   switch (type) {
     case PrefType::UInt: p.num = static_cast<double>(luaL_optinteger(L, 2, 0)); break;
     case PrefType::Bool: p.num = lua_toboolean(L, 2) ? 1 : 0; break;
-    case PrefType::String: p.str = luaL_optstring(L, 2, ""); break;
+    case PrefType::String:
     case PrefType::Range: p.str = luaL_optstring(L, 2, ""); break;
     case PrefType::Static: break;
     case PrefType::Enum: {

@@ -221,7 +221,7 @@ void writeHtmlReportFile(StoreReader& reader, const std::vector<Problem>& proble
     throw Error("cannot write '" + path + "': " + why);
   };
   std::ofstream f(partial, std::ios::binary | std::ios::trunc);
-  if (!f) fail(std::strerror(errno));
+  if (!f) fail(errnoMessage(errno));
   try {
     writeHtmlReport(reader, problems, f, options);
   } catch (...) {
@@ -231,7 +231,7 @@ void writeHtmlReportFile(StoreReader& reader, const std::vector<Problem>& proble
     throw;
   }
   f.close();
-  if (!f) fail(std::strerror(errno));
+  if (!f) fail(errnoMessage(errno));
   std::error_code ec;
   std::filesystem::rename(partial, path, ec);
   if (ec) fail(ec.message());

@@ -316,7 +316,7 @@ void StoreWriter::finish(const CaptureInfo& c,
   // Replace the previous result in one step; its sidecars belong to it.
   for (const char* suffix : {"-wal", "-shm"}) std::remove((final_ + suffix).c_str());
   if (std::rename(partial_.c_str(), final_.c_str()) != 0) {
-    std::string err = std::strerror(errno);
+    std::string err = errnoMessage(errno);
     removeWithSidecars(partial_);
     throw StoreError("cannot move '" + partial_ + "' to '" + final_ + "': " + err);
   }
