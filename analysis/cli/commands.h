@@ -1,5 +1,6 @@
 // rudpscope-cli subcommands. Each returns the process exit status.
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -34,9 +35,22 @@ struct ReportArgs {
   size_t top = 3;        // timelines of the worst N connections
 };
 
+// rudpscope-cli wireshark ACTION (wireshark_command.cpp).
+struct WiresharkArgs {
+  std::string action;  // install, status, uninstall, open
+  bool force = false;  // install: overwrite files rudpscope did not install
+  // open: the capture, which frames (--frames LIST or --conn N from its
+  // database), where to write them, and what to ask of Wireshark.
+  std::string capture, frames, db, output, displayFilter;
+  int64_t conn = 0;
+  uint64_t goToFrame = 0;
+  bool dryRun = false;
+};
+
 int runDecode(const DecodeArgs& args);
 int runAnalyze(const AnalyzeArgs& args);
 int runReport(const ReportArgs& args);
+int runWireshark(const WiresharkArgs& args);
 
 // Shared by the subcommands that analyse (ingest_run.cpp).
 // The ingest settings the arguments ask for (--genre, then --stall-ms wins).

@@ -56,6 +56,33 @@ void addAnalysisOptions(CLI::App* cmd, rudp::cli::AnalyzeArgs& a) {
                   "Lua states dissecting in parallel (default: one per core; 1: single thread)");
 }
 
+// rudpscope-cli wireshark install|status|uninstall|open.
+CLI::App* addWiresharkCommand(CLI::App& app, rudp::cli::WiresharkArgs& w) {
+  auto* cmd = app.add_subcommand(
+      "wireshark", "Install rudpscope's dissectors into your Wireshark, or open frames of a capture in it");
+  cmd->require_subcommand(1);
+  auto* install = cmd->add_subcommand(
+      "install", "Copy the dissectors into Wireshark's personal Lua plugins folder (tshark -G folders)");
+  install->add_flag("--force", w.force, "Also overwrite files of the same name that rudpscope did not install");
+  cmd->add_subcommand("status", "Show the folder and whether each dissector is installed, outdated or missing");
+  cmd->add_subcommand("uninstall", "Remove the dissectors rudpscope installed (and nothing else)");
+  auto* open = cmd->add_subcommand(
+      "open", "Write chosen frames to a temporary pcapng and start wireshark on it with the dissectors loaded");
+  open->add_option("capture", w.capture, "pcap or pcapng file")->required();
+  open->add_option("--frames", w.frames, "Frames to open, e.g. 1-100,250")->type_name("LIST");
+  open->add_option("--conn", w.conn, "Every frame of this connection (needs the capture analysed)")
+      ->check(CLI::PositiveNumber);
+  open->add_option("--db", w.db, "The capture's database (default: where analyze puts it)");
+  open->add_option("-w,--write", w.output, "pcapng file to write (default: a new file in the temp folder)")
+      ->type_name("FILE");
+  open->add_option("-g", w.goToFrame, "Go to this frame (its number in CAPTURE)");
+  open->add_option("-Y", w.displayFilter, "Display filter for wireshark");
+  open->add_flag("--dry-run", w.dryRun, "Write the file and print the command, without starting wireshark");
+  for (auto* sub : cmd->get_subcommands({}))
+    sub->callback([&w, sub] { w.action = sub->get_name(); });
+  return cmd;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -95,6 +122,9 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(0, 1000));
   addDissectorOptions(report, rep.analysis.dissectors, repScripts, repPrefs);
 
+  rudp::cli::WiresharkArgs wsArgs;
+  auto* wireshark = addWiresharkCommand(app, wsArgs);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -106,6 +136,7 @@ int main(int argc, char** argv) {
       resolveDissectorOptions(dec.dissectors, decScripts, decPrefs);
       return rudp::cli::runDecode(dec);
     }
+    if (*wireshark) return rudp::cli::runWireshark(wsArgs);
     if (*report) {
       resolveDissectorOptions(rep.analysis.dissectors, repScripts, repPrefs);
       return rudp::cli::runReport(rep);

@@ -1,0 +1,133 @@
+#include "capture/pcapng_writer.h"
+
+#include <pcap/dlt.h>
+
+#include <bit>
+#include <cerrno>
+#include <cstring>
+#include <vector>
+
+#include "core/error.h"
+
+namespace rudp {
+
+namespace {
+
+constexpr uint32_t kSectionHeader = 0x0A0D0D0A;
+constexpr uint32_t kInterfaceDescription = 0x00000001;
+constexpr uint32_t kEnhancedPacket = 0x00000006;
+constexpr uint32_t kByteOrderMagic = 0x1A2B3C4D;
+constexpr uint16_t kOptEnd = 0, kShbUserAppl = 4, kIfTsresol = 9;
+
+uint32_t pad4(uint32_t n) { return (n + 3u) & ~3u; }
+
+// A block's bytes built in memory, then written at once: the total length
+// is known only at the end and appears at both ends of the block.
+class Block {
+ public:
+  explicit Block(uint32_t type) {
+    u32(type);
+    u32(0);  // total length, set by finish()
+  }
+  Block& u16(uint16_t v) { return raw(&v, 2); }
+  Block& u32(uint32_t v) { return raw(&v, 4); }
+  Block& raw(const void* p, size_t n) {
+    const auto* b = static_cast<const uint8_t*>(p);
+    bytes_.insert(bytes_.end(), b, b + n);
+    return *this;
+  }
+  Block& padded(const void* p, uint32_t n) {
+    raw(p, n);
+    bytes_.resize(bytes_.size() + (pad4(n) - n), 0);
+    return *this;
+  }
+  Block& option(uint16_t code, const void* p, uint16_t n) { return u16(code).u16(n).padded(p, n); }
+  Block& endOfOptions() { return u16(kOptEnd).u16(0); }
+  const std::vector<uint8_t>& finish() {
+    const uint32_t total = uint32_t(bytes_.size()) + 4;
+    std::memcpy(bytes_.data() + 4, &total, 4);
+    u32(total);
+    return bytes_;
+  }
+
+ private:
+  std::vector<uint8_t> bytes_;
+};
+
+static_assert(std::endian::native == std::endian::little, "the blocks are written in host order");
+
+}  // namespace
+
+uint16_t linkTypeOfDlt(int dlt) {
+  switch (dlt) {
+    case DLT_RAW: return 101;            // LINKTYPE_RAW
+    case DLT_ATM_RFC1483: return 100;    // LINKTYPE_ATM_RFC1483
+    case DLT_LOOP: return 108;           // LINKTYPE_LOOP
+    default: return uint16_t(dlt);
+  }
+}
+
+PcapngWriter::PcapngWriter(const std::string& path, int dlt) : path_(path), partial_(path + ".part") {
+  file_ = std::fopen(partial_.c_str(), "wb");
+  if (!file_) throw CaptureError("cannot create '" + partial_ + "': " + std::strerror(errno));
+  writeSectionHeader();
+  writeInterface(dlt);
+}
+
+PcapngWriter::~PcapngWriter() {
+  if (!file_) return;
+  std::fclose(file_);
+  std::remove(partial_.c_str());
+}
+
+void PcapngWriter::put(const void* data, size_t size) {
+  if (std::fwrite(data, 1, size, file_) != size)
+    throw CaptureError("cannot write '" + partial_ + "': " + std::strerror(errno));
+}
+
+void PcapngWriter::writeSectionHeader() {
+  static const char kApp[] = "rudpscope";
+  Block b(kSectionHeader);
+  b.u32(kByteOrderMagic).u16(1).u16(0);          // version 1.0
+  b.u32(0xFFFFFFFF).u32(0xFFFFFFFF);             // section length: not given
+  b.option(kShbUserAppl, kApp, sizeof kApp - 1).endOfOptions();
+  const auto& bytes = b.finish();
+  put(bytes.data(), bytes.size());
+}
+
+void PcapngWriter::writeInterface(int dlt) {
+  const uint8_t nanoseconds = 9;
+  Block b(kInterfaceDescription);
+  b.u16(linkTypeOfDlt(dlt)).u16(0).u32(0);       // link type, reserved, snaplen: no limit
+  b.option(kIfTsresol, &nanoseconds, 1).endOfOptions();
+  const auto& bytes = b.finish();
+  put(bytes.data(), bytes.size());
+}
+
+void PcapngWriter::write(const RawPacket& packet) {
+  const auto ts = static_cast<uint64_t>(packet.ts_ns);
+  Block b(kEnhancedPacket);
+  b.u32(0).u32(uint32_t(ts >> 32)).u32(uint32_t(ts));  // interface 0, timestamp high, low
+  b.u32(packet.caplen).u32(packet.origlen).padded(packet.data, packet.caplen);
+  const auto& bytes = b.finish();
+  put(bytes.data(), bytes.size());
+  ++packets_;
+}
+
+void PcapngWriter::finish() {
+  const bool flushed = std::fflush(file_) == 0;
+  const int err = errno;
+  const bool closed = std::fclose(file_) == 0;
+  file_ = nullptr;
+  if (!flushed || !closed) {
+    std::remove(partial_.c_str());
+    throw CaptureError("cannot write '" + partial_ + "': " + std::strerror(flushed ? errno : err));
+  }
+  if (std::rename(partial_.c_str(), path_.c_str()) != 0) {
+    const int renameErr = errno;
+    std::remove(partial_.c_str());
+    throw CaptureError("cannot write '" + path_ + "': " + std::strerror(renameErr));
+  }
+}
+
+}  // namespace rudp
