@@ -69,7 +69,7 @@ uint16_t linkTypeOfDlt(int dlt) {
 
 PcapngWriter::PcapngWriter(const std::string& path, int dlt) : path_(path), partial_(path + ".part") {
   file_ = std::fopen(partial_.c_str(), "wb");
-  if (!file_) throw CaptureError("cannot create '" + partial_ + "': " + std::strerror(errno));
+  if (!file_) throw CaptureError("cannot create '" + partial_ + "': " + errnoMessage(errno));
   writeSectionHeader();
   writeInterface(dlt);
 }
@@ -82,7 +82,7 @@ PcapngWriter::~PcapngWriter() {
 
 void PcapngWriter::put(const void* data, size_t size) {
   if (std::fwrite(data, 1, size, file_) != size)
-    throw CaptureError("cannot write '" + partial_ + "': " + std::strerror(errno));
+    throw CaptureError("cannot write '" + partial_ + "': " + errnoMessage(errno));
 }
 
 void PcapngWriter::writeSectionHeader() {
@@ -121,12 +121,12 @@ void PcapngWriter::finish() {
   file_ = nullptr;
   if (!flushed || !closed) {
     std::remove(partial_.c_str());
-    throw CaptureError("cannot write '" + partial_ + "': " + std::strerror(flushed ? errno : err));
+    throw CaptureError("cannot write '" + partial_ + "': " + errnoMessage(flushed ? errno : err));
   }
   if (std::rename(partial_.c_str(), path_.c_str()) != 0) {
     const int renameErr = errno;
     std::remove(partial_.c_str());
-    throw CaptureError("cannot write '" + path_ + "': " + std::strerror(renameErr));
+    throw CaptureError("cannot write '" + path_ + "': " + errnoMessage(renameErr));
   }
 }
 

@@ -98,7 +98,7 @@ int runOpen(const WiresharkArgs& args, const ws::DissectorInstaller& installer) 
   for (const auto& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
   cargv.push_back(nullptr);
   ::execvp(cargv[0], cargv.data());
-  throw Error("cannot start wireshark: " + std::string(std::strerror(errno)));
+  throw Error("cannot start wireshark: " + std::string(errnoMessage(errno)));
 }
 
 }  // namespace

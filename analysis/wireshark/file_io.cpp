@@ -12,7 +12,7 @@ namespace rudp::wireshark {
 
 std::string readWholeFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error("cannot read '" + path + "': " + std::strerror(errno));
+  if (!in) throw Error("cannot read '" + path + "': " + errnoMessage(errno));
   std::ostringstream s;
   s << in.rdbuf();
   if (in.bad()) throw Error("cannot read '" + path + "': read error");
@@ -22,18 +22,18 @@ std::string readWholeFile(const std::string& path) {
 void writeFileAtomically(const std::string& path, const std::string& contents) {
   const std::string partial = path + ".rudpscope-tmp";
   std::FILE* f = std::fopen(partial.c_str(), "wb");
-  if (!f) throw Error("cannot write '" + partial + "': " + std::strerror(errno));
+  if (!f) throw Error("cannot write '" + partial + "': " + errnoMessage(errno));
   const bool written = std::fwrite(contents.data(), 1, contents.size(), f) == contents.size();
   const int writeErr = errno;
   const bool closed = std::fclose(f) == 0;
   if (!written || !closed) {
     std::remove(partial.c_str());
-    throw Error("cannot write '" + partial + "': " + std::strerror(written ? errno : writeErr));
+    throw Error("cannot write '" + partial + "': " + errnoMessage(written ? errno : writeErr));
   }
   if (std::rename(partial.c_str(), path.c_str()) != 0) {
     const int err = errno;
     std::remove(partial.c_str());
-    throw Error("cannot write '" + path + "': " + std::strerror(err));
+    throw Error("cannot write '" + path + "': " + errnoMessage(err));
   }
 }
 
