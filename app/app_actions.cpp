@@ -26,6 +26,10 @@ AppActions::AppActions(QMainWindow* window, const QStringList& pageNames) : QObj
   exportSvg = make(tr("Chart as &SVG…"), {}, "action.exportSvg");
   exportCsv = make(tr("Table as &CSV…"), {}, "action.exportCsv");
   exportReport = make(tr("&Report (HTML)…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), "action.exportReport");
+  installDissectors = make(tr("&Install Dissectors into Wireshark…"), {}, "action.installDissectors");
+  installDissectors->setToolTip(tr("Copy rudpscope's Lua dissectors into your Wireshark's personal plugin folder"));
+  openInWireshark = make(tr("Open in &Wireshark"), {}, "action.openInWireshark");
+  openInWireshark->setToolTip(tr("Open the current connection's packets (on the Timeline: those in view) in Wireshark"));
   help = make(tr("rudpscope &Help"), QKeySequence::HelpContents, "action.help");
   about = make(tr("&About rudpscope"), {}, "action.about");
   about->setMenuRole(QAction::AboutRole);
@@ -72,6 +76,11 @@ void AppActions::fillMenus(QMainWindow* window) {
   view->addSeparator();
   view->addAction(cancel);
 
+  QMenu* tools = window->menuBar()->addMenu(tr("&Tools"));
+  tools->addAction(openInWireshark);
+  tools->addSeparator();
+  tools->addAction(installDissectors);
+
   QMenu* helpMenu = window->menuBar()->addMenu(tr("&Help"));
   helpMenu->addAction(help);
   helpMenu->addSeparator();
@@ -96,7 +105,8 @@ void AppActions::setRecentFiles(const QStringList& paths) {
 }
 
 void AppActions::setCaptureOpen(bool isOpen) {
-  for (QAction* a : {close, reanalyse, exportPng, exportSvg, exportCsv, exportReport}) a->setEnabled(isOpen);
+  for (QAction* a : {close, reanalyse, exportPng, exportSvg, exportCsv, exportReport, openInWireshark})
+    a->setEnabled(isOpen);
   for (QAction* a : pages) a->setEnabled(isOpen);
 }
 

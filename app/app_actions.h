@@ -1,6 +1,7 @@
 // The window's actions and menus, with the keys Wireshark and hotspot users
 // expect: Ctrl+O open, Ctrl+W close, Ctrl+R re-analyse, Ctrl+Q quit,
-// Ctrl+Shift+P settings, Ctrl+1..4 (and Alt+1..4) the pages, F1 help.
+// Ctrl+Shift+P settings, Ctrl+1..4 (and Alt+1..4) the pages, F1 help;
+// Tools: our dissectors into Wireshark, and the current connection opened in it.
 #pragma once
 #include <QList>
 #include <QObject>
@@ -29,6 +30,8 @@ class AppActions : public QObject {
   QAction* exportSvg;
   QAction* exportCsv;
   QAction* exportReport;
+  QAction* installDissectors;
+  QAction* openInWireshark;
   QAction* help;
   QAction* about;
   QList<QAction*> pages;  // index = page

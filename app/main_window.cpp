@@ -18,6 +18,7 @@
 #include "app_actions.h"
 #include "exporter.h"
 #include "jobs/capture_session.h"
+#include "jobs/wireshark_launcher.h"
 #include "message_banner.h"
 #include "models/value_text.h"
 #include "pages/analysis_page.h"
@@ -26,6 +27,7 @@
 #include "pages/timeline_page.h"
 #include "recent_files.h"
 #include "settings_dialog.h"
+#include "wireshark_dialog.h"
 #include "pages/connections_page.h"
 #include "pages/statistics_page.h"
 
@@ -50,6 +52,7 @@ MainWindow::MainWindow(QWidget* parent)
       m_stack(new QStackedWidget),
       m_start(new StartPage),
       m_analysis(new AnalysisPage),
+      m_wireshark(new WiresharkLauncher(this)),
       m_packetsLabel(new QLabel),
       m_connectionsLabel(new QLabel),
       m_problemsLabel(new QLabel) {
@@ -134,6 +137,9 @@ void MainWindow::connectPages() {
             showOnTimeline(conn, dir, start_ns, end_ns, 0);
           });
   connect(m_timeline, &TimelinePage::connectionChanged, this, &MainWindow::followConnection);
+  connect(m_connections, &ConnectionsPage::openInWiresharkRequested, this, [this](qint64 conn) { openInWireshark(conn); });
+  connect(m_timeline, &TimelinePage::openInWiresharkRequested, this, &MainWindow::openInWireshark);
+  connect(m_wireshark, &WiresharkLauncher::message, m_banner, &MessageBanner::showMessage);
   connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::refreshStatistics);
   connect(m_recent, &RecentFiles::changed, m_start, &StartPage::setRecentFiles);
   connect(m_recent, &RecentFiles::changed, m_actions, &AppActions::setRecentFiles);
@@ -152,6 +158,8 @@ void MainWindow::connectActions() {
   connect(m_actions->exportSvg, &QAction::triggered, m_exporter, [this] { m_exporter->exportChart(Exporter::Svg); });
   connect(m_actions->exportCsv, &QAction::triggered, m_exporter, &Exporter::exportTable);
   connect(m_actions->exportReport, &QAction::triggered, m_exporter, &Exporter::exportReport);
+  connect(m_actions->openInWireshark, &QAction::triggered, this, &MainWindow::openCurrentInWireshark);
+  connect(m_actions->installDissectors, &QAction::triggered, this, &MainWindow::showWiresharkDialog);
   for (int i = 0; i < m_actions->pages.size(); ++i)
     connect(m_actions->pages[i], &QAction::triggered, this, [this, i] { showPage(Page(i)); });
   connect(m_actions, &AppActions::recentFileChosen, this, &MainWindow::openCapture);
@@ -195,6 +203,39 @@ void MainWindow::showPage(Page page) {
 void MainWindow::showOnTimeline(int64_t conn, Direction dir, int64_t start_ns, int64_t end_ns, uint64_t frame) {
   m_timeline->showRange(conn, dir, start_ns, end_ns, frame);  // before the page shows: one load
   showPage(TimelineIndex);
+}
+
+void MainWindow::openInWireshark(int64_t conn, int64_t start_ns, int64_t end_ns, uint64_t frame) {
+  if (m_session->state() != CaptureSession::State::Ready || conn == 0) return;
+  WiresharkRequest request;
+  request.capture = m_session->capturePath();
+  request.database = m_session->dbPath();
+  request.conn = conn;
+  request.range = {start_ns, end_ns};
+  request.goToFrame = frame;
+  const bool whole = start_ns == INT64_MIN && end_ns == INT64_MAX;
+  const int64_t t0 = m_session->overview()->capture.first_ts_ns;
+  request.what = whole ? tr("connection #%1").arg(conn)
+                       : tr("connection #%1 from %2 s to %3 s")
+                             .arg(conn)
+                             .arg(relativeSecondsText(start_ns, t0, 3), relativeSecondsText(end_ns, t0, 3));
+  m_wireshark->open(request);
+}
+
+void MainWindow::openCurrentInWireshark() {
+  if (m_tabs->currentWidget() == m_timeline) return m_timeline->requestOpenInWireshark();
+  const int64_t conn = m_connections->selectedConnection() ? m_connections->selectedConnection() : m_timeline->connection();
+  if (conn == 0) {
+    m_banner->showMessage(MessageBanner::Kind::Information, tr("Choose a connection to open in Wireshark first."));
+    return;
+  }
+  openInWireshark(conn);
+}
+
+void MainWindow::showWiresharkDialog() {
+  auto* dialog = new WiresharkDialog(this);
+  dialog->setAttribute(Qt::WA_DeleteOnClose);
+  dialog->open();
 }
 
 void MainWindow::followConnection(int64_t conn) {

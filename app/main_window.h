@@ -30,6 +30,7 @@ class StartPage;
 class StatisticsPage;
 class SummaryPage;
 class TimelinePage;
+class WiresharkLauncher;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -48,6 +49,13 @@ class MainWindow : public QMainWindow {
   void showPage(Page page);
   // A connection's place on the timeline (a problem, a stall).
   void showOnTimeline(int64_t conn, Direction dir, int64_t start_ns, int64_t end_ns, uint64_t frame);
+  // The packets of `conn` within [start_ns, end_ns) (all by default) written
+  // to a temporary pcapng and opened in Wireshark, `frame` selected.
+  void openInWireshark(int64_t conn, int64_t start_ns = INT64_MIN, int64_t end_ns = INT64_MAX, uint64_t frame = 0);
+  // Tools > Open in Wireshark: what is on the Timeline when it is the current
+  // page, else the connection selected on the Connections page.
+  void openCurrentInWireshark();
+  void showWiresharkDialog();
 
   CaptureSession& session() const { return *m_session; }
   AppActions& actions() const { return *m_actions; }
@@ -59,6 +67,7 @@ class MainWindow : public QMainWindow {
   StatisticsPage* statisticsPage() const { return m_statistics; }
   AnalysisPage* analysisPage() const { return m_analysis; }
   StartPage* startPage() const { return m_start; }
+  WiresharkLauncher* wiresharkLauncher() const { return m_wireshark; }
 
  signals:
   // The summary and the connections of the open capture are on screen.
@@ -103,6 +112,7 @@ class MainWindow : public QMainWindow {
   StatisticsPage* m_statistics = nullptr;
   AppActions* m_actions = nullptr;
   Exporter* m_exporter = nullptr;
+  WiresharkLauncher* m_wireshark;
   QLabel* m_packetsLabel;
   QLabel* m_connectionsLabel;
   QLabel* m_problemsLabel;

@@ -78,13 +78,17 @@ LuaPluginFolder findLuaPluginFolder(const std::string& tshark) {
 
 bool runningAsRoot() { return ::geteuid() == 0; }
 
+bool superuserBlocksLua(const WiresharkVersion& version, bool root) {
+  return root && (!version.known() || version.atLeast(4, 4));
+}
+
 // Wireshark 4.4 loads no Lua plugin at all as root; 4.0's init.lua sets
 // run_user_scripts_when_superuser = true, so it still loads them.
 std::string superuserNote(const WiresharkVersion& version, bool root) {
   if (!root) return {};
   if (!version.known())
     return "running as root: Wireshark 4.4 and later load no Lua plugin for root; run it as a normal user";
-  if (version.atLeast(4, 4))
+  if (superuserBlocksLua(version, root))
     return "running as root: Wireshark " + version.text() +
            " loads no Lua plugin for root (neither these nor -X lua_script:); run it as a normal user";
   return "running as root: Wireshark " + version.text() + " loads personal Lua plugins for root too";

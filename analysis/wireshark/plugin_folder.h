@@ -39,6 +39,9 @@ std::string defaultLuaPluginFolder();
 // line, or empty when nothing needs saying (not root). `root`: the effective
 // user id is 0.
 std::string superuserNote(const WiresharkVersion& version, bool root);
+// Whether that note is a warning: as root, Wireshark 4.4 and later (or an
+// unknown version) loads no Lua plugin.
+bool superuserBlocksLua(const WiresharkVersion& version, bool root);
 bool runningAsRoot();
 
 }  // namespace rudp::wireshark

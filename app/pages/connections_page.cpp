@@ -53,6 +53,8 @@ ConnectionsPage::ConnectionsPage(QWidget* parent)
     menu->setAttribute(Qt::WA_DeleteOnClose);
     menu->popup(m_table->horizontalHeader()->mapToGlobal(p));
   });
+  m_table->setContextMenuPolicy(Qt::CustomContextMenu);
+  connect(m_table, &QWidget::customContextMenuRequested, this, &ConnectionsPage::showRowMenu);
   connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
           [this](const QModelIndex& current) { onCurrentChanged(current); });
   connect(m_table, &QAbstractItemView::doubleClicked, this, [this](const QModelIndex& index) {
@@ -174,6 +176,18 @@ qint64 ConnectionsPage::connectionAt(const QModelIndex& proxyIndex) const {
 void ConnectionsPage::onCurrentChanged(const QModelIndex& current) {
   if (m_selectingProgrammatically) return;
   if (const qint64 conn = connectionAt(current)) emit connectionActivated(conn);
+}
+
+void ConnectionsPage::showRowMenu(const QPoint& pos) {
+  const qint64 conn = connectionAt(m_table->indexAt(pos));
+  if (conn == 0) return;
+  auto* menu = new QMenu(this);
+  menu->setAttribute(Qt::WA_DeleteOnClose);
+  QAction* open = menu->addAction(tr("Open in &Wireshark"), this, [this, conn] { emit openInWiresharkRequested(conn); });
+  open->setObjectName(QStringLiteral("connections.openInWireshark"));
+  open->setToolTip(tr("Writes this connection's packets to a temporary pcapng and opens it in Wireshark."));
+  menu->addAction(tr("&Copy Selected Rows as CSV"), this, &ConnectionsPage::copySelectionAsCsv);
+  menu->popup(m_table->viewport()->mapToGlobal(pos));
 }
 
 void ConnectionsPage::selectConnection(qint64 conn) {

@@ -57,6 +57,8 @@ class ConnectionsPage : public QWidget {
  signals:
   // The user selected or double-clicked a connection.
   void connectionActivated(qint64 conn);
+  // "Open in Wireshark" from a row's context menu.
+  void openInWiresharkRequested(qint64 conn);
 
  private:
   QWidget* makeToolBar();
@@ -64,6 +66,7 @@ class ConnectionsPage : public QWidget {
   void applyColumnVisibility();
   void updateCount();
   void onCurrentChanged(const QModelIndex& current);
+  void showRowMenu(const QPoint& pos);
   qint64 connectionAt(const QModelIndex& proxyIndex) const;
 
   ConnectionsModel* m_model;

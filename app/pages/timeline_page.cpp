@@ -41,6 +41,7 @@ TimelinePage::TimelinePage(CaptureSession& session, QWidget* parent)
       m_connectionBox(new QComboBox(this)),
       m_directionButtons(new QButtonGroup(this)),
       m_state(new QLabel(this)),
+      m_openInWireshark(new QToolButton(this)),
       m_viewStack(new QStackedWidget(this)) {
   m_state->setAlignment(Qt::AlignCenter);
   m_state->setForegroundRole(QPalette::PlaceholderText);
@@ -88,6 +89,13 @@ QWidget* TimelinePage::makeToolBar() {
     m_directionButtons->addButton(button, int(d));
     layout->addWidget(button);
   }
+  layout->addSpacing(16);
+  m_openInWireshark->setText(tr("Open in Wireshark"));
+  m_openInWireshark->setObjectName(QStringLiteral("timeline.openInWireshark"));
+  m_openInWireshark->setToolTip(tr("Opens the packets of this connection in the visible time range in Wireshark "
+                                   "(the marked packet selected)."));
+  connect(m_openInWireshark, &QToolButton::clicked, this, &TimelinePage::requestOpenInWireshark);
+  layout->addWidget(m_openInWireshark);
   m_directionButtons->setExclusive(true);
   m_directionButtons->button(int(Direction::ClientToServer))->setChecked(true);
   connect(m_directionButtons, &QButtonGroup::idClicked, this, [this](int id) { setDirection(Direction(id)); });
@@ -118,6 +126,7 @@ void TimelinePage::clear() {
   m_pendingRange.reset();
   m_state->setText(tr("No capture open."));
   m_viewStack->setCurrentIndex(MessageStack);
+  m_openInWireshark->setEnabled(false);
   m_fields->showPacket(std::nullopt, m_capture);
 }
 
@@ -153,6 +162,7 @@ void TimelinePage::want(int64_t conn) {
 void TimelinePage::load(int64_t conn) {
   m_requestedConn = conn;
   m_state->setText(tr("Loading connection #%1…").arg(conn));
+  m_openInWireshark->setEnabled(false);
   m_viewStack->setCurrentIndex(MessageStack);
   m_session.queries().run(
       m_timelineTracker, m_session.dbPath(),
@@ -162,6 +172,7 @@ void TimelinePage::load(int64_t conn) {
         m_view->setDirection(m_direction);
         m_shownConn = conn;
         m_viewStack->setCurrentIndex(ViewStackIndex);
+        m_openInWireshark->setEnabled(true);
         if (m_pendingRange) applyRange(*std::exchange(m_pendingRange, std::nullopt));
         emit timelineShown(conn);
       },
@@ -187,6 +198,11 @@ void TimelinePage::applyRange(const Range& range) {
     m_view->setMarkedFrame(range.frame);
     showPacket(range.frame);
   }
+}
+
+void TimelinePage::requestOpenInWireshark() {
+  if (m_shownConn == 0 || m_viewStack->currentIndex() != ViewStackIndex) return;
+  emit openInWiresharkRequested(m_shownConn, m_view->rangeStart(), m_view->rangeEnd(), m_view->markedFrame());
 }
 
 void TimelinePage::showPacket(quint64 frame) {

@@ -14,6 +14,7 @@ class QButtonGroup;
 class QComboBox;
 class QLabel;
 class QStackedWidget;
+class QToolButton;
 
 namespace rudp::gui {
 
@@ -48,6 +49,14 @@ class TimelinePage : public QWidget {
   void timelineShown(int64_t conn);
   // A packet's fields are on screen.
   void packetShown(quint64 frame);
+  // "Open in Wireshark": the shown connection's packets in the visible time
+  // range [start_ns, end_ns), selecting `frame` (0: none).
+  void openInWiresharkRequested(qint64 conn, qint64 start_ns, qint64 end_ns, quint64 frame);
+
+ public slots:
+  // Emits openInWiresharkRequested for what is on screen (nothing when no
+  // connection is shown).
+  void requestOpenInWireshark();
 
  protected:
   void showEvent(QShowEvent* event) override;
@@ -69,6 +78,7 @@ class TimelinePage : public QWidget {
   QComboBox* m_connectionBox;
   QButtonGroup* m_directionButtons;
   QLabel* m_state;
+  QToolButton* m_openInWireshark;
   QStackedWidget* m_viewStack;
   TimelineView* m_view = nullptr;
   PacketFieldsView* m_fields = nullptr;

@@ -67,6 +67,7 @@ class TimelineView : public QWidget {
 
   // A cursor at that packet's time; 0 clears.
   void setMarkedFrame(uint64_t frame);
+  uint64_t markedFrame() const { return markedFrame_.value_or(0); }  // 0: none
   void setLayerVisible(Layer layer, bool visible);
   bool layerVisible(Layer layer) const { return (layers_ & static_cast<uint32_t>(layer)) != 0; }
   void setCrosshairEnabled(bool on);
