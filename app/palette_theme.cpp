@@ -1,9 +1,11 @@
 #include "palette_theme.h"
 
+#include <cmath>
+
 namespace rudp::gui {
 
 QColor blend(const QColor& a, const QColor& b, double t) {
-  auto mix = [t](int x, int y) { return int(x + (y - x) * t + 0.5); };
+  auto mix = [t](int x, int y) { return static_cast<int>(std::lround(x + (y - x) * t)); };
   return QColor(mix(a.red(), b.red()), mix(a.green(), b.green()), mix(a.blue(), b.blue()));
 }
 

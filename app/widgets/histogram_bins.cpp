@@ -27,6 +27,7 @@ std::vector<HistogramBin> binsOfValues(const std::vector<double>& values, double
 
 std::vector<HistogramBin> binsOfCounts(const std::map<uint32_t, uint64_t>& counts) {
   std::vector<HistogramBin> bins;
+  bins.reserve(counts.size());
   for (auto [key, count] : counts)
     bins.push_back({static_cast<double>(key), static_cast<double>(key) + 1, static_cast<double>(count),
                     QString::number(key)});

@@ -75,7 +75,7 @@ void SeriesPainter::paintPoints(const LodSeries& s, size_t b, size_t e, const Se
     return;
   }
   QPolygonF line;
-  line.reserve(static_cast<qsizetype>(2 * (e - b)));
+  line.reserve(2 * static_cast<qsizetype>(e - b));
   for (size_t i = b; i < e; ++i) {
     const QPointF pt(time_.x(s.time(i)), values_.y(s.value(i)));
     if (pen.style == SeriesStyle::Steps && !line.isEmpty()) line.append(QPointF(pt.x(), line.back().y()));
@@ -113,7 +113,7 @@ void SeriesPainter::paintScatterColumns(const std::vector<LodSeries::Column>& co
 void SeriesPainter::paintLineColumns(const LodSeries& s, const std::vector<LodSeries::Column>& cols,
                                      const SeriesPen& pen) {
   QPolygonF line;
-  line.reserve(static_cast<qsizetype>(cols.size() * 5 + 2));
+  line.reserve(static_cast<qsizetype>(cols.size()) * 5 + 2);
   auto [b, e] = s.indexRange(time_.t0, time_.t1);
   if (b > 0) line.append(QPointF(time_.x(s.time(b - 1)), values_.y(s.value(b - 1))));
   for (const auto& c : cols) {
