@@ -94,8 +94,7 @@ void AppActions::setRecentFiles(const QStringList& paths) {
     const QString label = QStringLiteral("&%1 %2").arg((i + 1) % 10).arg(QFileInfo(paths[i]).fileName());
     QAction* action = m_recent->addAction(label);
     action->setToolTip(paths[i]);
-    const QString path = paths[i];
-    connect(action, &QAction::triggered, this, [this, path] { emit recentFileChosen(path); });
+    connect(action, &QAction::triggered, this, [this, path = paths[i]] { emit recentFileChosen(path); });
   }
   m_recent->addSeparator();
   QAction* clear = m_recent->addAction(tr("Clear Menu"));

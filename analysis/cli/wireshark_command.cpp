@@ -95,6 +95,7 @@ int runOpen(const WiresharkArgs& args, const ws::DissectorInstaller& installer) 
     throw Error("Wireshark is not installed (no `wireshark` on PATH); the frames are in " + out);
   std::fflush(stdout);
   std::vector<char*> cargv;
+  cargv.reserve(argv.size() + 1);
   for (const auto& a : argv) cargv.push_back(const_cast<char*>(a.c_str()));
   cargv.push_back(nullptr);
   ::execvp(cargv[0], cargv.data());

@@ -12,7 +12,7 @@ namespace rudp::wireshark {
 
 namespace {
 
-std::string trimmed(std::string s) {
+std::string trimmed(const std::string& s) {
   const auto first = s.find_first_not_of(" \t\r");
   const auto last = s.find_last_not_of(" \t\r");
   return first == std::string::npos ? std::string() : s.substr(first, last - first + 1);

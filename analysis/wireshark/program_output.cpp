@@ -27,6 +27,7 @@ bool spawn(const std::vector<std::string>& argv, int outFd, pid_t& pid) {
   posix_spawn_file_actions_adddup2(&actions, outFd, 1);
   posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
   std::vector<char*> args;
+  args.reserve(argv.size() + 1);
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
   const int rc = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ);
