@@ -207,19 +207,7 @@ void MainWindow::showOnTimeline(int64_t conn, Direction dir, int64_t start_ns, i
 
 void MainWindow::openInWireshark(int64_t conn, int64_t start_ns, int64_t end_ns, uint64_t frame) {
   if (m_session->state() != CaptureSession::State::Ready || conn == 0) return;
-  WiresharkRequest request;
-  request.capture = m_session->capturePath();
-  request.database = m_session->dbPath();
-  request.conn = conn;
-  request.range = {start_ns, end_ns};
-  request.goToFrame = frame;
-  const bool whole = start_ns == INT64_MIN && end_ns == INT64_MAX;
-  const int64_t t0 = m_session->overview()->capture.first_ts_ns;
-  request.what = whole ? tr("connection #%1").arg(conn)
-                       : tr("connection #%1 from %2 s to %3 s")
-                             .arg(conn)
-                             .arg(relativeSecondsText(start_ns, t0, 3), relativeSecondsText(end_ns, t0, 3));
-  m_wireshark->open(request);
+  m_wireshark->open(WiresharkRequest::forConnection(*m_session, conn, {start_ns, end_ns}, frame));
 }
 
 void MainWindow::openCurrentInWireshark() {

@@ -8,6 +8,8 @@
 #include <QTemporaryFile>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "jobs/capture_session.h"
+#include "models/value_text.h"
 #include "session/dissectors.h"
 #include "store/store_reader.h"
 #include "wireshark/dissector_installer.h"
@@ -46,6 +48,18 @@ QString joined(const std::string& a, const std::string& b) {
 }
 
 }  // namespace
+
+WiresharkRequest WiresharkRequest::forConnection(const CaptureSession& session, qint64 conn, TimeRange range,
+                                                 quint64 goToFrame) {
+  WiresharkRequest request{session.capturePath(), session.dbPath(), conn, range, goToFrame, {}};
+  const int64_t t0 = session.overview()->capture.first_ts_ns;
+  const bool whole = range.from_ns == TimeRange{}.from_ns && range.to_ns == TimeRange{}.to_ns;
+  request.what = whole ? WiresharkLauncher::tr("connection #%1").arg(conn)
+                       : WiresharkLauncher::tr("connection #%1 from %2 s to %3 s")
+                             .arg(conn)
+                             .arg(relativeSecondsText(range.from_ns, t0, 3), relativeSecondsText(range.to_ns, t0, 3));
+  return request;
+}
 
 WiresharkLauncher::WiresharkLauncher(QObject* parent) : QObject(parent) {
   m_pool.setMaxThreadCount(1);

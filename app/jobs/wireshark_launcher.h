@@ -14,12 +14,18 @@
 
 namespace rudp::gui {
 
+class CaptureSession;
+
 struct WiresharkRequest {
   QString capture, database;
   qint64 conn = 0;
   TimeRange range;        // of capture time; all of the connection by default
   quint64 goToFrame = 0;  // a frame of the capture to select, 0: none
   QString what;           // for messages, e.g. "connection #3"
+
+  // `conn` of the session's capture (in state Ready) within `range`.
+  static WiresharkRequest forConnection(const CaptureSession& session, qint64 conn, TimeRange range,
+                                        quint64 goToFrame);
 };
 
 class WiresharkLauncher : public QObject {
