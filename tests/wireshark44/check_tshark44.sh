@@ -46,6 +46,7 @@ cleanup() {
   else
     rm -rf "$work"
   fi
+  echo "== wall time $(elapsed) (with removing the work directory)"
 }
 trap cleanup EXIT
 
@@ -242,7 +243,6 @@ main() {
   lua_api_check
   run_all_sides
   compare_all
-  echo "== wall time $(elapsed)"
   if [[ $failures -gt 0 ]]; then
     echo "FAIL: $failures difference(s) between tshark 4.0, tshark 4.4 and rudpscope-cli decode" >&2
     exit 1

@@ -63,13 +63,18 @@ trixie_unpack_cache() {
 trixie_root_prepare() {
   local root="$1" log="$2" cache
   cache="$(trixie_cache_file)"
+  local t0=$SECONDS
   if trixie_cache_is_fresh "$cache"; then
     trixie_unpack_cache "$root" "$cache"
   else
     command -v debootstrap >/dev/null || { echo "FAIL: needs debootstrap (apt-get install debootstrap)" >&2; return 2; }
-    trixie_debootstrap "$root" "$log" && trixie_install_tshark "$root" "$log" || return 1
+    trixie_debootstrap "$root" "$log" || return 1
+    echo "   debootstrap took $((SECONDS - t0)) s"; t0=$SECONDS
+    trixie_install_tshark "$root" "$log" || return 1
+    echo "   apt-get took $((SECONDS - t0)) s"; t0=$SECONDS
     trixie_save_cache "$root" "$cache"
   fi
+  echo "   took $((SECONDS - t0)) s"
 }
 
 # Runs a command inside the root as the unprivileged user, in DIR.
