@@ -94,3 +94,23 @@ TEST_CASE("a pcapng that cannot be written is one clear error and leaves nothing
   CHECK_THROWS_WITH(ws::exportFrames(source("resources/sample.pcap"), {1}, out),
                     "cannot create '" + out + ".part': No such file or directory");
 }
+
+TEST_CASE("rudpscope-cli wireshark open writes the frames and prints the wireshark command") {
+  TempDir dir("pcapng-cli"), home("pcapng-cli-home"), bin("pcapng-cli-bin");
+  const std::string out = dir / "chosen.pcapng";
+  const std::string dissectors = source("dissectors");
+  const auto r = wiresharkCli({{"HOME", home.path.string()}},
+                              {"open", source("resources/sample.pcap"), "--frames", "3-5,10", "-g", "4", "-w", out, "--dry-run"});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  CHECK(r.out == "wireshark -r " + out + " -X lua_script:" + dissectors + "/enet.lua -X lua_script:" + dissectors +
+                     "/grudp.lua -X lua_script:" + dissectors + "/kcp.lua -g 2\n");
+  CHECK(r.err == "rudpscope-cli: 4 frames written to " + out + "\n");
+  CHECK(perFrame(out, kTimes) == pick(perFrame(source("resources/sample.pcap"), kTimes), {3, 4, 5, 10}));
+
+  const auto missing = wiresharkCli({{"HOME", home.path.string()}, {"PATH", bin.path.string()}},
+                                    {"open", source("resources/sample.pcap"), "--frames", "1", "-w", out});
+  CHECK(missing.status == 2);
+  CHECK(splitLines(missing.err).back() ==
+        "rudpscope-cli: Wireshark is not installed (no `wireshark` on PATH); the frames are in " + out);
+}
