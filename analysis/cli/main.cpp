@@ -83,9 +83,7 @@ CLI::App* addWiresharkCommand(CLI::App& app, rudp::cli::WiresharkArgs& w) {
   return cmd;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+int run(int argc, char** argv) {
   CLI::App app{"rudpscope-cli: decode and analyse game reliable-UDP captures"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("rudpscope-cli ") + RUDPSCOPE_VERSION);
@@ -146,8 +144,20 @@ int main(int argc, char** argv) {
   } catch (const rudp::Error& e) {
     std::fprintf(stderr, "rudpscope-cli: %s\n", e.what());
     return 2;
+  }
+}
+
+}  // namespace
+
+// Building the command line can throw too (std::bad_alloc, CLI11's own errors).
+int main(int argc, char** argv) {
+  try {
+    return run(argc, argv);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "rudpscope-cli: internal error: %s\n", e.what());
+    return 3;
+  } catch (...) {
+    std::fprintf(stderr, "rudpscope-cli: internal error\n");
     return 3;
   }
 }

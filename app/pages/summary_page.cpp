@@ -54,8 +54,9 @@ QIcon dotIcon(const QColor& colour) {
 QString durationText(double seconds) {
   if (seconds < 60) return QString::number(seconds, 'f', 3) + QStringLiteral(" s");
   const qint64 whole = qint64(seconds);
+  const qint64 minutes = whole / 60;
   if (seconds < 3600)
-    return QStringLiteral("%1 min %2 s").arg(whole / 60).arg(seconds - double(whole / 60 * 60), 0, 'f', 1);
+    return QStringLiteral("%1 min %2 s").arg(minutes).arg(seconds - 60.0 * double(minutes), 0, 'f', 1);
   return QStringLiteral("%1 h %2 min").arg(whole / 3600).arg((whole % 3600) / 60, 2, 10, QLatin1Char('0'));
 }
 
