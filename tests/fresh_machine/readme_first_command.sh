@@ -2,30 +2,21 @@
 # Runs the README's first command, exactly as written, in a minimal Debian 12
 # root made with debootstrap (nothing installed but the base system), on a
 # fresh clone of this repository's HEAD. Fails if the command fails or does
-# not print the sample's summary. Needs root and Debian's archive.
+# not print the sample's summary. Needs root and Debian's archive. The root
+# comes from debian_root.sh (debootstrap once, then a cached tarball).
 #   tests/fresh_machine/readme_first_command.sh [WORKDIR]
 set -euo pipefail
 src="$(cd "$(dirname "$0")/../.." && pwd)"
 work="${1:-$(mktemp -d /tmp/rudpscope-fresh.XXXXXX)}"
 mkdir -p "$work"
 root="$work/root"
-mirror="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
+# shellcheck source=debian_root.sh
+source "$src/tests/fresh_machine/debian_root.sh"
+trap 'debian_root_umount "$root"' EXIT
 
-cleanup() {
-  for m in dev/pts dev proc; do umountpoint="$root/$m"; mountpoint -q "$umountpoint" && umount -l "$umountpoint"; done
-  true
-}
-trap cleanup EXIT
-
-command -v debootstrap >/dev/null || { echo "needs debootstrap (apt-get install debootstrap)" >&2; exit 2; }
 start=$(date +%s)
-echo "== debootstrap bookworm (minbase) into $root"
-debootstrap --variant=minbase bookworm "$root" "$mirror" > "$work/debootstrap.log" 2>&1 ||
-  { tail -20 "$work/debootstrap.log"; exit 1; }
-cp /etc/resolv.conf "$root/etc/resolv.conf"
-mount -t proc proc "$root/proc"
-mount --bind /dev "$root/dev"
-mount --bind /dev/pts "$root/dev/pts"
+debian_root_make bookworm "$root"
+debian_root_mount "$root"
 
 echo "== fresh clone of $(git -C "$src" rev-parse --short HEAD)"
 git clone -q "$src" "$root/src"
@@ -34,8 +25,7 @@ git clone -q "$src" "$root/src"
 cmd="$(awk '/^```sh$/{f=1; next} /^```$/{if(f) exit} f' "$root/src/README.md")"
 echo "== README's first command: $cmd"
 set +e
-chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-  TERM=dumb bash -c "cd /src && $cmd" > "$work/first-command.log" 2>&1
+debian_root_run "$root" bash -c "cd /src && $cmd" > "$work/first-command.log" 2>&1
 status=$?
 set -e
 tail -25 "$work/first-command.log"
