@@ -64,5 +64,4 @@ rudp::DissectorOptions AnalysisPreferences::dissectorOptions() const {
   return options;
 }
 
-
 }  // namespace rudp::gui

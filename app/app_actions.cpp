@@ -10,7 +10,8 @@
 
 namespace rudp::gui {
 
-AppActions::AppActions(QMainWindow* window, const QStringList& pageNames) : QObject(window), m_window(window) {
+AppActions::AppActions(QMainWindow* window, const QStringList& pageNames)
+    : QObject(window), m_window(window) {
   QStyle* style = window->style();
   open = make(tr("&Open Capture…"), QKeySequence::Open, "action.open");
   open->setIcon(style->standardIcon(QStyle::SP_DialogOpenButton));
@@ -25,17 +26,21 @@ AppActions::AppActions(QMainWindow* window, const QStringList& pageNames) : QObj
   exportPng = make(tr("Chart as &PNG…"), {}, "action.exportPng");
   exportSvg = make(tr("Chart as &SVG…"), {}, "action.exportSvg");
   exportCsv = make(tr("Table as &CSV…"), {}, "action.exportCsv");
-  exportReport = make(tr("&Report (HTML)…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), "action.exportReport");
+  exportReport =
+      make(tr("&Report (HTML)…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E), "action.exportReport");
   installDissectors = make(tr("&Install Dissectors into Wireshark…"), {}, "action.installDissectors");
-  installDissectors->setToolTip(tr("Copy rudpscope's Lua dissectors into your Wireshark's personal plugin folder"));
+  installDissectors->setToolTip(
+      tr("Copy rudpscope's Lua dissectors into your Wireshark's personal plugin folder"));
   openInWireshark = make(tr("Open in &Wireshark"), {}, "action.openInWireshark");
-  openInWireshark->setToolTip(tr("Open the current connection's packets (on the Timeline: those in view) in Wireshark"));
+  openInWireshark->setToolTip(
+      tr("Open the current connection's packets (on the Timeline: those in view) in Wireshark"));
   help = make(tr("rudpscope &Help"), QKeySequence::HelpContents, "action.help");
   about = make(tr("&About rudpscope"), {}, "action.about");
   about->setMenuRole(QAction::AboutRole);
   for (int i = 0; i < pageNames.size(); ++i) {
     const Qt::Key digit = Qt::Key(Qt::Key_1 + i);
-    QAction* page = make(pageNames[i], QKeySequence(Qt::CTRL | digit), QStringLiteral("action.page%1").arg(i + 1));
+    QAction* page =
+        make(pageNames[i], QKeySequence(Qt::CTRL | digit), QStringLiteral("action.page%1").arg(i + 1));
     page->setShortcuts({QKeySequence(Qt::CTRL | digit), QKeySequence(Qt::ALT | digit)});
     pages.append(page);
   }

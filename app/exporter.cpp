@@ -12,12 +12,12 @@
 #include "jobs/capture_session.h"
 #include "main_window.h"
 #include "models/table_csv.h"
+#include "pages/connections_page.h"
+#include "pages/statistics_page.h"
 #include "pages/summary_page.h"
 #include "pages/timeline_page.h"
-#include "widgets/timeline_view.h"
-#include "pages/connections_page.h"
 #include "report/html_report.h"
-#include "pages/statistics_page.h"
+#include "widgets/timeline_view.h"
 
 namespace rudp::gui {
 
@@ -67,10 +67,10 @@ void Exporter::exportTable() {
 }
 
 void Exporter::exportReport() {
-  const QString path = askPath(tr("Export Report"),
-                               QFileInfo(m_window->session().capturePath()).completeBaseName() +
-                                   QStringLiteral("-report.html"),
-                               tr("HTML files (*.html)"));
+  const QString path = askPath(
+      tr("Export Report"),
+      QFileInfo(m_window->session().capturePath()).completeBaseName() + QStringLiteral("-report.html"),
+      tr("HTML files (*.html)"));
   if (!path.isEmpty()) exportReportTo(path);
 }
 
@@ -97,7 +97,8 @@ QString Exporter::exportTableTo(const QString& path) {
   QWidget* page = m_window->resultPages()->currentWidget();
   const QAbstractItemModel* model = nullptr;
   if (page == m_window->summaryPage()) model = m_window->summaryPage()->problemsModel();
-  if (page == m_window->connectionsPage()) return writeText(path, m_window->connectionsPage()->csv().toUtf8());
+  if (page == m_window->connectionsPage())
+    return writeText(path, m_window->connectionsPage()->csv().toUtf8());
   if (page == m_window->statisticsPage()) return writeText(path, m_window->statisticsPage()->csv().toUtf8());
   if (!model) return tr("this page has no table (the Summary, Connections and Statistics pages have)");
   return writeText(path, tableToCsv(*model).toUtf8());

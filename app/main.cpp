@@ -20,14 +20,15 @@ int main(int argc, char** argv) {
   parser.addHelpOption();
   parser.addVersionOption();
   parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("capture to open (pcap, pcapng)"));
-  const QCommandLineOption page(QStringLiteral("page"),
-                                QStringLiteral("page to show once FILE is open: summary (default), connections, "
-                                               "timeline or statistics"),
-                                QStringLiteral("NAME"), QStringLiteral("summary"));
+  const QCommandLineOption page(
+      QStringLiteral("page"),
+      QStringLiteral("page to show once FILE is open: summary (default), connections, "
+                     "timeline or statistics"),
+      QStringLiteral("NAME"), QStringLiteral("summary"));
   parser.addOption(page);
   parser.process(app);
-  const QStringList pages{QStringLiteral("summary"), QStringLiteral("connections"), QStringLiteral("timeline"),
-                          QStringLiteral("statistics")};
+  const QStringList pages{QStringLiteral("summary"), QStringLiteral("connections"),
+                          QStringLiteral("timeline"), QStringLiteral("statistics")};
   const int startPage = pages.indexOf(parser.value(page).toLower());
   if (startPage < 0) parser.showHelp(2);
 
@@ -35,9 +36,10 @@ int main(int argc, char** argv) {
   window.show();
   const QStringList files = parser.positionalArguments();
   if (!files.isEmpty()) {
-    QObject::connect(&window, &rudp::gui::MainWindow::captureShown, &window,
-                     [&window, startPage] { window.showPage(rudp::gui::MainWindow::Page(startPage)); },
-                     Qt::SingleShotConnection);
+    QObject::connect(
+        &window, &rudp::gui::MainWindow::captureShown, &window,
+        [&window, startPage] { window.showPage(rudp::gui::MainWindow::Page(startPage)); },
+        Qt::SingleShotConnection);
     window.openCapture(files.first());
   }
   return app.exec();

@@ -22,14 +22,14 @@
 #include "message_banner.h"
 #include "models/value_text.h"
 #include "pages/analysis_page.h"
+#include "pages/connections_page.h"
 #include "pages/start_page.h"
+#include "pages/statistics_page.h"
 #include "pages/summary_page.h"
 #include "pages/timeline_page.h"
 #include "recent_files.h"
 #include "settings_dialog.h"
 #include "wireshark_dialog.h"
-#include "pages/connections_page.h"
-#include "pages/statistics_page.h"
 
 namespace rudp::gui {
 
@@ -76,7 +76,8 @@ MainWindow::MainWindow(QWidget* parent)
 
   m_actions = new AppActions(this, {tr("Summary"), tr("Connections"), tr("Timeline"), tr("Statistics")});
   m_exporter = new Exporter(this);
-  for (QLabel* label : {m_packetsLabel, m_connectionsLabel, m_problemsLabel}) statusBar()->addPermanentWidget(label);
+  for (QLabel* label : {m_packetsLabel, m_connectionsLabel, m_problemsLabel})
+    statusBar()->addPermanentWidget(label);
   m_packetsLabel->setObjectName(QStringLiteral("status.packets"));
   m_connectionsLabel->setObjectName(QStringLiteral("status.connections"));
   m_problemsLabel->setObjectName(QStringLiteral("status.problems"));
@@ -123,7 +124,8 @@ void MainWindow::connectPages() {
   connect(m_analysis, &AnalysisPage::cancelRequested, m_session, &CaptureSession::cancel);
   connect(m_summary, &SummaryPage::problemActivated, this, [this](const Problem& p) {
     if (p.conn == 0) {
-      statusBar()->showMessage(tr("This is about the capture as a whole: it has no place on a timeline."), 6000);
+      statusBar()->showMessage(tr("This is about the capture as a whole: it has no place on a timeline."),
+                               6000);
       return;
     }
     showOnTimeline(p.conn, p.dir, p.start_ns, p.end_ns, p.frame);
@@ -131,13 +133,15 @@ void MainWindow::connectPages() {
   // Selecting a connection makes it the one the Timeline and Statistics
   // pages show; a double click also goes to the timeline.
   connect(m_connections, &ConnectionsPage::connectionActivated, m_timeline, &TimelinePage::showConnection);
-  connect(m_connections->table(), &QAbstractItemView::doubleClicked, this, [this] { showPage(TimelineIndex); });
+  connect(m_connections->table(), &QAbstractItemView::doubleClicked, this,
+          [this] { showPage(TimelineIndex); });
   connect(m_statistics, &StatisticsPage::stallActivated, this,
           [this](qint64 conn, Direction dir, qint64 start_ns, qint64 end_ns) {
             showOnTimeline(conn, dir, start_ns, end_ns, 0);
           });
   connect(m_timeline, &TimelinePage::connectionChanged, this, &MainWindow::followConnection);
-  connect(m_connections, &ConnectionsPage::openInWiresharkRequested, this, [this](qint64 conn) { openInWireshark(conn); });
+  connect(m_connections, &ConnectionsPage::openInWiresharkRequested, this,
+          [this](qint64 conn) { openInWireshark(conn); });
   connect(m_timeline, &TimelinePage::openInWiresharkRequested, this, &MainWindow::openInWireshark);
   connect(m_wireshark, &WiresharkLauncher::message, m_banner, &MessageBanner::showMessage);
   connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::refreshStatistics);
@@ -154,8 +158,10 @@ void MainWindow::connectActions() {
   connect(m_actions->settings, &QAction::triggered, this, &MainWindow::showSettings);
   connect(m_actions->help, &QAction::triggered, this, &MainWindow::showHelp);
   connect(m_actions->about, &QAction::triggered, this, &MainWindow::showAbout);
-  connect(m_actions->exportPng, &QAction::triggered, m_exporter, [this] { m_exporter->exportChart(Exporter::Png); });
-  connect(m_actions->exportSvg, &QAction::triggered, m_exporter, [this] { m_exporter->exportChart(Exporter::Svg); });
+  connect(m_actions->exportPng, &QAction::triggered, m_exporter,
+          [this] { m_exporter->exportChart(Exporter::Png); });
+  connect(m_actions->exportSvg, &QAction::triggered, m_exporter,
+          [this] { m_exporter->exportChart(Exporter::Svg); });
   connect(m_actions->exportCsv, &QAction::triggered, m_exporter, &Exporter::exportTable);
   connect(m_actions->exportReport, &QAction::triggered, m_exporter, &Exporter::exportReport);
   connect(m_actions->openInWireshark, &QAction::triggered, this, &MainWindow::openCurrentInWireshark);
@@ -200,7 +206,8 @@ void MainWindow::showPage(Page page) {
   if (m_stack->currentIndex() == ResultsStack) m_tabs->setCurrentIndex(page);
 }
 
-void MainWindow::showOnTimeline(int64_t conn, Direction dir, int64_t start_ns, int64_t end_ns, uint64_t frame) {
+void MainWindow::showOnTimeline(int64_t conn, Direction dir, int64_t start_ns, int64_t end_ns,
+                                uint64_t frame) {
   m_timeline->showRange(conn, dir, start_ns, end_ns, frame);  // before the page shows: one load
   showPage(TimelineIndex);
 }
@@ -212,9 +219,11 @@ void MainWindow::openInWireshark(int64_t conn, int64_t start_ns, int64_t end_ns,
 
 void MainWindow::openCurrentInWireshark() {
   if (m_tabs->currentWidget() == m_timeline) return m_timeline->requestOpenInWireshark();
-  const int64_t conn = m_connections->selectedConnection() ? m_connections->selectedConnection() : m_timeline->connection();
+  const int64_t conn =
+      m_connections->selectedConnection() ? m_connections->selectedConnection() : m_timeline->connection();
   if (conn == 0) {
-    m_banner->showMessage(MessageBanner::Kind::Information, tr("Choose a connection to open in Wireshark first."));
+    m_banner->showMessage(MessageBanner::Kind::Information,
+                          tr("Choose a connection to open in Wireshark first."));
     return;
   }
   openInWireshark(conn);
@@ -243,10 +252,10 @@ void MainWindow::refreshStatistics() {
 }
 
 void MainWindow::chooseCapture() {
-  const QString dir = m_recent->files().isEmpty() ? QString() : QFileInfo(m_recent->files().first()).absolutePath();
+  const QString dir =
+      m_recent->files().isEmpty() ? QString() : QFileInfo(m_recent->files().first()).absolutePath();
   const QString path = QFileDialog::getOpenFileName(
-      this, tr("Open Capture"), dir,
-      tr("Captures (*.pcap *.pcapng *.cap *.dmp);;All files (*)"));
+      this, tr("Open Capture"), dir, tr("Captures (*.pcap *.pcapng *.cap *.dmp);;All files (*)"));
   openCapture(path);
 }
 
@@ -305,7 +314,8 @@ void MainWindow::onFailed(const QString& capturePath, const QString& message) {
   m_stack->setCurrentIndex(StartStack);
   m_actions->setCaptureOpen(false);
   m_actions->cancel->setEnabled(false);
-  m_banner->showMessage(MessageBanner::Kind::Error, tr("Cannot open %1: %2").arg(fileName(capturePath), message));
+  m_banner->showMessage(MessageBanner::Kind::Error,
+                        tr("Cannot open %1: %2").arg(fileName(capturePath), message));
   updateTitle();
   updateStatusBar();
 }
@@ -331,7 +341,8 @@ void MainWindow::updateStatusBar() {
 void MainWindow::updateTitle() {
   const QString path = m_session->capturePath();
   setWindowFilePath(path);
-  setWindowTitle(path.isEmpty() ? QStringLiteral("rudpscope") : fileName(path) + QStringLiteral(" — rudpscope"));
+  setWindowTitle(path.isEmpty() ? QStringLiteral("rudpscope")
+                                : fileName(path) + QStringLiteral(" — rudpscope"));
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
@@ -375,7 +386,8 @@ void MainWindow::showHelp() {
          "<tr><td><b>Ctrl+W</b></td><td>close it</td></tr>"
          "<tr><td><b>Ctrl+R</b></td><td>analyse it again</td></tr>"
          "<tr><td><b>Esc</b></td><td>cancel the analysis</td></tr>"
-         "<tr><td><b>Ctrl+1…4</b>, <b>Alt+1…4</b></td><td>Summary, Connections, Timeline, Statistics</td></tr>"
+         "<tr><td><b>Ctrl+1…4</b>, <b>Alt+1…4</b></td><td>Summary, Connections, Timeline, "
+         "Statistics</td></tr>"
          "<tr><td><b>Ctrl+Shift+P</b></td><td>settings (stall threshold, RTT limits, dissectors)</td></tr>"
          "<tr><td><b>Ctrl+Shift+E</b></td><td>export the HTML report</td></tr>"
          "<tr><td><b>Ctrl+Q</b></td><td>quit</td></tr></table>"

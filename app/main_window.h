@@ -51,7 +51,8 @@ class MainWindow : public QMainWindow {
   void showOnTimeline(int64_t conn, Direction dir, int64_t start_ns, int64_t end_ns, uint64_t frame);
   // The packets of `conn` within [start_ns, end_ns) (all by default) written
   // to a temporary pcapng and opened in Wireshark, `frame` selected.
-  void openInWireshark(int64_t conn, int64_t start_ns = INT64_MIN, int64_t end_ns = INT64_MAX, uint64_t frame = 0);
+  void openInWireshark(int64_t conn, int64_t start_ns = INT64_MIN, int64_t end_ns = INT64_MAX,
+                       uint64_t frame = 0);
   // Tools > Open in Wireshark: what is on the Timeline when it is the current
   // page, else the connection selected on the Connections page.
   void openCurrentInWireshark();

@@ -76,11 +76,12 @@ void MessageBanner::changeEvent(QEvent* event) {
 // A tint of the accent over the window colour, so the bar reads on light and
 // dark palettes alike; the border is the accent itself.
 void MessageBanner::applyColours() {
-  const QColor base = parentWidget() ? parentWidget()->palette().color(QPalette::Window)
-                                     : palette().color(QPalette::Window);
+  const QColor base =
+      parentWidget() ? parentWidget()->palette().color(QPalette::Window) : palette().color(QPalette::Window);
   const QColor tint = blend(base, accent(m_kind), ChartColours::isDark(palette()) ? 0.30 : 0.18);
-  const QString sheet = QStringLiteral("#messageBanner { background: %1; border: 1px solid %2; border-radius: 4px; }")
-                            .arg(tint.name(), accent(m_kind).name());
+  const QString sheet =
+      QStringLiteral("#messageBanner { background: %1; border: 1px solid %2; border-radius: 4px; }")
+          .arg(tint.name(), accent(m_kind).name());
   if (sheet != styleSheet()) setStyleSheet(sheet);  // a new sheet sends a palette change: no loop
 }
 

@@ -139,8 +139,8 @@ void SettingsDialog::thresholdEdited(double ms) {
 }
 
 void SettingsDialog::addScript() {
-  const QStringList files =
-      QFileDialog::getOpenFileNames(this, tr("Add Lua Scripts"), QString(), tr("Lua scripts (*.lua);;All files (*)"));
+  const QStringList files = QFileDialog::getOpenFileNames(this, tr("Add Lua Scripts"), QString(),
+                                                          tr("Lua scripts (*.lua);;All files (*)"));
   for (const QString& f : files) m_scripts->addItem(f);
 }
 

@@ -50,7 +50,8 @@ WiresharkDialog::WiresharkDialog(QWidget* parent)
   m_files->setSelectionMode(QAbstractItemView::NoSelection);
   m_files->header()->setStretchLastSection(true);
   m_install->setObjectName(QStringLiteral("wireshark.install"));
-  m_install->setToolTip(tr("Copy rudpscope's dissectors into the folder; Wireshark loads them when it starts."));
+  m_install->setToolTip(
+      tr("Copy rudpscope's dissectors into the folder; Wireshark loads them when it starts."));
   m_uninstall->setObjectName(QStringLiteral("wireshark.uninstall"));
   m_uninstall->setToolTip(tr("Remove the dissectors rudpscope installed there, and nothing else."));
 
@@ -84,9 +85,7 @@ WiresharkDialog::Status WiresharkDialog::lookUp() {
     status.sourceFolder = installer.sourceFolder();
     status.files = installer.status();
     status.note = ws::superuserNote(status.folder.version, ws::runningAsRoot());
-  } catch (const std::exception& e) {
-    status.error = e.what();
-  }
+  } catch (const std::exception& e) { status.error = e.what(); }
   return status;
 }
 
@@ -104,7 +103,8 @@ void WiresharkDialog::setBusy(bool busy) {
 
 void WiresharkDialog::showStatus(const Status& status) {
   m_status = status;
-  const QString version = status.folder.version.known() ? tr(" (tshark %1)").arg(qs(status.folder.version.text())) : QString();
+  const QString version =
+      status.folder.version.known() ? tr(" (tshark %1)").arg(qs(status.folder.version.text())) : QString();
   m_folder->setText(qs(status.folder.path));
   m_how->setText(qs(status.folder.how) + version);
   m_sources->setText(qs(status.sourceFolder));
@@ -158,18 +158,14 @@ void WiresharkDialog::install() {
   }
   try {
     report(ws::DissectorInstaller(m_status.sourceFolder, m_status.folder.path).install(!others.isEmpty()));
-  } catch (const std::exception& e) {
-    m_result->setText(tr("Cannot install: %1").arg(qs(e.what())));
-  }
+  } catch (const std::exception& e) { m_result->setText(tr("Cannot install: %1").arg(qs(e.what()))); }
   refresh();
 }
 
 void WiresharkDialog::uninstall() {
   try {
     report(ws::DissectorInstaller(m_status.sourceFolder, m_status.folder.path).uninstall());
-  } catch (const std::exception& e) {
-    m_result->setText(tr("Cannot uninstall: %1").arg(qs(e.what())));
-  }
+  } catch (const std::exception& e) { m_result->setText(tr("Cannot uninstall: %1").arg(qs(e.what()))); }
   refresh();
 }
 

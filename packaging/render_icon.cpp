@@ -41,7 +41,8 @@ int main(int argc, char** argv) {
   }
   for (int i = 4; i < argc; ++i) {
     const int size = QString::fromLatin1(argv[i]).toInt();
-    if (size <= 0 || !renderOne(svg, QString::fromLocal8Bit(argv[2]), QString::fromLocal8Bit(argv[3]), size)) return 1;
+    if (size <= 0 || !renderOne(svg, QString::fromLocal8Bit(argv[2]), QString::fromLocal8Bit(argv[3]), size))
+      return 1;
   }
   return 0;
 }

@@ -130,7 +130,12 @@ bool ContractAnalyzer::cover(Dir& d, uint32_t seq, uint64_t frame, int64_t ns) {
     if (d.m.lost > 0) --d.m.lost;
   }
   if (!echo_rtt_ && s.has(SeqSlot::Seen) && s.copies == 1) {
-    RttEvent ev{frame, s.last.frame, ns, d.id, double(ns - s.last.ns) / 1e6, RttSource::SeqAck,
+    RttEvent ev{frame,
+                s.last.frame,
+                ns,
+                d.id,
+                double(ns - s.last.ns) / 1e6,
+                RttSource::SeqAck,
                 spanFor(vantage_, d.id)};
     d.rtt.add(ev);
     if (sink_) sink_->onRtt(ev);
@@ -148,8 +153,8 @@ void ContractAnalyzer::echoSample(Dir& d, uint32_t ack, uint32_t echo, uint64_t 
   if (!s.has(SeqSlot::Seen)) return;
   const CopyInfo* c = s.last.ts == echo ? &s.last : (s.copies > 1 && s.prev.ts == echo ? &s.prev : nullptr);
   if (!c || ns < c->ns) return;
-  RttEvent ev{frame, c->frame, ns, d.id, double(ns - c->ns) / 1e6, RttSource::TsEcho,
-              spanFor(vantage_, d.id)};
+  RttEvent ev{
+      frame, c->frame, ns, d.id, double(ns - c->ns) / 1e6, RttSource::TsEcho, spanFor(vantage_, d.id)};
   d.rtt.add(ev);
   const Dir& cs = dirs_[0];
   const Dir& sc = dirs_[1];

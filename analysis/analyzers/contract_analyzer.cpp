@@ -170,8 +170,8 @@ uint32_t ContractAnalyzer::unwrap(Dir& d, uint32_t seq) {
   return u;
 }
 
-void ContractAnalyzer::onPacket(uint64_t frame, int64_t ns, Direction dir, const Segment* segs,
-                                size_t n, uint32_t wire_bytes, int32_t ip_id) {
+void ContractAnalyzer::onPacket(uint64_t frame, int64_t ns, Direction dir, const Segment* segs, size_t n,
+                                uint32_t wire_bytes, int32_t ip_id) {
   if (first_ns_ < 0) first_ns_ = ns;
   last_ns_ = ns;
   Dir& d = dirs_[size_t(dir)];
@@ -199,8 +199,8 @@ void ContractAnalyzer::onPacket(uint64_t frame, int64_t ns, Direction dir, const
     }
     // The handshake completes when the client acks the ACCEPT: CONNECT to that
     // ack is one round trip plus the ends' reaction times at any vantage.
-    if (dir == Direction::ClientToServer && accept_ns_ >= 0 && connect_ns_ >= 0 &&
-        conn_.handshake_ms < 0 && s.is(Segment::Ack))
+    if (dir == Direction::ClientToServer && accept_ns_ >= 0 && connect_ns_ >= 0 && conn_.handshake_ms < 0 &&
+        s.is(Segment::Ack))
       conn_.handshake_ms = double(ns - connect_ns_) / 1e6;
     // Acks first: a fast retransmission in the same packet follows its trigger.
     // (KCP puts `una` on every segment: it acknowledges even without an ack.)
@@ -256,8 +256,10 @@ void ContractAnalyzer::onData(Dir& d, const Segment& s, uint64_t frame, int64_t 
     return;
   }
   if (before(d.win.top(), seq)) {
-    if (seq - d.win.top() > kMaxJump) restart(d, seq);  // a new numbering (or garbage): start over
-    else d.win.extend(seq, [&](SeqSlot& e) { evict(d, e); });
+    if (seq - d.win.top() > kMaxJump)
+      restart(d, seq);  // a new numbering (or garbage): start over
+    else
+      d.win.extend(seq, [&](SeqSlot& e) { evict(d, e); });
   }
   SeqSlot& slot = d.win.at(seq);
   if (!slot.has(SeqSlot::Seen)) {
@@ -286,8 +288,8 @@ void ContractAnalyzer::onData(Dir& d, const Segment& s, uint64_t frame, int64_t 
   }
 }
 
-void ContractAnalyzer::firstCopy(Dir& d, SeqSlot& slot, const Segment& s, uint32_t seq,
-                                 uint64_t frame, int64_t ns, int32_t ip_id) {
+void ContractAnalyzer::firstCopy(Dir& d, SeqSlot& slot, const Segment& s, uint32_t seq, uint64_t frame,
+                                 int64_t ns, int32_t ip_id) {
   const bool reliable = s.reliability == Reliability::Reliable;
   const bool has_ts = s.is(Segment::Ts);
   const uint32_t ts = has_ts ? s.ts : 0;
@@ -319,7 +321,8 @@ void ContractAnalyzer::firstCopy(Dir& d, SeqSlot& slot, const Segment& s, uint32
       ++d.m.reordered;
       slot.flags |= SeqSlot::Reordered;
     }
-    if (!per_datagram_jitter_ || d.jitter_frame != frame + 1) d.jitter.add(ns, has_ts, ts, ts_unit_ms_, ts_bits_);
+    if (!per_datagram_jitter_ || d.jitter_frame != frame + 1)
+      d.jitter.add(ns, has_ts, ts, ts_unit_ms_, ts_bits_);
     d.jitter_frame = frame + 1;
     slot.timer_ms = float(senderRtoMs(d));
   }
@@ -329,8 +332,8 @@ void ContractAnalyzer::firstCopy(Dir& d, SeqSlot& slot, const Segment& s, uint32
   }
   // Head-of-line blocking: is an earlier seq still missing?
   const bool missing_below = before(d.frontier, seq) || d.head_unknown;
-  d.hol.onArrival(seq, ns, reliable && s.reliability != Reliability::Unsequenced, slot.channel,
-                  missing_below, late);
+  d.hol.onArrival(seq, ns, reliable && s.reliability != Reliability::Unsequenced, slot.channel, missing_below,
+                  late);
   advanceFrontier(d);
 }
 
@@ -365,11 +368,12 @@ void ContractAnalyzer::advanceFrontier(Dir& d) {
 size_t ContractAnalyzer::memoryBytes() const {
   size_t n = sizeof(*this);
   for (const Dir& d : dirs_) {
-    n += d.win.capacity() * sizeof(SeqSlot) + d.rtt.memoryBytes() + d.hol.memoryBytes() + d.remote.memoryBytes() +
-         d.jitter.memoryBytes() +
-         d.m.stalls.capacity() * sizeof(StallEvent) + d.m.loss_bursts.size() * 48;
+    n += d.win.capacity() * sizeof(SeqSlot) + d.rtt.memoryBytes() + d.hol.memoryBytes() +
+         d.remote.memoryBytes() + d.jitter.memoryBytes() + d.m.stalls.capacity() * sizeof(StallEvent) +
+         d.m.loss_bursts.size() * 48;
     n += d.parked.capacity() * sizeof(d.parked[0]) + d.numberings.capacity() * sizeof(Numbering);
-    for (const auto& p : d.parked) n += p.second.win.capacity() * sizeof(SeqSlot) + p.second.hol.memoryBytes();
+    for (const auto& p : d.parked)
+      n += p.second.win.capacity() * sizeof(SeqSlot) + p.second.hol.memoryBytes();
   }
   return n;
 }

@@ -72,14 +72,14 @@
 #include "analyzers/rtt.h"
 #include "analyzers/seq_window.h"
 #include "analyzers/stall.h"
-#include "flow/segment.h"
 #include "core/contract.h"
+#include "flow/segment.h"
 
 namespace rudp::ana {
 
 class ContractAnalyzer {
  public:
-  static constexpr uint32_t kJudgeLag = 128;  // seqs the ack must be past before a loss is judged
+  static constexpr uint32_t kJudgeLag = 128;      // seqs the ack must be past before a loss is judged
   static constexpr uint32_t kMaxJump = 1u << 16;  // a larger forward jump restarts the window
 
   ContractAnalyzer(const Contract& contract, const AnalyzerConfig& cfg, EventSink* sink);
@@ -103,12 +103,12 @@ class ContractAnalyzer {
   struct SeqState {
     SeqWindow win;
     bool any_seen = false, any_ack = false, has_ref = false, has_echo = false;
-    bool head_unknown = false;            // the flow's first seq not captured yet: earlier seqs may be missing
+    bool head_unknown = false;  // the flow's first seq not captured yet: earlier seqs may be missing
     uint32_t highest_seen = 0, max_ack = 0, judge_next = 0, frontier = 0;
-    uint32_t seq_ref = 0;                 // last unwrapped seq (seq_bits < 32)
-    uint32_t echo_ack = 0, echo_ts = 0;   // last sampled (ack, ts_echo)
-    bool has_prev_ack = false;            // the highest ack so far and its bitmap:
-    uint32_t prev_ack = 0, prev_bits = 0; // seqs they covered need no second look
+    uint32_t seq_ref = 0;                   // last unwrapped seq (seq_bits < 32)
+    uint32_t echo_ack = 0, echo_ts = 0;     // last sampled (ack, ts_echo)
+    bool has_prev_ack = false;              // the highest ack so far and its bitmap:
+    uint32_t prev_ack = 0, prev_bits = 0;   // seqs they covered need no second look
     uint32_t run_first = 0, run_count = 0;  // current loss run, in seq order
     uint64_t run_frame = 0;
     HolTracker hol;
@@ -116,31 +116,31 @@ class ContractAnalyzer {
   // One numbering of never-retransmitted segments (Contract::unreliable_seq)
   // in one space of one direction: gaps are losses.
   struct Numbering {
-    uint32_t space = 0;                   // the value of the numbering's space field (0 without one)
-    uint8_t index = 0;                    // Contract::unreliable_seq index
+    uint32_t space = 0;  // the value of the numbering's space field (0 without one)
+    uint8_t index = 0;   // Contract::unreliable_seq index
     bool started = false;
     uint32_t group = 0, high = 0;
-    uint64_t seen = 0;                    // bit i: high - i arrived (reordered arrivals take a loss back)
+    uint64_t seen = 0;  // bit i: high - i arrived (reordered arrivals take a loss back)
   };
   struct Dir : SeqState {
     Dir(Direction d, const AnalyzerConfig& cfg)
         : id(d), rtt(cfg), stall(d, cfg.stall_ms), rate(d), remote(d, cfg.stall_ms) {}
     Direction id;
-    uint32_t space = 0;                   // the seq space swapped in
+    uint32_t space = 0;                                 // the seq space swapped in
     std::vector<std::pair<uint32_t, SeqState>> parked;  // the other spaces
     std::vector<Numbering> numberings;
-    uint32_t outstanding = 0;             // reliable seqs captured and not yet covered (all spaces)
+    uint32_t outstanding = 0;  // reliable seqs captured and not yet covered (all spaces)
     RttTracker rtt;
     JitterTracker jitter;
     StallTracker stall;
     RateTracker rate;
-    RemoteStallEstimator remote;          // this direction's stalls when its sender is remote
+    RemoteStallEstimator remote;  // this direction's stalls when its sender is remote
     bool has_ts_ref = false;
-    uint32_t ts_raw = 0;                  // last ts, for unwrapping
+    uint32_t ts_raw = 0;  // last ts, for unwrapping
     int64_t ts_u = 0;
-    DirectionMetrics m;                   // counters filled as we go
+    DirectionMetrics m;  // counters filled as we go
     uint64_t dup_seen = 0, dup_covered = 0;
-    uint64_t jitter_frame = 0;            // the last frame fed to `jitter` (+1; 0 = none)
+    uint64_t jitter_frame = 0;  // the last frame fed to `jitter` (+1; 0 = none)
   };
 
   void selectSpace(Dir& d, const Segment& s);
@@ -184,22 +184,23 @@ class ContractAnalyzer {
   Dir& other(const Dir& d) { return dirs_[d.id == Direction::ClientToServer ? 1 : 0]; }
   const Dir& other(const Dir& d) const { return dirs_[d.id == Direction::ClientToServer ? 1 : 0]; }
 
-  AnalyzerConfig cfg_;                    // copies: the caller's may go away
+  AnalyzerConfig cfg_;  // copies: the caller's may go away
   AckStyle ack_style_;
   double ts_unit_ms_;
   uint32_t ts_bits_;
   EventSink* sink_;
   uint32_t seq_mask_, ts_mask_;
-  bool echo_rtt_;                         // the contract has ts_echo: no seq/ack RTT
-  bool spaces_;                           // the contract has seq.space
+  bool echo_rtt_;  // the contract has ts_echo: no seq/ack RTT
+  bool spaces_;    // the contract has seq.space
   std::array<uint32_t, Segment::kNumberings> un_mask_{};
   std::array<bool, Segment::kNumberings> un_group_{};
   bool per_datagram_jitter_;
-  bool fast_repeat_, fast_deferred_;      // Contract::fast_repeat / fast_deferred              // unreliable numberings: one gap sample per datagram
+  bool fast_repeat_, fast_deferred_;  // Contract::fast_repeat / fast_deferred              // unreliable
+                                      // numberings: one gap sample per datagram
   std::array<Dir, 2> dirs_;
   Vantage vantage_ = Vantage::Unknown;
   int64_t first_ns_ = -1, last_ns_ = 0, connect_ns_ = -1, accept_ns_ = -1;
-  int64_t last_advance_ns_ = 0;           // the remote stall estimators run every 250 ms
+  int64_t last_advance_ns_ = 0;  // the remote stall estimators run every 250 ms
   static constexpr int64_t kAdvanceEveryNs = 250000000;
   ConnectionMetrics conn_;
   bool finished_ = false;

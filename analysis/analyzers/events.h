@@ -27,11 +27,11 @@ enum class Vantage : uint8_t { Unknown, Client, Server, Middle };
 const char* toString(Vantage v);
 
 struct AnalyzerConfig {
-  double stall_ms = 200.0;                     // stall threshold
+  double stall_ms = 200.0;                                   // stall threshold
   std::array<double, 3> rtt_limits_ms{150.0, 250.0, 300.0};  // share of samples above
-  double rto_min_ms = 200.0;                   // RFC 6298 lower bound (games use 200, not 1 s)
+  double rto_min_ms = 200.0;                                 // RFC 6298 lower bound (games use 200, not 1 s)
   double rto_max_ms = 60000.0;
-  uint32_t exact_rtt_samples = 8192;           // per direction; beyond: 0.1 ms histogram
+  uint32_t exact_rtt_samples = 8192;  // per direction; beyond: 0.1 ms histogram
 };
 
 // Stall threshold of a genre preset (fighting 30, fps 50, racing 50, moba 150,
@@ -54,37 +54,37 @@ enum class RttSpan : uint8_t { Unknown, RoundTrip, ReceiverDelay, BeyondCapture 
 const char* toString(RttSpan s);
 
 struct RttEvent {
-  uint64_t frame = 0;        // the packet carrying the ack
-  uint64_t data_frame = 0;   // the captured copy of the acknowledged data
+  uint64_t frame = 0;       // the packet carrying the ack
+  uint64_t data_frame = 0;  // the captured copy of the acknowledged data
   int64_t ts_ns = 0;
-  Direction dir{};           // direction whose data was acknowledged
+  Direction dir{};  // direction whose data was acknowledged
   double rtt_ms = 0;
   RttSource source{};
-  RttSpan span{};            // as known when emitted
-  double srtt_ms = 0;        // RFC 6298 smoothed RTT after this sample
-  double rto_ms = 0;         // RFC 6298 RTO after this sample
+  RttSpan span{};      // as known when emitted
+  double srtt_ms = 0;  // RFC 6298 smoothed RTT after this sample
+  double rto_ms = 0;   // RFC 6298 RTO after this sample
 };
 
 enum class RetxCause : uint8_t { Timeout, Fast, Spurious };
 const char* toString(RetxCause c);
 
 struct RetransmissionEvent {
-  uint64_t frame = 0;           // this copy
+  uint64_t frame = 0;  // this copy
   int64_t ts_ns = 0;
   Direction dir{};
   uint32_t seq = 0;
-  uint64_t original_frame = 0;  // first captured copy (0: the original was not captured)
-  uint64_t previous_frame = 0;  // previous captured copy (0: none captured)
-  uint32_t attempt = 2;         // 2 = first retransmission; a lower bound when copies were missed
+  uint64_t original_frame = 0;    // first captured copy (0: the original was not captured)
+  uint64_t previous_frame = 0;    // previous captured copy (0: none captured)
+  uint32_t attempt = 2;           // 2 = first retransmission; a lower bound when copies were missed
   double since_previous_ms = -1;  // -1: previous copy not captured
   RetxCause cause{};
 };
 
 struct LossEvent {
-  uint64_t frame = 0;        // packet whose ack (or arrival) settled the loss
+  uint64_t frame = 0;  // packet whose ack (or arrival) settled the loss
   int64_t ts_ns = 0;
   Direction dir{};
-  uint32_t first_seq = 0;    // run of `count` consecutive lost seqs (a burst so far)
+  uint32_t first_seq = 0;  // run of `count` consecutive lost seqs (a burst so far)
   uint32_t count = 1;
   uint64_t first_frame = 0;  // captured copy of first_seq (0: never captured)
 };
@@ -93,24 +93,24 @@ enum class StallCause : uint8_t { RetransmissionTimeout, PeerSilent, ZeroWindow,
 const char* toString(StallCause c);
 
 struct StallEvent {
-  Direction dir{};           // direction whose data was waiting
+  Direction dir{};  // direction whose data was waiting
   int64_t start_ns = 0, end_ns = 0;
   double duration_ms = 0;
   StallCause cause{};
-  uint64_t first_frame = 0;  // the data packet that started the wait
-  uint64_t last_frame = 0;   // the packet that ended it (ack; 0 if open)
+  uint64_t first_frame = 0;      // the data packet that started the wait
+  uint64_t last_frame = 0;       // the packet that ended it (ack; 0 if open)
   uint32_t retransmissions = 0;  // copies sent during the stall
-  bool open = false;         // unresolved at the end of the capture
-  bool estimated = false;    // rebuilt on the remote sender's timeline (remote_stall.h)
+  bool open = false;             // unresolved at the end of the capture
+  bool estimated = false;        // rebuilt on the remote sender's timeline (remote_stall.h)
 };
 
 // Traffic of one direction in one 100 ms bucket (only buckets with packets
 // are reported; a missing bucket had none).
 struct RateEvent {
   Direction dir{};
-  int64_t start_ns = 0;      // bucket start: floor(ts / 100 ms) * 100 ms
+  int64_t start_ns = 0;  // bucket start: floor(ts / 100 ms) * 100 ms
   uint32_t packets = 0;
-  uint64_t bytes = 0;        // wire bytes
+  uint64_t bytes = 0;  // wire bytes
 };
 
 // The enumerator (of 0..last) whose toString() is `name`; `fallback` when none

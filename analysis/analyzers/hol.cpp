@@ -16,8 +16,8 @@ void HolTracker::account(int64_t old_until, const Entry& e) {
   max_ms_ = std::max(max_ms_, double(e.until_ns - e.arrival_ns) / 1e6);
 }
 
-void HolTracker::onArrival(uint32_t seq, int64_t ns, bool ordered, uint32_t channel,
-                           bool missing_below, bool late) {
+void HolTracker::onArrival(uint32_t seq, int64_t ns, bool ordered, uint32_t channel, bool missing_below,
+                           bool late) {
   if (!ordered) return;
   if (late) {
     // Later same-channel packets that arrived before this one waited for it.

@@ -28,8 +28,8 @@ class HolTracker {
   static constexpr size_t kMaxPending = 8192, kDone = 256;
   // A first copy of `seq` arrived. `missing_below`: some earlier seq inside
   // the window is still missing. `late`: it arrived below the highest seq.
-  void onArrival(uint32_t seq, int64_t ns, bool ordered_reliable, uint32_t channel,
-                 bool missing_below, bool late);
+  void onArrival(uint32_t seq, int64_t ns, bool ordered_reliable, uint32_t channel, bool missing_below,
+                 bool late);
   // No seq below `frontier` is missing any more: settle the waits before it.
   void settle(uint32_t frontier);
   void settleAll() {

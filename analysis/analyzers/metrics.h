@@ -25,35 +25,35 @@ struct GapStats {
 };
 
 struct DirectionMetrics {
-  uint64_t packets = 0, bytes = 0;       // datagrams and wire bytes
-  uint64_t data_packets = 0;             // packets consuming a seq (all copies)
+  uint64_t packets = 0, bytes = 0;  // datagrams and wire bytes
+  uint64_t data_packets = 0;        // packets consuming a seq (all copies)
   uint64_t retransmissions = 0;
   uint64_t retransmissions_timeout = 0, retransmissions_fast = 0, retransmissions_spurious = 0;
-  uint64_t retransmissions_inferred = 0; // of which the earlier copies were not captured
-  uint64_t lost = 0;                     // seqs never delivered (see loss.h)
-  uint64_t loss_unknown = 0;             // seqs whose fate the capture cannot tell
+  uint64_t retransmissions_inferred = 0;     // of which the earlier copies were not captured
+  uint64_t lost = 0;                         // seqs never delivered (see loss.h)
+  uint64_t loss_unknown = 0;                 // seqs whose fate the capture cannot tell
   std::map<uint32_t, uint64_t> loss_bursts;  // burst length -> count
   double mean_loss_burst = 0;
   uint64_t reordered = 0;
-  uint64_t duplicates = 0;               // copies of seqs the receiver already had
-  uint64_t network_duplicates = 0;       // the same copy (same ts) captured twice
+  uint64_t duplicates = 0;          // copies of seqs the receiver already had
+  uint64_t network_duplicates = 0;  // the same copy (same ts) captured twice
   RttStats rtt;
-  double jitter_ms = 0;                  // RFC 3550 interarrival jitter
+  double jitter_ms = 0;  // RFC 3550 interarrival jitter
   GapStats gaps;
-  std::vector<StallEvent> stalls;        // also streamed to the sink
-  double hol_blocking_ms = 0;            // sum over ordered reliable packets of their wait
+  std::vector<StallEvent> stalls;  // also streamed to the sink
+  double hol_blocking_ms = 0;      // sum over ordered reliable packets of their wait
   double hol_max_ms = 0;
   uint64_t hol_blocked_packets = 0;
-  bool hol_observable = false;           // capture at (or near) the receiver of this direction
-  uint32_t min_window = UINT32_MAX;      // smallest advertised window seen from the receiver
+  bool hol_observable = false;       // capture at (or near) the receiver of this direction
+  uint32_t min_window = UINT32_MAX;  // smallest advertised window seen from the receiver
 };
 
 struct ConnectionMetrics {
   Vantage vantage = Vantage::Unknown;
-  double handshake_ms = -1;              // CONNECT .. the client's ack of ACCEPT (SYN .. ACK); -1 none
-  uint32_t connect_attempts = 0;         // CONNECT / SYN copies
-  bool disconnected = false;             // DISCONNECT / FIN / RST seen
-  std::array<DirectionMetrics, 2> dir;   // indexed by Direction
+  double handshake_ms = -1;             // CONNECT .. the client's ack of ACCEPT (SYN .. ACK); -1 none
+  uint32_t connect_attempts = 0;        // CONNECT / SYN copies
+  bool disconnected = false;            // DISCONNECT / FIN / RST seen
+  std::array<DirectionMetrics, 2> dir;  // indexed by Direction
 };
 
 }  // namespace rudp::ana

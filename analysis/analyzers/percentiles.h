@@ -9,8 +9,8 @@
 // a sample first falls in it): RTTs of one connection span a few pages, so a
 // long connection holds kilobytes, not the 400 KB of every bin.
 #pragma once
-#include <cstddef>
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <vector>

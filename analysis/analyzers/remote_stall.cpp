@@ -11,8 +11,10 @@ bool before(uint32_t a, uint32_t b) { return int32_t(a - b) < 0; }
 bool bit(const std::array<uint64_t, 64>& b, uint32_t s) { return (b[(s % 4096) / 64] >> (s % 64)) & 1u; }
 void set(std::array<uint64_t, 64>& b, uint32_t s, bool v) {
   const uint64_t m = uint64_t(1) << (s % 64);
-  if (v) b[(s % 4096) / 64] |= m;
-  else b[(s % 4096) / 64] &= ~m;
+  if (v)
+    b[(s % 4096) / 64] |= m;
+  else
+    b[(s % 4096) / 64] &= ~m;
 }
 }  // namespace
 
@@ -80,8 +82,10 @@ bool RemoteStallEstimator::arrived(uint32_t x, double s_ms, double hold_max_ms) 
   size_t lo = 0, hi = n;
   while (lo < hi) {
     const size_t mid = (lo + hi) / 2;
-    if (at(mid).s_ms < after) lo = mid + 1;
-    else hi = mid;
+    if (at(mid).s_ms < after)
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   const SenderAck* first = nullptr;
   for (size_t i = lo >= 8 ? lo - 8 : 0; i < n && i < lo + 8; ++i)
@@ -90,7 +94,7 @@ bool RemoteStallEstimator::arrived(uint32_t x, double s_ms, double hold_max_ms) 
   const uint32_t back = first->ack - x;
   if (int32_t(back) < 0) return false;  // its highest is below x: not received
   if (back == 0) return true;
-  if (back > 32) return true;           // out of the bitmap: cannot tell
+  if (back > 32) return true;  // out of the bitmap: cannot tell
   return (first->bits >> (back - 1)) & 1u;
 }
 
@@ -235,12 +239,14 @@ void RemoteStallEstimator::advance(int64_t now_ns, double path_min_ms, double ho
     if (s < cut) ready.push_back({s, i});
   }
   if (ready.empty()) return;
-  std::stable_sort(ready.begin(), ready.end(), [](const Ready& a, const Ready& b) { return a.s_ms < b.s_ms; });
+  std::stable_sort(ready.begin(), ready.end(),
+                   [](const Ready& a, const Ready& b) { return a.s_ms < b.s_ms; });
   for (const Ready& r : ready) {
     Ev& e = evs_[r.i];
     e.done = true;
     if (!replay_) continue;  // not the receiver's capture: just let it go
-    if (e.kind == Ack && e.has_own_seq && !arrived(e.own_seq, r.s_ms, hold_max_ms)) continue;  // lost on the way
+    if (e.kind == Ack && e.has_own_seq && !arrived(e.own_seq, r.s_ms, hold_max_ms))
+      continue;  // lost on the way
     replay(e, r.s_ms, sink, out);
   }
   size_t keep = 0;

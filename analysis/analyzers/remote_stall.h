@@ -61,15 +61,15 @@ class RemoteStallEstimator {
   // `replay` false (the capture is not at the receiver): events age out unused.
   // `enabled` false (the capture is not at the receiver): events age out
   // unused. `hold_max_ms`: the longest the sender waits before acking.
-  void advance(int64_t now_ns, double path_min_ms, double hold_max_ms, bool enabled, bool final, EventSink* sink,
-               std::vector<StallEvent>& out);
+  void advance(int64_t now_ns, double path_min_ms, double hold_max_ms, bool enabled, bool final,
+               EventSink* sink, std::vector<StallEvent>& out);
   bool active() const { return any_; }
   size_t memoryBytes() const { return evs_.capacity() * sizeof(Ev) + sizeof(*this); }
 
  private:
   enum Kind : uint8_t { Send, Ack, SendAtOpen };
   struct Ev {
-    double s_ms;          // sender clock (Send) / capture ms (Ack, mapped when replayed)
+    double s_ms;  // sender clock (Send) / capture ms (Ack, mapped when replayed)
     int64_t capture_ns;
     uint64_t frame;
     uint32_t seq, ack, bits, una;
@@ -87,16 +87,16 @@ class RemoteStallEstimator {
   Direction dir_;
   double thr_ms_;
   bool any_ = false, has_off_ = false, replay_ = false;
-  double off_min_ms_ = 0;           // min(capture - ts) = theta + d1_min
+  double off_min_ms_ = 0;  // min(capture - ts) = theta + d1_min
   int64_t open_ns_ = -1;
-  double path_ms_ = 0;              // path_min used for the last replay
-  std::vector<Ev> evs_;             // waiting, in capture order
+  double path_ms_ = 0;   // path_min used for the last replay
+  std::vector<Ev> evs_;  // waiting, in capture order
   struct SenderAck {
     double s_ms;
     uint32_t ack, bits;
   };
   static constexpr size_t kSenderAcks = 512;
-  std::vector<SenderAck> sacks_;    // ring of the sender's recent acks
+  std::vector<SenderAck> sacks_;  // ring of the sender's recent acks
   size_t sack_next_ = 0;
   bool arrived(uint32_t own_seq, double s_ms, double hold_max_ms) const;
   // The sender's state while replaying.

@@ -9,7 +9,7 @@
 namespace rudp::ana {
 
 namespace {
-constexpr uint32_t kScan = 128;              // slots looked at around a copy
+constexpr uint32_t kScan = 128;             // slots looked at around a copy
 constexpr int64_t kFastAtSenderNs = 50000;  // a fast retransmission follows its ack within 50 us
 bool before(uint32_t a, uint32_t b) { return int32_t(a - b) < 0; }
 }  // namespace
@@ -42,7 +42,7 @@ void ContractAnalyzer::flagEarlierCopies(Dir& d, uint32_t seq, uint32_t ts) {
     ++n;
     if (!s.has(SeqSlot::Seen) || !s.has(SeqSlot::HasTs)) continue;
     if (s.has(SeqSlot::RetxCounted)) continue;
-    if (!tsAfter(s.first_ts, ts)) break;  // an earlier-sent copy: anything below was checked by it
+    if (!tsAfter(s.first_ts, ts)) break;      // an earlier-sent copy: anything below was checked by it
     if (!s.has(SeqSlot::Reliable)) continue;  // cannot be a retransmission (clock oddity)
     if (s.has(SeqSlot::Reordered)) {
       s.flags = uint16_t(s.flags & ~SeqSlot::Reordered);
@@ -142,7 +142,8 @@ void ContractAnalyzer::retransmission(Dir& d, SeqSlot& s, bool direct, uint64_t 
     const bool immediate = sender && !fast_deferred_;
     const bool on_timer = immediate && hole && since >= 0 && timer > 0 &&
                           std::abs(since - timer) < double(ns - s.hole_ns) / 1e6;
-    const bool fast = hole && !(immediate ? on_timer : timer_due) && (fast_repeat_ || !s.has(SeqSlot::FastDone));
+    const bool fast =
+        hole && !(immediate ? on_timer : timer_due) && (fast_repeat_ || !s.has(SeqSlot::FastDone));
     e.cause = fast ? RetxCause::Fast : RetxCause::Timeout;
     if (fast) s.flags |= SeqSlot::FastDone;
   }
@@ -157,7 +158,8 @@ void ContractAnalyzer::retransmission(Dir& d, SeqSlot& s, bool direct, uint64_t 
   // The sender re-arms its timer, doubled per copy already sent.
   // (A sender that repeats fast retransmissions, KCP, restarts it undoubled after one.)
   const bool reset = fast_repeat_ && e.cause == RetxCause::Fast;
-  s.timer_ms = float(std::min(senderRtoMs(d) * (reset ? 1.0 : std::ldexp(1.0, int(e.attempt) - 1)), cfg_.rto_max_ms));
+  s.timer_ms =
+      float(std::min(senderRtoMs(d) * (reset ? 1.0 : std::ldexp(1.0, int(e.attempt) - 1)), cfg_.rto_max_ms));
   if (sink_) sink_->onRetransmission(e);
 }
 

@@ -22,29 +22,29 @@ struct CopyInfo {
 
 struct SeqSlot {
   enum Flag : uint16_t {
-    Seen = 1 << 0,         // at least one copy captured
+    Seen = 1 << 0,  // at least one copy captured
     Reliable = 1 << 1,
     Unsequenced = 1 << 2,
-    Covered = 1 << 3,      // an ack captured so far covers it
-    Judged = 1 << 4,       // fate settled (delivered or lost)
+    Covered = 1 << 3,  // an ack captured so far covers it
+    Judged = 1 << 4,   // fate settled (delivered or lost)
     Lost = 1 << 5,
     RetxCounted = 1 << 6,  // the first captured copy was counted as a retransmission
     Reordered = 1 << 7,
-    FastDone = 1 << 8,     // one fast retransmission already seen
+    FastDone = 1 << 8,  // one fast retransmission already seen
     HasTs = 1 << 9,
-    Pending = 1 << 10,     // reliable, passed by the acks but not covered yet
+    Pending = 1 << 10,  // reliable, passed by the acks but not covered yet
   };
   uint32_t seq = 0;
   uint16_t flags = 0;
-  uint16_t copies = 0;     // captured copies
-  uint32_t first_ts = 0;   // ts of the first captured copy
+  uint16_t copies = 0;    // captured copies
+  uint32_t first_ts = 0;  // ts of the first captured copy
   uint32_t channel = 0;
   uint64_t first_frame = 0;
   int64_t first_ns = 0;
-  int64_t hole_ns = -1;    // latest ack since the last copy that showed this seq missing
-  int64_t cover_ns = -1;   // capture time of the first ack that covered it
-  float timer_ms = 0;      // the sender's expected retransmission timer after the last copy
-  CopyInfo last, prev;     // the two latest captured copies (ts_echo lookups)
+  int64_t hole_ns = -1;   // latest ack since the last copy that showed this seq missing
+  int64_t cover_ns = -1;  // capture time of the first ack that covered it
+  float timer_ms = 0;     // the sender's expected retransmission timer after the last copy
+  CopyInfo last, prev;    // the two latest captured copies (ts_echo lookups)
 
   bool has(Flag f) const { return (flags & f) != 0; }
 };

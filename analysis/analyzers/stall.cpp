@@ -25,7 +25,7 @@ void StallTracker::emit(int64_t end_ns, uint64_t frame, bool open, EventSink* si
   e.last_frame = open ? 0 : frame;
   e.retransmissions = retx_;
   e.open = open;
-  e.cause = zero_window_ ? StallCause::ZeroWindow
+  e.cause = zero_window_  ? StallCause::ZeroWindow
             : !peer_seen_ ? StallCause::PeerSilent
             : acks_lost_  ? StallCause::AcksLost
                           : StallCause::RetransmissionTimeout;
@@ -33,15 +33,13 @@ void StallTracker::emit(int64_t end_ns, uint64_t frame, bool open, EventSink* si
   if (sink) sink->onStall(e);
 }
 
-void StallTracker::onProgress(int64_t ns, uint64_t frame, EventSink* sink,
-                              std::vector<StallEvent>& out) {
+void StallTracker::onProgress(int64_t ns, uint64_t frame, EventSink* sink, std::vector<StallEvent>& out) {
   if (ns - start_ns_ >= thr_ns_) emit(ns, frame, false, sink, out);
   // The next wait (if data is still outstanding) runs from this progress.
   begin(ns, frame);
 }
 
-void StallTracker::finish(bool outstanding, int64_t end_ns, EventSink* sink,
-                          std::vector<StallEvent>& out) {
+void StallTracker::finish(bool outstanding, int64_t end_ns, EventSink* sink, std::vector<StallEvent>& out) {
   if (outstanding && end_ns - start_ns_ >= thr_ns_) emit(end_ns, 0, true, sink, out);
 }
 

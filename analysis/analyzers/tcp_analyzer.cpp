@@ -16,7 +16,9 @@ bool after(uint32_t a, uint32_t b) { return int32_t(a - b) > 0; }
 }  // namespace
 
 TcpAnalyzer::TcpAnalyzer(const AnalyzerConfig& cfg, EventSink* sink)
-    : cfg_(cfg), sink_(sink), dirs_{Dir(Direction::ClientToServer, cfg_), Dir(Direction::ServerToClient, cfg_)} {}
+    : cfg_(cfg),
+      sink_(sink),
+      dirs_{Dir(Direction::ClientToServer, cfg_), Dir(Direction::ServerToClient, cfg_)} {}
 
 void TcpAnalyzer::push(Dir& d, const Seg& s, size_t pos) {
   if (d.segs.empty()) d.segs.resize(64);
@@ -71,7 +73,8 @@ void TcpAnalyzer::onPacket(uint64_t frame, int64_t ns, Direction dir, const Deco
 
   const uint32_t len = p.payload_reported_len + ((fl & kSyn) ? 1 : 0) + ((fl & kFin) ? 1 : 0);
   if ((fl & kAck) && !(fl & kRst)) onAck(peer, p, len == 0, frame, ns);
-  if (len > 0 && !(fl & kRst)) onData(d, p, len, frame, ns);
+  if (len > 0 && !(fl & kRst))
+    onData(d, p, len, frame, ns);
   else if (len == 0 && !(fl & kRst) && d.started && after(p.tcp.seq, d.nxt)) {
     // A bare ack numbered past everything captured: the sequence space in
     // between (data, or a FIN) was sent and lost before the capture point.
@@ -120,10 +123,13 @@ void TcpAnalyzer::onData(Dir& d, const DecodedPacket& p, uint32_t len, uint64_t 
   if (o.has_timestamps) {
     d.has_ts = true;
     if (d.tsring.empty()) d.tsring.reserve(kTsRing);
-    const bool fresh = d.tsring.empty() || d.tsring[(d.ts_head + d.tsring.size() - 1) % d.tsring.size()].tsval != o.tsval;
+    const bool fresh =
+        d.tsring.empty() || d.tsring[(d.ts_head + d.tsring.size() - 1) % d.tsring.size()].tsval != o.tsval;
     if (fresh) {
-      if (d.tsring.size() < kTsRing) d.tsring.push_back({o.tsval, ns, frame});
-      else d.tsring[d.ts_head] = {o.tsval, ns, frame}, d.ts_head = (d.ts_head + 1) % kTsRing;
+      if (d.tsring.size() < kTsRing)
+        d.tsring.push_back({o.tsval, ns, frame});
+      else
+        d.tsring[d.ts_head] = {o.tsval, ns, frame}, d.ts_head = (d.ts_head + 1) % kTsRing;
     }
   }
   // A keepalive repeats the last acked byte (or none) with nothing in
@@ -160,8 +166,10 @@ void TcpAnalyzer::onData(Dir& d, const DecodedPacket& p, uint32_t len, uint64_t 
   size_t lo = 0, hi = d.count;
   while (lo < hi) {
     const size_t mid = (lo + hi) / 2;
-    if (after(at(d, mid).end, seq)) hi = mid;
-    else lo = mid + 1;
+    if (after(at(d, mid).end, seq))
+      hi = mid;
+    else
+      lo = mid + 1;
   }
   if (lo == d.count || before(seq, at(d, lo).start)) {
     // Older than what is kept (already acked and forgotten): the same bytes again.
@@ -209,8 +217,10 @@ void TcpAnalyzer::onData(Dir& d, const DecodedPacket& p, uint32_t len, uint64_t 
     replace(left);
     first = false;
   }
-  if (first) replace(s);
-  else push(d, s, ++pos);
+  if (first)
+    replace(s);
+  else
+    push(d, s, ++pos);
   if (before(end, hole.end)) push(d, right, pos + 1);
   Seg& filled = at(d, pos);
   // The acks that showed the bytes missing before this copy came.
@@ -243,8 +253,13 @@ void TcpAnalyzer::onAck(Dir& d, const DecodedPacket& p, bool pure, uint64_t fram
     if (newest && !d.has_ts)
       rttSample(d, double(ns - newest->first_ns) / 1e6, RttSource::TcpAck, frame, newest->first_frame, ns);
     else if (newest && sink_) {
-      RttEvent ev{frame, newest->first_frame, ns, d.id, double(ns - newest->first_ns) / 1e6,
-                  RttSource::TcpAck, spanFor(vantage_, d.id)};
+      RttEvent ev{frame,
+                  newest->first_frame,
+                  ns,
+                  d.id,
+                  double(ns - newest->first_ns) / 1e6,
+                  RttSource::TcpAck,
+                  spanFor(vantage_, d.id)};
       ev.srtt_ms = d.rtt.srtt();
       ev.rto_ms = d.rtt.rto();
       sink_->onRtt(ev);  // reported, but the statistics use the timestamps
@@ -304,7 +319,8 @@ void TcpAnalyzer::onAck(Dir& d, const DecodedPacket& p, bool pure, uint64_t fram
           if (u.tsval != o.tsecr) break;
           first = &u;
         }
-        if (ns >= first->ns) rttSample(d, double(ns - first->ns) / 1e6, RttSource::TcpTimestamp, frame, first->frame, ns);
+        if (ns >= first->ns)
+          rttSample(d, double(ns - first->ns) / 1e6, RttSource::TcpTimestamp, frame, first->frame, ns);
         break;
       }
       if (before(t.tsval, o.tsecr)) break;
@@ -312,7 +328,8 @@ void TcpAnalyzer::onAck(Dir& d, const DecodedPacket& p, bool pure, uint64_t fram
   }
 }
 
-void TcpAnalyzer::rttSample(Dir& d, double ms, RttSource src, uint64_t frame, uint64_t data_frame, int64_t ns) {
+void TcpAnalyzer::rttSample(Dir& d, double ms, RttSource src, uint64_t frame, uint64_t data_frame,
+                            int64_t ns) {
   RttEvent ev{frame, data_frame, ns, d.id, ms, src, spanFor(vantage_, d.id)};
   d.rtt.add(ev);
   updateVantage();
@@ -327,8 +344,10 @@ void TcpAnalyzer::updateVantage() {
   if (vantage_ != Vantage::Unknown || !cs.ttl_seen || !sc.ttl_seen) return;
   // Round trips too short to tell the ends apart (a LAN, veth): one side's
   // packets still carry their initial TTL, the other's were routed.
-  if (cs.ttl_initial && !sc.ttl_initial) vantage_ = Vantage::Client;
-  else if (sc.ttl_initial && !cs.ttl_initial) vantage_ = Vantage::Server;
+  if (cs.ttl_initial && !sc.ttl_initial)
+    vantage_ = Vantage::Client;
+  else if (sc.ttl_initial && !cs.ttl_initial)
+    vantage_ = Vantage::Server;
 }
 
 void TcpAnalyzer::retransmission(Dir& d, Seg& s, bool direct, uint64_t frame, int64_t ns) {
@@ -360,8 +379,8 @@ void TcpAnalyzer::retransmission(Dir& d, Seg& s, bool direct, uint64_t frame, in
       // does not fire in step with an arriving ack, loss detection does.
       // (Linux after a tail loss probe: the probe's SACK marks the hole lost
       // and the copy leaves with that ACK, long after the original.)
-      early = e.since_previous_ms < timer ||
-              (sender && hole && double(ns - s.hole_ns) / 1e6 <= kAckTriggerMs);
+      early =
+          e.since_previous_ms < timer || (sender && hole && double(ns - s.hole_ns) / 1e6 <= kAckTriggerMs);
     } else {
       // The earlier copy was lost before the capture point. A fast copy
       // follows the first ack that showed the hole by about a round trip; a

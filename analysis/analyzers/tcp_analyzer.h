@@ -70,12 +70,12 @@ class TcpAnalyzer {
 
  private:
   struct Seg {
-    uint32_t start = 0, end = 0;   // [start, end) in sequence space
+    uint32_t start = 0, end = 0;  // [start, end) in sequence space
     uint32_t tsval = 0;
-    int32_t ip_id = -1;            // IPv4 identification of the first copy; -1 unknown
+    int32_t ip_id = -1;  // IPv4 identification of the first copy; -1 unknown
     uint16_t copies = 0;
     bool sacked = false, fast_done = false, retx_first = false;
-    bool behind_ack = false;       // a hole a later bare ack numbered past
+    bool behind_ack = false;  // a hole a later bare ack numbered past
     int64_t first_ns = 0, last_ns = 0;
     int64_t hole_ns = -1, hole_first_ns = -1;  // latest / first ack showing it missing since its last copy
     uint64_t first_frame = 0, last_frame = 0;
@@ -93,11 +93,11 @@ class TcpAnalyzer {
     Dir(Direction d, const AnalyzerConfig& cfg) : id(d), rtt(cfg), stall(d, cfg.stall_ms), rate(d) {}
     Direction id;
     bool started = false, any_ack = false, has_ts = false, has_echo = false, zero_window = false;
-    uint32_t isn = 0, nxt = 0, una = 0;    // highest end captured; highest cumulative ack
+    uint32_t isn = 0, nxt = 0, una = 0;  // highest end captured; highest cumulative ack
     uint32_t dupacks = 0, last_echo = 0;
-    std::vector<Seg> segs;                 // ring, in seq order
+    std::vector<Seg> segs;  // ring, in seq order
     size_t head = 0, count = 0;
-    std::vector<TsSend> tsring;            // recent TSvals, in capture order
+    std::vector<TsSend> tsring;  // recent TSvals, in capture order
     size_t ts_head = 0;
     int64_t zero_since = -1;
     uint64_t zero_frame = 0;
@@ -106,7 +106,7 @@ class TcpAnalyzer {
     StallTracker stall;
     RateTracker rate;
     DirectionMetrics m;
-    uint32_t run = 0, run_seq = 0;         // current run of lost segments
+    uint32_t run = 0, run_seq = 0;  // current run of lost segments
     uint64_t run_frame = 0;
     uint64_t dup_data = 0;
     // IP TTL / hop limit of this direction's packets: all at a usual initial

@@ -40,8 +40,7 @@ bool isCaptureMagic(const unsigned char m[4]) {
 
 std::unique_ptr<CaptureReader> CaptureReader::open(const std::string& path) {
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0)
-    fail("cannot open " + quoted(path) + ": " + errnoMessage(errno));
+  if (::stat(path.c_str(), &st) != 0) fail("cannot open " + quoted(path) + ": " + errnoMessage(errno));
   if (S_ISDIR(st.st_mode)) fail("cannot open " + quoted(path) + ": " + errnoMessage(EISDIR));
 
   std::FILE* file = std::fopen(path.c_str(), "rb");

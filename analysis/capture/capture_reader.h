@@ -26,7 +26,7 @@ class CaptureReader {
   virtual std::string linkTypeName() const = 0;  // e.g. "EN10MB"
   virtual std::string format() const = 0;        // "pcap", "pcap-nsec", "pcapng"
   virtual uint64_t fileSize() const = 0;
-  virtual uint64_t bytesRead() const = 0;        // for progress
+  virtual uint64_t bytesRead() const = 0;  // for progress
   virtual bool truncated() const = 0;
   // Empty when none. Also set, with truncated() false, when a damaged
   // record (e.g. an absurd length) ends reading early.

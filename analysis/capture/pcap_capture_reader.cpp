@@ -6,9 +6,9 @@
 #include <pcap/pcap.h>
 #include <unistd.h>
 
+#include <stdio_ext.h>
 #include <cstdint>
 #include <cstring>
-#include <stdio_ext.h>
 
 #include "core/error.h"
 
@@ -31,8 +31,7 @@ std::string formatOf(const unsigned char m[4]) {
 // files can carry absurd times; saturate instead of overflowing.
 int64_t toNanoseconds(int64_t sec, int64_t nsec) {
   int64_t ns;
-  if (__builtin_mul_overflow(sec, int64_t(1000000000), &ns) ||
-      __builtin_add_overflow(ns, nsec, &ns))
+  if (__builtin_mul_overflow(sec, int64_t(1000000000), &ns) || __builtin_add_overflow(ns, nsec, &ns))
     return sec < 0 ? INT64_MIN : INT64_MAX;
   return ns;
 }
@@ -125,8 +124,7 @@ bool PcapCaptureReader::next(RawPacket& out) {
 // the packet's block starts. Every block ends with a copy of its length,
 // which gives the start exactly. The common case (an EPB without options
 // right at `before`) is recognised by size and needs no extra read.
-uint64_t PcapCaptureReader::pcapngBlockStart(uint64_t before, uint64_t after,
-                                             uint32_t caplen) const {
+uint64_t PcapCaptureReader::pcapngBlockStart(uint64_t before, uint64_t after, uint32_t caplen) const {
   const uint64_t span = after - before;
   if (span == 32 + uint64_t(pad4(caplen))) return before;
   if (span < 12) return before;
@@ -149,11 +147,11 @@ void PcapCaptureReader::stopWithError(const char* libpcapMessage) {
     if (frame_ == 0)
       warning_ = quoted(path_) + " is cut off in the middle of its first packet; 0 frames read";
     else
-      warning_ = quoted(path_) + " is cut off in the middle of a packet after frame " + n + "; " +
-                 n + " frames read";
+      warning_ = quoted(path_) + " is cut off in the middle of a packet after frame " + n + "; " + n +
+                 " frames read";
   } else {
-    warning_ = quoted(path_) + " has a damaged record after frame " + n + " (" + why + "); " + n +
-               " frames read";
+    warning_ =
+        quoted(path_) + " has a damaged record after frame " + n + " (" + why + "); " + n + " frames read";
   }
 }
 

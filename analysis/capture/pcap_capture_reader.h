@@ -43,7 +43,7 @@ class PcapCaptureReader final : public CaptureReader {
   bool swapped_ = false;
   uint64_t file_size_ = 0;
   uint64_t bytes_read_ = 0;
-  uint64_t pos_ = 0;          // file offset of the next record / block
+  uint64_t pos_ = 0;  // file offset of the next record / block
   bool pos_known_ = false;
   uint64_t frame_ = 0;
   bool done_ = false;

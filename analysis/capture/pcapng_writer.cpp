@@ -60,9 +60,9 @@ static_assert(std::endian::native == std::endian::little, "the blocks are writte
 
 uint16_t linkTypeOfDlt(int dlt) {
   switch (dlt) {
-    case DLT_RAW: return 101;            // LINKTYPE_RAW
-    case DLT_ATM_RFC1483: return 100;    // LINKTYPE_ATM_RFC1483
-    case DLT_LOOP: return 108;           // LINKTYPE_LOOP
+    case DLT_RAW: return 101;          // LINKTYPE_RAW
+    case DLT_ATM_RFC1483: return 100;  // LINKTYPE_ATM_RFC1483
+    case DLT_LOOP: return 108;         // LINKTYPE_LOOP
     default: return uint16_t(dlt);
   }
 }
@@ -88,8 +88,8 @@ void PcapngWriter::put(const void* data, size_t size) {
 void PcapngWriter::writeSectionHeader() {
   static const char kApp[] = "rudpscope";
   Block b(kSectionHeader);
-  b.u32(kByteOrderMagic).u16(1).u16(0);          // version 1.0
-  b.u32(0xFFFFFFFF).u32(0xFFFFFFFF);             // section length: not given
+  b.u32(kByteOrderMagic).u16(1).u16(0);  // version 1.0
+  b.u32(0xFFFFFFFF).u32(0xFFFFFFFF);     // section length: not given
   b.option(kShbUserAppl, kApp, sizeof kApp - 1).endOfOptions();
   const auto& bytes = b.finish();
   put(bytes.data(), bytes.size());
@@ -98,7 +98,7 @@ void PcapngWriter::writeSectionHeader() {
 void PcapngWriter::writeInterface(int dlt) {
   const uint8_t nanoseconds = 9;
   Block b(kInterfaceDescription);
-  b.u16(linkTypeOfDlt(dlt)).u16(0).u32(0);       // link type, reserved, snaplen: no limit
+  b.u16(linkTypeOfDlt(dlt)).u16(0).u32(0);  // link type, reserved, snaplen: no limit
   b.option(kIfTsresol, &nanoseconds, 1).endOfOptions();
   const auto& bytes = b.finish();
   put(bytes.data(), bytes.size());

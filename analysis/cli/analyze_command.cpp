@@ -3,11 +3,11 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/summary_json.h"
+#include "cli/summary_table.h"
 #include "session/ingest.h"
 #include "store/db_path.h"
 #include "store/store_reader.h"
-#include "cli/summary_json.h"
-#include "cli/summary_table.h"
 
 namespace rudp::cli {
 

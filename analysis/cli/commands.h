@@ -21,7 +21,7 @@ struct AnalyzeArgs {
   std::string db;  // empty: default location
   bool json = false;
   bool quiet = false;
-  unsigned jobs = 0;  // dissector lanes; 0 = one per core
+  unsigned jobs = 0;     // dissector lanes; 0 = one per core
   double stall_ms = -1;  // <0: default or the genre's
   std::string genre;
   bool no_analysis = false;  // packet index and connections only (benchmarks)

@@ -22,7 +22,11 @@ int runDecode(const DecodeArgs& args) {
   bool any = false;
   while (reader->next(raw)) {
     decoder.decode(raw, pkt);
-    if (!any) { first = raw.ts_ns; any = true; host.setFirstTimestamp(first); }
+    if (!any) {
+      first = raw.ts_ns;
+      any = true;
+      host.setFirstTimestamp(first);
+    }
     res.clear();
     if (pkt.l4 == L4::UDP) host.dissectUdp(pkt, false, res);
     out.clear();

@@ -10,27 +10,26 @@
 namespace {
 
 // Options shared by every subcommand that loads dissectors (tshark's spelling).
-void addDissectorOptions(CLI::App* cmd, rudp::DissectorOptions& d,
-                         std::vector<std::string>& scripts, std::vector<std::string>& prefs) {
+void addDissectorOptions(CLI::App* cmd, rudp::DissectorOptions& d, std::vector<std::string>& scripts,
+                         std::vector<std::string>& prefs) {
   cmd->add_option("-X", scripts, "Extension option; lua_script:FILE loads one more dissector")
       ->type_name("lua_script:FILE");
   cmd->add_option("-o", prefs, "Set a preference, e.g. grudp.port:9999")->type_name("NAME:VALUE");
-  cmd->add_flag("--no-default-dissectors", [&d](int64_t) { d.load_defaults = false; },
-                "Do not load the dissectors shipped in dissectors/");
+  cmd->add_flag(
+      "--no-default-dissectors", [&d](int64_t) { d.load_defaults = false; },
+      "Do not load the dissectors shipped in dissectors/");
 }
 
 void resolveDissectorOptions(rudp::DissectorOptions& d, const std::vector<std::string>& scripts,
                              const std::vector<std::string>& prefs) {
   for (const auto& x : scripts) {
     const std::string prefix = "lua_script:";
-    if (x.rfind(prefix, 0) != 0)
-      throw rudp::Error("-X takes lua_script:FILE, not '" + x + "'");
+    if (x.rfind(prefix, 0) != 0) throw rudp::Error("-X takes lua_script:FILE, not '" + x + "'");
     d.extra_scripts.push_back(x.substr(prefix.size()));
   }
   for (const auto& p : prefs) {
     auto colon = p.find(':');
-    if (colon == std::string::npos || colon == 0)
-      throw rudp::Error("-o takes NAME:VALUE, not '" + p + "'");
+    if (colon == std::string::npos || colon == 0) throw rudp::Error("-o takes NAME:VALUE, not '" + p + "'");
     d.prefs.emplace_back(p.substr(0, colon), p.substr(colon + 1));
   }
 }
@@ -63,11 +62,14 @@ CLI::App* addWiresharkCommand(CLI::App& app, rudp::cli::WiresharkArgs& w) {
   cmd->require_subcommand(1);
   auto* install = cmd->add_subcommand(
       "install", "Copy the dissectors into Wireshark's personal Lua plugins folder (tshark -G folders)");
-  install->add_flag("--force", w.force, "Also overwrite files of the same name that rudpscope did not install");
-  cmd->add_subcommand("status", "Show the folder and whether each dissector is installed, outdated or missing");
+  install->add_flag("--force", w.force,
+                    "Also overwrite files of the same name that rudpscope did not install");
+  cmd->add_subcommand("status",
+                      "Show the folder and whether each dissector is installed, outdated or missing");
   cmd->add_subcommand("uninstall", "Remove the dissectors rudpscope installed (and nothing else)");
   auto* open = cmd->add_subcommand(
-      "open", "Write chosen frames to a temporary pcapng and start wireshark on it with the dissectors loaded");
+      "open",
+      "Write chosen frames to a temporary pcapng and start wireshark on it with the dissectors loaded");
   open->add_option("capture", w.capture, "pcap or pcapng file")->required();
   open->add_option("--frames", w.frames, "Frames to open, e.g. 1-100,250")->type_name("LIST");
   open->add_option("--conn", w.conn, "Every frame of this connection (needs the capture analysed)")
@@ -78,8 +80,7 @@ CLI::App* addWiresharkCommand(CLI::App& app, rudp::cli::WiresharkArgs& w) {
   open->add_option("-g", w.goToFrame, "Go to this frame (its number in CAPTURE)");
   open->add_option("-Y", w.displayFilter, "Display filter for wireshark");
   open->add_flag("--dry-run", w.dryRun, "Write the file and print the command, without starting wireshark");
-  for (auto* sub : cmd->get_subcommands({}))
-    sub->callback([&w, sub] { w.action = sub->get_name(); });
+  for (auto* sub : cmd->get_subcommands({})) sub->callback([&w, sub] { w.action = sub->get_name(); });
   return cmd;
 }
 
@@ -90,8 +91,8 @@ int run(int argc, char** argv) {
 
   rudp::cli::DecodeArgs dec;
   std::vector<std::string> decScripts, decPrefs;
-  auto* decode = app.add_subcommand(
-      "decode", "Print fields of every frame, tab-separated, as tshark -T fields does");
+  auto* decode =
+      app.add_subcommand("decode", "Print fields of every frame, tab-separated, as tshark -T fields does");
   decode->add_option("capture", dec.capture, "pcap or pcapng file")->required();
   decode->add_option("-e", dec.fields, "Field to print (repeatable)")->required();
   addDissectorOptions(decode, dec.dissectors, decScripts, decPrefs);
@@ -125,9 +126,7 @@ int run(int argc, char** argv) {
 
   try {
     app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    return app.exit(e);
-  }
+  } catch (const CLI::ParseError& e) { return app.exit(e); }
 
   try {
     if (*decode) {

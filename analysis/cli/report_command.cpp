@@ -13,7 +13,8 @@ namespace rudp::cli {
 
 int runReport(const ReportArgs& args) {
   std::string db = args.analysis.db.empty() ? defaultDatabasePath(args.analysis.capture) : args.analysis.db;
-  if (!whyNotReusable(args.analysis.capture, db, args.analysis.dissectors, ingestOptions(args.analysis)).empty()) {
+  if (!whyNotReusable(args.analysis.capture, db, args.analysis.dissectors, ingestOptions(args.analysis))
+           .empty()) {
     db = ingestWithWarnings(args.analysis, db).db_path;
   } else if (!args.analysis.quiet) {
     std::fprintf(stderr, "rudpscope-cli: using the analysis in %s\n", db.c_str());
@@ -26,7 +27,8 @@ int runReport(const ReportArgs& args) {
   options.generator = std::string("rudpscope-cli ") + RUDPSCOPE_VERSION;
   report::writeHtmlReportFile(reader, problems, args.output, options);
   if (!args.analysis.quiet)
-    std::printf("%s: %zu problem%s%s%s\n", args.output.c_str(), problems.size(), problems.size() == 1 ? "" : "s",
+    std::printf("%s: %zu problem%s%s%s\n", args.output.c_str(), problems.size(),
+                problems.size() == 1 ? "" : "s",
                 problems.empty() ? "" : "; worst: ", problems.empty() ? "" : problems.front().text.c_str());
   return 0;
 }

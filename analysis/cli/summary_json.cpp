@@ -30,8 +30,8 @@ std::string limitKey(double ms) {
 json rttJson(const ana::RttStats& r, const std::vector<double>& limits) {
   const bool any = r.samples > 0;
   json j = {{"samples", r.samples}};
-  const std::pair<const char*, double> stats[] = {{"min", r.min}, {"p50", r.p50}, {"p95", r.p95},
-                                                  {"p99", r.p99}, {"max", r.max}, {"mean", r.mean},
+  const std::pair<const char*, double> stats[] = {{"min", r.min},   {"p50", r.p50}, {"p95", r.p95},
+                                                  {"p99", r.p99},   {"max", r.max}, {"mean", r.mean},
                                                   {"srtt", r.srtt}, {"rto", r.rto}};
   for (const auto& [k, v] : stats) j[k] = orNull(any, v);
   j["span"] = ana::toString(r.span);
@@ -119,8 +119,7 @@ json connectionJson(const ConnectionRecord& r, const std::vector<double>& limits
             {"last_time", seconds(x.last_ts_ns)},
             {"rebindings", x.rebindings},
             {"directions",
-             {{"client_to_server", directionJson(x.dir[0])},
-              {"server_to_client", directionJson(x.dir[1])}}}};
+             {{"client_to_server", directionJson(x.dir[0])}, {"server_to_client", directionJson(x.dir[1])}}}};
   j["conn_id"] = x.has_conn_id ? json(x.conn_id) : json(nullptr);
   j["vantage"] = ana::toString(r.metrics.vantage);
   if (r.has_analysis) {

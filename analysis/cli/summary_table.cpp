@@ -35,8 +35,8 @@ void printDirection(const ConnectionRecord& r, int dir, const std::vector<double
   const char* name = dir == 0 ? "c>s" : "s>c";
   if (!r.has_direction[dir]) {
     std::printf("      %-4s %8s %10s %5s %5s %5s %5s %6s %8s %8s %8s %7s %7s  %s\n", name,
-                count(s.packets).c_str(), count(s.bytes).c_str(), "-", "-", "-", "-", "-", "-", "-",
-                "-", "-", "-", "-");
+                count(s.packets).c_str(), count(s.bytes).c_str(), "-", "-", "-", "-", "-", "-", "-", "-", "-",
+                "-", "-");
     return;
   }
   const ana::DirectionMetrics& m = r.metrics.dir[dir];
@@ -57,9 +57,9 @@ void printDirection(const ConnectionRecord& r, int dir, const std::vector<double
 }  // namespace
 
 void printTableHeader(const CaptureInfo& c, const std::string& dbPath) {
-  const double seconds = c.packet_count ? static_cast<double>(c.last_ts_ns) / 1e9 -
-                                              static_cast<double>(c.first_ts_ns) / 1e9
-                                        : 0.0;
+  const double seconds =
+      c.packet_count ? static_cast<double>(c.last_ts_ns) / 1e9 - static_cast<double>(c.first_ts_ns) / 1e9
+                     : 0.0;
   std::printf("capture   %s (%s, %s, %" PRIu64 " packets, %.3f s)\n", c.path.c_str(), c.format.c_str(),
               c.link_type_name.c_str(), c.packet_count, seconds);
   std::printf("database  %s\n", dbPath.c_str());
@@ -68,9 +68,9 @@ void printTableHeader(const CaptureInfo& c, const std::string& dbPath) {
                 c.decode_errors, c.malformed, c.lua_errors);
   std::printf("\n%4s  %-8s  %-44s  %-10s  %-7s  %8s\n", "#", "protocol", "client -> server", "conn_id",
               "vantage", "seconds");
-  std::printf("      %-4s %8s %10s %5s %5s %5s %5s %6s %8s %8s %8s %7s %7s  %s\n", "dir", "packets",
-              "bytes", "retx", "tmo", "fast", "spur", "lost", "rtt p50", "rtt p95", "rtt max",
-              ">300ms", "jitter", "stalls");
+  std::printf("      %-4s %8s %10s %5s %5s %5s %5s %6s %8s %8s %8s %7s %7s  %s\n", "dir", "packets", "bytes",
+              "retx", "tmo", "fast", "spur", "lost", "rtt p50", "rtt p95", "rtt max", ">300ms", "jitter",
+              "stalls");
 }
 
 void printTableRows(const ConnectionRecord& r, const std::vector<double>& limits) {
@@ -78,17 +78,18 @@ void printTableRows(const ConnectionRecord& r, const std::vector<double>& limits
   char id[16] = "-";
   if (x.has_conn_id) std::snprintf(id, sizeof id, "0x%08" PRIx64, x.conn_id);
   std::string ends = x.client + " -> " + x.server;
-  std::printf("%4" PRId64 "  %-8s  %-44s  %-10s  %-7s  %8.3f\n", x.id, x.protocol.c_str(), ends.c_str(),
-              id, ana::toString(r.metrics.vantage),
+  std::printf("%4" PRId64 "  %-8s  %-44s  %-10s  %-7s  %8.3f\n", x.id, x.protocol.c_str(), ends.c_str(), id,
+              ana::toString(r.metrics.vantage),
               static_cast<double>(x.last_ts_ns) / 1e9 - static_cast<double>(x.first_ts_ns) / 1e9);
   printDirection(r, 0, limits);
   printDirection(r, 1, limits);
 }
 
 void printTableFooter() {
-  std::printf("\nRTT in ms, for the direction whose data was acknowledged; ~: not a full round trip"
-              " (the capture sits at that data's receiver or mid-path); >300ms: share of RTT samples"
-              " above 300 ms.\n");
+  std::printf(
+      "\nRTT in ms, for the direction whose data was acknowledged; ~: not a full round trip"
+      " (the capture sits at that data's receiver or mid-path); >300ms: share of RTT samples"
+      " above 300 ms.\n");
 }
 
 }  // namespace rudp::cli

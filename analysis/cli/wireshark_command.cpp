@@ -58,14 +58,16 @@ std::vector<uint64_t> framesToOpen(const WiresharkArgs& args) {
   if (args.conn == 0) return ws::parseFrameList(args.frames);
   StoreReader reader(args.db.empty() ? defaultDatabasePath(args.capture) : args.db);
   auto frames = ws::connectionFrames(reader, args.conn);
-  if (frames.empty()) throw Error("connection " + std::to_string(args.conn) + " has no packets in the database");
+  if (frames.empty())
+    throw Error("connection " + std::to_string(args.conn) + " has no packets in the database");
   return frames;
 }
 
 std::string outputPath(const WiresharkArgs& args) {
   if (!args.output.empty()) return args.output;
   const auto stem = std::filesystem::path(args.capture).stem().string();
-  return (std::filesystem::temp_directory_path() / (stem + "-rudpscope-" + std::to_string(::getpid()) + ".pcapng"))
+  return (std::filesystem::temp_directory_path() /
+          (stem + "-rudpscope-" + std::to_string(::getpid()) + ".pcapng"))
       .string();
 }
 
@@ -74,13 +76,15 @@ int runOpen(const WiresharkArgs& args, const ws::DissectorInstaller& installer) 
   const auto frames = framesToOpen(args);
   const std::string out = outputPath(args);
   const auto result = ws::exportFrames(args.capture, frames, out);
-  std::fprintf(stderr, "rudpscope-cli: %llu frame%s written to %s\n", static_cast<unsigned long long>(result.written),
-               result.written == 1 ? "" : "s", out.c_str());
+  std::fprintf(stderr, "rudpscope-cli: %llu frame%s written to %s\n",
+               static_cast<unsigned long long>(result.written), result.written == 1 ? "" : "s", out.c_str());
   if (!result.missing.empty())
-    std::fprintf(stderr, "rudpscope-cli: warning: %zu frames asked for are not in the capture (first: %llu)\n",
+    std::fprintf(stderr,
+                 "rudpscope-cli: warning: %zu frames asked for are not in the capture (first: %llu)\n",
                  result.missing.size(), static_cast<unsigned long long>(result.missing.front()));
   const auto installed = installer.status();
-  if (const auto caveat = ws::launchCaveat(installed); !caveat.empty()) std::fprintf(stderr, "rudpscope-cli: %s\n", caveat.c_str());
+  if (const auto caveat = ws::launchCaveat(installed); !caveat.empty())
+    std::fprintf(stderr, "rudpscope-cli: %s\n", caveat.c_str());
   ws::LaunchOptions options;
   options.capture = out;
   options.sourceFolder = installer.sourceFolder();

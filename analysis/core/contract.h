@@ -23,47 +23,47 @@ enum class AckStyle : uint8_t { None, HighestBitmap, Cumulative, PerSegment };
 
 struct KindRole {
   SegmentRole role = SegmentRole::Other;
-  bool consumes_seq = true;           // false: the segment's seq is not a new number (GRUDP pure ACK)
+  bool consumes_seq = true;  // false: the segment's seq is not a new number (GRUDP pure ACK)
   Reliability reliability = Reliability::FromField;
 };
 
 struct Contract {
   int version = 1;
-  std::string proto;                  // dissector filter name, e.g. "grudp"
-  int proto_index = -1;               // index in Host::protocols()
+  std::string proto;     // dissector filter name, e.g. "grudp"
+  int proto_index = -1;  // index in Host::protocols()
 
   // Field ids (Host::fields() index); -1 = not declared.
-  int segment = -1;        // every occurrence starts a new segment; -1 = one segment per datagram
+  int segment = -1;  // every occurrence starts a new segment; -1 = one segment per datagram
   int conn_id = -1;
-  int kind = -1;           // field whose value selects a KindRole in `kinds`
+  int kind = -1;  // field whose value selects a KindRole in `kinds`
   std::map<uint64_t, KindRole> kinds;
   int seq = -1;
   int seq_bits = 32;
-  int seq_space = -1;      // field whose value selects an independent seq space (ENet: channel); -1 = one
+  int seq_space = -1;  // field whose value selects an independent seq space (ENet: channel); -1 = one
   bool seq_reliable_only = false;  // only reliable segments take a new seq (ENet's reliable numbers)
   // Numbering of segments that are never retransmitted (ENet unreliable /
   // unsequenced): a gap in it at the receiver is a loss. See dissectors/README.md.
   struct Numbering {
-    int field = -1;        // the number
+    int field = -1;  // the number
     int bits = 32;
-    int group = -1;        // optional: the number restarts at 1 whenever this field's value changes
-    int space = -1;        // optional: independent numberings per value of this field
+    int group = -1;  // optional: the number restarts at 1 whenever this field's value changes
+    int space = -1;  // optional: independent numberings per value of this field
   };
   std::vector<Numbering> unreliable_seq;
-  int reliable = -1;       // bool field
-  int unsequenced = -1;    // bool field
+  int reliable = -1;     // bool field
+  int unsequenced = -1;  // bool field
   AckStyle ack_style = AckStyle::None;
-  int ack = -1;            // highest seen / cumulative / acked sn
-  int ack_bitmap = -1;     // HighestBitmap: bit i = (ack - 1 - i) received
-  int ack_valid = -1;      // bool field; -1 = ack valid whenever present
-  int una = -1;            // optional cumulative ack beside a per-segment one (KCP)
+  int ack = -1;         // highest seen / cumulative / acked sn
+  int ack_bitmap = -1;  // HighestBitmap: bit i = (ack - 1 - i) received
+  int ack_valid = -1;   // bool field; -1 = ack valid whenever present
+  int una = -1;         // optional cumulative ack beside a per-segment one (KCP)
   int ts = -1;
   int ts_echo = -1;
   int ts_echo_valid = -1;  // bool field; -1 = valid whenever present
   double ts_unit_ms = 1.0;
   int ts_bits = 32;
   int channel = -1;
-  int length = -1;         // payload length of the segment
+  int length = -1;  // payload length of the segment
   int window = -1;
   // How the sender retransmits (`retx` table): its minimum RTO for the timer
   // estimate (-1: AnalyzerConfig's), whether one seq may be fast-retransmitted

@@ -11,9 +11,15 @@ class Error : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-class CaptureError : public Error { using Error::Error; };
-class DissectorError : public Error { using Error::Error; };
-class StoreError : public Error { using Error::Error; };
+class CaptureError : public Error {
+  using Error::Error;
+};
+class DissectorError : public Error {
+  using Error::Error;
+};
+class StoreError : public Error {
+  using Error::Error;
+};
 // errno as text, thread-safe (std::strerror is not).
 inline std::string errnoMessage(int err) { return std::generic_category().message(err); }
 

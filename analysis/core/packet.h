@@ -26,8 +26,8 @@ struct IpAddress {
 };
 
 struct TcpOptions {
-  uint16_t mss = 0;            // 0 = absent
-  int8_t window_scale = -1;    // -1 = absent
+  uint16_t mss = 0;          // 0 = absent
+  int8_t window_scale = -1;  // -1 = absent
   bool sack_permitted = false;
   bool has_timestamps = false;
   uint32_t tsval = 0, tsecr = 0;
@@ -56,10 +56,10 @@ struct DecodedPacket {
   L3 l3 = L3::None;
   IpAddress src, dst;
   uint8_t ip_proto = 0;
-  uint16_t ip_id = 0;                // IPv4 identification
-  uint8_t ip_ttl = 0;                // IPv4 TTL / IPv6 hop limit
-  bool ip_fragment = false;          // an IPv4 fragment whose datagram is not complete here
-  bool ip_reassembled = false;       // this frame completed a reassembled IPv4 datagram
+  uint16_t ip_id = 0;           // IPv4 identification
+  uint8_t ip_ttl = 0;           // IPv4 TTL / IPv6 hop limit
+  bool ip_fragment = false;     // an IPv4 fragment whose datagram is not complete here
+  bool ip_reassembled = false;  // this frame completed a reassembled IPv4 datagram
 
   L4 l4 = L4::None;
   uint16_t sport = 0, dport = 0;

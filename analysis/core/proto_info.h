@@ -9,9 +9,9 @@
 namespace rudp {
 
 struct ProtoInfo {
-  std::string name;          // filter name (lower case)
+  std::string name;  // filter name (lower case)
   std::string description;
-  std::string script;        // file it came from
+  std::string script;  // file it came from
   bool has_contract = false;
   Contract contract;
 };

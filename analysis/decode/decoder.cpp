@@ -100,8 +100,7 @@ void Decoder::decode(const RawPacket& in, DecodedPacket& out) {
     case Ipv4Reassembler::Result::Invalid:
       out.error = "IPv4 fragment inconsistent with earlier fragments";
       break;
-    case Ipv4Reassembler::Result::Pending:
-      break;
+    case Ipv4Reassembler::Result::Pending: break;
   }
 }
 

@@ -23,8 +23,7 @@ void setAddress(IpAddress& a, uint8_t family, const uint8_t* bytes, size_t n) {
 
 }  // namespace
 
-Next decodeIPv4(const uint8_t* p, uint32_t n, DecodedPacket& out, wire::Span& l4,
-                Ipv4Fragment& frag) {
+Next decodeIPv4(const uint8_t* p, uint32_t n, DecodedPacket& out, wire::Span& l4, Ipv4Fragment& frag) {
   if (n < 20) {
     out.error = "IPv4 header truncated";
     return Next::Stop;
@@ -87,7 +86,7 @@ Next decodeIPv6(const uint8_t* p, uint32_t n, DecodedPacket& out, wire::Span& l4
   out.ip_ttl = p[7];
 
   uint32_t reported = be16(p + 4);
-  if (reported == 0) reported = n - 40;  // jumbogram or TSO: trust the capture
+  if (reported == 0) reported = n - 40;                  // jumbogram or TSO: trust the capture
   const uint32_t end = 40 + std::min(reported, n - 40);  // trims link padding
   const uint32_t reportedEnd = 40 + reported;
   uint8_t next = p[6];

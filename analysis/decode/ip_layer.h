@@ -16,14 +16,13 @@ enum class Next : uint8_t {
 
 struct Ipv4Fragment {
   uint16_t id = 0;
-  uint32_t offset = 0;   // in bytes
-  bool more = false;     // MF flag
+  uint32_t offset = 0;    // in bytes
+  bool more = false;      // MF flag
   bool complete = false;  // the whole fragment was captured
 };
 
 // `p`/`n`: captured bytes from the start of the IP header.
-Next decodeIPv4(const uint8_t* p, uint32_t n, DecodedPacket& out, wire::Span& l4,
-                Ipv4Fragment& frag);
+Next decodeIPv4(const uint8_t* p, uint32_t n, DecodedPacket& out, wire::Span& l4, Ipv4Fragment& frag);
 
 // Skips hop-by-hop, routing, destination options, AH and atomic fragment
 // headers. A real IPv6 fragment is flagged ip_fragment and not decoded further.

@@ -9,17 +9,15 @@ namespace {
 constexpr uint32_t kMaxIpPayload = 65535 - 20;  // total length field minus the smallest header
 }
 
-Ipv4Reassembler::Result Ipv4Reassembler::add(const Key& key, int64_t ts_ns, uint32_t offset,
-                                             bool more, const uint8_t* data, uint32_t len,
-                                             wire::Span& whole) {
+Ipv4Reassembler::Result Ipv4Reassembler::add(const Key& key, int64_t ts_ns, uint32_t offset, bool more,
+                                             const uint8_t* data, uint32_t len, wire::Span& whole) {
   expire(ts_ns);
   const uint32_t end = offset + len;
   if (end > kMaxIpPayload) return Result::Invalid;
   // Every fragment but the last carries a multiple of 8 bytes (RFC 791).
   if (more && (len == 0 || len % 8 != 0)) return Result::Invalid;
 
-  auto it = std::find_if(pending_.begin(), pending_.end(),
-                         [&](const Datagram& d) { return d.key == key; });
+  auto it = std::find_if(pending_.begin(), pending_.end(), [&](const Datagram& d) { return d.key == key; });
   if (it == pending_.end()) {
     makeRoom(end);
     pending_.emplace_back();
@@ -49,10 +47,8 @@ Ipv4Reassembler::Result Ipv4Reassembler::add(const Key& key, int64_t ts_ns, uint
     if (bytes_ + grow > limits_.max_bytes) {
       // Too big to hold next to the others: evict older datagrams first.
       const Key keep = d.key;
-      while (bytes_ + grow > limits_.max_bytes && !pending_.empty() && !(pending_[0].key == keep))
-        drop(0);
-      it = std::find_if(pending_.begin(), pending_.end(),
-                        [&](const Datagram& x) { return x.key == keep; });
+      while (bytes_ + grow > limits_.max_bytes && !pending_.empty() && !(pending_[0].key == keep)) drop(0);
+      it = std::find_if(pending_.begin(), pending_.end(), [&](const Datagram& x) { return x.key == keep; });
       if (bytes_ + grow > limits_.max_bytes) {
         drop(size_t(it - pending_.begin()));
         return Result::Invalid;
@@ -65,8 +61,7 @@ Ipv4Reassembler::Result Ipv4Reassembler::add(const Key& key, int64_t ts_ns, uint
   copyGaps(g, offset, end, data);
   addPiece(g, offset, end);
 
-  if (g.has_total && g.pieces.size() == 1 && g.pieces[0].first == 0 &&
-      g.pieces[0].second == g.total) {
+  if (g.has_total && g.pieces.size() == 1 && g.pieces[0].first == 0 && g.pieces[0].second == g.total) {
     const uint32_t total = g.total;
     bytes_ -= g.buf.size();
     completed_.swap(g.buf);

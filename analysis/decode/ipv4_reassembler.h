@@ -13,10 +13,10 @@ namespace rudp {
 class Ipv4Reassembler {
  public:
   struct Limits {
-    size_t max_datagrams = 256;          // pending datagrams; oldest dropped beyond
-    size_t max_bytes = 8u << 20;         // buffered bytes over all pending datagrams
+    size_t max_datagrams = 256;           // pending datagrams; oldest dropped beyond
+    size_t max_bytes = 8u << 20;          // buffered bytes over all pending datagrams
     int64_t timeout_ns = 30'000'000'000;  // capture time after the first fragment
-    size_t max_pieces = 64;              // disjoint byte ranges per datagram
+    size_t max_pieces = 64;               // disjoint byte ranges per datagram
   };
 
   struct Key {
@@ -38,8 +38,8 @@ class Ipv4Reassembler {
   // `data`/`len`: this fragment's IP payload; `offset` in bytes. On
   // Complete, `whole` points into a buffer owned here, valid until the next
   // add(). Overlapping bytes keep the copy that arrived first.
-  Result add(const Key& key, int64_t ts_ns, uint32_t offset, bool more, const uint8_t* data,
-             uint32_t len, wire::Span& whole);
+  Result add(const Key& key, int64_t ts_ns, uint32_t offset, bool more, const uint8_t* data, uint32_t len,
+             wire::Span& whole);
 
   size_t pendingDatagrams() const { return pending_.size(); }
   size_t pendingBytes() const { return bytes_; }

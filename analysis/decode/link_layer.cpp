@@ -10,14 +10,12 @@ using wire::be16;
 
 constexpr uint16_t kEtherIpv4 = 0x0800;
 constexpr uint16_t kEtherIpv6 = 0x86dd;
-constexpr uint16_t kEtherVlan = 0x8100;   // 802.1Q
-constexpr uint16_t kEtherQinQ = 0x88a8;   // 802.1ad service tag
+constexpr uint16_t kEtherVlan = 0x8100;     // 802.1Q
+constexpr uint16_t kEtherQinQ = 0x88a8;     // 802.1ad service tag
 constexpr uint16_t kEtherQinQOld = 0x9100;  // pre-standard QinQ
-constexpr int kMaxTags = 8;               // bound the walk on garbage
+constexpr int kMaxTags = 8;                 // bound the walk on garbage
 
-bool isVlanTag(uint16_t type) {
-  return type == kEtherVlan || type == kEtherQinQ || type == kEtherQinQOld;
-}
+bool isVlanTag(uint16_t type) { return type == kEtherVlan || type == kEtherQinQ || type == kEtherQinQOld; }
 
 // Resolves an EtherType found at `off - 2`, stepping over VLAN tags (each
 // 4 bytes: TCI then the next EtherType).
@@ -53,11 +51,17 @@ Result fromVersionNibble(const uint8_t* p, uint32_t len) {
 
 bool supported(int dlt) {
   switch (dlt) {
-    case kNull: case kEthernet: case kRaw: case kRawBsd: case kLinktypeRaw: case kLoop:
-    case kLinuxSll: case kIpv4: case kIpv6: case kLinuxSll2:
-      return true;
-    default:
-      return false;
+    case kNull:
+    case kEthernet:
+    case kRaw:
+    case kRawBsd:
+    case kLinktypeRaw:
+    case kLoop:
+    case kLinuxSll:
+    case kIpv4:
+    case kIpv6:
+    case kLinuxSll2: return true;
+    default: return false;
   }
 }
 
@@ -86,17 +90,15 @@ Result decode(int dlt, const uint8_t* p, uint32_t len) {
       if (len < 4) return {Net::None, 0, "loopback header truncated"};
       return fromFamily(wire::be32(p), 4);
 
-    case kRaw: case kRawBsd: case kLinktypeRaw:
-      return fromVersionNibble(p, len);
+    case kRaw:
+    case kRawBsd:
+    case kLinktypeRaw: return fromVersionNibble(p, len);
 
-    case kIpv4:
-      return {Net::IPv4, 0, nullptr};
+    case kIpv4: return {Net::IPv4, 0, nullptr};
 
-    case kIpv6:
-      return {Net::IPv6, 0, nullptr};
+    case kIpv6: return {Net::IPv6, 0, nullptr};
 
-    default:
-      return {Net::None, 0, "unsupported link type"};
+    default: return {Net::None, 0, "unsupported link type"};
   }
 }
 

@@ -6,16 +6,16 @@ namespace rudp::link {
 
 // DLT_* values as libpcap on Linux reports them (pcap_datalink()), plus the
 // LINKTYPE_* values some writers store for the same encapsulations.
-inline constexpr int kNull = 0;          // BSD loopback, family in writer's byte order
-inline constexpr int kEthernet = 1;      // DLT_EN10MB
-inline constexpr int kRaw = 12;          // DLT_RAW on Linux
-inline constexpr int kRawBsd = 14;       // DLT_RAW on BSD/OS, Mac OS X
+inline constexpr int kNull = 0;           // BSD loopback, family in writer's byte order
+inline constexpr int kEthernet = 1;       // DLT_EN10MB
+inline constexpr int kRaw = 12;           // DLT_RAW on Linux
+inline constexpr int kRawBsd = 14;        // DLT_RAW on BSD/OS, Mac OS X
 inline constexpr int kLinktypeRaw = 101;  // LINKTYPE_RAW as stored in files
-inline constexpr int kLoop = 108;        // OpenBSD loopback, family big-endian
-inline constexpr int kLinuxSll = 113;    // Linux cooked capture v1
+inline constexpr int kLoop = 108;         // OpenBSD loopback, family big-endian
+inline constexpr int kLinuxSll = 113;     // Linux cooked capture v1
 inline constexpr int kIpv4 = 228;
 inline constexpr int kIpv6 = 229;
-inline constexpr int kLinuxSll2 = 276;   // Linux cooked capture v2
+inline constexpr int kLinuxSll2 = 276;  // Linux cooked capture v2
 
 bool supported(int dlt);
 

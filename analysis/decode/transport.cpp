@@ -10,7 +10,13 @@ using wire::be16;
 using wire::be32;
 
 enum TcpOptionKind : uint8_t {
-  kEol = 0, kNop = 1, kMss = 2, kWindowScale = 3, kSackPermitted = 4, kSack = 5, kTimestamps = 8,
+  kEol = 0,
+  kNop = 1,
+  kMss = 2,
+  kWindowScale = 3,
+  kSackPermitted = 4,
+  kSack = 5,
+  kTimestamps = 8,
 };
 
 }  // namespace
@@ -100,8 +106,7 @@ bool parseTcpOptions(const uint8_t* p, uint32_t n, TcpOptions& o) {
       case kSack: {
         if ((len - 2) % 8 != 0) return false;
         const uint32_t blocks = std::min<uint32_t>((len - 2) / 8, uint32_t(o.sack_blocks.size()));
-        for (uint32_t b = 0; b < blocks; ++b)
-          o.sack_blocks[b] = {be32(v + 8 * b), be32(v + 8 * b + 4)};
+        for (uint32_t b = 0; b < blocks; ++b) o.sack_blocks[b] = {be32(v + 8 * b), be32(v + 8 * b + 4)};
         o.sack_block_count = uint8_t(blocks);
         break;
       }
@@ -111,8 +116,7 @@ bool parseTcpOptions(const uint8_t* p, uint32_t n, TcpOptions& o) {
         o.tsval = be32(v);
         o.tsecr = be32(v + 4);
         break;
-      default:
-        break;  // other kinds are skipped by their length
+      default: break;  // other kinds are skipped by their length
     }
     i += len;
   }

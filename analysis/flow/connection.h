@@ -25,16 +25,16 @@ struct DirectionStats {
 };
 
 struct Connection {
-  int64_t id = 0;            // 1-based, in order of first appearance
-  std::string protocol;      // dissector filter name, "tcp" or "udp"
-  int proto_index = -1;      // LuaHost::protocols() index, -1 for tcp/udp
+  int64_t id = 0;        // 1-based, in order of first appearance
+  std::string protocol;  // dissector filter name, "tcp" or "udp"
+  int proto_index = -1;  // LuaHost::protocols() index, -1 for tcp/udp
   Endpoint client, server;
   bool roles_from_handshake = false;  // CONNECT/ACCEPT or SYN seen
   bool has_conn_id = false;
   uint64_t conn_id = 0;
   int64_t first_ts_ns = 0, last_ts_ns = 0;
-  uint32_t rebindings = 0;   // client address/port changes under one connection id
-  bool closed = false;       // closed by ConnectionTable::closeIdle (no more packets)
+  uint32_t rebindings = 0;  // client address/port changes under one connection id
+  bool closed = false;      // closed by ConnectionTable::closeIdle (no more packets)
   DirectionStats dir[2];
 };
 

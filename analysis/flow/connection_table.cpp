@@ -64,9 +64,8 @@ bool serverIsDst(const Endpoint& src, const Endpoint& dst) {
 ConnectionTable::ConnectionTable() : index_(std::make_unique<Index>()) {}
 ConnectionTable::~ConnectionTable() = default;
 
-ConnectionTable::Hit ConnectionTable::create(const std::string& proto, int protoIndex,
-                                             const Endpoint& client, const Endpoint& server,
-                                             int64_t ts) {
+ConnectionTable::Hit ConnectionTable::create(const std::string& proto, int protoIndex, const Endpoint& client,
+                                             const Endpoint& server, int64_t ts) {
   auto c = std::make_unique<Connection>();
   c->id = next_id_++;
   c->protocol = proto;
@@ -78,9 +77,8 @@ ConnectionTable::Hit ConnectionTable::create(const std::string& proto, int proto
   return Hit{conns_.back().get(), Direction::ClientToServer};
 }
 
-ConnectionTable::Hit ConnectionTable::byPair(int keyProto, const std::string& name,
-                                             int protoIndex, const DecodedPacket& p,
-                                             bool srcIsClientIfNew, bool handshake) {
+ConnectionTable::Hit ConnectionTable::byPair(int keyProto, const std::string& name, int protoIndex,
+                                             const DecodedPacket& p, bool srcIsClientIfNew, bool handshake) {
   const Endpoint src{p.src, p.sport}, dst{p.dst, p.dport};
   Key k{keyProto, false, 0, src, dst};
   if (lessEndpoint(dst, src)) std::swap(k.a, k.b);
@@ -97,8 +95,7 @@ ConnectionTable::Hit ConnectionTable::byPair(int keyProto, const std::string& na
 }
 
 ConnectionTable::Hit ConnectionTable::contractPacket(int protoIndex, const std::string& protoName,
-                                                     const Segment* first,
-                                                     const DecodedPacket& p) {
+                                                     const Segment* first, const DecodedPacket& p) {
   const Endpoint src{p.src, p.sport}, dst{p.dst, p.dport};
   const bool connect = first && first->role == SegmentRole::Connect;
   const bool accept = first && first->role == SegmentRole::Accept;
@@ -120,13 +117,19 @@ ConnectionTable::Hit ConnectionTable::contractPacket(int protoIndex, const std::
   // The server endpoint is the stable one: find it on either side.
   if (auto it = index_->map.find(Key{protoIndex, true, id, dst, {}}); it != index_->map.end()) {
     Connection* c = it->second;
-    if (!(c->client == src)) { c->client = src; ++c->rebindings; }
+    if (!(c->client == src)) {
+      c->client = src;
+      ++c->rebindings;
+    }
     index_->id_by_pair[pair] = c;
     return Hit{c, Direction::ClientToServer};
   }
   if (auto it = index_->map.find(Key{protoIndex, true, id, src, {}}); it != index_->map.end()) {
     Connection* c = it->second;
-    if (!(c->client == dst)) { c->client = dst; ++c->rebindings; }
+    if (!(c->client == dst)) {
+      c->client = dst;
+      ++c->rebindings;
+    }
     index_->id_by_pair[pair] = c;
     return Hit{c, Direction::ServerToClient};
   }
@@ -167,7 +170,8 @@ void ConnectionTable::closeIdle(int64_t now_ns, int64_t idle_ns, size_t max_open
     auto nth = last.end() - static_cast<std::ptrdiff_t>(keep);
     std::nth_element(last.begin(), nth, last.end());
     cutoff = *nth;
-    const size_t below = static_cast<size_t>(std::count_if(last.begin(), last.end(), [&](int64_t t) { return t < cutoff; }));
+    const size_t below =
+        static_cast<size_t>(std::count_if(last.begin(), last.end(), [&](int64_t t) { return t < cutoff; }));
     at_cutoff_to_close = conns_.size() - keep - below;
   }
   size_t n = 0;
@@ -188,8 +192,7 @@ void ConnectionTable::closeIdle(int64_t now_ns, int64_t idle_ns, size_t max_open
   std::erase_if(index_->id_by_pair, [](const auto& kv) { return kv.second->closed; });
 }
 
-void ConnectionTable::count(const Hit& h, const DecodedPacket& p, uint32_t segments,
-                            bool malformed) {
+void ConnectionTable::count(const Hit& h, const DecodedPacket& p, uint32_t segments, bool malformed) {
   DirectionStats& d = h.conn->dir[static_cast<int>(h.dir)];
   ++d.packets;
   d.bytes += p.origlen;

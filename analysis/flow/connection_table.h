@@ -53,8 +53,8 @@ class ConnectionTable {
   struct Index;
   Hit byPair(int keyProto, const std::string& name, int protoIndex, const DecodedPacket& p,
              bool srcIsClientIfNew, bool handshake);
-  Hit create(const std::string& proto, int protoIndex, const Endpoint& client,
-             const Endpoint& server, int64_t ts);
+  Hit create(const std::string& proto, int protoIndex, const Endpoint& client, const Endpoint& server,
+             int64_t ts);
   std::vector<std::unique_ptr<Connection>> conns_;
   std::unique_ptr<Index> index_;
   int64_t next_id_ = 1;

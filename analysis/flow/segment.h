@@ -8,9 +8,18 @@ namespace rudp {
 
 struct Segment {
   enum Has : uint16_t {
-    ConnId = 1 << 0, Seq = 1 << 1, Ack = 1 << 2, AckBits = 1 << 3, Una = 1 << 4,
-    Ts = 1 << 5, Echo = 1 << 6, Channel = 1 << 7, Length = 1 << 8, Window = 1 << 9,
-    Kind = 1 << 10, Space = 1 << 11,
+    ConnId = 1 << 0,
+    Seq = 1 << 1,
+    Ack = 1 << 2,
+    AckBits = 1 << 3,
+    Una = 1 << 4,
+    Ts = 1 << 5,
+    Echo = 1 << 6,
+    Channel = 1 << 7,
+    Length = 1 << 8,
+    Window = 1 << 9,
+    Kind = 1 << 10,
+    Space = 1 << 11,
   };
   static constexpr int kNumberings = 2;  // Contract::unreliable_seq entries kept
   uint16_t has = 0;
@@ -21,7 +30,7 @@ struct Segment {
   uint64_t kind = 0;
   uint32_t seq = 0, ack = 0, ack_bits = 0, una = 0, ts = 0, ts_echo = 0;
   uint32_t channel = 0, length = 0, window = 0;
-  uint32_t space = 0;                    // seq space (Contract::seq_space), when Has::Space
+  uint32_t space = 0;  // seq space (Contract::seq_space), when Has::Space
   // Contract::unreliable_seq values: numbering i's number (bit i of un_has),
   // its group (bit 2+i) and its space (bit 4+i).
   uint8_t un_has = 0;

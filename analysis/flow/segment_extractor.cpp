@@ -50,8 +50,8 @@ void SegmentExtractor::finish(Segment& s, bool ackValid, bool echoValid, bool re
     }
   }
   if (rel == Reliability::FromField) {
-    rel = unsequenced ? Reliability::Unsequenced
-                      : (reliable ? Reliability::Reliable : Reliability::Unreliable);
+    rel =
+        unsequenced ? Reliability::Unsequenced : (reliable ? Reliability::Reliable : Reliability::Unreliable);
     // An unsequenced packet may still be reliable; reliability wins for loss accounting.
     if (reliable) rel = Reliability::Reliable;
   }
@@ -62,8 +62,8 @@ void SegmentExtractor::finish(Segment& s, bool ackValid, bool echoValid, bool re
 
 void SegmentExtractor::extract(const DissectResult& r, std::vector<Segment>& out) const {
   out.clear();
-  Segment cur;           // the segment being filled
-  Segment shared;        // values before the first segment marker apply to all segments
+  Segment cur;     // the segment being filled
+  Segment shared;  // values before the first segment marker apply to all segments
   bool inSegment = c_.segment < 0;
   bool any = false;
   // A declared validity field must be present and true; undeclared means always valid.
@@ -79,7 +79,10 @@ void SegmentExtractor::extract(const DissectResult& r, std::vector<Segment>& out
   auto begin = [&]() {
     cur = shared;
     any = false;
-    ackValid = sAckValid; echoValid = sEchoValid; reliable = sReliable; unsequenced = sUnseq;
+    ackValid = sAckValid;
+    echoValid = sEchoValid;
+    reliable = sReliable;
+    unsequenced = sUnseq;
   };
 
   for (const FieldValue& v : r.values) {
@@ -89,8 +92,15 @@ void SegmentExtractor::extract(const DissectResult& r, std::vector<Segment>& out
     if (slot == None && extra == 0) continue;
     bool isMarker = slot == SegStart || (c_.segment >= 0 && v.field == c_.segment);
     if (isMarker) {
-      if (inSegment) flush();
-      else { shared = cur; sAckValid = ackValid; sEchoValid = echoValid; sReliable = reliable; sUnseq = unsequenced; }
+      if (inSegment)
+        flush();
+      else {
+        shared = cur;
+        sAckValid = ackValid;
+        sEchoValid = echoValid;
+        sReliable = reliable;
+        sUnseq = unsequenced;
+      }
       inSegment = true;
       begin();
       any = true;
@@ -99,29 +109,75 @@ void SegmentExtractor::extract(const DissectResult& r, std::vector<Segment>& out
     Segment& s = cur;
     const auto u32 = static_cast<uint32_t>(v.u);
     switch (slot) {
-      case ConnId: s.conn_id = v.u; s.has |= Segment::ConnId; break;
-      case Kind: s.kind = v.u; s.has |= Segment::Kind; break;
-      case Seq: s.seq = u32; s.has |= Segment::Seq; break;
+      case ConnId:
+        s.conn_id = v.u;
+        s.has |= Segment::ConnId;
+        break;
+      case Kind:
+        s.kind = v.u;
+        s.has |= Segment::Kind;
+        break;
+      case Seq:
+        s.seq = u32;
+        s.has |= Segment::Seq;
+        break;
       case Reliable: reliable = v.u != 0; break;
       case Unseq: unsequenced = v.u != 0; break;
-      case Ack: s.ack = u32; s.has |= Segment::Ack; break;
-      case AckBits: s.ack_bits = u32; s.has |= Segment::AckBits; break;
+      case Ack:
+        s.ack = u32;
+        s.has |= Segment::Ack;
+        break;
+      case AckBits:
+        s.ack_bits = u32;
+        s.has |= Segment::AckBits;
+        break;
       case AckValid: ackValid = v.u != 0; break;
-      case Una: s.una = u32; s.has |= Segment::Una; break;
-      case Ts: s.ts = u32; s.has |= Segment::Ts; break;
-      case Echo: s.ts_echo = u32; s.has |= Segment::Echo; break;
+      case Una:
+        s.una = u32;
+        s.has |= Segment::Una;
+        break;
+      case Ts:
+        s.ts = u32;
+        s.has |= Segment::Ts;
+        break;
+      case Echo:
+        s.ts_echo = u32;
+        s.has |= Segment::Echo;
+        break;
       case EchoValid: echoValid = v.u != 0; break;
-      case Channel: s.channel = u32; s.has |= Segment::Channel; break;
-      case Length: s.length = u32; s.has |= Segment::Length; break;
-      case Window: s.window = u32; s.has |= Segment::Window; break;
-      case None: case SegStart: break;
+      case Channel:
+        s.channel = u32;
+        s.has |= Segment::Channel;
+        break;
+      case Length:
+        s.length = u32;
+        s.has |= Segment::Length;
+        break;
+      case Window:
+        s.window = u32;
+        s.has |= Segment::Window;
+        break;
+      case None:
+      case SegStart: break;
     }
     if (extra) {
-      if (extra & 1) { s.space = u32; s.has |= Segment::Space; }
+      if (extra & 1) {
+        s.space = u32;
+        s.has |= Segment::Space;
+      }
       for (int i = 0; i < Segment::kNumberings; ++i) {
-        if (extra & (1u << (1 + i))) { s.un[i] = u32; s.un_has |= uint8_t(1u << i); }
-        if (extra & (1u << (3 + i))) { s.ug[i] = u32; s.un_has |= uint8_t(1u << (2 + i)); }
-        if (extra & (1u << (5 + i))) { s.us[i] = u32; s.un_has |= uint8_t(1u << (4 + i)); }
+        if (extra & (1u << (1 + i))) {
+          s.un[i] = u32;
+          s.un_has |= uint8_t(1u << i);
+        }
+        if (extra & (1u << (3 + i))) {
+          s.ug[i] = u32;
+          s.un_has |= uint8_t(1u << (2 + i));
+        }
+        if (extra & (1u << (5 + i))) {
+          s.us[i] = u32;
+          s.un_has |= uint8_t(1u << (4 + i));
+        }
       }
     }
     if (inSegment) any = true;

@@ -19,8 +19,23 @@ class SegmentExtractor {
 
  private:
   enum Slot : uint8_t {
-    None, SegStart, ConnId, Kind, Seq, Reliable, Unseq, Ack, AckBits, AckValid, Una, Ts, Echo,
-    EchoValid, Channel, Length, Window
+    None,
+    SegStart,
+    ConnId,
+    Kind,
+    Seq,
+    Reliable,
+    Unseq,
+    Ack,
+    AckBits,
+    AckValid,
+    Una,
+    Ts,
+    Echo,
+    EchoValid,
+    Channel,
+    Length,
+    Window
   };
   void finish(Segment& s, bool ackValid, bool echoValid, bool reliable, bool unsequenced) const;
 

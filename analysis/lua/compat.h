@@ -40,7 +40,8 @@ inline int64_t toInt(lua_State* L, int i) {
 #endif
   double d = lua_tonumber(L, i);
   if (d != d) return 0;
-  if (d >= 9.2233720368547758e18) return static_cast<int64_t>(static_cast<uint64_t>(d < 1.8446744073709552e19 ? d : 0));
+  if (d >= 9.2233720368547758e18)
+    return static_cast<int64_t>(static_cast<uint64_t>(d < 1.8446744073709552e19 ? d : 0));
   if (d <= -9.2233720368547758e18) return INT64_MIN;
   return static_cast<int64_t>(d);
 }

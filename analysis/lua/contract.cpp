@@ -77,28 +77,47 @@ struct Parser {
 
   KindRole role(const std::string& r) const {
     KindRole k;
-    if (r == "data") k.role = SegmentRole::Data;
-    else if (r == "data reliable") { k.role = SegmentRole::Data; k.reliability = Reliability::Reliable; }
-    else if (r == "data unreliable") { k.role = SegmentRole::Data; k.reliability = Reliability::Unreliable; }
-    else if (r == "data unsequenced") { k.role = SegmentRole::Data; k.reliability = Reliability::Unsequenced; }
-    else if (r == "ack") { k.role = SegmentRole::Ack; k.consumes_seq = false; }
-    else if (r == "connect") k.role = SegmentRole::Connect;
-    else if (r == "accept") k.role = SegmentRole::Accept;
-    else if (r == "disconnect") k.role = SegmentRole::Disconnect;
-    else if (r == "ping") k.role = SegmentRole::Ping;
-    else if (r == "pong") k.role = SegmentRole::Pong;
-    else if (r == "other") k.role = SegmentRole::Other;
-    else fail("unknown role '" + r + "' in kind.roles");
+    if (r == "data")
+      k.role = SegmentRole::Data;
+    else if (r == "data reliable") {
+      k.role = SegmentRole::Data;
+      k.reliability = Reliability::Reliable;
+    } else if (r == "data unreliable") {
+      k.role = SegmentRole::Data;
+      k.reliability = Reliability::Unreliable;
+    } else if (r == "data unsequenced") {
+      k.role = SegmentRole::Data;
+      k.reliability = Reliability::Unsequenced;
+    } else if (r == "ack") {
+      k.role = SegmentRole::Ack;
+      k.consumes_seq = false;
+    } else if (r == "connect")
+      k.role = SegmentRole::Connect;
+    else if (r == "accept")
+      k.role = SegmentRole::Accept;
+    else if (r == "disconnect")
+      k.role = SegmentRole::Disconnect;
+    else if (r == "ping")
+      k.role = SegmentRole::Ping;
+    else if (r == "pong")
+      k.role = SegmentRole::Pong;
+    else if (r == "other")
+      k.role = SegmentRole::Other;
+    else
+      fail("unknown role '" + r + "' in kind.roles");
     return k;
   }
 
   Contract parse(int t) const {
     Contract c;
-    checkKeys(t, {"version", "proto", "segment", "conn_id", "kind", "seq", "reliable", "unsequenced", "ack", "ts",
-                  "channel", "length", "window", "unreliable_seq", "retx"}, "the contract");
+    checkKeys(t,
+              {"version", "proto", "segment", "conn_id", "kind", "seq", "reliable", "unsequenced", "ack",
+               "ts", "channel", "length", "window", "unreliable_seq", "retx"},
+              "the contract");
     c.version = optInt(t, "version", 1, 1, 1, "version");
     if (c.version != 1) fail("unsupported version " + std::to_string(c.version));
-    if (!get(t, "proto") || lua_type(L, -1) != LUA_TSTRING) fail("'proto' (the dissector's filter name) is required");
+    if (!get(t, "proto") || lua_type(L, -1) != LUA_TSTRING)
+      fail("'proto' (the dissector's filter name) is required");
     c.proto = lua_tostring(L, -1);
     lua_pop(L, 1);
     for (size_t p = 0; p < s->protos.size(); ++p)
@@ -209,10 +228,14 @@ struct Parser {
         style = lua_tostring(L, -1) ? lua_tostring(L, -1) : "";
         lua_pop(L, 1);
       }
-      if (style == "highest+bitmap") c.ack_style = AckStyle::HighestBitmap;
-      else if (style == "cumulative") c.ack_style = AckStyle::Cumulative;
-      else if (style == "per-segment") c.ack_style = AckStyle::PerSegment;
-      else fail("unknown ack.style '" + style + "'");
+      if (style == "highest+bitmap")
+        c.ack_style = AckStyle::HighestBitmap;
+      else if (style == "cumulative")
+        c.ack_style = AckStyle::Cumulative;
+      else if (style == "per-segment")
+        c.ack_style = AckStyle::PerSegment;
+      else
+        fail("unknown ack.style '" + style + "'");
       c.ack = optField(a, "field", "ack.field");
       c.ack_bitmap = optField(a, "bitmap", "ack.bitmap");
       c.ack_valid = optField(a, "valid", "ack.valid");
@@ -246,7 +269,8 @@ void loadContract(State* s, const std::string& source) {
   Parser p{s, s->L, s->script};
   if (close == std::string::npos) p.fail("block is not closed with ]==]");
   // Pad with newlines so error lines match the file's.
-  const std::string chunk(static_cast<size_t>(std::count(source.begin(), source.begin() + static_cast<long>(body), '\n')), '\n');
+  const std::string chunk(
+      static_cast<size_t>(std::count(source.begin(), source.begin() + static_cast<long>(body), '\n')), '\n');
   const std::string text = chunk + source.substr(body, close - body);
   lua_State* L = s->L;
   const int top = lua_gettop(L);

@@ -24,7 +24,8 @@ void noteError(State* s, const char* msg) {
   }
   // LuaJIT loses the caller's line when a binding is tail-called; keep the file at least.
   if (out.error.empty())
-    out.error = strncmp(msg, s->script.c_str(), s->script.size()) == 0 ? std::string(msg) : s->script + ": " + msg;
+    out.error =
+        strncmp(msg, s->script.c_str(), s->script.size()) == 0 ? std::string(msg) : s->script + ": " + msg;
 }
 
 // Calls the function below the three arguments; returns false on error.
@@ -92,8 +93,10 @@ void reorder(State& s) {
   std::vector<int> first(n, -1), last(n, -1), next(n, -1);
   for (size_t i = 1; i < n; ++i) {
     const int p = s.nodes[i].parent;
-    if (last[p] < 0) first[p] = static_cast<int>(i);
-    else next[last[p]] = static_cast<int>(i);
+    if (last[p] < 0)
+      first[p] = static_cast<int>(i);
+    else
+      next[last[p]] = static_cast<int>(i);
     last[p] = static_cast<int>(i);
   }
   std::vector<FieldValue> sorted;
@@ -176,9 +179,13 @@ void LuaHost::dissectUdp(const DecodedPacket& pkt, bool wantColumns, DissectResu
       lua_pushvalue(L, tree_i);
       if (pcallDissectorPublic(L, &s)) {
         const int t = lua_type(L, -1);
-        const bool yes = (t == LUA_TBOOLEAN && lua_toboolean(L, -1)) || (t == LUA_TNUMBER && lua_tonumber(L, -1) != 0);
+        const bool yes =
+            (t == LUA_TBOOLEAN && lua_toboolean(L, -1)) || (t == LUA_TNUMBER && lua_tonumber(L, -1) != 0);
         lua_pop(L, 1);
-        if (yes) { out.proto = h.proto; break; }
+        if (yes) {
+          out.proto = h.proto;
+          break;
+        }
       } else if (s.exception) {
         out.proto = h.proto;
         break;

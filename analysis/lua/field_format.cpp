@@ -71,36 +71,44 @@ std::string formatField(const State& s, const FieldValue& v, const DissectResult
   std::string out;
   switch (fi.type) {
     case FieldType::Protocol:
-      if (v.u == 1 && str_ok) appendEscaped(out, str, v.str_len);
-      else out = fi.abbrev;
+      if (v.u == 1 && str_ok)
+        appendEscaped(out, str, v.str_len);
+      else
+        out = fi.abbrev;
       return out;
-    case FieldType::None:
-      return "1";
-    case FieldType::Bool:
-      return v.u ? "1" : "0";
-    case FieldType::UInt8: case FieldType::UInt16: case FieldType::UInt24: case FieldType::UInt32:
+    case FieldType::None: return "1";
+    case FieldType::Bool: return v.u ? "1" : "0";
+    case FieldType::UInt8:
+    case FieldType::UInt16:
+    case FieldType::UInt24:
+    case FieldType::UInt32:
     case FieldType::UInt64: {
       const int b = fi.base & 0xFF;
-      if (b == 2 || b == 5) snprintf(buf, sizeof buf, "0x%0*" PRIx64, hexDigits(fi.type), v.u);
-      else snprintf(buf, sizeof buf, "%" PRIu64, v.u);
+      if (b == 2 || b == 5)
+        snprintf(buf, sizeof buf, "0x%0*" PRIx64, hexDigits(fi.type), v.u);
+      else
+        snprintf(buf, sizeof buf, "%" PRIu64, v.u);
       return buf;
     }
-    case FieldType::FrameNum:
-      snprintf(buf, sizeof buf, "%" PRIu64, v.u);
-      return buf;
-    case FieldType::Int8: case FieldType::Int16: case FieldType::Int24: case FieldType::Int32:
-    case FieldType::Int64:
-      snprintf(buf, sizeof buf, "%" PRId64, static_cast<int64_t>(v.u));
-      return buf;
-    case FieldType::Char:
-      return charRepr(static_cast<uint8_t>(v.u));
-    case FieldType::Bytes: case FieldType::Ether: {
+    case FieldType::FrameNum: snprintf(buf, sizeof buf, "%" PRIu64, v.u); return buf;
+    case FieldType::Int8:
+    case FieldType::Int16:
+    case FieldType::Int24:
+    case FieldType::Int32:
+    case FieldType::Int64: snprintf(buf, sizeof buf, "%" PRId64, static_cast<int64_t>(v.u)); return buf;
+    case FieldType::Char: return charRepr(static_cast<uint8_t>(v.u));
+    case FieldType::Bytes:
+    case FieldType::Ether: {
       if (!str_ok || v.str_len == 0) return "<MISSING>";
       const char* sep = nullptr;
-      if (fi.type == FieldType::Ether || fi.base == 10) sep = ":";
-      else if (fi.base == 8) sep = ".";
-      else if (fi.base == 9) sep = "-";
-      else if (fi.base == 11) sep = " ";
+      if (fi.type == FieldType::Ether || fi.base == 10)
+        sep = ":";
+      else if (fi.base == 8)
+        sep = ".";
+      else if (fi.base == 9)
+        sep = "-";
+      else if (fi.base == 11)
+        sep = " ";
       static const char hex[] = "0123456789abcdef";
       for (uint32_t i = 0; i < v.str_len; ++i) {
         if (i && sep) out += sep;
@@ -112,16 +120,20 @@ std::string formatField(const State& s, const FieldValue& v, const DissectResult
     case FieldType::String:
       if (str_ok) appendEscaped(out, str, v.str_len);
       return out;
-    case FieldType::Float: case FieldType::Double: {
+    case FieldType::Float:
+    case FieldType::Double: {
       double d;
       memcpy(&d, &v.u, 8);
-      if (fi.type == FieldType::Float) snprintf(buf, sizeof buf, "%.6g", static_cast<double>(static_cast<float>(d)));
-      else snprintf(buf, sizeof buf, "%.15g", d);
+      if (fi.type == FieldType::Float)
+        snprintf(buf, sizeof buf, "%.6g", static_cast<double>(static_cast<float>(d)));
+      else
+        snprintf(buf, sizeof buf, "%.15g", d);
       return buf;
     }
     case FieldType::IPv4:
-      snprintf(buf, sizeof buf, "%u.%u.%u.%u", static_cast<unsigned>(v.u >> 24 & 255), static_cast<unsigned>(v.u >> 16 & 255),
-               static_cast<unsigned>(v.u >> 8 & 255), static_cast<unsigned>(v.u & 255));
+      snprintf(buf, sizeof buf, "%u.%u.%u.%u", static_cast<unsigned>(v.u >> 24 & 255),
+               static_cast<unsigned>(v.u >> 16 & 255), static_cast<unsigned>(v.u >> 8 & 255),
+               static_cast<unsigned>(v.u & 255));
       return buf;
   }
   return out;

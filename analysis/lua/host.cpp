@@ -22,7 +22,6 @@ namespace lua {
 void loadContract(State* s, const std::string& source);  // contract.cpp
 }
 
-
 namespace {
 
 uint64_t kStateKey;  // its address keys the State in the registry
@@ -76,14 +75,33 @@ int messageHandler(lua_State* L) {
 }
 
 // Lower-case Wireshark globals the host does not provide.
-const char* const kMissingApi[] = {"register_postdissector", "register_menu", "register_stat_cmd_arg",
-                                   "register_filehandler", "deregister_filehandler", "retap_packets",
-                                   "all_field_infos", "format_date", "format_time", "get_filter", "set_filter",
-                                   "apply_filter", "reload", "copy_to_clipboard", "open_capture_file",
-                                   "browser_open_url", "browser_open_data_file", "datafile_path",
-                                   "persconffile_path", "running_superuser", "report_failure",
-                                   "get_color_filter_slot", "set_color_filter_slot", "register_packet_menu",
-                                   "reload_packets", "redissect_packets", "new_dialog"};
+const char* const kMissingApi[] = {"register_postdissector",
+                                   "register_menu",
+                                   "register_stat_cmd_arg",
+                                   "register_filehandler",
+                                   "deregister_filehandler",
+                                   "retap_packets",
+                                   "all_field_infos",
+                                   "format_date",
+                                   "format_time",
+                                   "get_filter",
+                                   "set_filter",
+                                   "apply_filter",
+                                   "reload",
+                                   "copy_to_clipboard",
+                                   "open_capture_file",
+                                   "browser_open_url",
+                                   "browser_open_data_file",
+                                   "datafile_path",
+                                   "persconffile_path",
+                                   "running_superuser",
+                                   "report_failure",
+                                   "get_color_filter_slot",
+                                   "set_color_filter_slot",
+                                   "register_packet_menu",
+                                   "reload_packets",
+                                   "redissect_packets",
+                                   "new_dialog"};
 
 // __index of _G: Wireshark API names (CamelCase classes or the list above)
 // fail loudly; any other missing global is nil as usual.
@@ -132,16 +150,19 @@ int typeOf(lua_State* L) {
 
 void openGlobals(lua_State* L, State* s) {
   const luaL_Reg fns[] = {{"get_version", getVersion}, {"set_plugin_info", noop}, {"gui_enabled", falseFn},
-                          {"typeof", typeOf},          {"critical", logFn},     {"warn", logFn},
-                          {"message", logFn},          {"info", logFn},         {"debug_log", logFn},
+                          {"typeof", typeOf},          {"critical", logFn},       {"warn", logFn},
+                          {"message", logFn},          {"info", logFn},           {"debug_log", logFn},
                           {nullptr, nullptr}};
   lua_pushglobaltable(L);
   luaL_setfuncs(L, fns, pushUpvalues(L, s));
   lua_pop(L, 1);
-  const std::pair<const char*, lua_Number> consts[] = {
-      {"ENC_BIG_ENDIAN", 0},        {"ENC_LITTLE_ENDIAN", 2147483648.0}, {"ENC_NA", 0},
-      {"ENC_ASCII", 0},             {"ENC_UTF_8", 2},                    {"ENC_STR_HEX", 0x02000000},
-      {"DESEGMENT_ONE_MORE_SEGMENT", 0x0fffffff}};
+  const std::pair<const char*, lua_Number> consts[] = {{"ENC_BIG_ENDIAN", 0},
+                                                       {"ENC_LITTLE_ENDIAN", 2147483648.0},
+                                                       {"ENC_NA", 0},
+                                                       {"ENC_ASCII", 0},
+                                                       {"ENC_UTF_8", 2},
+                                                       {"ENC_STR_HEX", 0x02000000},
+                                                       {"DESEGMENT_ONE_MORE_SEGMENT", 0x0fffffff}};
   for (const auto& [n, v] : consts) {
     lua_pushnumber(L, v);
     lua_setglobal(L, n);
@@ -302,18 +323,26 @@ void applyPreference(State& s, PrefRt& p, const std::string& full, const std::st
       break;
     }
     case PrefType::Bool:
-      if (!strcasecmp(value.c_str(), "true") || value == "1") p.num = 1;
-      else if (!strcasecmp(value.c_str(), "false") || value == "0") p.num = 0;
-      else bad();
+      if (!strcasecmp(value.c_str(), "true") || value == "1")
+        p.num = 1;
+      else if (!strcasecmp(value.c_str(), "false") || value == "0")
+        p.num = 0;
+      else
+        bad();
       break;
     case PrefType::Enum: {
       bool found = false;
       for (const auto& [n, v] : p.enum_values)
-        if (!strcasecmp(n.c_str(), value.c_str())) { p.num = v; found = true; break; }
+        if (!strcasecmp(n.c_str(), value.c_str())) {
+          p.num = v;
+          found = true;
+          break;
+        }
       if (!found) bad();
       break;
     }
-    case PrefType::String: case PrefType::Range: p.str = value; break;
+    case PrefType::String:
+    case PrefType::Range: p.str = value; break;
     case PrefType::Static: bad();
   }
   (void)s;

@@ -6,47 +6,70 @@
 #include <string_view>
 #include <vector>
 
-#include "core/packet.h"
 #include "core/contract.h"
+#include "core/packet.h"
 #include "core/proto_info.h"
 
 namespace rudp {
 
 enum class FieldType : uint8_t {
-  None, Bool, UInt8, UInt16, UInt24, UInt32, UInt64, Int8, Int16, Int24, Int32, Int64,
-  Char, FrameNum, Bytes, String, Float, Double, IPv4, Ether,
+  None,
+  Bool,
+  UInt8,
+  UInt16,
+  UInt24,
+  UInt32,
+  UInt64,
+  Int8,
+  Int16,
+  Int24,
+  Int32,
+  Int64,
+  Char,
+  FrameNum,
+  Bytes,
+  String,
+  Float,
+  Double,
+  IPv4,
+  Ether,
   Protocol  // a Proto's own item (tree:add(proto, ...)); abbrev = filter name
 };
 
 struct FieldInfo {
-  std::string abbrev;   // "grudp.seq"
-  std::string name;     // "Sequence number"
+  std::string abbrev;  // "grudp.seq"
+  std::string name;    // "Sequence number"
   FieldType type = FieldType::None;
-  int base = 0;         // base.* value as given
-  uint64_t mask = 0;    // 0 = none
-  int proto_index = -1; // the Proto whose `fields` holds it
+  int base = 0;          // base.* value as given
+  uint64_t mask = 0;     // 0 = none
+  int proto_index = -1;  // the Proto whose `fields` holds it
 };
-
 
 // One field occurrence, in the order the dissector added it.
 struct FieldValue {
   int field = -1;
-  uint64_t u = 0;             // integer (signed as two's complement, already masked+shifted), bool 0/1
-  uint32_t str_off = 0;       // Bytes/String: slice of DissectResult::strings
+  uint64_t u = 0;        // integer (signed as two's complement, already masked+shifted), bool 0/1
+  uint32_t str_off = 0;  // Bytes/String: slice of DissectResult::strings
   uint32_t str_len = 0;
 };
 
 struct DissectResult {
-  int proto = -1;                  // protocols() index that took the payload; -1 none
+  int proto = -1;  // protocols() index that took the payload; -1 none
   std::vector<FieldValue> values;
-  std::string strings;             // arena for Bytes/String values
-  bool lua_error = false;          // the dissector raised; values added before stay
-  std::string error;               // "grudp.lua:120: attempt to ..."
-  bool malformed = false;          // an expert item of group MALFORMED or a bounds error
+  std::string strings;                 // arena for Bytes/String values
+  bool lua_error = false;              // the dissector raised; values added before stay
+  std::string error;                   // "grudp.lua:120: attempt to ..."
+  bool malformed = false;              // an expert item of group MALFORMED or a bounds error
   std::string protocol_col, info_col;  // only filled when columns were asked for
   void clear() {
-    proto = -1; values.clear(); strings.clear(); lua_error = false; error.clear();
-    malformed = false; protocol_col.clear(); info_col.clear();
+    proto = -1;
+    values.clear();
+    strings.clear();
+    lua_error = false;
+    error.clear();
+    malformed = false;
+    protocol_col.clear();
+    info_col.clear();
   }
 };
 
@@ -83,7 +106,7 @@ class LuaHost {
   // Per-packet budget (VM instructions) and Lua heap cap. Defaults 10M / 512 MiB.
   void setLimits(uint64_t instructions, size_t memory_bytes);
 
- struct Impl;  // analysis/lua/state.h
+  struct Impl;  // analysis/lua/state.h
 
  private:
   std::unique_ptr<Impl> d;

@@ -39,7 +39,9 @@ int bFold(lua_State* L) {
 }
 int bLshift(lua_State* L) { return ret(L, tobit(L, 1) << (tobit(L, 2) & 31)); }
 int bRshift(lua_State* L) { return ret(L, tobit(L, 1) >> (tobit(L, 2) & 31)); }
-int bArshift(lua_State* L) { return ret(L, static_cast<uint32_t>(static_cast<int32_t>(tobit(L, 1)) >> (tobit(L, 2) & 31))); }
+int bArshift(lua_State* L) {
+  return ret(L, static_cast<uint32_t>(static_cast<int32_t>(tobit(L, 1)) >> (tobit(L, 2) & 31)));
+}
 int bRol(lua_State* L) {
   const uint32_t v = tobit(L, 1), n = tobit(L, 2) & 31;
   return ret(L, n ? (v << n) | (v >> (32 - n)) : v);
@@ -52,7 +54,10 @@ int bTohex(lua_State* L) {
   const uint32_t v = tobit(L, 1);
   int32_t n = lua_isnoneornil(L, 2) ? 8 : static_cast<int32_t>(tobit(L, 2));
   const char* digits = "0123456789abcdef";
-  if (n < 0) { n = -n; digits = "0123456789ABCDEF"; }
+  if (n < 0) {
+    n = -n;
+    digits = "0123456789ABCDEF";
+  }
   if (n > 8) n = 8;
   char buf[8];
   for (int i = 0; i < n; ++i) buf[i] = digits[(v >> (4 * (n - 1 - i))) & 15];
@@ -67,11 +72,10 @@ void openBit(lua_State* L, State* s) {
   const bool have = lua_istable(L, -1);
   lua_pop(L, 1);
   if (have) return;  // LuaJIT's own
-  static const luaL_Reg fns[] = {{"tobit", bTobit},   {"bnot", bBnot},       {"bswap", bBswap},
-                                 {"band", bFold<0>},  {"bor", bFold<1>},     {"bxor", bFold<2>},
-                                 {"lshift", bLshift}, {"rshift", bRshift},   {"arshift", bArshift},
-                                 {"rol", bRol},       {"ror", bRor},         {"tohex", bTohex},
-                                 {nullptr, nullptr}};
+  static const luaL_Reg fns[] = {
+      {"tobit", bTobit},  {"bnot", bBnot},     {"bswap", bBswap},   {"band", bFold<0>},    {"bor", bFold<1>},
+      {"bxor", bFold<2>}, {"lshift", bLshift}, {"rshift", bRshift}, {"arshift", bArshift}, {"rol", bRol},
+      {"ror", bRor},      {"tohex", bTohex},   {nullptr, nullptr}};
   registerFunctions(L, s, "bit", fns);
 }
 

@@ -29,8 +29,12 @@ int baNew(lua_State* L) {
     for (size_t i = 0; i < n; ++i) {
       const int d = hexDigit(in[i]);
       if (d < 0) continue;  // separators and spaces
-      if (hi < 0) hi = d;
-      else { bytes += static_cast<char>(hi << 4 | d); hi = -1; }
+      if (hi < 0)
+        hi = d;
+      else {
+        bytes += static_cast<char>(hi << 4 | d);
+        hi = -1;
+      }
     }
   }
   pushByteArray(L, s, reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
@@ -161,12 +165,13 @@ void pushByteArray(lua_State* L, State* s, const uint8_t* p, size_t n) {
 }
 
 void openByteArray(lua_State* L, State* s) {
-  static const luaL_Reg methods[] = {{"len", baLen},         {"get_index", baGetIndex}, {"set_index", baSetIndex},
-                                     {"set_size", baSetSize}, {"append", baAppend},      {"prepend", baPrepend},
-                                     {"subset", baSubset},   {"tohex", baToHex},        {"raw", baRaw},
-                                     {"tvb", baTvb},         {nullptr, nullptr}};
-  static const luaL_Reg meta[] = {{"__gc", baGc},         {"__tostring", baToString}, {"__concat", baConcat},
-                                  {"__eq", baEq},         {"__len", baLen},           {nullptr, nullptr}};
+  static const luaL_Reg methods[] = {
+      {"len", baLen},          {"get_index", baGetIndex}, {"set_index", baSetIndex},
+      {"set_size", baSetSize}, {"append", baAppend},      {"prepend", baPrepend},
+      {"subset", baSubset},    {"tohex", baToHex},        {"raw", baRaw},
+      {"tvb", baTvb},          {nullptr, nullptr}};
+  static const luaL_Reg meta[] = {{"__gc", baGc}, {"__tostring", baToString}, {"__concat", baConcat},
+                                  {"__eq", baEq}, {"__len", baLen},           {nullptr, nullptr}};
   registerClass(L, s, T::ByteArray, methods, meta);
   static const luaL_Reg fns[] = {{"new", baNew}, {nullptr, nullptr}};
   registerFunctions(L, s, "ByteArray", fns);

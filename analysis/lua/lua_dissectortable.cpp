@@ -24,8 +24,8 @@ int tableGet(lua_State* L) {
   int t = findTable(s, name);
   if (t < 0) {
     // Wireshark's integer tables scripts commonly reach; others would need their protocol.
-    static const char* const known[] = {"udp.port", "tcp.port", "sctp.port", "dccp.port", "ethertype", "ip.proto",
-                                        "wtap_encap", "udp.heur", "tcp.heur"};
+    static const char* const known[] = {"udp.port", "tcp.port",   "sctp.port", "dccp.port", "ethertype",
+                                        "ip.proto", "wtap_encap", "udp.heur",  "tcp.heur"};
     bool ok = false;
     for (const char* k : known) ok = ok || name == k;
     if (!ok) notImplemented(L, "DissectorTable.get(\"" + name + "\")");
@@ -50,7 +50,8 @@ int tableNew(lua_State* L) {
 int handleOf(lua_State* L, State* s, int i, bool need_dissector = false) {
   if (auto* p = testUd<ProtoUd>(L, i, T::Proto)) {
     if (need_dissector && s->proto_rt[p->proto].dissector_ref == LUA_NOREF)
-      luaL_argerror(L, i, "DissectorTable_add: a Protocol that does not have a dissector cannot be added to a table");
+      luaL_argerror(
+          L, i, "DissectorTable_add: a Protocol that does not have a dissector cannot be added to a table");
     for (size_t h = 0; h < s->handles.size(); ++h)
       if (s->handles[h].proto == p->proto) return static_cast<int>(h);
   }
@@ -84,14 +85,18 @@ void forEachKey(lua_State* L, int i, Fn fn) {
   }
 }
 
-DTable& checkTable(lua_State* L, State* s) { return s->tables[checkUd<IndexUd>(L, 1, T::DissectorTable)->index]; }
+DTable& checkTable(lua_State* L, State* s) {
+  return s->tables[checkUd<IndexUd>(L, 1, T::DissectorTable)->index];
+}
 
 int tableAdd(lua_State* L) {
   State* s = S(L);
   DTable& t = checkTable(L, s);
   const int h = handleOf(L, s, 3, true);
-  if (t.string_keys) t.by_string[luaL_checkstring(L, 2)] = h;
-  else forEachKey(L, 2, [&](uint64_t k) { t.by_uint[k] = h; });
+  if (t.string_keys)
+    t.by_string[luaL_checkstring(L, 2)] = h;
+  else
+    forEachKey(L, 2, [&](uint64_t k) { t.by_uint[k] = h; });
   return 0;
 }
 
@@ -133,8 +138,10 @@ int lookup(lua_State* L, State* s, DTable& t) {
 int tableGetDissector(lua_State* L) {
   State* s = S(L);
   const int h = lookup(L, s, checkTable(L, s));
-  if (h < 0) lua_pushnil(L);
-  else newUd<IndexUd>(L, s, T::Dissector)->index = h;
+  if (h < 0)
+    lua_pushnil(L);
+  else
+    newUd<IndexUd>(L, s, T::Dissector)->index = h;
   return 1;
 }
 
@@ -190,7 +197,8 @@ void openDissectorTable(lua_State* L, State* s) {
   static const luaL_Reg tfns[] = {{"get", tableGet}, {"new", tableNew}, {nullptr, nullptr}};
   registerFunctions(L, s, "DissectorTable", tfns);
   static const luaL_Reg dmethods[] = {{"call", dissectorCall}, {nullptr, nullptr}};
-  static const luaL_Reg dmeta[] = {{"__call", dissectorCall}, {"__tostring", dissectorToString}, {nullptr, nullptr}};
+  static const luaL_Reg dmeta[] = {
+      {"__call", dissectorCall}, {"__tostring", dissectorToString}, {nullptr, nullptr}};
   registerClass(L, s, T::Dissector, dmethods, dmeta);
   static const luaL_Reg dfns[] = {{"get", dissectorGet}, {nullptr, nullptr}};
   registerFunctions(L, s, "Dissector", dfns);

@@ -6,14 +6,15 @@ namespace rudp::lua {
 namespace {
 
 const std::pair<const char*, int> kGroups[] = {
-    {"CHECKSUM", 0x01000000},      {"SEQUENCE", 0x02000000},   {"RESPONSE_CODE", 0x03000000},
-    {"REQUEST_CODE", 0x04000000},  {"UNDECODED", 0x05000000},  {"REASSEMBLE", 0x06000000},
-    {"MALFORMED", 0x07000000},     {"DEBUG", 0x08000000},      {"PROTOCOL", 0x09000000},
-    {"SECURITY", 0x0a000000},      {"COMMENTS_GROUP", 0x0b000000}, {"DECRYPTION", 0x0c000000},
-    {"ASSUMPTION", 0x0d000000},    {"DEPRECATED", 0x0e000000},
+    {"CHECKSUM", 0x01000000},     {"SEQUENCE", 0x02000000},       {"RESPONSE_CODE", 0x03000000},
+    {"REQUEST_CODE", 0x04000000}, {"UNDECODED", 0x05000000},      {"REASSEMBLE", 0x06000000},
+    {"MALFORMED", 0x07000000},    {"DEBUG", 0x08000000},          {"PROTOCOL", 0x09000000},
+    {"SECURITY", 0x0a000000},     {"COMMENTS_GROUP", 0x0b000000}, {"DECRYPTION", 0x0c000000},
+    {"ASSUMPTION", 0x0d000000},   {"DEPRECATED", 0x0e000000},
 };
 const std::pair<const char*, int> kSeverities[] = {
-    {"COMMENT", 0x00100000}, {"CHAT", 0x00200000}, {"NOTE", 0x00400000}, {"WARN", 0x00600000}, {"ERROR", 0x00800000},
+    {"COMMENT", 0x00100000}, {"CHAT", 0x00200000},  {"NOTE", 0x00400000},
+    {"WARN", 0x00600000},    {"ERROR", 0x00800000},
 };
 
 // ProtoExpert.new(abbr, text, group, severity)

@@ -30,34 +30,82 @@ int pinfoIndex(lua_State* L) {
         lua_getfield(L, -1, "cols");  // stored in the pinfo metatable's companion table
         return 1;
       }
-      if (!strcmp(k, "caplen")) { pushInt(L, p->caplen); return 1; }
-      if (!strcmp(k, "can_desegment")) { pushInt(L, 0); return 1; }
-      if (!strcmp(k, "curr_proto")) { lua_pushstring(L, "UDP"); return 1; }
+      if (!strcmp(k, "caplen")) {
+        pushInt(L, p->caplen);
+        return 1;
+      }
+      if (!strcmp(k, "can_desegment")) {
+        pushInt(L, 0);
+        return 1;
+      }
+      if (!strcmp(k, "curr_proto")) {
+        lua_pushstring(L, "UDP");
+        return 1;
+      }
       break;
     case 'n':
-      if (!strcmp(k, "number")) { pushInt(L, static_cast<int64_t>(p->frame)); return 1; }
-      if (!strcmp(k, "net_src")) { pushAddress(L, s, p->src); return 1; }
-      if (!strcmp(k, "net_dst")) { pushAddress(L, s, p->dst); return 1; }
+      if (!strcmp(k, "number")) {
+        pushInt(L, static_cast<int64_t>(p->frame));
+        return 1;
+      }
+      if (!strcmp(k, "net_src")) {
+        pushAddress(L, s, p->src);
+        return 1;
+      }
+      if (!strcmp(k, "net_dst")) {
+        pushAddress(L, s, p->dst);
+        return 1;
+      }
       break;
     case 's':
-      if (!strcmp(k, "src_port")) { pushInt(L, p->sport); return 1; }
-      if (!strcmp(k, "src")) { pushAddress(L, s, p->src); return 1; }
+      if (!strcmp(k, "src_port")) {
+        pushInt(L, p->sport);
+        return 1;
+      }
+      if (!strcmp(k, "src")) {
+        pushAddress(L, s, p->src);
+        return 1;
+      }
       break;
     case 'd':
-      if (!strcmp(k, "dst_port")) { pushInt(L, p->dport); return 1; }
-      if (!strcmp(k, "dst")) { pushAddress(L, s, p->dst); return 1; }
-      if (!strcmp(k, "desegment_len") || !strcmp(k, "desegment_offset")) { pushInt(L, 0); return 1; }
-      if (!strcmp(k, "delta_ts") || !strcmp(k, "delta_dis_ts")) { lua_pushnumber(L, 0); return 1; }
+      if (!strcmp(k, "dst_port")) {
+        pushInt(L, p->dport);
+        return 1;
+      }
+      if (!strcmp(k, "dst")) {
+        pushAddress(L, s, p->dst);
+        return 1;
+      }
+      if (!strcmp(k, "desegment_len") || !strcmp(k, "desegment_offset")) {
+        pushInt(L, 0);
+        return 1;
+      }
+      if (!strcmp(k, "delta_ts") || !strcmp(k, "delta_dis_ts")) {
+        lua_pushnumber(L, 0);
+        return 1;
+      }
       break;
     case 'l':
-      if (!strcmp(k, "len")) { pushInt(L, p->origlen); return 1; }
-      if (!strcmp(k, "lo")) { pushAddress(L, s, p->src < p->dst ? p->src : p->dst); return 1; }
+      if (!strcmp(k, "len")) {
+        pushInt(L, p->origlen);
+        return 1;
+      }
+      if (!strcmp(k, "lo")) {
+        pushAddress(L, s, p->src < p->dst ? p->src : p->dst);
+        return 1;
+      }
       break;
     case 'h':
-      if (!strcmp(k, "hi")) { pushAddress(L, s, p->src < p->dst ? p->dst : p->src); return 1; }
+      if (!strcmp(k, "hi")) {
+        pushAddress(L, s, p->src < p->dst ? p->dst : p->src);
+        return 1;
+      }
       break;
     case 'a':
-      if (!strcmp(k, "abs_ts")) { lua_pushnumber(L, static_cast<double>(p->ts_ns) / 1e9); return 1; }
+      if (!strcmp(k, "abs_ts")) {
+        lua_pushnumber(L, static_cast<double>(p->ts_ns) / 1e9);
+        return 1;
+      }
       break;
     case 'r':
       if (!strcmp(k, "rel_ts")) {
@@ -67,23 +115,40 @@ int pinfoIndex(lua_State* L) {
       }
       break;
     case 'v':
-      if (!strcmp(k, "visited")) { lua_pushboolean(L, 0); return 1; }
+      if (!strcmp(k, "visited")) {
+        lua_pushboolean(L, 0);
+        return 1;
+      }
       break;
     case 'p':
-      if (!strcmp(k, "port_type")) { pushInt(L, 3); return 1; }  // PT_UDP
-      if (!strcmp(k, "private")) { lua_newtable(L); return 1; }
+      if (!strcmp(k, "port_type")) {
+        pushInt(L, 3);
+        return 1;
+      }  // PT_UDP
+      if (!strcmp(k, "private")) {
+        lua_newtable(L);
+        return 1;
+      }
       break;
     case 'm':
-      if (!strcmp(k, "match_uint") || !strcmp(k, "match")) { pushInt(L, std::min(p->sport, p->dport)); return 1; }
+      if (!strcmp(k, "match_uint") || !strcmp(k, "match")) {
+        pushInt(L, std::min(p->sport, p->dport));
+        return 1;
+      }
       break;
     case 'f':
-      if (!strcmp(k, "fragmented")) { lua_pushboolean(L, 0); return 1; }
+      if (!strcmp(k, "fragmented")) {
+        lua_pushboolean(L, 0);
+        return 1;
+      }
       break;
     case 'i':
-      if (!strcmp(k, "in_error_pkt")) { lua_pushboolean(L, 0); return 1; }
+      if (!strcmp(k, "in_error_pkt")) {
+        lua_pushboolean(L, 0);
+        return 1;
+      }
       break;
-    default:
-      break;
+    default: break;
   }
   notImplemented(L, std::string("Pinfo.") + k);
 }
@@ -114,8 +179,14 @@ int colsIndex(lua_State* L) {
 }
 
 std::string* colText(State* s, int col, size_t** fence) {
-  if (col == kProtocol) { *fence = &s->protocol_fence; return &s->col_protocol; }
-  if (col == kInfo) { *fence = &s->info_fence; return &s->col_info; }
+  if (col == kProtocol) {
+    *fence = &s->protocol_fence;
+    return &s->col_protocol;
+  }
+  if (col == kInfo) {
+    *fence = &s->info_fence;
+    return &s->col_info;
+  }
   return nullptr;
 }
 
@@ -125,14 +196,18 @@ int columnOp(lua_State* L, int col, Op op, int text_i) {
   State* s = S(L);
   if (!s->in_packet) hostError(L, "Expired Column");
   size_t n = 0;
-  const char* text = (op == Op::Set || op == Op::Append || op == Op::Prepend) ? luaL_checklstring(L, text_i, &n) : "";
+  const char* text =
+      (op == Op::Set || op == Op::Append || op == Op::Prepend) ? luaL_checklstring(L, text_i, &n) : "";
   if (!s->want_columns) return 0;
   size_t* fence = nullptr;
   std::string* c = colText(s, col, &fence);
   if (!c) return 0;
   if (*fence > c->size()) *fence = c->size();
   switch (op) {
-    case Op::Set: c->resize(*fence); c->append(text, n); break;
+    case Op::Set:
+      c->resize(*fence);
+      c->append(text, n);
+      break;
     case Op::Append: c->append(text, n); break;
     case Op::Prepend: c->insert(*fence, text, n); break;
     case Op::Clear: c->resize(*fence); break;
@@ -142,9 +217,7 @@ int columnOp(lua_State* L, int col, Op op, int text_i) {
   return 0;
 }
 
-int colsNewIndex(lua_State* L) {
-  return columnOp(L, colIndexOf(luaL_checkstring(L, 2)), Op::Set, 3);
-}
+int colsNewIndex(lua_State* L) { return columnOp(L, colIndexOf(luaL_checkstring(L, 2)), Op::Set, 3); }
 
 int columnIndexOf(lua_State* L) { return checkUd<IndexUd>(L, 1, T::Column)->index; }
 int cSet(lua_State* L) { return columnOp(L, columnIndexOf(L), Op::Set, 2); }
@@ -153,7 +226,10 @@ int cPrepend(lua_State* L) { return columnOp(L, columnIndexOf(L), Op::Prepend, 2
 int cClear(lua_State* L) { return columnOp(L, columnIndexOf(L), Op::Clear, 0); }
 int cFence(lua_State* L) { return columnOp(L, columnIndexOf(L), Op::Fence, 0); }
 int cClearFence(lua_State* L) { return columnOp(L, columnIndexOf(L), Op::ClearFence, 0); }
-int cNoop(lua_State* L) { columnIndexOf(L); return 0; }
+int cNoop(lua_State* L) {
+  columnIndexOf(L);
+  return 0;
+}
 int cToString(lua_State* L) {
   State* s = S(L);
   size_t* fence;
@@ -178,21 +254,24 @@ int addrLt(lua_State* L) {
   return 1;
 }
 int addrLe(lua_State* L) {
-  lua_pushboolean(L, checkUd<AddressUd>(L, 1, T::Address)->addr <= checkUd<AddressUd>(L, 2, T::Address)->addr);
+  lua_pushboolean(L,
+                  checkUd<AddressUd>(L, 1, T::Address)->addr <= checkUd<AddressUd>(L, 2, T::Address)->addr);
   return 1;
 }
 
 }  // namespace
 
 void openPinfo(lua_State* L, State* s) {
-  static const luaL_Reg pinfoMeta[] = {{"__index", pinfoIndex}, {"__newindex", pinfoNewIndex}, {nullptr, nullptr}};
+  static const luaL_Reg pinfoMeta[] = {
+      {"__index", pinfoIndex}, {"__newindex", pinfoNewIndex}, {nullptr, nullptr}};
   registerClass(L, s, T::Pinfo, nullptr, pinfoMeta);
-  static const luaL_Reg colsMeta[] = {{"__index", colsIndex}, {"__newindex", colsNewIndex}, {nullptr, nullptr}};
+  static const luaL_Reg colsMeta[] = {
+      {"__index", colsIndex}, {"__newindex", colsNewIndex}, {nullptr, nullptr}};
   registerClass(L, s, T::Columns, nullptr, colsMeta);
-  static const luaL_Reg colMethods[] = {{"set", cSet},     {"append", cAppend},        {"prepend", cPrepend},
-                                        {"preppend", cPrepend}, {"clear", cClear},     {"fence", cFence},
-                                        {"clear_fence", cClearFence}, {"clear_fence", cClearFence},
-                                        {"set_fence", cNoop}, {nullptr, nullptr}};
+  static const luaL_Reg colMethods[] = {
+      {"set", cSet},        {"append", cAppend}, {"prepend", cPrepend},        {"preppend", cPrepend},
+      {"clear", cClear},    {"fence", cFence},   {"clear_fence", cClearFence}, {"clear_fence", cClearFence},
+      {"set_fence", cNoop}, {nullptr, nullptr}};
   static const luaL_Reg colMeta[] = {{"__tostring", cToString}, {nullptr, nullptr}};
   registerClass(L, s, T::Column, colMethods, colMeta);
   static const luaL_Reg addrMeta[] = {

@@ -68,9 +68,11 @@ int prefsIndex(lua_State* L) {
   if (i < 0) hostError(L, "unknown pref '%s' of %s", name, s->protos[u->index].name.c_str());
   const PrefRt& p = s->prefs[i];
   switch (p.type) {
-    case PrefType::UInt: case PrefType::Enum: pushInt(L, static_cast<int64_t>(p.num)); break;
+    case PrefType::UInt:
+    case PrefType::Enum: pushInt(L, static_cast<int64_t>(p.num)); break;
     case PrefType::Bool: lua_pushboolean(L, p.num != 0); break;
-    case PrefType::String: case PrefType::Range: lua_pushlstring(L, p.str.data(), p.str.size()); break;
+    case PrefType::String:
+    case PrefType::Range: lua_pushlstring(L, p.str.data(), p.str.size()); break;
     case PrefType::Static: lua_pushnil(L); break;
   }
   return 1;
@@ -98,8 +100,8 @@ void openPref(lua_State* L, State* s) {
   registerClass(L, s, T::Pref, nullptr, nullptr);
   static const luaL_Reg meta[] = {{"__index", prefsIndex}, {"__newindex", prefsNewIndex}, {nullptr, nullptr}};
   registerClass(L, s, T::Prefs, nullptr, meta);
-  static const luaL_Reg fns[] = {{"uint", prefUint},     {"bool", prefBool},   {"string", prefString},
-                                 {"enum", prefEnum},     {"range", prefRange}, {"statictext", prefStatic},
+  static const luaL_Reg fns[] = {{"uint", prefUint}, {"bool", prefBool},   {"string", prefString},
+                                 {"enum", prefEnum}, {"range", prefRange}, {"statictext", prefStatic},
                                  {nullptr, nullptr}};
   registerFunctions(L, s, "Pref", fns);
 }

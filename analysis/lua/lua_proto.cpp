@@ -10,9 +10,9 @@ namespace rudp::lua {
 namespace {
 
 // Names Wireshark already owns; a Lua Proto cannot take them.
-const char* const kBuiltinProtos[] = {"rudp", "udp", "tcp", "ip", "ipv6", "eth", "frame", "data", "dns",
-                                      "http", "tls", "dtls", "quic", "rtp", "rtcp", "stun", "sip", "ntp",
-                                      "dhcp", "snmp", "icmp", "arp", "sctp", "kcp_"};
+const char* const kBuiltinProtos[] = {"rudp", "udp",  "tcp",  "ip",   "ipv6", "eth", "frame", "data",
+                                      "dns",  "http", "tls",  "dtls", "quic", "rtp", "rtcp",  "stun",
+                                      "sip",  "ntp",  "dhcp", "snmp", "icmp", "arp", "sctp",  "kcp_"};
 
 int protoNew(lua_State* L, int first) {
   State* s = S(L);
@@ -63,8 +63,10 @@ int protoCall(lua_State* L) { return protoNew(L, 2); }   // Proto(name, desc): a
 int protoNewFn(lua_State* L) { return protoNew(L, 1); }  // Proto.new(name, desc)
 
 void pushRef(lua_State* L, int ref) {
-  if (ref == LUA_NOREF) lua_pushnil(L);
-  else lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
+  if (ref == LUA_NOREF)
+    lua_pushnil(L);
+  else
+    lua_rawgeti(L, LUA_REGISTRYINDEX, ref);
 }
 
 // Appends a ProtoField/ProtoExpert (or every one in a table) to a list table.
@@ -100,14 +102,22 @@ int protoIndex(lua_State* L) {
   auto* u = checkUd<ProtoUd>(L, 1, T::Proto);
   const char* k = luaL_checkstring(L, 2);
   ProtoRt& rt = s->proto_rt[u->proto];
-  if (!strcmp(k, "dissector")) pushRef(L, rt.dissector_ref);
-  else if (!strcmp(k, "fields")) pushRef(L, rt.fields_ref);
-  else if (!strcmp(k, "prefs")) pushRef(L, rt.prefs_ud_ref);
-  else if (!strcmp(k, "experts")) pushRef(L, rt.experts_ref);
-  else if (!strcmp(k, "prefs_changed")) pushRef(L, rt.prefs_changed_ref);
-  else if (!strcmp(k, "init")) pushRef(L, rt.init_ref);
-  else if (!strcmp(k, "name")) lua_pushstring(L, s->protos[u->proto].name.c_str());
-  else if (!strcmp(k, "description")) lua_pushstring(L, s->protos[u->proto].description.c_str());
+  if (!strcmp(k, "dissector"))
+    pushRef(L, rt.dissector_ref);
+  else if (!strcmp(k, "fields"))
+    pushRef(L, rt.fields_ref);
+  else if (!strcmp(k, "prefs"))
+    pushRef(L, rt.prefs_ud_ref);
+  else if (!strcmp(k, "experts"))
+    pushRef(L, rt.experts_ref);
+  else if (!strcmp(k, "prefs_changed"))
+    pushRef(L, rt.prefs_changed_ref);
+  else if (!strcmp(k, "init"))
+    pushRef(L, rt.init_ref);
+  else if (!strcmp(k, "name"))
+    lua_pushstring(L, s->protos[u->proto].name.c_str());
+  else if (!strcmp(k, "description"))
+    lua_pushstring(L, s->protos[u->proto].description.c_str());
   else {
     lua_getmetatable(L, 1);
     lua_getfield(L, -1, "__methods");
@@ -127,12 +137,18 @@ int protoNewIndex(lua_State* L) {
   auto* u = checkUd<ProtoUd>(L, 1, T::Proto);
   const char* k = luaL_checkstring(L, 2);
   ProtoRt& rt = s->proto_rt[u->proto];
-  if (!strcmp(k, "dissector")) setFunctionRef(L, rt.dissector_ref, 3);
-  else if (!strcmp(k, "fields")) appendTo(L, rt.fields_ref, 3, T::ProtoField);
-  else if (!strcmp(k, "experts")) appendTo(L, rt.experts_ref, 3, T::ProtoExpert);
-  else if (!strcmp(k, "prefs_changed")) setFunctionRef(L, rt.prefs_changed_ref, 3);
-  else if (!strcmp(k, "init")) setFunctionRef(L, rt.init_ref, 3);
-  else notImplemented(L, std::string("Proto.") + k);
+  if (!strcmp(k, "dissector"))
+    setFunctionRef(L, rt.dissector_ref, 3);
+  else if (!strcmp(k, "fields"))
+    appendTo(L, rt.fields_ref, 3, T::ProtoField);
+  else if (!strcmp(k, "experts"))
+    appendTo(L, rt.experts_ref, 3, T::ProtoExpert);
+  else if (!strcmp(k, "prefs_changed"))
+    setFunctionRef(L, rt.prefs_changed_ref, 3);
+  else if (!strcmp(k, "init"))
+    setFunctionRef(L, rt.init_ref, 3);
+  else
+    notImplemented(L, std::string("Proto.") + k);
   return 0;
 }
 

@@ -9,24 +9,53 @@ namespace rudp::lua {
 namespace {
 
 // Wireshark 4.0's ftenum values, as ftypes.* exposes them.
-struct FtName { const char* name; int value; FieldType type; };
+struct FtName {
+  const char* name;
+  int value;
+  FieldType type;
+};
 const FtName kFtypes[] = {
-    {"NONE", 0, FieldType::None},       {"PROTOCOL", 1, FieldType::Protocol}, {"BOOLEAN", 2, FieldType::Bool},
-    {"CHAR", 3, FieldType::Char},       {"UINT8", 4, FieldType::UInt8},       {"UINT16", 5, FieldType::UInt16},
-    {"UINT24", 6, FieldType::UInt24},   {"UINT32", 7, FieldType::UInt32},     {"UINT64", 11, FieldType::UInt64},
-    {"INT8", 12, FieldType::Int8},      {"INT16", 13, FieldType::Int16},      {"INT24", 14, FieldType::Int24},
-    {"INT32", 15, FieldType::Int32},    {"INT64", 19, FieldType::Int64},      {"FLOAT", 22, FieldType::Float},
-    {"DOUBLE", 23, FieldType::Double},  {"STRING", 26, FieldType::String},    {"STRINGZ", 27, FieldType::String},
-    {"ETHER", 29, FieldType::Ether},    {"BYTES", 30, FieldType::Bytes},      {"IPv4", 32, FieldType::IPv4},
-    {"FRAMENUM", 35, FieldType::FrameNum},
+    {"NONE", 0, FieldType::None},      {"PROTOCOL", 1, FieldType::Protocol},
+    {"BOOLEAN", 2, FieldType::Bool},   {"CHAR", 3, FieldType::Char},
+    {"UINT8", 4, FieldType::UInt8},    {"UINT16", 5, FieldType::UInt16},
+    {"UINT24", 6, FieldType::UInt24},  {"UINT32", 7, FieldType::UInt32},
+    {"UINT64", 11, FieldType::UInt64}, {"INT8", 12, FieldType::Int8},
+    {"INT16", 13, FieldType::Int16},   {"INT24", 14, FieldType::Int24},
+    {"INT32", 15, FieldType::Int32},   {"INT64", 19, FieldType::Int64},
+    {"FLOAT", 22, FieldType::Float},   {"DOUBLE", 23, FieldType::Double},
+    {"STRING", 26, FieldType::String}, {"STRINGZ", 27, FieldType::String},
+    {"ETHER", 29, FieldType::Ether},   {"BYTES", 30, FieldType::Bytes},
+    {"IPv4", 32, FieldType::IPv4},     {"FRAMENUM", 35, FieldType::FrameNum},
 };
 
 const std::pair<const char*, int> kBases[] = {
-    {"NONE", 0},  {"DEC", 1},    {"HEX", 2},     {"OCT", 3},      {"DEC_HEX", 4},       {"HEX_DEC", 5},
-    {"CUSTOM", 6}, {"EXP", 7},   {"DOT", 8},     {"DASH", 9},     {"COLON", 10},        {"SPACE", 11},
-    {"NETMASK", 12}, {"PT_UDP", 13}, {"PT_TCP", 14}, {"PT_DCCP", 15}, {"PT_SCTP", 16}, {"OUI", 17},
-    {"LOCAL", 1000}, {"UTC", 1001}, {"DOY_UTC", 1002}, {"RANGE_STRING", 0x100}, {"EXT_STRING", 0x200},
-    {"VAL64_STRING", 0x400}, {"ALLOW_ZERO", 0x800}, {"UNIT_STRING", 0x1000}, {"NO_DISPLAY_VALUE", 0x2000},
+    {"NONE", 0},
+    {"DEC", 1},
+    {"HEX", 2},
+    {"OCT", 3},
+    {"DEC_HEX", 4},
+    {"HEX_DEC", 5},
+    {"CUSTOM", 6},
+    {"EXP", 7},
+    {"DOT", 8},
+    {"DASH", 9},
+    {"COLON", 10},
+    {"SPACE", 11},
+    {"NETMASK", 12},
+    {"PT_UDP", 13},
+    {"PT_TCP", 14},
+    {"PT_DCCP", 15},
+    {"PT_SCTP", 16},
+    {"OUI", 17},
+    {"LOCAL", 1000},
+    {"UTC", 1001},
+    {"DOY_UTC", 1002},
+    {"RANGE_STRING", 0x100},
+    {"EXT_STRING", 0x200},
+    {"VAL64_STRING", 0x400},
+    {"ALLOW_ZERO", 0x800},
+    {"UNIT_STRING", 0x1000},
+    {"NO_DISPLAY_VALUE", 0x2000},
     {"SPECIAL_VALS", 0x8000},
 };
 
@@ -37,17 +66,28 @@ bool isSigned(FieldType t) {
 
 int widthOf(FieldType t) {
   switch (t) {
-    case FieldType::UInt8: case FieldType::Int8: case FieldType::Char: return 1;
-    case FieldType::UInt16: case FieldType::Int16: return 2;
-    case FieldType::UInt24: case FieldType::Int24: return 3;
-    case FieldType::UInt32: case FieldType::Int32: case FieldType::FrameNum: case FieldType::IPv4:
+    case FieldType::UInt8:
+    case FieldType::Int8:
+    case FieldType::Char: return 1;
+    case FieldType::UInt16:
+    case FieldType::Int16: return 2;
+    case FieldType::UInt24:
+    case FieldType::Int24: return 3;
+    case FieldType::UInt32:
+    case FieldType::Int32:
+    case FieldType::FrameNum:
+    case FieldType::IPv4:
     case FieldType::Float: return 4;
-    case FieldType::UInt64: case FieldType::Int64: case FieldType::Double: return 8;
+    case FieldType::UInt64:
+    case FieldType::Int64:
+    case FieldType::Double: return 8;
     default: return 0;
   }
 }
 
-bool isInteger(FieldType t) { return widthOf(t) > 0 && t != FieldType::IPv4 && t != FieldType::Float && t != FieldType::Double; }
+bool isInteger(FieldType t) {
+  return widthOf(t) > 0 && t != FieldType::IPv4 && t != FieldType::Float && t != FieldType::Double;
+}
 
 uint64_t optMask(lua_State* L, State* s, int i) {
   if (lua_isnoneornil(L, i)) return 0;
@@ -66,8 +106,7 @@ int makeField(lua_State* L, FieldType type, const char* fn, int first, int name_
   pf.info.name = name_i && lua_isstring(L, name_i) ? lua_tostring(L, name_i) : pf.info.abbrev;
   int base = base_i && !lua_isnoneornil(L, base_i) ? static_cast<int>(luaL_checknumber(L, base_i)) : -1;
   uint64_t mask = mask_i ? optMask(L, s, mask_i) : 0;
-  if (vs_i && !lua_isnoneornil(L, vs_i) && !lua_istable(L, vs_i))
-    luaL_argerror(L, vs_i, "table expected");
+  if (vs_i && !lua_isnoneornil(L, vs_i) && !lua_istable(L, vs_i)) luaL_argerror(L, vs_i, "table expected");
   if (isInteger(type) && type != FieldType::Char && type != FieldType::FrameNum) {
     if (base == -1) base = 1;
     const int b = base & 0xFF;
@@ -75,7 +114,9 @@ int makeField(lua_State* L, FieldType type, const char* fn, int first, int name_
       if (b != 1 && !(base & 0x1000))
         luaL_argerror(L, base_i, lua_pushfstring(L, "Base must be either base.DEC or base.UNIT_STRING"));
     } else if ((b < 1 || b > 5) && !(base & 0x1000)) {
-      luaL_argerror(L, base_i, "Base must be either base.DEC, base.HEX, base.OCT, base.DEC_HEX, base.HEX_DEC or base.UNIT_STRING");
+      luaL_argerror(
+          L, base_i,
+          "Base must be either base.DEC, base.HEX, base.OCT, base.DEC_HEX, base.HEX_DEC or base.UNIT_STRING");
     }
   } else if (type == FieldType::Bool) {
     if (base == -1) base = 0;
@@ -100,12 +141,18 @@ int makeField(lua_State* L, FieldType type, const char* fn, int first, int name_
 }
 
 template <FieldType FT>
-int intField(lua_State* L) { return makeField(L, FT, "", 1, 2, 3, 4, 5); }
+int intField(lua_State* L) {
+  return makeField(L, FT, "", 1, 2, 3, 4, 5);
+}
 int boolField(lua_State* L) { return makeField(L, FieldType::Bool, "bool", 1, 2, 3, 4, 5); }
 template <FieldType FT>
-int plainField(lua_State* L) { return makeField(L, FT, "", 1, 2, 0, 0, 0); }
+int plainField(lua_State* L) {
+  return makeField(L, FT, "", 1, 2, 0, 0, 0);
+}
 template <FieldType FT>
-int basedField(lua_State* L) { return makeField(L, FT, "", 1, 2, 3, 0, 0); }
+int basedField(lua_State* L) {
+  return makeField(L, FT, "", 1, 2, 3, 0, 0);
+}
 
 // ProtoField.new(name, abbr, ftype, [valuestring], [base], [mask], [desc])
 int fieldNew(lua_State* L) {
@@ -113,7 +160,10 @@ int fieldNew(lua_State* L) {
   FieldType type = FieldType::None;
   bool found = false;
   for (const auto& f : kFtypes)
-    if (f.value == ft) { type = f.type; found = true; }
+    if (f.value == ft) {
+      type = f.type;
+      found = true;
+    }
   if (!found || type == FieldType::Protocol) notImplemented(L, "ProtoField.new with this ftype");
   // Swap name and abbr into the order makeField expects.
   lua_pushvalue(L, 1);
@@ -121,7 +171,8 @@ int fieldNew(lua_State* L) {
   lua_replace(L, 1);
   lua_replace(L, 2);
   if (isInteger(type) || type == FieldType::Bool) return makeField(L, type, "new", 1, 2, 5, 4, 6);
-  return makeField(L, type, "new", 1, 2, (type == FieldType::Bytes || type == FieldType::String) ? 5 : 0, 0, 0);
+  return makeField(L, type, "new", 1, 2, (type == FieldType::Bytes || type == FieldType::String) ? 5 : 0, 0,
+                   0);
 }
 
 int fieldToString(lua_State* L) {
@@ -136,19 +187,29 @@ int fieldToString(lua_State* L) {
 void openProtoField(lua_State* L, State* s) {
   static const luaL_Reg meta[] = {{"__tostring", fieldToString}, {nullptr, nullptr}};
   registerClass(L, s, T::ProtoField, nullptr, meta);
-  static const luaL_Reg fns[] = {
-      {"uint8", intField<FieldType::UInt8>},     {"uint16", intField<FieldType::UInt16>},
-      {"uint24", intField<FieldType::UInt24>},   {"uint32", intField<FieldType::UInt32>},
-      {"uint64", intField<FieldType::UInt64>},   {"int8", intField<FieldType::Int8>},
-      {"int16", intField<FieldType::Int16>},     {"int24", intField<FieldType::Int24>},
-      {"int32", intField<FieldType::Int32>},     {"int64", intField<FieldType::Int64>},
-      {"char", intField<FieldType::Char>},       {"framenum", intField<FieldType::FrameNum>},
-      {"bool", boolField},                       {"bytes", basedField<FieldType::Bytes>},
-      {"string", basedField<FieldType::String>}, {"stringz", basedField<FieldType::String>},
-      {"none", plainField<FieldType::None>},     {"ipv4", plainField<FieldType::IPv4>},
-      {"ether", plainField<FieldType::Ether>},   {"float", plainField<FieldType::Float>},
-      {"double", plainField<FieldType::Double>}, {"new", fieldNew},
-      {nullptr, nullptr}};
+  static const luaL_Reg fns[] = {{"uint8", intField<FieldType::UInt8>},
+                                 {"uint16", intField<FieldType::UInt16>},
+                                 {"uint24", intField<FieldType::UInt24>},
+                                 {"uint32", intField<FieldType::UInt32>},
+                                 {"uint64", intField<FieldType::UInt64>},
+                                 {"int8", intField<FieldType::Int8>},
+                                 {"int16", intField<FieldType::Int16>},
+                                 {"int24", intField<FieldType::Int24>},
+                                 {"int32", intField<FieldType::Int32>},
+                                 {"int64", intField<FieldType::Int64>},
+                                 {"char", intField<FieldType::Char>},
+                                 {"framenum", intField<FieldType::FrameNum>},
+                                 {"bool", boolField},
+                                 {"bytes", basedField<FieldType::Bytes>},
+                                 {"string", basedField<FieldType::String>},
+                                 {"stringz", basedField<FieldType::String>},
+                                 {"none", plainField<FieldType::None>},
+                                 {"ipv4", plainField<FieldType::IPv4>},
+                                 {"ether", plainField<FieldType::Ether>},
+                                 {"float", plainField<FieldType::Float>},
+                                 {"double", plainField<FieldType::Double>},
+                                 {"new", fieldNew},
+                                 {nullptr, nullptr}};
   registerFunctions(L, s, "ProtoField", fns);
   lua_newtable(L);
   for (const auto& f : kFtypes) {

@@ -59,7 +59,8 @@ void record(State* s, int node, int fid, uint64_t u, const char* str, size_t len
 }
 
 [[noreturn]] void badValue(lua_State* L, int i, bool le, const char* expected) {
-  hostError(L, "calling '%s' on bad self (%s expected, got %s)", le ? "add_le" : "add", expected, luaL_typename(L, i));
+  hostError(L, "calling '%s' on bad self (%s expected, got %s)", le ? "add_le" : "add", expected,
+            luaL_typename(L, i));
   __builtin_unreachable();
 }
 
@@ -69,17 +70,23 @@ uint64_t intValue(lua_State* L, State* s, const PField& pf, const RangeUd* r, in
   uint64_t v;
   if (vi) {
     if (t == FieldType::Char) hostError(L, "FT_ not yet supported");
-    if (t == FieldType::Bool && lua_isboolean(L, vi)) v = lua_toboolean(L, vi) ? 1 : 0;
-    else if (t == FieldType::UInt64 || t == FieldType::Int64 || t == FieldType::Bool) v = checkU64(L, s, vi);
-    else if (!lua_isnumber(L, vi)) badValue(L, vi, le, "number");
-    else if (pf.is_signed) v = static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(toInt(L, vi))));
-    else v = static_cast<uint32_t>(toInt(L, vi));
+    if (t == FieldType::Bool && lua_isboolean(L, vi))
+      v = lua_toboolean(L, vi) ? 1 : 0;
+    else if (t == FieldType::UInt64 || t == FieldType::Int64 || t == FieldType::Bool)
+      v = checkU64(L, s, vi);
+    else if (!lua_isnumber(L, vi))
+      badValue(L, vi, le, "number");
+    else if (pf.is_signed)
+      v = static_cast<uint64_t>(static_cast<int64_t>(static_cast<int32_t>(toInt(L, vi))));
+    else
+      v = static_cast<uint32_t>(toInt(L, vi));
   } else {
     if (t == FieldType::FrameNum) hostError(L, "ProtoField FRAMENUM cannot fetch value from Tvb");
     const uint32_t len = r ? r->len : 0;
     const uint32_t maxw = (t == FieldType::UInt64 || t == FieldType::Int64 || t == FieldType::Bool) ? 8 : 4;
-    if (len == 0) throwMalformed(L, pf.is_signed ? "Trying to fetch a signed integer with length 0"
-                                                 : "Trying to fetch an unsigned integer with length 0");
+    if (len == 0)
+      throwMalformed(L, pf.is_signed ? "Trying to fetch a signed integer with length 0"
+                                     : "Trying to fetch an unsigned integer with length 0");
     uint32_t n = len;
     if (len > maxw) {  // Wireshark reads the first bytes and adds a Malformed warning
       s->out->malformed = true;
@@ -101,9 +108,7 @@ void addField(lua_State* L, State* s, int node, const PField& pf, const RangeUd*
   const uint8_t* p = r ? r->data + r->off : nullptr;
   const uint32_t len = r ? r->len : 0;
   switch (t) {
-    case FieldType::None:
-      record(s, node, pf.fid, 0, nullptr, 0);
-      return;
+    case FieldType::None: record(s, node, pf.fid, 0, nullptr, 0); return;
     case FieldType::Bytes:
     case FieldType::Ether: {
       if (vi) {
@@ -116,7 +121,8 @@ void addField(lua_State* L, State* s, int node, const PField& pf, const RangeUd*
           record(s, node, pf.fid, 0, str, n);
         }
       } else {
-        if (t == FieldType::Ether && len != 6) throwMalformed(L, "Trying to fetch an Ethernet address with length != 6");
+        if (t == FieldType::Ether && len != 6)
+          throwMalformed(L, "Trying to fetch an Ethernet address with length != 6");
         record(s, node, pf.fid, 0, reinterpret_cast<const char*>(p), len);
       }
       return;
@@ -132,8 +138,10 @@ void addField(lua_State* L, State* s, int node, const PField& pf, const RangeUd*
       std::string& arena = s->out->strings;
       const size_t start = arena.size();
       for (uint32_t i = 0; i < len && p[i]; ++i) {
-        if (p[i] < 0x80) arena += static_cast<char>(p[i]);
-        else arena += "\xEF\xBF\xBD";
+        if (p[i] < 0x80)
+          arena += static_cast<char>(p[i]);
+        else
+          arena += "\xEF\xBF\xBD";
       }
       std::string text = arena.substr(start);
       arena.resize(start);
@@ -164,8 +172,10 @@ void addField(lua_State* L, State* s, int node, const PField& pf, const RangeUd*
     case FieldType::IPv4: {
       uint64_t v;
       if (vi) {
-        if (auto* a = testUd<AddressUd>(L, vi, T::Address)) v = readBytes(a->addr.bytes.data(), 4, false);
-        else v = static_cast<uint32_t>(toInt(L, vi));
+        if (auto* a = testUd<AddressUd>(L, vi, T::Address))
+          v = readBytes(a->addr.bytes.data(), 4, false);
+        else
+          v = static_cast<uint32_t>(toInt(L, vi));
       } else {
         if (len != 4) throwMalformed(L, "Trying to fetch an IPv4 address with length != 4");
         v = readBytes(p, 4, le);
@@ -173,9 +183,7 @@ void addField(lua_State* L, State* s, int node, const PField& pf, const RangeUd*
       record(s, node, pf.fid, v, nullptr, 0);
       return;
     }
-    default:
-      record(s, node, pf.fid, intValue(L, s, pf, r, vi, le), nullptr, 0);
-      return;
+    default: record(s, node, pf.fid, intValue(L, s, pf, r, vi, le), nullptr, 0); return;
   }
 }
 
@@ -200,7 +208,8 @@ int addItem(lua_State* L, bool le) {
   const int vi = (i <= top && !lua_isnil(L, i)) ? i : 0;
   if (f) {
     const PField& pf = s->pfields[f->pf];
-    if (pf.fid < 0) hostError(L, "ProtoField '%s' is not registered (add it to a Proto's fields)", pf.info.abbrev.c_str());
+    if (pf.fid < 0)
+      hostError(L, "ProtoField '%s' is not registered (add it to a Proto's fields)", pf.info.abbrev.c_str());
     const int node = newNode(s, t->node);
     addField(L, s, node, pf, r, vi, le);
     pushTreeItem(L, s, node);

@@ -24,7 +24,10 @@ int tvbRange(lua_State* L) {
   if (off < 0) hostError(L, "Range is out of bounds");
   if (len == -1) {
     len = static_cast<int64_t>(t->len) - off;
-    if (len < 0) { off = t->len; len = 0; }  // 4.0 yields an empty range here
+    if (len < 0) {
+      off = t->len;
+      len = 0;
+    }  // 4.0 yields an empty range here
   } else if (len < -1 || off + len > t->len) {
     hostError(L, "Range is out of bounds");
   }

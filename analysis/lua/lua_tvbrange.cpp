@@ -68,15 +68,20 @@ template <bool LE, bool SIGNED, int MAX>
 int readInt(lua_State* L, const char* name) {
   State* s = S(L);
   RangeUd* r = checkRange(L, s);
-  if (r->len < 1 || r->len > MAX) hostError(L, "TvbRange:%s() does not handle %d byte integers", name, static_cast<int>(r->len));
+  if (r->len < 1 || r->len > MAX)
+    hostError(L, "TvbRange:%s() does not handle %d byte integers", name, static_cast<int>(r->len));
   const uint8_t* p = r->data + r->off;
   uint64_t v = LE ? readLE(p, r->len) : readBE(p, r->len);
   if constexpr (MAX == 4) {
-    if (SIGNED) pushInt(L, signExtend(v, static_cast<int>(r->len) * 8));
-    else pushInt(L, static_cast<int64_t>(v));
+    if (SIGNED)
+      pushInt(L, signExtend(v, static_cast<int>(r->len) * 8));
+    else
+      pushInt(L, static_cast<int64_t>(v));
   } else {
-    if (SIGNED) pushInt64(L, s, signExtend(v, static_cast<int>(r->len) * 8));
-    else pushUInt64(L, s, v);
+    if (SIGNED)
+      pushInt64(L, s, signExtend(v, static_cast<int>(r->len) * 8));
+    else
+      pushUInt64(L, s, v);
   }
   return 1;
 }
@@ -116,7 +121,8 @@ int rRange(lua_State* L) {
   int64_t off = lua_isnoneornil(L, 2) ? 0 : toInt(L, 2);
   int64_t len = lua_isnoneornil(L, 3) ? -1 : toInt(L, 3);
   if (len == -1) len = static_cast<int64_t>(r->len) - off;
-  if (off < 0 || len < 0 || (off >= r->len && len > 0) || off + len > r->len) hostError(L, "Range is out of bounds");
+  if (off < 0 || len < 0 || (off >= r->len && len > 0) || off + len > r->len)
+    hostError(L, "Range is out of bounds");
   pushRange(L, s, r->data, r->tvb_len, r->tvb_reported, r->off + static_cast<uint32_t>(off),
             static_cast<uint32_t>(len));
   return 1;
@@ -159,8 +165,10 @@ int rString(lua_State* L) {
   std::string out;
   out.reserve(r->len);
   for (uint32_t i = 0; i < r->len; ++i) {
-    if (p[i] < 0x80) out += static_cast<char>(p[i]);
-    else out += "\xEF\xBF\xBD";
+    if (p[i] < 0x80)
+      out += static_cast<char>(p[i]);
+    else
+      out += "\xEF\xBF\xBD";
   }
   lua_pushlstring(L, out.data(), out.size());
   return 1;
@@ -183,8 +191,10 @@ int rBitfield(lua_State* L) {
   if (len > 64) hostError(L, "TvbRange:bitfield() does not handle %d bits", static_cast<int>(len));
   uint64_t v = 0;
   for (int64_t b = pos; b < pos + len; ++b) v = (v << 1) | ((r->data[r->off + b / 8] >> (7 - b % 8)) & 1);
-  if (len <= 32) pushInt(L, static_cast<int64_t>(v));
-  else pushUInt64(L, s, v);
+  if (len <= 32)
+    pushInt(L, static_cast<int64_t>(v));
+  else
+    pushUInt64(L, s, v);
   return 1;
 }
 
@@ -227,13 +237,27 @@ int rToString(lua_State* L) {
 }  // namespace
 
 void openTvbRange(lua_State* L, State* s) {
-  static const luaL_Reg methods[] = {
-      {"uint", rUint},       {"le_uint", rLeUint},     {"int", rInt},         {"le_int", rLeInt},
-      {"uint64", rUint64},   {"le_uint64", rLeUint64}, {"int64", rInt64},     {"le_int64", rLeInt64},
-      {"float", readFloat<false>}, {"le_float", readFloat<true>},
-      {"range", rRange},     {"len", rLen},            {"offset", rOffset},   {"bytes", rBytes},
-      {"raw", rRaw},         {"string", rString},      {"stringz", rStringz}, {"bitfield", rBitfield},
-      {"tvb", rTvb},         {"ipv4", rIpv4},          {nullptr, nullptr}};
+  static const luaL_Reg methods[] = {{"uint", rUint},
+                                     {"le_uint", rLeUint},
+                                     {"int", rInt},
+                                     {"le_int", rLeInt},
+                                     {"uint64", rUint64},
+                                     {"le_uint64", rLeUint64},
+                                     {"int64", rInt64},
+                                     {"le_int64", rLeInt64},
+                                     {"float", readFloat<false>},
+                                     {"le_float", readFloat<true>},
+                                     {"range", rRange},
+                                     {"len", rLen},
+                                     {"offset", rOffset},
+                                     {"bytes", rBytes},
+                                     {"raw", rRaw},
+                                     {"string", rString},
+                                     {"stringz", rStringz},
+                                     {"bitfield", rBitfield},
+                                     {"tvb", rTvb},
+                                     {"ipv4", rIpv4},
+                                     {nullptr, nullptr}};
   static const luaL_Reg meta[] = {{"__call", rRange}, {"__tostring", rToString}, {nullptr, nullptr}};
   registerClass(L, s, T::TvbRange, methods, meta);
 }

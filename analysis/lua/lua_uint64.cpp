@@ -10,9 +10,7 @@ namespace rudp::lua {
 
 namespace {
 
-bool is64(lua_State* L, int i) {
-  return testUd<U64Ud>(L, i, T::UInt64) || testUd<U64Ud>(L, i, T::Int64);
-}
+bool is64(lua_State* L, int i) { return testUd<U64Ud>(L, i, T::UInt64) || testUd<U64Ud>(L, i, T::Int64); }
 
 // Result type of a binary operation: the first 64-bit operand's.
 T resultType(lua_State* L) {
@@ -35,10 +33,22 @@ int u64New(lua_State* L) { return construct(L, T::UInt64, 1); }
 int i64New(lua_State* L) { return construct(L, T::Int64, 1); }
 int u64Call(lua_State* L) { return construct(L, T::UInt64, 2); }
 int i64Call(lua_State* L) { return construct(L, T::Int64, 2); }
-int u64Max(lua_State* L) { push(L, S(L), T::UInt64, UINT64_MAX); return 1; }
-int u64Min(lua_State* L) { push(L, S(L), T::UInt64, 0); return 1; }
-int i64Max(lua_State* L) { push(L, S(L), T::Int64, INT64_MAX); return 1; }
-int i64Min(lua_State* L) { push(L, S(L), T::Int64, static_cast<uint64_t>(INT64_MIN)); return 1; }
+int u64Max(lua_State* L) {
+  push(L, S(L), T::UInt64, UINT64_MAX);
+  return 1;
+}
+int u64Min(lua_State* L) {
+  push(L, S(L), T::UInt64, 0);
+  return 1;
+}
+int i64Max(lua_State* L) {
+  push(L, S(L), T::Int64, INT64_MAX);
+  return 1;
+}
+int i64Min(lua_State* L) {
+  push(L, S(L), T::Int64, static_cast<uint64_t>(INT64_MIN));
+  return 1;
+}
 int fromHex(lua_State* L, T t) {
   push(L, S(L), t, strtoull(luaL_checkstring(L, 1), nullptr, 16));
   return 1;
@@ -60,8 +70,10 @@ int toNumber(lua_State* L) {
 int toString(lua_State* L) {
   const uint64_t v = self(L);
   char buf[32];
-  if (selfSigned(L)) snprintf(buf, sizeof buf, "%" PRId64, static_cast<int64_t>(v));
-  else snprintf(buf, sizeof buf, "%" PRIu64, v);
+  if (selfSigned(L))
+    snprintf(buf, sizeof buf, "%" PRId64, static_cast<int64_t>(v));
+  else
+    snprintf(buf, sizeof buf, "%" PRIu64, v);
   lua_pushstring(L, buf);
   return 1;
 }
@@ -76,8 +88,14 @@ int toHexStr(lua_State* L) {
   lua_pushlstring(L, buf, static_cast<size_t>(w));
   return 1;
 }
-int higher(lua_State* L) { pushInt(L, self(L) >> 32); return 1; }
-int lower(lua_State* L) { pushInt(L, self(L) & 0xFFFFFFFFull); return 1; }
+int higher(lua_State* L) {
+  pushInt(L, self(L) >> 32);
+  return 1;
+}
+int lower(lua_State* L) {
+  pushInt(L, self(L) & 0xFFFFFFFFull);
+  return 1;
+}
 
 template <class Op>
 int binary(lua_State* L, Op op) {
@@ -87,20 +105,29 @@ int binary(lua_State* L, Op op) {
   push(L, s, t, op(a, b, t == T::Int64));
   return 1;
 }
-int add(lua_State* L) { return binary(L, [](uint64_t a, uint64_t b, bool) { return a + b; }); }
-int sub(lua_State* L) { return binary(L, [](uint64_t a, uint64_t b, bool) { return a - b; }); }
-int mul(lua_State* L) { return binary(L, [](uint64_t a, uint64_t b, bool) { return a * b; }); }
+int add(lua_State* L) {
+  return binary(L, [](uint64_t a, uint64_t b, bool) { return a + b; });
+}
+int sub(lua_State* L) {
+  return binary(L, [](uint64_t a, uint64_t b, bool) { return a - b; });
+}
+int mul(lua_State* L) {
+  return binary(L, [](uint64_t a, uint64_t b, bool) { return a * b; });
+}
 int divide(lua_State* L) {
   if (checkU64(L, S(L), 2) == 0) hostError(L, "Trying to divide UInt64 by zero");
   return binary(L, [](uint64_t a, uint64_t b, bool sg) {
-    if (sg) return b == UINT64_MAX ? 0 - a : static_cast<uint64_t>(static_cast<int64_t>(a) / static_cast<int64_t>(b));
+    if (sg)
+      return b == UINT64_MAX ? 0 - a
+                             : static_cast<uint64_t>(static_cast<int64_t>(a) / static_cast<int64_t>(b));
     return a / b;
   });
 }
 int mod(lua_State* L) {
   if (checkU64(L, S(L), 2) == 0) hostError(L, "Trying to modulo UInt64 by zero");
   return binary(L, [](uint64_t a, uint64_t b, bool sg) {
-    if (sg) return b == UINT64_MAX ? 0 : static_cast<uint64_t>(static_cast<int64_t>(a) % static_cast<int64_t>(b));
+    if (sg)
+      return b == UINT64_MAX ? 0 : static_cast<uint64_t>(static_cast<int64_t>(a) % static_cast<int64_t>(b));
     return a % b;
   });
 }
@@ -112,18 +139,32 @@ int power(lua_State* L) {
     return r;
   });
 }
-int band(lua_State* L) { return binary(L, [](uint64_t a, uint64_t b, bool) { return a & b; }); }
-int bor(lua_State* L) { return binary(L, [](uint64_t a, uint64_t b, bool) { return a | b; }); }
-int bxor(lua_State* L) { return binary(L, [](uint64_t a, uint64_t b, bool) { return a ^ b; }); }
-int lshift(lua_State* L) { return binary(L, [](uint64_t a, uint64_t b, bool) { return b > 63 ? 0 : a << b; }); }
-int rshift(lua_State* L) { return binary(L, [](uint64_t a, uint64_t b, bool) { return b > 63 ? 0 : a >> b; }); }
+int band(lua_State* L) {
+  return binary(L, [](uint64_t a, uint64_t b, bool) { return a & b; });
+}
+int bor(lua_State* L) {
+  return binary(L, [](uint64_t a, uint64_t b, bool) { return a | b; });
+}
+int bxor(lua_State* L) {
+  return binary(L, [](uint64_t a, uint64_t b, bool) { return a ^ b; });
+}
+int lshift(lua_State* L) {
+  return binary(L, [](uint64_t a, uint64_t b, bool) { return b > 63 ? 0 : a << b; });
+}
+int rshift(lua_State* L) {
+  return binary(L, [](uint64_t a, uint64_t b, bool) { return b > 63 ? 0 : a >> b; });
+}
 int arshift(lua_State* L) {
   return binary(L, [](uint64_t a, uint64_t b, bool) {
     return static_cast<uint64_t>(static_cast<int64_t>(a) >> (b > 63 ? 63 : b));
   });
 }
-int rol(lua_State* L) { return binary(L, [](uint64_t a, uint64_t b, bool) { return std::rotl(a, static_cast<int>(b & 63)); }); }
-int ror(lua_State* L) { return binary(L, [](uint64_t a, uint64_t b, bool) { return std::rotr(a, static_cast<int>(b & 63)); }); }
+int rol(lua_State* L) {
+  return binary(L, [](uint64_t a, uint64_t b, bool) { return std::rotl(a, static_cast<int>(b & 63)); });
+}
+int ror(lua_State* L) {
+  return binary(L, [](uint64_t a, uint64_t b, bool) { return std::rotr(a, static_cast<int>(b & 63)); });
+}
 int unary(lua_State* L, uint64_t v) {
   push(L, S(L), selfSigned(L) ? T::Int64 : T::UInt64, v);
   return 1;
@@ -151,13 +192,13 @@ int eq(lua_State* L) { return compare(L, 0); }
 int lt(lua_State* L) { return compare(L, 1); }
 int le(lua_State* L) { return compare(L, 2); }
 
-const luaL_Reg kMethods[] = {{"tonumber", toNumber}, {"tohex", toHexStr}, {"higher", higher}, {"lower", lower},
-                             {"band", band},         {"bor", bor},        {"bxor", bxor},     {"bnot", bnot},
-                             {"lshift", lshift},     {"rshift", rshift},  {"arshift", arshift}, {"rol", rol},
-                             {"ror", ror},           {"bswap", bswap},    {nullptr, nullptr}};
-const luaL_Reg kMeta[] = {{"__add", add}, {"__sub", sub}, {"__mul", mul}, {"__div", divide}, {"__mod", mod},
-                          {"__pow", power}, {"__unm", unm}, {"__eq", eq}, {"__lt", lt}, {"__le", le},
-                          {"__tostring", toString}, {nullptr, nullptr}};
+const luaL_Reg kMethods[] = {
+    {"tonumber", toNumber}, {"tohex", toHexStr}, {"higher", higher}, {"lower", lower},   {"band", band},
+    {"bor", bor},           {"bxor", bxor},      {"bnot", bnot},     {"lshift", lshift}, {"rshift", rshift},
+    {"arshift", arshift},   {"rol", rol},        {"ror", ror},       {"bswap", bswap},   {nullptr, nullptr}};
+const luaL_Reg kMeta[] = {{"__add", add}, {"__sub", sub},   {"__mul", mul},           {"__div", divide},
+                          {"__mod", mod}, {"__pow", power}, {"__unm", unm},           {"__eq", eq},
+                          {"__lt", lt},   {"__le", le},     {"__tostring", toString}, {nullptr, nullptr}};
 
 void openClass(lua_State* L, State* s, T t, const char* name, lua_CFunction ctor, lua_CFunction call,
                lua_CFunction mx, lua_CFunction mn, lua_CFunction hex) {

@@ -18,22 +18,61 @@
 namespace rudp::lua {
 
 enum class T : uint64_t {
-  Proto = 1, ProtoField, Tvb, TvbRange, TreeItem, Pinfo, Columns, Column, Address,
-  DissectorTable, Dissector, Pref, Prefs, ProtoExpert, ByteArray, UInt64, Int64, Count
+  Proto = 1,
+  ProtoField,
+  Tvb,
+  TvbRange,
+  TreeItem,
+  Pinfo,
+  Columns,
+  Column,
+  Address,
+  DissectorTable,
+  Dissector,
+  Pref,
+  Prefs,
+  ProtoExpert,
+  ByteArray,
+  UInt64,
+  Int64,
+  Count
 };
 constexpr uint64_t kTagBase = 0xC0DE5C0900000000ull;
 inline uint64_t tagOf(T t) { return kTagBase | static_cast<uint64_t>(t); }
 
-struct Ud { uint64_t tag; };
-struct ProtoUd : Ud { int proto; };
-struct FieldUd : Ud { int pf; };  // index into State::pfields
-struct TvbUd : Ud { const uint8_t* data; uint32_t len, reported, gen; };
-struct RangeUd : Ud { const uint8_t* data; uint32_t tvb_len, tvb_reported, off, len, gen; };
-struct TreeUd : Ud { int node; uint32_t gen; };
-struct AddressUd : Ud { IpAddress addr; };
-struct IndexUd : Ud { int index; };  // Column, DissectorTable, Dissector, Pref, Prefs, ProtoExpert
-struct U64Ud : Ud { uint64_t v; };   // UInt64 and Int64 (two's complement)
-struct ByteArrayUd : Ud { std::string* bytes; };
+struct Ud {
+  uint64_t tag;
+};
+struct ProtoUd : Ud {
+  int proto;
+};
+struct FieldUd : Ud {
+  int pf;
+};  // index into State::pfields
+struct TvbUd : Ud {
+  const uint8_t* data;
+  uint32_t len, reported, gen;
+};
+struct RangeUd : Ud {
+  const uint8_t* data;
+  uint32_t tvb_len, tvb_reported, off, len, gen;
+};
+struct TreeUd : Ud {
+  int node;
+  uint32_t gen;
+};
+struct AddressUd : Ud {
+  IpAddress addr;
+};
+struct IndexUd : Ud {
+  int index;
+};  // Column, DissectorTable, Dissector, Pref, Prefs, ProtoExpert
+struct U64Ud : Ud {
+  uint64_t v;
+};  // UInt64 and Int64 (two's complement)
+struct ByteArrayUd : Ud {
+  std::string* bytes;
+};
 
 // A ProtoField as the script made it; `fid` is set once a Proto's `fields`
 // table is committed.
@@ -48,70 +87,79 @@ struct PField {
 
 struct ProtoRt {
   int dissector_ref = LUA_NOREF;
-  int fields_ref = LUA_NOREF;     // the Lua table behind p.fields
+  int fields_ref = LUA_NOREF;  // the Lua table behind p.fields
   int experts_ref = LUA_NOREF;
   int init_ref = LUA_NOREF;
   int prefs_changed_ref = LUA_NOREF;
-  int field = -1;                 // FT_PROTOCOL field id
+  int field = -1;  // FT_PROTOCOL field id
   int prefs_ud_ref = LUA_NOREF;
 };
 
-struct Handle {  // what a dissector table entry points at
-  int proto = -1;      // Lua proto, or -1 for a built-in stub
-  std::string name;    // "data" for the built-in stub
+struct Handle {      // what a dissector table entry points at
+  int proto = -1;    // Lua proto, or -1 for a built-in stub
+  std::string name;  // "data" for the built-in stub
 };
 
 struct DTable {
   std::string name;
   bool string_keys = false;
-  std::map<uint64_t, int> by_uint;         // key -> handle index
+  std::map<uint64_t, int> by_uint;  // key -> handle index
   std::map<std::string, int> by_string;
 };
 
-struct Heuristic { int proto; int fn_ref; };
+struct Heuristic {
+  int proto;
+  int fn_ref;
+};
 
 enum class PrefType : uint8_t { UInt, Bool, String, Enum, Range, Static };
 struct PrefRt {
-  int proto = -1;                   // -1 until assigned to p.prefs.name
+  int proto = -1;  // -1 until assigned to p.prefs.name
   std::string name;
   PrefType type = PrefType::UInt;
-  double num = 0;                   // UInt, Bool (0/1), Enum
-  std::string str;                  // String, Range
+  double num = 0;                                        // UInt, Bool (0/1), Enum
+  std::string str;                                       // String, Range
   std::vector<std::pair<std::string, int>> enum_values;  // name -> value
   int base = 10;
 };
 
-struct Expert { std::string abbrev, text; uint32_t group = 0, severity = 0; };
+struct Expert {
+  std::string abbrev, text;
+  uint32_t group = 0, severity = 0;
+};
 
-struct Node { int parent; int value; };  // value: index in out.values or -1
+struct Node {
+  int parent;
+  int value;
+};  // value: index in out.values or -1
 
 struct State {
   lua_State* L = nullptr;
   LuaHost* host = nullptr;
   std::vector<PField> pfields;
-  std::vector<FieldInfo> fields;            // committed, in id order
-  std::vector<int> field_pf;                // field id -> pfields index (-1 for protocols)
+  std::vector<FieldInfo> fields;  // committed, in id order
+  std::vector<int> field_pf;      // field id -> pfields index (-1 for protocols)
   std::unordered_map<std::string, int> field_by_abbrev;
   std::vector<ProtoInfo> protos;
   std::vector<ProtoRt> proto_rt;
   std::vector<Handle> handles;
   std::vector<DTable> tables;
-  std::vector<int> udp_port;                // 65536 entries: handle index or -1
+  std::vector<int> udp_port;  // 65536 entries: handle index or -1
   std::map<std::string, std::vector<Heuristic>> heuristics;
   std::vector<PrefRt> prefs;
   std::map<std::string, std::string> pref_overrides;
   std::vector<Expert> experts;
-  std::string script;                       // file being loaded (basename)
+  std::string script;  // file being loaded (basename)
 
   // Per packet.
   DissectResult* out = nullptr;
   const DecodedPacket* pkt = nullptr;
   bool want_columns = false;
   bool in_packet = false;
-  bool exception = false;                   // a Wireshark exception (malformed) was thrown
+  bool exception = false;  // a Wireshark exception (malformed) was thrown
   uint32_t gen = 1;
   std::vector<Node> nodes;
-  std::deque<std::string> owned;            // bytes of Tvbs made from ByteArrays this packet
+  std::deque<std::string> owned;  // bytes of Tvbs made from ByteArrays this packet
   int last_node = 0;
   bool out_of_order = false;
   int range_used = 0, range_pool_size = 0;
@@ -124,7 +172,7 @@ struct State {
   size_t memory_limit = 512u << 20;
 
   // Registry refs (integer keys) of long-lived objects.
-  int msgh_ref = LUA_NOREF;                 // the pcall message handler
+  int msgh_ref = LUA_NOREF;  // the pcall message handler
   int range_pool_ref = LUA_NOREF, tree_pool_ref = LUA_NOREF;
   int tvb_ref = LUA_NOREF, pinfo_ref = LUA_NOREF, root_ref = LUA_NOREF;
   int mt_ref[static_cast<int>(T::Count)] = {};

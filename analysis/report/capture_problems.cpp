@@ -20,8 +20,8 @@ Problem captureWarning(double severity, int64_t ts_ns, uint64_t frame, std::stri
 }
 
 // Frames with one of `statusBits`: "N <what> (first: frame F at T: why)".
-void addBadFrames(StoreReader& reader, const CaptureInfo& c, uint64_t count, int statusBits,
-                  const char* what, double severity, std::vector<Problem>& out) {
+void addBadFrames(StoreReader& reader, const CaptureInfo& c, uint64_t count, int statusBits, const char* what,
+                  double severity, std::vector<Problem>& out) {
   if (count == 0) return;
   PacketQuery q;
   q.status_any = statusBits;
@@ -57,8 +57,8 @@ std::vector<Problem> captureProblems(StoreReader& reader, const CaptureInfo& c) 
                c.decode_errors == 1 ? "frame could not be decoded" : "frames could not be decoded",
                kBadFramesSeverity, out);
   addBadFrames(reader, c, c.malformed, store::kMalformed,
-               c.malformed == 1 ? "datagram was malformed" : "datagrams were malformed",
-               kBadFramesSeverity, out);
+               c.malformed == 1 ? "datagram was malformed" : "datagrams were malformed", kBadFramesSeverity,
+               out);
   return out;
 }
 

@@ -24,8 +24,7 @@ const char* causeWords(ana::StallCause c, Direction d) {
 
 std::string runWords(const RetransmissionRun& r) {
   return format("%u timeout retransmission%s in a row (seq %u, attempt%s %u\u2013%u)", r.count,
-                r.count == 1 ? "" : "s", r.seq, r.count == 1 ? "" : "s", r.first_attempt,
-                r.last_attempt);
+                r.count == 1 ? "" : "s", r.seq, r.count == 1 ? "" : "s", r.first_attempt, r.last_attempt);
 }
 
 bool overlaps(int64_t a0, int64_t a1, int64_t b0, int64_t b1) { return a0 <= b1 && b0 <= a1; }
@@ -71,8 +70,7 @@ Problem ConnectionProblems::at(ProblemKind kind, Direction d, int64_t start_ns, 
 void ConnectionProblems::findInDirection(Direction d) {
   const ana::DirectionMetrics& m = metrics(d);
   std::vector<RetransmissionRun> runs;
-  if (m.retransmissions_timeout > 0)
-    runs = timeoutRuns(reader_.retransmissions(conn_.summary.id, d), 1);
+  if (m.retransmissions_timeout > 0) runs = timeoutRuns(reader_.retransmissions(conn_.summary.id, d), 1);
   const std::vector<Burst> bursts = longBursts(d);
   for (const auto& s : m.stalls) addStall(s, runs, bursts);
   for (const auto& r : runs)
@@ -105,8 +103,8 @@ void ConnectionProblems::addStall(const ana::StallEvent& s, const std::vector<Re
                                   const std::vector<Burst>& bursts) {
   Problem p = at(ProblemKind::Stall, s.dir, s.start_ns, s.end_ns, s.first_frame);
   p.severity = stallSeverity(s);
-  p.text = prefix() + durationText(s.duration_ms) + " stall at " + secondsAt(s.start_ns, start_ns_) +
-           ": " + directionWords(s.dir) + " data waited for an ack (" + causeWords(s.cause, s.dir) + ")";
+  p.text = prefix() + durationText(s.duration_ms) + " stall at " + secondsAt(s.start_ns, start_ns_) + ": " +
+           directionWords(s.dir) + " data waited for an ack (" + causeWords(s.cause, s.dir) + ")";
   if (s.retransmissions > 0)
     p.text += format("; %u cop%s resent", s.retransmissions, s.retransmissions == 1 ? "y" : "ies");
   const RetransmissionRun run = longestRunWithin(runs, s.start_ns, s.end_ns);
@@ -123,8 +121,8 @@ void ConnectionProblems::addStall(const ana::StallEvent& s, const std::vector<Re
 void ConnectionProblems::addRun(const RetransmissionRun& r) {
   Problem p = at(ProblemKind::RetransmissionRun, r.dir, r.start_ns, r.end_ns, r.first_frame);
   p.severity = runSeverity(r);
-  p.text = prefix() + runWords(r) + " at " + secondsAt(r.start_ns, start_ns_) + ": " +
-           directionWords(r.dir) + " data waited " + durationText(r.waitedMs()) + " for an ack";
+  p.text = prefix() + runWords(r) + " at " + secondsAt(r.start_ns, start_ns_) + ": " + directionWords(r.dir) +
+           " data waited " + durationText(r.waitedMs()) + " for an ack";
   out_.push_back(std::move(p));
 }
 

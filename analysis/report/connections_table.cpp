@@ -40,7 +40,8 @@ std::string rttCells(const ana::RttStats& rtt, const TopLimit& limit) {
   if (rtt.samples == 0) return cell("\u2013") + cell("\u2013") + cell("\u2013") + cell("\u2013");
   // Samples that are not full round trips read differently: marked, as in the CLI.
   const bool partial = rtt.span != ana::RttSpan::RoundTrip;
-  const std::string mark = partial ? "<abbr title=\"" + std::string(rttSpanWords(rtt.span)) + "\">~</abbr>" : "";
+  const std::string mark =
+      partial ? "<abbr title=\"" + std::string(rttSpanWords(rtt.span)) + "\">~</abbr>" : "";
   const std::string share = limit.index == SIZE_MAX ? "\u2013" : percentText(rtt.share_above[limit.index]);
   return cell(ms(rtt.p50) + mark) + cell(ms(rtt.p95) + mark) + cell(ms(rtt.max) + mark) + cell(share);
 }
@@ -75,9 +76,9 @@ void writeConnection(std::ostream& out, const ConnectionRecord& r, const TopLimi
   const std::string connId = c.has_conn_id ? format("0x%08" PRIx64, c.conn_id) : "\u2013";
   const double seconds = static_cast<double>(c.last_ts_ns - c.first_ts_ns) / 1e9;
   out << "<tbody id=\"conn-" << id << "\"><tr>"
-      << "<th rowspan=\"2\" class=\"num\">" << number << "</th>"
-      << bothRows(escapeXml(c.protocol), "text") << bothRows(escapeXml(c.client), "addr")
-      << bothRows(escapeXml(c.server), "addr") << bothRows(connId, "addr")
+      << "<th rowspan=\"2\" class=\"num\">" << number << "</th>" << bothRows(escapeXml(c.protocol), "text")
+      << bothRows(escapeXml(c.client), "addr") << bothRows(escapeXml(c.server), "addr")
+      << bothRows(connId, "addr")
       << bothRows(r.has_analysis ? ana::toString(r.metrics.vantage) : "\u2013", "text")
       << bothRows(format("%.3f s", seconds), "num");
   writeDirectionCells(out, r, Direction::ClientToServer, limit);
@@ -101,7 +102,8 @@ void writeConnectionsTable(StoreReader& reader, std::ostream& out, const std::ve
          "<th rowspan=\"2\">longest stall</th><th rowspan=\"2\">jitter (ms)</th></tr>\n"
          "<tr><th>p50</th><th>p95</th><th>max</th><th>"
       << over << "</th><th>timeout</th><th>fast</th><th>spurious</th></tr></thead>\n";
-  reader.forEachConnectionRecord([&](const ConnectionRecord& r) { writeConnection(out, r, limit, withTimeline); });
+  reader.forEachConnectionRecord(
+      [&](const ConnectionRecord& r) { writeConnection(out, r, limit, withTimeline); });
   out << "</table>\n";
 }
 

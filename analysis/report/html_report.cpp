@@ -1,8 +1,8 @@
 #include "report/html_report.h"
 
 #include <algorithm>
-#include <cinttypes>
 #include <cerrno>
+#include <cinttypes>
 #include <cstring>
 #include <ctime>
 #include <filesystem>
@@ -79,10 +79,12 @@ void writeFacts(std::ostream& out, const CaptureInfo& c, const AnalysisSettings&
   fact(out, "packets", std::to_string(c.packet_count));
   fact(out, "connections", std::to_string(n.count) + " (" + escapeXml(tally(n.protocols)) + ")");
   fact(out, "vantage", escapeXml(tally(n.vantages)));
-  fact(out, "analysis", format("stall threshold %g ms; RTT limits ", s.stall_ms) + limitsText(s.rtt_limits_ms));
-  fact(out, "frame errors", format("%" PRIu64 " undecodable, %" PRIu64 " malformed, %" PRIu64 " dissector errors",
-                                   c.decode_errors, c.malformed, c.lua_errors) +
-                                (c.truncated ? "; the file is cut off" : ""));
+  fact(out, "analysis",
+       format("stall threshold %g ms; RTT limits ", s.stall_ms) + limitsText(s.rtt_limits_ms));
+  fact(out, "frame errors",
+       format("%" PRIu64 " undecodable, %" PRIu64 " malformed, %" PRIu64 " dissector errors", c.decode_errors,
+              c.malformed, c.lua_errors) +
+           (c.truncated ? "; the file is cut off" : ""));
   fact(out, "problems", std::to_string(problems));
   out << "</table></section>\n";
 }
@@ -99,9 +101,9 @@ std::string whereText(const Problem& p, int64_t startNs, const std::set<int64_t>
            id + "</a>, ";
   }
   if (p.frame != 0) out += "frame " + std::to_string(p.frame) + ", ";
-  out += p.end_ns > p.start_ns ? format("%.3f\u2013%.3f s", secondsSince(p.start_ns, startNs),
-                                        secondsSince(p.end_ns, startNs))
-                               : secondsAt(p.start_ns, startNs);
+  out += p.end_ns > p.start_ns
+             ? format("%.3f\u2013%.3f s", secondsSince(p.start_ns, startNs), secondsSince(p.end_ns, startNs))
+             : secondsAt(p.start_ns, startNs);
   return out;
 }
 
@@ -188,7 +190,8 @@ void writeHtmlReport(StoreReader& reader, const std::vector<Problem>& problems, 
          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n"
       << "<title>rudpscope report: " << name << "</title>\n<style>" << reportStyleSheet()
       << "</style>\n</head>\n<body>\n<header><h1>rudpscope report: <span class=\"file\">" << name
-      << "</span></h1>\n<p class=\"sub\">" << problems.size() << " problem" << (problems.size() == 1 ? "" : "s")
+      << "</span></h1>\n<p class=\"sub\">" << problems.size() << " problem"
+      << (problems.size() == 1 ? "" : "s")
       << "; times are seconds since the capture's first packet, as Wireshark shows them.</p></header>\n";
   writeFacts(out, c, s, census(reader), problems.size());
   writeProblems(out, problems, c.first_ts_ns, withTimeline, o.max_problems);
@@ -199,7 +202,8 @@ void writeHtmlReport(StoreReader& reader, const std::vector<Problem>& problems, 
          "</section>\n";
   writeTimelines(out, reader, worst, c, s, o);
   out << "<footer>Made by " << escapeXml(o.generator) << " from <span class=\"file\">"
-      << escapeXml(reader.path()) << "</span>. Problems are ordered by milliseconds of harm: the time "
+      << escapeXml(reader.path())
+      << "</span>. Problems are ordered by milliseconds of harm: the time "
          "data waited or traffic was lost, and for steady conditions (RTT over the limit, loss) their "
          "share of a typical 10 s of play.</footer>\n</body>\n</html>\n";
 }

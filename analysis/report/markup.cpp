@@ -35,11 +35,26 @@ std::string escapeXml(std::string_view text) {
   for (size_t i = 0; i < text.size();) {
     const char c = text[i];
     switch (c) {
-      case '&': out += "&amp;"; ++i; continue;
-      case '<': out += "&lt;"; ++i; continue;
-      case '>': out += "&gt;"; ++i; continue;
-      case '"': out += "&quot;"; ++i; continue;
-      case '\'': out += "&#39;"; ++i; continue;
+      case '&':
+        out += "&amp;";
+        ++i;
+        continue;
+      case '<':
+        out += "&lt;";
+        ++i;
+        continue;
+      case '>':
+        out += "&gt;";
+        ++i;
+        continue;
+      case '"':
+        out += "&quot;";
+        ++i;
+        continue;
+      case '\'':
+        out += "&#39;";
+        ++i;
+        continue;
       default: break;
     }
     const auto b = static_cast<unsigned char>(c);
@@ -64,8 +79,10 @@ std::string coord(double v) {
   if (!std::isfinite(v)) return "0";
   const double r = std::round(v * 10) / 10;
   char buf[32];
-  if (r == std::floor(r)) std::snprintf(buf, sizeof buf, "%.0f", r == 0 ? 0.0 : r);
-  else std::snprintf(buf, sizeof buf, "%.1f", r);
+  if (r == std::floor(r))
+    std::snprintf(buf, sizeof buf, "%.0f", r == 0 ? 0.0 : r);
+  else
+    std::snprintf(buf, sizeof buf, "%.1f", r);
   return buf;
 }
 

@@ -25,12 +25,12 @@ const char* toString(ProblemKind k);
 
 struct Problem {
   ProblemKind kind{};
-  double severity = 0;        // orders the list (higher is worse); ms of harm where it has a time
-  int64_t conn = 0;           // 0: the capture as a whole
+  double severity = 0;  // orders the list (higher is worse); ms of harm where it has a time
+  int64_t conn = 0;     // 0: the capture as a whole
   Direction dir{};
   int64_t start_ns = 0, end_ns = 0;  // where on the timeline (equal for an instant)
-  uint64_t frame = 0;         // the packet to show (0: none)
-  std::string text;           // one line
+  uint64_t frame = 0;                // the packet to show (0: none)
+  std::string text;                  // one line
 };
 
 // Every problem of the database, worst first.

@@ -11,11 +11,11 @@ namespace rudp::report {
 struct RetransmissionRun {
   Direction dir{};
   uint32_t seq = 0;
-  uint32_t count = 0;                    // timeout copies in a row
+  uint32_t count = 0;  // timeout copies in a row
   uint32_t first_attempt = 0, last_attempt = 0;
   uint64_t first_frame = 0, last_frame = 0;  // first and last copy of the run
-  int64_t start_ns = 0;   // the copy before the run (its timer started the wait)
-  int64_t end_ns = 0;     // the run's last copy
+  int64_t start_ns = 0;                      // the copy before the run (its timer started the wait)
+  int64_t end_ns = 0;                        // the run's last copy
   double waitedMs() const { return static_cast<double>(end_ns - start_ns) / 1e6; }
 };
 

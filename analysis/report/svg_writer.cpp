@@ -105,17 +105,23 @@ void SvgWriter::circle(double cx, double cy, double r, const Paint& p, std::stri
   body_ += '\n';
 }
 
-void SvgWriter::mark(MarkShape shape, double x, double y, double size, const Paint& p,
-                     std::string_view cls, std::string_view title) {
+void SvgWriter::mark(MarkShape shape, double x, double y, double size, const Paint& p, std::string_view cls,
+                     std::string_view title) {
   const double h = size / 2;
   if (shape == MarkShape::Circle) return circle(x, y, h, p, cls, title);
   if (shape == MarkShape::Square) return rect(x - h, y - h, size, size, p, cls, title);
   std::string d;
   auto pt = [&](char cmd, double px, double py) { d += cmd + coord(px) + " " + coord(py); };
   switch (shape) {
-    case MarkShape::TriangleDown: pt('M', x - h, y - h), pt('L', x + h, y - h), pt('L', x, y + h), d += 'Z'; break;
-    case MarkShape::Diamond: pt('M', x, y - h), pt('L', x + h, y), pt('L', x, y + h), pt('L', x - h, y), d += 'Z'; break;
-    case MarkShape::Cross: pt('M', x - h, y - h), pt('L', x + h, y + h), pt('M', x - h, y + h), pt('L', x + h, y - h); break;
+    case MarkShape::TriangleDown:
+      pt('M', x - h, y - h), pt('L', x + h, y - h), pt('L', x, y + h), d += 'Z';
+      break;
+    case MarkShape::Diamond:
+      pt('M', x, y - h), pt('L', x + h, y), pt('L', x, y + h), pt('L', x - h, y), d += 'Z';
+      break;
+    case MarkShape::Cross:
+      pt('M', x - h, y - h), pt('L', x + h, y + h), pt('M', x - h, y + h), pt('L', x + h, y - h);
+      break;
     default: break;
   }
   open("path", cls);

@@ -3,8 +3,8 @@
 // written with one decimal at most, so big plots stay small.
 #pragma once
 #include <string>
-#include <utility>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace rudp::report {
@@ -20,8 +20,8 @@ struct Paint {
   std::string fill = "none";
   std::string stroke = "none";
   double stroke_width = 1;
-  std::string dash;      // stroke-dasharray, empty: solid
-  double opacity = 1;    // of the whole shape
+  std::string dash;    // stroke-dasharray, empty: solid
+  double opacity = 1;  // of the whole shape
 };
 
 struct TextStyle {

@@ -18,7 +18,8 @@ class TimeSpans {
     // From here on .second is the latest end of this span and every one
     // starting before it: the spans starting by `to` reach `from` iff that
     // running maximum does.
-    for (size_t i = 1; i < spans_.size(); ++i) spans_[i].second = std::max(spans_[i].second, spans_[i - 1].second);
+    for (size_t i = 1; i < spans_.size(); ++i)
+      spans_[i].second = std::max(spans_[i].second, spans_[i - 1].second);
   }
   TimeSpans() = default;
 

@@ -37,8 +37,8 @@ MarkShape retxShape(ana::RetxCause c) {
 // `steps` a value holds until the next sample (SRTT and RTO change only
 // when a sample arrives; a slope across a silent gap would invent values).
 template <class Value>
-std::vector<Point> series(const std::vector<ana::RttEvent>& samples, const PlotScale& x,
-                          const PlotScale& y, int64_t startNs, bool steps, Value value) {
+std::vector<Point> series(const std::vector<ana::RttEvent>& samples, const PlotScale& x, const PlotScale& y,
+                          int64_t startNs, bool steps, Value value) {
   std::vector<Point> pts;
   pts.reserve(samples.size() * (steps ? 2 : 1));
   const double top = y.px(y.hi()) - 50, bottom = y.px(y.lo()) + 50;
@@ -60,7 +60,11 @@ const char* TimelineStyle::limitColour(size_t index, size_t count) {
 
 TimelinePanel::TimelinePanel(StoreReader& reader, const ConnectionRecord& conn, Direction dir,
                              int64_t captureStartNs, const std::vector<double>& rttLimitsMs)
-    : reader_(reader), conn_(conn), dir_(dir), start_ns_(captureStartNs), limits_(rttLimitsMs),
+    : reader_(reader),
+      conn_(conn),
+      dir_(dir),
+      start_ns_(captureStartNs),
+      limits_(rttLimitsMs),
       samples_(reader.rttSamples(conn.summary.id, dir)) {}
 
 double TimelinePanel::seconds(int64_t ns) const { return secondsSince(ns, start_ns_); }
@@ -110,8 +114,8 @@ void TimelinePanel::drawStalls(SvgWriter& svg, const PlotScale& x, const PanelGe
     Paint band{TimelineStyle::kStall, "none", 1, {}, s.estimated ? 0.3 : 0.5};
     if (s.estimated) band.stroke = TimelineStyle::kStall, band.dash = "3 2";
     const std::string title = durationText(s.duration_ms) + " stall " + secondsAt(s.start_ns, start_ns_) +
-                              " \u2013 " + secondsAt(s.end_ns, start_ns_) + " (" +
-                              ana::toString(s.cause) + (s.estimated ? ", estimated)" : ")");
+                              " \u2013 " + secondsAt(s.end_ns, start_ns_) + " (" + ana::toString(s.cause) +
+                              (s.estimated ? ", estimated)" : ")");
     svg.rect(x0, g.strip_top, std::max(x1 - x0, 1.0), g.bottom() - g.strip_top, band, "stall", title);
   }
 }

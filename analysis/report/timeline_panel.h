@@ -34,16 +34,16 @@ struct TimelineStyle {
 
 struct PanelGeometry {
   double left = 0, width = 0;
-  double top = 0;          // the header line
-  double strip_top = 0;    // the marks strip
+  double top = 0;        // the header line
+  double strip_top = 0;  // the marks strip
   double plot_top = 0, plot_height = 0;
   double bottom() const { return plot_top + plot_height; }
 };
 
 class TimelinePanel {
  public:
-  TimelinePanel(StoreReader& reader, const ConnectionRecord& conn, Direction dir,
-                int64_t captureStartNs, const std::vector<double>& rttLimitsMs);
+  TimelinePanel(StoreReader& reader, const ConnectionRecord& conn, Direction dir, int64_t captureStartNs,
+                const std::vector<double>& rttLimitsMs);
   // Draws into `svg`; `x` maps seconds since the capture start to pixels and
   // `clipId` names a clip rectangle already defined around the plot area.
   void draw(SvgWriter& svg, const PlotScale& x, const PanelGeometry& g, const std::string& clipId);

@@ -42,7 +42,8 @@ void drawLegend(SvgWriter& svg, const std::vector<double>& limits) {
   const double y = 13;
   double x = kLeft;
   svg.beginGroup("legend");
-  x = legendEntry(svg, x, y, "RTT sample", [&](double cx, double cy) { svg.circle(cx, cy, 2.2, {S::kSample}); });
+  x = legendEntry(svg, x, y, "RTT sample",
+                  [&](double cx, double cy) { svg.circle(cx, cy, 2.2, {S::kSample}); });
   x = legendEntry(svg, x, y, "SRTT", [&](double cx, double cy) {
     svg.line(cx - 6, cy, cx + 6, cy, {"none", S::kSrtt, 1.5});
   });
@@ -88,9 +89,8 @@ void drawTimeAxis(SvgWriter& svg, const PlotScale& x, double bottom) {
 
 }  // namespace
 
-std::string connectionTimelineSvg(StoreReader& reader, const ConnectionRecord& conn,
-                                  int64_t captureStartNs, const std::vector<double>& rttLimitsMs,
-                                  const TimelineOptions& options) {
+std::string connectionTimelineSvg(StoreReader& reader, const ConnectionRecord& conn, int64_t captureStartNs,
+                                  const std::vector<double>& rttLimitsMs, const TimelineOptions& options) {
   const double width = options.width;
   const double height = kLegendHeight + 2 * panelHeight() + kAxisHeight;
   SvgWriter svg(width, height, "Timeline of " + connectionLabel(conn.summary));
@@ -99,7 +99,8 @@ std::string connectionTimelineSvg(StoreReader& reader, const ConnectionRecord& c
                     secondsSince(conn.summary.last_ts_ns, captureStartNs), kLeft, width - kRight);
   drawLegend(svg, rttLimitsMs);
   const Direction dirs[] = {Direction::ClientToServer, Direction::ServerToClient};
-  const PanelGeometry panels[] = {panelAt(kLegendHeight, width), panelAt(kLegendHeight + panelHeight(), width)};
+  const PanelGeometry panels[] = {panelAt(kLegendHeight, width),
+                                  panelAt(kLegendHeight + panelHeight(), width)};
   for (const PanelGeometry& g : panels) drawPanelGround(svg, x, g);
   for (int i = 0; i < 2; ++i) {
     const std::string clipId = options.id_prefix + (i == 0 ? "-c2s" : "-s2c");

@@ -21,8 +21,8 @@ struct TimelineOptions {
   std::string id_prefix = "tl";  // makes clip ids unique when several SVGs share a page
 };
 
-std::string connectionTimelineSvg(StoreReader& reader, const ConnectionRecord& conn,
-                                  int64_t captureStartNs, const std::vector<double>& rttLimitsMs,
+std::string connectionTimelineSvg(StoreReader& reader, const ConnectionRecord& conn, int64_t captureStartNs,
+                                  const std::vector<double>& rttLimitsMs,
                                   const TimelineOptions& options = {});
 
 }  // namespace rudp::report

@@ -4,26 +4,24 @@
 
 namespace rudp {
 
-ConnectionAnalyzers::ConnectionAnalyzers(const std::vector<ProtoInfo>& protos,
-                                         const ana::AnalyzerConfig& cfg)
+ConnectionAnalyzers::ConnectionAnalyzers(const std::vector<ProtoInfo>& protos, const ana::AnalyzerConfig& cfg)
     : protos_(protos), cfg_(cfg) {}
 
 ConnectionAnalyzers::~ConnectionAnalyzers() = default;
 
-void ConnectionAnalyzers::contractPacket(const Connection& c, uint64_t frame, int64_t ts_ns,
-                                         Direction dir, const std::vector<Segment>& segs,
-                                         const DecodedPacket& p) {
+void ConnectionAnalyzers::contractPacket(const Connection& c, uint64_t frame, int64_t ts_ns, Direction dir,
+                                         const std::vector<Segment>& segs, const DecodedPacket& p) {
   if (c.proto_index < 0 || !protos_[c.proto_index].has_contract) return;
   current_ = c.id;
   Entry& e = live_[c.id];
   if (!e.contract)
     e.contract = std::make_unique<ana::ContractAnalyzer>(protos_[c.proto_index].contract, cfg_, this);
   e.contract->onPacket(frame, ts_ns, dir, segs.data(), segs.size(), p.origlen,
-                        p.l3 == L3::IPv4 ? int32_t{p.ip_id} : -1);
+                       p.l3 == L3::IPv4 ? int32_t{p.ip_id} : -1);
 }
 
-void ConnectionAnalyzers::tcpPacket(const Connection& c, uint64_t frame, int64_t ts_ns,
-                                    Direction dir, const DecodedPacket& p) {
+void ConnectionAnalyzers::tcpPacket(const Connection& c, uint64_t frame, int64_t ts_ns, Direction dir,
+                                    const DecodedPacket& p) {
   current_ = c.id;
   Entry& e = live_[c.id];
   if (!e.tcp) e.tcp = std::make_unique<ana::TcpAnalyzer>(cfg_, this);
@@ -32,8 +30,10 @@ void ConnectionAnalyzers::tcpPacket(const Connection& c, uint64_t frame, int64_t
 
 void ConnectionAnalyzers::finishEntry(int64_t connId, Entry& e) {
   current_ = connId;
-  if (e.contract) out_->metrics.emplace_back(connId, e.contract->finish());
-  else if (e.tcp) out_->metrics.emplace_back(connId, e.tcp->finish());
+  if (e.contract)
+    out_->metrics.emplace_back(connId, e.contract->finish());
+  else if (e.tcp)
+    out_->metrics.emplace_back(connId, e.tcp->finish());
 }
 
 void ConnectionAnalyzers::close(int64_t connId) {

@@ -10,8 +10,8 @@
 
 #include "analyzers/contract_analyzer.h"
 #include "analyzers/tcp_analyzer.h"
-#include "flow/connection.h"
 #include "core/proto_info.h"
+#include "flow/connection.h"
 #include "session/store_thread.h"
 
 namespace rudp {
@@ -25,8 +25,7 @@ class ConnectionAnalyzers : public ana::EventSink {
   void setOutput(RowBatch* out) { out_ = out; }
   void contractPacket(const Connection& c, uint64_t frame, int64_t ts_ns, Direction dir,
                       const std::vector<Segment>& segs, const DecodedPacket& p);
-  void tcpPacket(const Connection& c, uint64_t frame, int64_t ts_ns, Direction dir,
-                 const DecodedPacket& p);
+  void tcpPacket(const Connection& c, uint64_t frame, int64_t ts_ns, Direction dir, const DecodedPacket& p);
   // Finishes the analyzer of a connection the flow table closed; its
   // metrics go to the output and its memory is freed.
   void close(int64_t connId);

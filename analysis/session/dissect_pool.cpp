@@ -53,8 +53,10 @@ void DissectPool::dissectLane(PacketBatch& b, unsigned lane) {
   for (size_t i = 0; i < b.size; ++i) {
     BatchSlot& s = b.slots[i];
     if (s.lane != lane) continue;
-    if (s.pkt.l4 == L4::UDP) host.dissectUdp(s.pkt, false, s.res);
-    else s.res.clear();
+    if (s.pkt.l4 == L4::UDP)
+      host.dissectUdp(s.pkt, false, s.res);
+    else
+      s.res.clear();
   }
 }
 

@@ -34,9 +34,8 @@ std::vector<std::string> dissectorFiles(const DissectorOptions& opts) {
   }
   for (const auto& s : opts.extra_scripts) {
     std::error_code ec;
-    bool dup = std::any_of(files.begin(), files.end(), [&](const fs::path& f) {
-      return fs::equivalent(f, s, ec);
-    });
+    bool dup =
+        std::any_of(files.begin(), files.end(), [&](const fs::path& f) { return fs::equivalent(f, s, ec); });
     if (!dup) files.emplace_back(s);
   }
   return {files.begin(), files.end()};

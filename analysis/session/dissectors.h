@@ -9,8 +9,8 @@
 namespace rudp {
 
 struct DissectorOptions {
-  bool load_defaults = true;                 // every *.lua in the default folder
-  std::vector<std::string> extra_scripts;    // -X lua_script:FILE, loaded after the defaults
+  bool load_defaults = true;                               // every *.lua in the default folder
+  std::vector<std::string> extra_scripts;                  // -X lua_script:FILE, loaded after the defaults
   std::vector<std::pair<std::string, std::string>> prefs;  // -o name:value
 };
 

@@ -12,71 +12,132 @@ namespace {
 // tshark prints raw TCP sequence numbers for tcp.seq when started with
 // -o tcp.relative_sequence_numbers:FALSE; rudpscope always prints raw ones.
 const std::vector<std::string> kBuiltins = {
-    "frame.number", "frame.time_epoch", "frame.time_relative", "frame.len", "frame.cap_len",
-    "ip.src", "ip.dst", "ip.proto", "ip.id", "ip.ttl",
-    "ipv6.src", "ipv6.dst",
-    "udp.srcport", "udp.dstport", "udp.length",
-    "tcp.srcport", "tcp.dstport", "tcp.seq", "tcp.seq_raw", "tcp.ack", "tcp.ack_raw", "tcp.len",
-    "tcp.window_size_value", "tcp.options.mss_val", "tcp.options.wscale.shift",
-    "tcp.options.timestamp.tsval", "tcp.options.timestamp.tsecr",
+    "frame.number",
+    "frame.time_epoch",
+    "frame.time_relative",
+    "frame.len",
+    "frame.cap_len",
+    "ip.src",
+    "ip.dst",
+    "ip.proto",
+    "ip.id",
+    "ip.ttl",
+    "ipv6.src",
+    "ipv6.dst",
+    "udp.srcport",
+    "udp.dstport",
+    "udp.length",
+    "tcp.srcport",
+    "tcp.dstport",
+    "tcp.seq",
+    "tcp.seq_raw",
+    "tcp.ack",
+    "tcp.ack_raw",
+    "tcp.len",
+    "tcp.window_size_value",
+    "tcp.options.mss_val",
+    "tcp.options.wscale.shift",
+    "tcp.options.timestamp.tsval",
+    "tcp.options.timestamp.tsecr",
 };
 enum B {
-  FrameNumber, TimeEpoch, TimeRelative, FrameLen, CapLen, IpSrc, IpDst, IpProto, IpId, IpTtl,
-  Ip6Src, Ip6Dst, UdpSrc, UdpDst, UdpLen, TcpSrc, TcpDst, TcpSeq, TcpSeqRaw, TcpAck, TcpAckRaw,
-  TcpLen, TcpWin, TcpMss, TcpWscale, TcpTsval, TcpTsecr,
+  FrameNumber,
+  TimeEpoch,
+  TimeRelative,
+  FrameLen,
+  CapLen,
+  IpSrc,
+  IpDst,
+  IpProto,
+  IpId,
+  IpTtl,
+  Ip6Src,
+  Ip6Dst,
+  UdpSrc,
+  UdpDst,
+  UdpLen,
+  TcpSrc,
+  TcpDst,
+  TcpSeq,
+  TcpSeqRaw,
+  TcpAck,
+  TcpAckRaw,
+  TcpLen,
+  TcpWin,
+  TcpMss,
+  TcpWscale,
+  TcpTsval,
+  TcpTsecr,
 };
 
 void appendTime(std::string& out, int64_t ns) {
   char buf[40];
   const char* sign = ns < 0 ? "-" : "";
   uint64_t a = ns < 0 ? static_cast<uint64_t>(-ns) : static_cast<uint64_t>(ns);
-  std::snprintf(buf, sizeof buf, "%s%" PRIu64 ".%09" PRIu64, sign, a / 1000000000u,
-                a % 1000000000u);
+  std::snprintf(buf, sizeof buf, "%s%" PRIu64 ".%09" PRIu64, sign, a / 1000000000u, a % 1000000000u);
   out += buf;
 }
 }  // namespace
 
 const std::vector<std::string>& FieldPrinter::builtinFields() { return kBuiltins; }
 
-FieldPrinter::FieldPrinter(const LuaHost& host, const std::vector<std::string>& fields)
-    : host_(host) {
+FieldPrinter::FieldPrinter(const LuaHost& host, const std::vector<std::string>& fields) : host_(host) {
   for (const auto& f : fields) {
     Column c;
     auto it = std::find(kBuiltins.begin(), kBuiltins.end(), f);
-    if (it != kBuiltins.end()) c.builtin = static_cast<int>(it - kBuiltins.begin());
-    else c.lua_field = host.fieldByAbbrev(f);
+    if (it != kBuiltins.end())
+      c.builtin = static_cast<int>(it - kBuiltins.begin());
+    else
+      c.lua_field = host.fieldByAbbrev(f);
     if (c.builtin < 0 && c.lua_field < 0)
       throw Error("unknown field '" + f + "' (neither built in nor registered by a loaded dissector)");
     columns_.push_back(c);
   }
 }
 
-void FieldPrinter::builtin(int which, const DecodedPacket& p, int64_t firstTs,
-                           std::string& out) const {
+void FieldPrinter::builtin(int which, const DecodedPacket& p, int64_t firstTs, std::string& out) const {
   const bool v4 = p.l3 == L3::IPv4, v6 = p.l3 == L3::IPv6;
   const bool udp = p.l4 == L4::UDP, tcp = p.l4 == L4::TCP;
   const TcpOptions& o = p.tcp.options;
-  auto num = [&](bool present, uint64_t v) { if (present) out += std::to_string(v); };
+  auto num = [&](bool present, uint64_t v) {
+    if (present) out += std::to_string(v);
+  };
   switch (which) {
     case FrameNumber: num(true, p.frame); break;
     case TimeEpoch: appendTime(out, p.ts_ns); break;
     case TimeRelative: appendTime(out, p.ts_ns - firstTs); break;
     case FrameLen: num(true, p.origlen); break;
     case CapLen: num(true, p.caplen); break;
-    case IpSrc: if (v4) out += p.src.toString(); break;
-    case IpDst: if (v4) out += p.dst.toString(); break;
+    case IpSrc:
+      if (v4) out += p.src.toString();
+      break;
+    case IpDst:
+      if (v4) out += p.dst.toString();
+      break;
     case IpProto: num(v4, p.ip_proto); break;
-    case IpId: if (v4) { char b[8]; std::snprintf(b, sizeof b, "0x%04x", p.ip_id); out += b; } break;
+    case IpId:
+      if (v4) {
+        char b[8];
+        std::snprintf(b, sizeof b, "0x%04x", p.ip_id);
+        out += b;
+      }
+      break;
     case IpTtl: num(v4, p.ip_ttl); break;
-    case Ip6Src: if (v6) out += p.src.toString(); break;
-    case Ip6Dst: if (v6) out += p.dst.toString(); break;
+    case Ip6Src:
+      if (v6) out += p.src.toString();
+      break;
+    case Ip6Dst:
+      if (v6) out += p.dst.toString();
+      break;
     case UdpSrc: num(udp, p.sport); break;
     case UdpDst: num(udp, p.dport); break;
     case UdpLen: num(udp, p.payload_reported_len + 8); break;
     case TcpSrc: num(tcp, p.sport); break;
     case TcpDst: num(tcp, p.dport); break;
-    case TcpSeq: case TcpSeqRaw: num(tcp, p.tcp.seq); break;
-    case TcpAck: case TcpAckRaw: num(tcp, p.tcp.ack); break;  // tshark shows it without the ACK flag too
+    case TcpSeq:
+    case TcpSeqRaw: num(tcp, p.tcp.seq); break;
+    case TcpAck:
+    case TcpAckRaw: num(tcp, p.tcp.ack); break;  // tshark shows it without the ACK flag too
     case TcpLen: num(tcp, p.payload_reported_len); break;
     case TcpWin: num(tcp, p.tcp.window); break;
     case TcpMss: num(tcp && o.mss, o.mss); break;

@@ -15,8 +15,7 @@ class FieldPrinter {
 
   // Appends one tab-separated line (with '\n') for the frame to `out`.
   // `firstTs` is the first frame's time (frame.time_relative).
-  void line(const DecodedPacket& p, const DissectResult& r, int64_t firstTs,
-            std::string& out) const;
+  void line(const DecodedPacket& p, const DissectResult& r, int64_t firstTs, std::string& out) const;
 
   // The frame/ip/udp/tcp fields this printer knows without a dissector.
   static const std::vector<std::string>& builtinFields();

@@ -27,15 +27,20 @@ constexpr size_t kBatchPackets = 2048;  // also the progress / cancel granularit
 // Reads and decodes up to kBatchPackets packets into `b`; false at the end.
 class BatchReader {
  public:
-  BatchReader(CaptureReader& r, DissectPool& pool)
-      : reader_(r), decoder_(r.linkType()), pool_(pool) {}
+  BatchReader(CaptureReader& r, DissectPool& pool) : reader_(r), decoder_(r.linkType()), pool_(pool) {}
 
   bool fill(PacketBatch& b) {
     if (b.slots.size() < kBatchPackets) b.slots.resize(kBatchPackets);
     b.size = 0;
     while (b.size < kBatchPackets && !done_) {
-      if (!reader_.next(raw_)) { done_ = true; break; }
-      if (!started_) { started_ = true; pool_.setFirstTimestamp(raw_.ts_ns); }
+      if (!reader_.next(raw_)) {
+        done_ = true;
+        break;
+      }
+      if (!started_) {
+        started_ = true;
+        pool_.setFirstTimestamp(raw_.ts_ns);
+      }
       BatchSlot& s = b.slots[b.size++];
       decoder_.decode(raw_, s.pkt);
       // The decoder's payload pointer dies with the next frame: keep a copy.
@@ -58,8 +63,11 @@ class BatchReader {
 class FlowStage {
  public:
   FlowStage(LuaHost& host, CaptureInfo& info, const IngestOptions& opts)
-      : info_(info), protos_(host.protocols()), analyze_(opts.analyze_connections),
-        idle_ns_(opts.idle_close_ns), max_open_(std::max<size_t>(opts.max_open_connections, 4)),
+      : info_(info),
+        protos_(host.protocols()),
+        analyze_(opts.analyze_connections),
+        idle_ns_(opts.idle_close_ns),
+        max_open_(std::max<size_t>(opts.max_open_connections, 4)),
         analyzers_(protos_, opts.analysis) {
     extractors_.resize(protos_.size());
     for (size_t i = 0; i < protos_.size(); ++i)
@@ -118,8 +126,10 @@ class FlowStage {
       ConnectionTable::count(hit, pkt, static_cast<uint32_t>(segs_.size()), malformed);
       row.conn = hit.conn->id;
       row.dir = hit.dir;
-      if (analyze_ && row.tcp) analyzers_.tcpPacket(*hit.conn, pkt.frame, pkt.ts_ns, hit.dir, pkt);
-      else if (analyze_) analyzers_.contractPacket(*hit.conn, pkt.frame, pkt.ts_ns, hit.dir, segs_, pkt);
+      if (analyze_ && row.tcp)
+        analyzers_.tcpPacket(*hit.conn, pkt.frame, pkt.ts_ns, hit.dir, pkt);
+      else if (analyze_)
+        analyzers_.contractPacket(*hit.conn, pkt.frame, pkt.ts_ns, hit.dir, segs_, pkt);
     }
     out.add(row, segs_);
   }
@@ -129,7 +139,8 @@ class FlowStage {
   void closeIdle(RowBatch& out) {
     const int64_t now = info_.last_ts_ns;
     const bool over = table_.connections().size() > max_open_;
-    if (!over && swept_ && gapNs(now, last_sweep_ns_) >= 0 && gapNs(now, last_sweep_ns_) < 1'000'000'000) return;
+    if (!over && swept_ && gapNs(now, last_sweep_ns_) >= 0 && gapNs(now, last_sweep_ns_) < 1'000'000'000)
+      return;
     swept_ = true;
     last_sweep_ns_ = now;
     const size_t from = out.closed.size();

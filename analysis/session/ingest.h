@@ -31,8 +31,8 @@ struct IngestOptions {
 struct IngestResult {
   std::string db_path;
   CaptureInfo capture;
-  size_t connections = 0;         // every connection the capture held
-  size_t closed_early = 0;        // closed by the open-connection cap, not by silence
+  size_t connections = 0;   // every connection the capture held
+  size_t closed_early = 0;  // closed by the open-connection cap, not by silence
 };
 
 // Analyses `capturePath` into the database at `dbPath`, replacing an earlier

@@ -9,9 +9,9 @@
 namespace rudp {
 
 struct BatchSlot {
-  DecodedPacket pkt;              // payload points into `payload`
-  std::vector<uint8_t> payload;   // own copy: the reader's buffer is reused
-  uint32_t lane = 0;              // dissector worker; a flow always maps to the same lane
+  DecodedPacket pkt;             // payload points into `payload`
+  std::vector<uint8_t> payload;  // own copy: the reader's buffer is reused
+  uint32_t lane = 0;             // dissector worker; a flow always maps to the same lane
   DissectResult res;
 };
 

@@ -40,9 +40,7 @@ std::string whyNotReusable(const std::string& capturePath, const std::string& db
     if (stored.dissectors != dissectorFingerprint(dissectors)) return "other dissectors or preferences";
     if (info.hash_algorithm != kFileHashAlgorithm || info.hash != hashFile(capturePath))
       return "the capture changed";
-  } catch (const Error& e) {
-    return e.what();
-  }
+  } catch (const Error& e) { return e.what(); }
   return {};
 }
 

@@ -30,11 +30,19 @@ struct RowBatch {
   std::vector<std::pair<int64_t, ana::StallEvent>> stalls;
   std::vector<std::pair<int64_t, ana::RateEvent>> rates;
   std::vector<std::pair<int64_t, ana::ConnectionMetrics>> metrics;  // finished connections
-  std::vector<std::unique_ptr<Connection>> closed;  // connections the flow table closed
+  std::vector<std::unique_ptr<Connection>> closed;                  // connections the flow table closed
 
   void clear() {
-    rows.clear(); seg_begin.clear(); segs.clear(); errors.clear();
-    rtts.clear(); retx.clear(); losses.clear(); stalls.clear(); rates.clear(); metrics.clear();
+    rows.clear();
+    seg_begin.clear();
+    segs.clear();
+    errors.clear();
+    rtts.clear();
+    retx.clear();
+    losses.clear();
+    stalls.clear();
+    rates.clear();
+    metrics.clear();
     closed.clear();
   }
   void add(const PacketRow& r, const std::vector<Segment>& s) {

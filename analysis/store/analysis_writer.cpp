@@ -24,15 +24,24 @@ using RttRow = std::pair<int64_t, ana::RttEvent>;
 using RateRow = std::pair<int64_t, ana::RateEvent>;
 void bindRtt(Statement& st, int at, const RttRow& row) {
   const auto& [conn, e] = row;
-  st.bind(at + 1, conn).bind(at + 2, int64_t(e.dir)).bind(at + 3, i64(e.frame))
-      .bind(at + 4, frameOrNull(e.data_frame)).bind(at + 5, e.ts_ns).bind(at + 6, e.rtt_ms)
-      .bind(at + 7, int64_t(e.source)).bind(at + 8, int64_t(e.span)).bind(at + 9, e.srtt_ms)
+  st.bind(at + 1, conn)
+      .bind(at + 2, int64_t(e.dir))
+      .bind(at + 3, i64(e.frame))
+      .bind(at + 4, frameOrNull(e.data_frame))
+      .bind(at + 5, e.ts_ns)
+      .bind(at + 6, e.rtt_ms)
+      .bind(at + 7, int64_t(e.source))
+      .bind(at + 8, int64_t(e.span))
+      .bind(at + 9, e.srtt_ms)
       .bind(at + 10, e.rto_ms);
 }
 void bindRate(Statement& st, int at, const RateRow& row) {
   const auto& [conn, e] = row;
-  st.bind(at + 1, conn).bind(at + 2, int64_t(e.dir)).bind(at + 3, e.start_ns)
-      .bind(at + 4, int64_t{e.packets}).bind(at + 5, i64(e.bytes));
+  st.bind(at + 1, conn)
+      .bind(at + 2, int64_t(e.dir))
+      .bind(at + 3, e.start_ns)
+      .bind(at + 4, int64_t{e.packets})
+      .bind(at + 5, i64(e.bytes));
 }
 int64_t rttTime(const RttRow& r) { return r.second.ts_ns; }
 int64_t rateTime(const RateRow& r) { return r.second.start_ns; }
@@ -47,8 +56,12 @@ struct Chunk {
   int64_t conn, dir, first_row, last_row, min_ts_ns, max_ts_ns;
 };
 void bindChunk(Statement& st, int at, const Chunk& c) {
-  st.bind(at + 1, c.conn).bind(at + 2, c.dir).bind(at + 3, c.first_row).bind(at + 4, c.last_row)
-      .bind(at + 5, c.min_ts_ns).bind(at + 6, c.max_ts_ns);
+  st.bind(at + 1, c.conn)
+      .bind(at + 2, c.dir)
+      .bind(at + 3, c.first_row)
+      .bind(at + 4, c.last_row)
+      .bind(at + 5, c.min_ts_ns)
+      .bind(at + 6, c.max_ts_ns);
 }
 
 // An event table written in per-(connection, direction) chunks: each chunk
@@ -61,7 +74,9 @@ class ChunkedTable {
   using Bind = typename sql::BatchedInsert<Row>::Bind;
   ChunkedTable(StoreWriter& w, const char* table, const char* directory, int cols, Bind bind,
                int64_t (*time)(const Row&))
-      : w_(w), table_(table), rows_(w.database(), table, cols, 32, bind),
+      : w_(w),
+        table_(table),
+        rows_(w.database(), table, cols, 32, bind),
         dir_(w.database(), directory, 6, 32, bindChunk),
         time_(time),
         chunks_(kChunkRows, kMaxHeldRows,
@@ -123,8 +138,9 @@ struct AnalysisWriter::Impl {
         loss(w.database(), "INSERT INTO losses VALUES (?,?,?,?,?,?,?)"),
         stall(w.database(), "INSERT INTO stalls VALUES (?,?,?,?,?,?,?,?,?,?,?)"),
         conn(w.database(), "INSERT INTO connection_analysis VALUES (?,?,?,?,?)"),
-        dir(w.database(), "INSERT INTO direction_metrics VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-                          "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
+        dir(w.database(),
+            "INSERT INTO direction_metrics VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
+            "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
         burst(w.database(), "INSERT INTO loss_bursts VALUES (?,?,?,?)"),
         rtt(w, "rtt_samples", "rtt_chunks", 10, bindRtt, rttTime),
         rate(w, "rates", "rate_chunks", 5, bindRate, rateTime) {}
@@ -138,26 +154,44 @@ void AnalysisWriter::rtt(int64_t conn, const ana::RttEvent& e) { d->rtt.add({con
 void AnalysisWriter::retransmission(int64_t conn, const ana::RetransmissionEvent& e) {
   std::optional<double> since;
   if (e.since_previous_ms >= 0) since = e.since_previous_ms;
-  d->retx.bind(1, conn).bind(2, int64_t(e.dir)).bind(3, i64(e.frame)).bind(4, e.ts_ns)
-      .bind(5, int64_t{e.seq}).bind(6, frameOrNull(e.original_frame))
-      .bind(7, frameOrNull(e.previous_frame)).bind(8, int64_t{e.attempt}).bind(9, since)
+  d->retx.bind(1, conn)
+      .bind(2, int64_t(e.dir))
+      .bind(3, i64(e.frame))
+      .bind(4, e.ts_ns)
+      .bind(5, int64_t{e.seq})
+      .bind(6, frameOrNull(e.original_frame))
+      .bind(7, frameOrNull(e.previous_frame))
+      .bind(8, int64_t{e.attempt})
+      .bind(9, since)
       .bind(10, std::string_view(ana::toString(e.cause)));
   d->retx.run();
   d->w.tick();
 }
 
 void AnalysisWriter::loss(int64_t conn, const ana::LossEvent& e) {
-  d->loss.bind(1, conn).bind(2, int64_t(e.dir)).bind(3, i64(e.frame)).bind(4, e.ts_ns)
-      .bind(5, int64_t{e.first_seq}).bind(6, int64_t{e.count}).bind(7, frameOrNull(e.first_frame));
+  d->loss.bind(1, conn)
+      .bind(2, int64_t(e.dir))
+      .bind(3, i64(e.frame))
+      .bind(4, e.ts_ns)
+      .bind(5, int64_t{e.first_seq})
+      .bind(6, int64_t{e.count})
+      .bind(7, frameOrNull(e.first_frame));
   d->loss.run();
   d->w.tick();
 }
 
 void AnalysisWriter::stall(int64_t conn, const ana::StallEvent& e) {
-  d->stall.bind(1, conn).bind(2, int64_t(e.dir)).bind(3, e.start_ns).bind(4, e.end_ns)
-      .bind(5, e.duration_ms).bind(6, std::string_view(ana::toString(e.cause)))
-      .bind(7, frameOrNull(e.first_frame)).bind(8, frameOrNull(e.last_frame))
-      .bind(9, int64_t{e.retransmissions}).bind(10, int64_t{e.open}).bind(11, int64_t{e.estimated});
+  d->stall.bind(1, conn)
+      .bind(2, int64_t(e.dir))
+      .bind(3, e.start_ns)
+      .bind(4, e.end_ns)
+      .bind(5, e.duration_ms)
+      .bind(6, std::string_view(ana::toString(e.cause)))
+      .bind(7, frameOrNull(e.first_frame))
+      .bind(8, frameOrNull(e.last_frame))
+      .bind(9, int64_t{e.retransmissions})
+      .bind(10, int64_t{e.open})
+      .bind(11, int64_t{e.estimated});
   d->stall.run();
   d->w.tick();
 }
@@ -169,8 +203,11 @@ void AnalysisWriter::metrics(int64_t conn, const ana::ConnectionMetrics& m) {
   d->rate.flush(conn);
   std::optional<double> hs;
   if (m.handshake_ms >= 0) hs = m.handshake_ms;
-  d->conn.bind(1, conn).bind(2, std::string_view(ana::toString(m.vantage))).bind(3, hs)
-      .bind(4, int64_t{m.connect_attempts}).bind(5, int64_t{m.disconnected});
+  d->conn.bind(1, conn)
+      .bind(2, std::string_view(ana::toString(m.vantage)))
+      .bind(3, hs)
+      .bind(4, int64_t{m.connect_attempts})
+      .bind(5, int64_t{m.disconnected});
   d->conn.run();
   for (int dir = 0; dir < 2; ++dir) {
     const ana::DirectionMetrics& x = m.dir[dir];
@@ -182,16 +219,13 @@ void AnalysisWriter::metrics(int64_t conn, const ana::ConnectionMetrics& m) {
     // C++17, but GCC still warns about them.
     s.bind(c++, conn);
     s.bind(c++, int64_t{dir});
-    for (uint64_t v : {x.data_packets, x.retransmissions, x.retransmissions_timeout,
-                       x.retransmissions_fast, x.retransmissions_spurious,
-                       x.retransmissions_inferred, x.lost, x.loss_unknown})
+    for (uint64_t v : {x.data_packets, x.retransmissions, x.retransmissions_timeout, x.retransmissions_fast,
+                       x.retransmissions_spurious, x.retransmissions_inferred, x.lost, x.loss_unknown})
       s.bind(c++, i64(v));
     s.bind(c++, x.mean_loss_burst);
-    for (uint64_t v : {x.reordered, x.duplicates, x.network_duplicates, x.rtt.samples})
-      s.bind(c++, i64(v));
-    for (double v : {x.rtt.min, x.rtt.p50, x.rtt.p95, x.rtt.p99, x.rtt.max, x.rtt.mean,
-                     x.rtt.share_above[0], x.rtt.share_above[1], x.rtt.share_above[2],
-                     x.rtt.srtt, x.rtt.rto})
+    for (uint64_t v : {x.reordered, x.duplicates, x.network_duplicates, x.rtt.samples}) s.bind(c++, i64(v));
+    for (double v : {x.rtt.min, x.rtt.p50, x.rtt.p95, x.rtt.p99, x.rtt.max, x.rtt.mean, x.rtt.share_above[0],
+                     x.rtt.share_above[1], x.rtt.share_above[2], x.rtt.srtt, x.rtt.rto})
       s.bind(c++, opt(rtt, v));
     s.bind(c++, std::string_view(ana::toString(x.rtt.span)));
     s.bind(c++, int64_t{x.rtt.exact_percentiles});
@@ -201,8 +235,10 @@ void AnalysisWriter::metrics(int64_t conn, const ana::ConnectionMetrics& m) {
     for (double v : {x.gaps.tick_hz, x.hol_blocking_ms, x.hol_max_ms}) s.bind(c++, v);
     s.bind(c++, i64(x.hol_blocked_packets));
     s.bind(c++, int64_t{x.hol_observable});
-    if (x.min_window == UINT32_MAX) s.bindNull(c++);
-    else s.bind(c++, int64_t{x.min_window});
+    if (x.min_window == UINT32_MAX)
+      s.bindNull(c++);
+    else
+      s.bind(c++, int64_t{x.min_window});
     s.run();
     for (const auto& [len, count] : x.loss_bursts) {
       d->burst.bind(1, conn).bind(2, int64_t{dir}).bind(3, int64_t{len}).bind(4, i64(count));

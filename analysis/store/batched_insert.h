@@ -30,7 +30,9 @@ class BatchedInsert {
   BatchedInsert(Database& db, const char* table, int cols, int rows, Bind bind)
       : one_(db, multiRowInsert(table, cols, 1).c_str()),
         many_(db, multiRowInsert(table, cols, rows).c_str()),
-        cols_(cols), rows_(static_cast<size_t>(rows)), bind_(bind) {
+        cols_(cols),
+        rows_(static_cast<size_t>(rows)),
+        bind_(bind) {
     buf_.reserve(rows_);
   }
 

@@ -24,9 +24,12 @@ std::string defaultDatabasePath(const std::string& capturePath, bool folderWrita
   if (folderWritable) return (dir / name).string();
 
   fs::path cache;
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) cache = x;
-  else if (const char* h = std::getenv("HOME"); h && *h) cache = fs::path(h) / ".cache";
-  else throw StoreError("'" + dir.string() + "' is read-only and there is no cache folder: use --db");
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x)
+    cache = x;
+  else if (const char* h = std::getenv("HOME"); h && *h)
+    cache = fs::path(h) / ".cache";
+  else
+    throw StoreError("'" + dir.string() + "' is read-only and there is no cache folder: use --db");
   cache /= "rudpscope";
   std::error_code ec;
   fs::create_directories(cache, ec);

@@ -83,10 +83,10 @@ struct PacketRecord {
   Direction dir = Direction::ClientToServer;
   uint64_t file_offset = 0;
   uint32_t caplen = 0, origlen = 0;
-  int status = 0;    // store::PacketStatus bits
+  int status = 0;  // store::PacketStatus bits
   uint32_t segments = 0;
-  std::optional<int64_t> kind, role, reliability, seq, ack, ack_bits, una, ts, ts_echo, flags,
-      channel, length, window;
+  std::optional<int64_t> kind, role, reliability, seq, ack, ack_bits, una, ts, ts_echo, flags, channel,
+      length, window;
 };
 
 // Which packets: every member that is set must match.

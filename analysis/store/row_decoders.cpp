@@ -41,8 +41,9 @@ ConnectionSummary connectionSummary(const Statement& st) {
 }
 
 ConnectionAnalysisReader::ConnectionAnalysisReader(sql::Database& db)
-    : conn_(db, "SELECT vantage, handshake_ms, connect_attempts, disconnected"
-                " FROM connection_analysis WHERE conn = ?"),
+    : conn_(db,
+            "SELECT vantage, handshake_ms, connect_attempts, disconnected"
+            " FROM connection_analysis WHERE conn = ?"),
       dir_(db, "SELECT * FROM direction_metrics WHERE conn = ? AND dir = ?"),
       bursts_(db, "SELECT length, count FROM loss_bursts WHERE conn = ? AND dir = ? ORDER BY length"),
       stalls_(db, "SELECT * FROM stalls WHERE conn = ? AND dir = ? ORDER BY start_ns") {}
@@ -76,16 +77,15 @@ bool ConnectionAnalysisReader::readDirection(int64_t conn, Direction dir, ana::D
   if (!s.step()) return false;
   // Columns in schema.cpp's order, after conn and dir.
   int c = 2;
-  for (uint64_t* v : {&m.data_packets, &m.retransmissions, &m.retransmissions_timeout,
-                      &m.retransmissions_fast, &m.retransmissions_spurious,
-                      &m.retransmissions_inferred, &m.lost, &m.loss_unknown})
+  for (uint64_t* v :
+       {&m.data_packets, &m.retransmissions, &m.retransmissions_timeout, &m.retransmissions_fast,
+        &m.retransmissions_spurious, &m.retransmissions_inferred, &m.lost, &m.loss_unknown})
     *v = u64(s, c++);
   m.mean_loss_burst = s.real(c++);
-  for (uint64_t* v : {&m.reordered, &m.duplicates, &m.network_duplicates, &m.rtt.samples})
-    *v = u64(s, c++);
+  for (uint64_t* v : {&m.reordered, &m.duplicates, &m.network_duplicates, &m.rtt.samples}) *v = u64(s, c++);
   ana::RttStats& r = m.rtt;
-  for (double* v : {&r.min, &r.p50, &r.p95, &r.p99, &r.max, &r.mean, &r.share_above[0],
-                    &r.share_above[1], &r.share_above[2], &r.srtt, &r.rto})
+  for (double* v : {&r.min, &r.p50, &r.p95, &r.p99, &r.max, &r.mean, &r.share_above[0], &r.share_above[1],
+                    &r.share_above[2], &r.srtt, &r.rto})
     *v = s.real(c++);  // NULL (no samples) reads as 0, as the analyzers leave it
   r.span = ana::fromString(s.text(c++), ana::RttSpan::BeyondCapture, ana::RttSpan::Unknown);
   r.exact_percentiles = s.int64(c++) != 0;
@@ -177,8 +177,7 @@ ana::StallEvent stallEvent(const Statement& st, Direction dir) {
   e.start_ns = st.int64(2);
   e.end_ns = st.int64(3);
   e.duration_ms = st.real(4);
-  e.cause = ana::fromString(st.text(5), ana::StallCause::AcksLost,
-                            ana::StallCause::RetransmissionTimeout);
+  e.cause = ana::fromString(st.text(5), ana::StallCause::AcksLost, ana::StallCause::RetransmissionTimeout);
   e.first_frame = u64(st, 6);
   e.last_frame = u64(st, 7);
   e.retransmissions = static_cast<uint32_t>(st.int64(8));
@@ -202,9 +201,10 @@ ana::RateEvent rateEvent(const Statement& st, Direction dir) {
 // sorts one chunk at a time (the first rows come without reading them all).
 PacketSelect::PacketSelect(const PacketQuery& q) : q_(q) {
   if (q.conn) {
-    sql = "SELECT p.* FROM packet_chunks c CROSS JOIN json_each(c.frames) j CROSS JOIN packets p"
-          " WHERE c.conn = ?5 AND c.chunk <= ?2 AND c.last_frame >= ?1"
-          " AND c.max_ts_ns >= ?3 AND c.min_ts_ns < ?4";
+    sql =
+        "SELECT p.* FROM packet_chunks c CROSS JOIN json_each(c.frames) j CROSS JOIN packets p"
+        " WHERE c.conn = ?5 AND c.chunk <= ?2 AND c.last_frame >= ?1"
+        " AND c.max_ts_ns >= ?3 AND c.min_ts_ns < ?4";
     if (q.dir) sql += " AND c.dir = ?6";
     sql += " AND p.frame = j.value AND ";
   } else {
@@ -240,9 +240,8 @@ PacketRecord packetRecord(const Statement& st) {
   p.status = static_cast<int>(st.int64(7));
   p.segments = static_cast<uint32_t>(st.int64(8));
   int c = 9;
-  for (std::optional<int64_t>* v : {&p.kind, &p.role, &p.reliability, &p.seq, &p.ack, &p.ack_bits,
-                                    &p.una, &p.ts, &p.ts_echo, &p.flags, &p.channel, &p.length,
-                                    &p.window})
+  for (std::optional<int64_t>* v : {&p.kind, &p.role, &p.reliability, &p.seq, &p.ack, &p.ack_bits, &p.una,
+                                    &p.ts, &p.ts_echo, &p.flags, &p.channel, &p.length, &p.window})
     *v = optInt(st, c++);
   return p;
 }

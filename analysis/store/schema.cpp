@@ -134,8 +134,7 @@ void checkReadable(sql::Database& db) {
     sql::Statement st(db, "PRAGMA user_version");
     if (st.step()) version = static_cast<int>(st.int64(0));
   }
-  if (version == 0)
-    throw StoreError("'" + db.path() + "' is not a rudpscope database");
+  if (version == 0) throw StoreError("'" + db.path() + "' is not a rudpscope database");
   if (version != kSchemaVersion)
     throw StoreError("'" + db.path() + "' has schema version " + std::to_string(version) +
                      ", this rudpscope reads version " + std::to_string(kSchemaVersion) +

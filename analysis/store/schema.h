@@ -16,10 +16,10 @@ void checkReadable(sql::Database& db);
 
 // Packet status bits (packets.status).
 enum PacketStatus : int {
-  kDecodeError = 1,     // link/IP/transport header malformed or cut
-  kMalformed = 2,       // the dissector flagged the datagram malformed
-  kLuaError = 4,        // the dissector raised an error on this packet
-  kIpFragment = 8,      // an IPv4 fragment; the datagram completes in a later frame
+  kDecodeError = 1,  // link/IP/transport header malformed or cut
+  kMalformed = 2,    // the dissector flagged the datagram malformed
+  kLuaError = 4,     // the dissector raised an error on this packet
+  kIpFragment = 8,   // an IPv4 fragment; the datagram completes in a later frame
 };
 
 }  // namespace rudp::store

@@ -5,8 +5,7 @@
 namespace rudp::sql {
 
 Database::Database(const std::string& path, Mode mode) : path_(path) {
-  int flags = mode == Mode::ReadOnly ? SQLITE_OPEN_READONLY
-                                     : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+  int flags = mode == Mode::ReadOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
   flags |= SQLITE_OPEN_NOMUTEX;
   if (sqlite3_open_v2(path.c_str(), &db_, flags, nullptr) != SQLITE_OK) {
     std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
@@ -34,20 +33,28 @@ void Database::exec(const char* sql) {
 }
 
 Statement::Statement(Database& db, const char* sql) : db_(db) {
-  if (sqlite3_prepare_v3(db.handle(), sql, -1, SQLITE_PREPARE_PERSISTENT, &st_, nullptr) !=
-      SQLITE_OK)
+  if (sqlite3_prepare_v3(db.handle(), sql, -1, SQLITE_PREPARE_PERSISTENT, &st_, nullptr) != SQLITE_OK)
     db.fail("cannot prepare statement");
 }
 
 Statement::~Statement() { sqlite3_finalize(st_); }
 
-Statement& Statement::bind(int i, int64_t v) { sqlite3_bind_int64(st_, i, v); return *this; }
-Statement& Statement::bind(int i, double v) { sqlite3_bind_double(st_, i, v); return *this; }
+Statement& Statement::bind(int i, int64_t v) {
+  sqlite3_bind_int64(st_, i, v);
+  return *this;
+}
+Statement& Statement::bind(int i, double v) {
+  sqlite3_bind_double(st_, i, v);
+  return *this;
+}
 Statement& Statement::bind(int i, std::string_view v) {
   sqlite3_bind_text(st_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
   return *this;
 }
-Statement& Statement::bindNull(int i) { sqlite3_bind_null(st_, i); return *this; }
+Statement& Statement::bindNull(int i) {
+  sqlite3_bind_null(st_, i);
+  return *this;
+}
 
 bool Statement::step() {
   int rc = sqlite3_step(st_);

@@ -41,10 +41,12 @@ class Statement {
   Statement& bind(int i, std::string_view v);
   Statement& bindNull(int i);
   template <class T>
-  Statement& bind(int i, const std::optional<T>& v) { return v ? bind(i, *v) : bindNull(i); }
+  Statement& bind(int i, const std::optional<T>& v) {
+    return v ? bind(i, *v) : bindNull(i);
+  }
 
-  bool step();         // true while a row is available
-  void run();          // step to completion, then reset
+  bool step();  // true while a row is available
+  void run();   // step to completion, then reset
   void reset();
 
   int64_t int64(int col) const { return sqlite3_column_int64(st_, col); }

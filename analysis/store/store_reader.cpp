@@ -53,9 +53,12 @@ AnalysisSettings StoreReader::settings() {
   Statement st(d->db, "SELECT key, value FROM meta WHERE key IN ('stall_ms', 'analysed', 'dissectors')");
   while (st.step()) {
     const std::string key = st.text(0), value = st.text(1);
-    if (key == "stall_ms") s.stall_ms = std::strtod(value.c_str(), nullptr);
-    else if (key == "analysed") s.analysed = value == "1";
-    else s.dissectors = value;
+    if (key == "stall_ms")
+      s.stall_ms = std::strtod(value.c_str(), nullptr);
+    else if (key == "analysed")
+      s.analysed = value == "1";
+    else
+      s.dissectors = value;
   }
   // rtt_limit_1, rtt_limit_2, ...: ordered by their number, not as text.
   Statement lim(d->db,

@@ -40,8 +40,7 @@ class StoreReader {
   // Events of one connection and direction (the direction whose data they
   // are about) within a capture-time range, in time order.
   std::vector<ana::RttEvent> rttSamples(int64_t conn, Direction dir, TimeRange range = {});
-  std::vector<ana::RetransmissionEvent> retransmissions(int64_t conn, Direction dir,
-                                                        TimeRange range = {});
+  std::vector<ana::RetransmissionEvent> retransmissions(int64_t conn, Direction dir, TimeRange range = {});
   std::vector<ana::LossEvent> losses(int64_t conn, Direction dir, TimeRange range = {});
   // Stalls overlapping the range.
   std::vector<ana::StallEvent> stalls(int64_t conn, Direction dir, TimeRange range = {});
@@ -53,8 +52,7 @@ class StoreReader {
   void forEachPacket(const PacketQuery& q, const std::function<void(const PacketRecord&)>& f);
   std::optional<PacketRecord> packet(uint64_t frame);
   // Why a frame could not be decoded or dissected (packet_errors), in frame order.
-  std::vector<std::pair<uint64_t, std::string>> packetErrors(uint64_t firstFrame = 1,
-                                                             size_t limit = 1000);
+  std::vector<std::pair<uint64_t, std::string>> packetErrors(uint64_t firstFrame = 1, size_t limit = 1000);
 
  private:
   struct Impl;

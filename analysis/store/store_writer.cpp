@@ -29,7 +29,10 @@ void removeWithSidecars(const std::string& p) {
 
 void fsyncPath(const std::string& p, bool directory) {
   int fd = ::open(p.c_str(), directory ? O_RDONLY | O_DIRECTORY : O_RDONLY);
-  if (fd >= 0) { ::fsync(fd); ::close(fd); }
+  if (fd >= 0) {
+    ::fsync(fd);
+    ::close(fd);
+  }
 }
 }  // namespace
 
@@ -72,8 +75,13 @@ void bindPacket(sql::Statement& st, int at, const PacketInsert& p) {
   auto null = [&](int col) { st.bindNull(at + col); };
   bind(1, static_cast<int64_t>(r.frame));
   bind(2, r.ts_ns);
-  if (r.conn) { bind(3, r.conn); bind(4, static_cast<int64_t>(r.dir)); }
-  else { null(3); null(4); }
+  if (r.conn) {
+    bind(3, r.conn);
+    bind(4, static_cast<int64_t>(r.dir));
+  } else {
+    null(3);
+    null(4);
+  }
   bind(5, static_cast<int64_t>(r.file_offset));
   bind(6, r.caplen);
   bind(7, r.origlen);
@@ -87,8 +95,13 @@ void bindPacket(sql::Statement& st, int at, const PacketInsert& p) {
     bind(13, t.seq);
     (t.flags & 0x10) ? bind(14, t.ack) : null(14);
     null(15);
-    if (t.options.has_timestamps) { bind(17, t.options.tsval); bind(18, t.options.tsecr); }
-    else { null(17); null(18); }
+    if (t.options.has_timestamps) {
+      bind(17, t.options.tsval);
+      bind(18, t.options.tsecr);
+    } else {
+      null(17);
+      null(18);
+    }
     bind(19, t.flags);
     null(20);
     bind(21, r.tcp_payload);
@@ -112,8 +125,13 @@ struct FrameList {
   std::string frames;  // JSON array
 };
 void bindFrameList(sql::Statement& st, int at, const FrameList& f) {
-  st.bind(at + 1, f.conn).bind(at + 2, f.chunk).bind(at + 3, f.dir).bind(at + 4, f.last_frame)
-      .bind(at + 5, f.min_ts_ns).bind(at + 6, f.max_ts_ns).bind(at + 7, std::string_view(f.frames));
+  st.bind(at + 1, f.conn)
+      .bind(at + 2, f.chunk)
+      .bind(at + 3, f.dir)
+      .bind(at + 4, f.last_frame)
+      .bind(at + 5, f.min_ts_ns)
+      .bind(at + 6, f.max_ts_ns)
+      .bind(at + 7, std::string_view(f.frames));
 }
 
 // packet_chunks: the frames of each connection, by direction, in chunks (the
@@ -198,8 +216,7 @@ struct StoreWriter::Impl {
   }
 };
 
-StoreWriter::StoreWriter(const std::string& dbPath)
-    : final_(dbPath), partial_(dbPath + ".partial") {
+StoreWriter::StoreWriter(const std::string& dbPath) : final_(dbPath), partial_(dbPath + ".partial") {
   removeWithSidecars(partial_);
   try {
     d = std::make_unique<Impl>(partial_);
@@ -241,8 +258,11 @@ void StoreWriter::addSettings(const AnalysisSettings& settings) {
 void StoreWriter::addProtocols(const std::vector<ProtoInfo>& protos) {
   sql::Statement st(d->db, "INSERT INTO protocols VALUES (?,?,?,?,?)");
   for (size_t i = 0; i < protos.size(); ++i) {
-    st.bind(1, static_cast<int64_t>(i)).bind(2, protos[i].name).bind(3, protos[i].description)
-        .bind(4, protos[i].script).bind(5, int64_t{protos[i].has_contract});
+    st.bind(1, static_cast<int64_t>(i))
+        .bind(2, protos[i].name)
+        .bind(3, protos[i].description)
+        .bind(4, protos[i].script)
+        .bind(5, int64_t{protos[i].has_contract});
     st.run();
   }
 }
@@ -254,8 +274,8 @@ void StoreWriter::addPacket(const PacketRow& r, const Segment* segs, size_t n) {
   for (size_t i = 1; i < n; ++i) {
     auto& ex = *d->insExtra;
     ex.bind(1, static_cast<int64_t>(r.frame)).bind(2, static_cast<int64_t>(i));
-    bindSegment(segs[i], 3, false, [&](int col, int64_t v) { ex.bind(col, v); },
-                [&](int col) { ex.bindNull(col); });
+    bindSegment(
+        segs[i], 3, false, [&](int col, int64_t v) { ex.bind(col, v); }, [&](int col) { ex.bindNull(col); });
     ex.run();
     d->tick();
   }
@@ -271,9 +291,13 @@ void StoreWriter::addPacketError(uint64_t frame, const std::string& message) {
 
 void StoreWriter::addConnection(const Connection& x) {
   sql::Statement& con = *d->insConn;
-  con.bind(1, x.id).bind(2, x.protocol).bind(3, x.client.ip.toString())
-      .bind(4, int64_t{x.client.port}).bind(5, x.server.ip.toString())
-      .bind(6, int64_t{x.server.port}).bind(7, int64_t{x.roles_from_handshake});
+  con.bind(1, x.id)
+      .bind(2, x.protocol)
+      .bind(3, x.client.ip.toString())
+      .bind(4, int64_t{x.client.port})
+      .bind(5, x.server.ip.toString())
+      .bind(6, int64_t{x.server.port})
+      .bind(7, int64_t{x.roles_from_handshake});
   x.has_conn_id ? con.bind(8, static_cast<int64_t>(x.conn_id)) : con.bindNull(8);
   con.bind(9, x.first_ts_ns).bind(10, x.last_ts_ns).bind(11, int64_t{x.rebindings});
   int col = 12;
@@ -285,19 +309,26 @@ void StoreWriter::addConnection(const Connection& x) {
   d->tick();
 }
 
-void StoreWriter::finish(const CaptureInfo& c,
-                         const std::vector<std::unique_ptr<Connection>>& conns) {
+void StoreWriter::finish(const CaptureInfo& c, const std::vector<std::unique_ptr<Connection>>& conns) {
   flushPackets();
-  sql::Statement cap(d->db,
-                     "INSERT INTO capture VALUES (1,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
-  cap.bind(1, c.path).bind(2, static_cast<int64_t>(c.size)).bind(3, c.hash)
-      .bind(4, c.hash_algorithm).bind(5, c.format).bind(6, int64_t{c.link_type})
+  sql::Statement cap(d->db, "INSERT INTO capture VALUES (1,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+  cap.bind(1, c.path)
+      .bind(2, static_cast<int64_t>(c.size))
+      .bind(3, c.hash)
+      .bind(4, c.hash_algorithm)
+      .bind(5, c.format)
+      .bind(6, int64_t{c.link_type})
       .bind(7, c.link_type_name);
-  if (c.packet_count) cap.bind(8, c.first_ts_ns).bind(9, c.last_ts_ns);
-  else cap.bindNull(8).bindNull(9);
-  cap.bind(10, static_cast<int64_t>(c.packet_count)).bind(11, int64_t{c.truncated})
-      .bind(12, c.warning).bind(13, static_cast<int64_t>(c.decode_errors))
-      .bind(14, static_cast<int64_t>(c.malformed)).bind(15, static_cast<int64_t>(c.lua_errors));
+  if (c.packet_count)
+    cap.bind(8, c.first_ts_ns).bind(9, c.last_ts_ns);
+  else
+    cap.bindNull(8).bindNull(9);
+  cap.bind(10, static_cast<int64_t>(c.packet_count))
+      .bind(11, int64_t{c.truncated})
+      .bind(12, c.warning)
+      .bind(13, static_cast<int64_t>(c.decode_errors))
+      .bind(14, static_cast<int64_t>(c.malformed))
+      .bind(15, static_cast<int64_t>(c.lua_errors));
   cap.run();
 
   for (const auto& cp : conns) addConnection(*cp);
@@ -308,7 +339,10 @@ void StoreWriter::finish(const CaptureInfo& c,
   // WAL while writing; the finished file in rollback mode, so read-only
   // readers (the GUI, the CLI summary) leave no -wal/-shm files beside it.
   d->db.exec("PRAGMA journal_mode = DELETE");
-  d->insPacket.reset(); d->insExtra.reset(); d->insError.reset(); d->insConn.reset();
+  d->insPacket.reset();
+  d->insExtra.reset();
+  d->insError.reset();
+  d->insConn.reset();
   d->directory.reset();
   d.reset();  // closing the last connection removes the -wal file
   fsyncPath(partial_, false);

@@ -8,14 +8,13 @@
 #include <string>
 #include <vector>
 
+#include "core/proto_info.h"
 #include "flow/connection.h"
 #include "flow/segment.h"
-#include "core/proto_info.h"
 #include "store/records.h"
 #include "store/sqlite.h"
 
 namespace rudp {
-
 
 struct PacketRow {
   uint64_t frame = 0;
@@ -34,7 +33,7 @@ struct PacketRow {
 class StoreWriter {
  public:
   explicit StoreWriter(const std::string& dbPath);  // throws StoreError
-  ~StoreWriter();  // without finish(): closes and removes the partial file
+  ~StoreWriter();                                   // without finish(): closes and removes the partial file
 
   void addProtocols(const std::vector<ProtoInfo>& protos);
   // The settings the figures depend on (meta), so readers can label them and

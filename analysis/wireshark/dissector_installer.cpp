@@ -62,8 +62,12 @@ const char* stateMeaning(FileState state) {
 DissectorInstaller::DissectorInstaller(std::string sourceFolder, std::string pluginFolder)
     : source_(std::move(sourceFolder)), plugins_(std::move(pluginFolder)) {}
 
-std::string DissectorInstaller::sourcePath(const std::string& name) const { return (fs::path(source_) / name).string(); }
-std::string DissectorInstaller::pluginPath(const std::string& name) const { return (fs::path(plugins_) / name).string(); }
+std::string DissectorInstaller::sourcePath(const std::string& name) const {
+  return (fs::path(source_) / name).string();
+}
+std::string DissectorInstaller::pluginPath(const std::string& name) const {
+  return (fs::path(plugins_) / name).string();
+}
 
 std::vector<std::string> DissectorInstaller::sourceNames() const {
   std::vector<std::string> names;
@@ -80,12 +84,14 @@ std::vector<DissectorFile> DissectorInstaller::status() const {
   const InstallManifest manifest = InstallManifest::load(plugins_);
   std::vector<DissectorFile> files;
   for (const auto& name : sourceNames())
-    files.push_back({name, stateOf(hashIfPresent(pluginPath(name)), hashFile(sourcePath(name)), manifest.hashOf(name))});
+    files.push_back(
+        {name, stateOf(hashIfPresent(pluginPath(name)), hashFile(sourcePath(name)), manifest.hashOf(name))});
   return files;
 }
 
 bool DissectorInstaller::allInstalled(const std::vector<DissectorFile>& files) {
-  return std::all_of(files.begin(), files.end(), [](const DissectorFile& f) { return f.state == FileState::Installed; });
+  return std::all_of(files.begin(), files.end(),
+                     [](const DissectorFile& f) { return f.state == FileState::Installed; });
 }
 
 std::vector<FileChange> DissectorInstaller::install(bool overwriteOthers) const {
@@ -93,7 +99,8 @@ std::vector<FileChange> DissectorInstaller::install(bool overwriteOthers) const 
   if (!overwriteOthers)
     for (const auto& f : files)
       if (f.state == FileState::Foreign || f.state == FileState::Modified)
-        throw Error("'" + pluginPath(f.name) + "' is " + stateMeaning(f.state) + "; not overwritten (--force overwrites it)");
+        throw Error("'" + pluginPath(f.name) + "' is " + stateMeaning(f.state) +
+                    "; not overwritten (--force overwrites it)");
   ensureFolder(plugins_);
   InstallManifest manifest = InstallManifest::load(plugins_);
   std::vector<FileChange> changes;
@@ -102,7 +109,9 @@ std::vector<FileChange> DissectorInstaller::install(bool overwriteOthers) const 
     if (f.state != FileState::Installed) writeFileAtomically(pluginPath(f.name), contents);
     // An identical copy someone made by hand becomes ours too: it is.
     manifest.record(f.name, hashFile(pluginPath(f.name)));
-    changes.push_back({f.name, f.state == FileState::Installed ? "up to date" : std::string("written (was ") + stateName(f.state) + ")"});
+    changes.push_back({f.name, f.state == FileState::Installed
+                                   ? "up to date"
+                                   : std::string("written (was ") + stateName(f.state) + ")"});
   }
   manifest.save(plugins_);
   return changes;

@@ -6,8 +6,8 @@
 
 namespace rudp::wireshark {
 
-ExportResult exportFrames(const std::string& capture, const std::vector<uint64_t>& frames, const std::string& output,
-                          const std::atomic<bool>* cancel) {
+ExportResult exportFrames(const std::string& capture, const std::vector<uint64_t>& frames,
+                          const std::string& output, const std::atomic<bool>* cancel) {
   auto reader = CaptureReader::open(capture);
   PcapngWriter writer(output, reader->linkType());
   ExportResult result;

@@ -17,7 +17,7 @@ struct ExportResult {
 // `frames` sorted ascending (frame_selection.h gives them so). Reads the
 // capture once, up to the last frame asked for. Throws CaptureError (cannot
 // read or write) or Cancelled when `cancel` is set.
-ExportResult exportFrames(const std::string& capture, const std::vector<uint64_t>& frames, const std::string& output,
-                          const std::atomic<bool>* cancel = nullptr);
+ExportResult exportFrames(const std::string& capture, const std::vector<uint64_t>& frames,
+                          const std::string& output, const std::atomic<bool>* cancel = nullptr);
 
 }  // namespace rudp::wireshark

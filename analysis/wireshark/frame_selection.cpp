@@ -15,7 +15,8 @@ namespace {
 uint64_t frameNumber(const std::string& text, const std::string& whole) {
   char* end = nullptr;
   errno = 0;
-  const unsigned long long n = text.empty() || text[0] == '-' || text[0] == '+' ? 0 : std::strtoull(text.c_str(), &end, 10);
+  const unsigned long long n =
+      text.empty() || text[0] == '-' || text[0] == '+' ? 0 : std::strtoull(text.c_str(), &end, 10);
   if (n == 0 || errno != 0 || !end || *end != '\0')
     throw Error("not a list of frame numbers and ranges (e.g. 1-10,15): '" + whole + "'");
   return n;

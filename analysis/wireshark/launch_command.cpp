@@ -4,11 +4,13 @@
 
 namespace rudp::wireshark {
 
-std::vector<std::string> launchCommand(const LaunchOptions& options, const std::vector<DissectorFile>& installed) {
+std::vector<std::string> launchCommand(const LaunchOptions& options,
+                                       const std::vector<DissectorFile>& installed) {
   std::vector<std::string> argv = {options.program, "-r", options.capture};
   for (const auto& f : installed)
     if (f.state == FileState::Missing)
-      argv.insert(argv.end(), {"-X", "lua_script:" + (std::filesystem::path(options.sourceFolder) / f.name).string()});
+      argv.insert(argv.end(),
+                  {"-X", "lua_script:" + (std::filesystem::path(options.sourceFolder) / f.name).string()});
   if (options.goToFrame != 0) argv.insert(argv.end(), {"-g", std::to_string(options.goToFrame)});
   if (!options.displayFilter.empty()) argv.insert(argv.end(), {"-Y", options.displayFilter});
   return argv;

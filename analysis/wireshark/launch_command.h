@@ -21,7 +21,8 @@ struct LaunchOptions {
 // copy (current, outdated or not ours) is loaded by Wireshark itself; also
 // passing ours would register the same protocol twice, which Wireshark
 // refuses, so only missing ones are passed.
-std::vector<std::string> launchCommand(const LaunchOptions& options, const std::vector<DissectorFile>& installed);
+std::vector<std::string> launchCommand(const LaunchOptions& options,
+                                       const std::vector<DissectorFile>& installed);
 
 // One line about the dissectors Wireshark will use, when it is not simply
 // ours (e.g. an outdated or foreign copy in the plugin folder); empty else.

@@ -62,7 +62,8 @@ std::string defaultLuaPluginFolder() {
 LuaPluginFolder findLuaPluginFolder(const std::string& tshark) {
   LuaPluginFolder folder;
   const auto folders = programOutput({tshark, "-G", "folders"});
-  if (const auto version = programOutput({tshark, "--version"})) folder.version = parseTsharkVersion(*version);
+  if (const auto version = programOutput({tshark, "--version"}))
+    folder.version = parseTsharkVersion(*version);
   folder.path = folders ? parsePersonalLuaPlugins(*folders) : std::string();
   if (!folder.path.empty()) {
     folder.source = LuaPluginFolder::Source::Tshark;
@@ -71,7 +72,8 @@ LuaPluginFolder findLuaPluginFolder(const std::string& tshark) {
   }
   folder.path = defaultLuaPluginFolder();
   folder.source = LuaPluginFolder::Source::Default;
-  folder.how = folders ? "Wireshark's documented default (`" + tshark + " -G folders` names no personal Lua plugin folder)"
+  folder.how = folders ? "Wireshark's documented default (`" + tshark +
+                             " -G folders` names no personal Lua plugin folder)"
                        : "Wireshark's documented default (`" + tshark + "` was not found or failed)";
   return folder;
 }

@@ -17,7 +17,7 @@ struct LuaPluginFolder {
   std::string path;
   // How `path` was found: tshark's report or the documented default.
   enum class Source { Tshark, Default } source = Source::Default;
-  std::string how;  // one line, e.g. "reported by `tshark -G folders`"
+  std::string how;           // one line, e.g. "reported by `tshark -G folders`"
   WiresharkVersion version;  // of the tshark found; unknown without one
 };
 

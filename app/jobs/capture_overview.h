@@ -17,9 +17,9 @@ struct CaptureOverview {
   rudp::CaptureInfo capture;
   rudp::AnalysisSettings settings;
   std::vector<rudp::ConnectionRecord> connections;
-  std::vector<rudp::Problem> problems;  // worst first
+  std::vector<rudp::Problem> problems;                       // worst first
   rudp::ana::Vantage vantage = rudp::ana::Vantage::Unknown;  // most connections'
-  size_t vantageConnections = 0;  // how many connections have that vantage
+  size_t vantageConnections = 0;                             // how many connections have that vantage
 };
 CaptureOverview loadCaptureOverview(rudp::StoreReader& reader);
 

@@ -99,7 +99,8 @@ void CaptureSession::loadOverview(const IngestOutcome& outcome) {
   m_state = State::Loading;
   m_outcome = outcome;
   m_queries->run(
-      m_overviewTracker, outcome.dbPath, [](rudp::StoreReader& reader) { return loadCaptureOverview(reader); },
+      m_overviewTracker, outcome.dbPath,
+      [](rudp::StoreReader& reader) { return loadCaptureOverview(reader); },
       [this](CaptureOverview overview) {
         m_overview = std::make_shared<const CaptureOverview>(std::move(overview));
         m_state = State::Ready;

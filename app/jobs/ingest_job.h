@@ -23,8 +23,8 @@ struct IngestRequest {
 
 struct IngestOutcome {
   QString capturePath, dbPath;
-  bool reused = false;      // the database was shown as it was, no analysis ran
-  size_t closedEarly = 0;   // connections closed by the open-connection cap
+  bool reused = false;     // the database was shown as it was, no analysis ran
+  size_t closedEarly = 0;  // connections closed by the open-connection cap
 };
 
 class IngestJob : public QObject {

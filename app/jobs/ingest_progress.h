@@ -8,10 +8,10 @@ namespace rudp::gui {
 struct IngestProgress {
   enum class Phase { Checking, Reading, Finishing };
   Phase phase = Phase::Checking;
-  double fraction = -1;          // 0..1 of the file read; -1 unknown
+  double fraction = -1;  // 0..1 of the file read; -1 unknown
   quint64 packets = 0;
   double packets_per_second = 0;
-  double seconds_left = -1;      // -1 unknown
+  double seconds_left = -1;  // -1 unknown
 };
 
 }  // namespace rudp::gui

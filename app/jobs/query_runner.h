@@ -46,9 +46,10 @@ class QueryRunner : public QObject {
               else
                 fail(result.error);
             });
-    watcher->setFuture(QtConcurrent::run(&m_pool, [path = dbPath.toStdString(), query = std::move(query)]() mutable {
-      return runQuery<T>(path, query);
-    }));
+    watcher->setFuture(
+        QtConcurrent::run(&m_pool, [path = dbPath.toStdString(), query = std::move(query)]() mutable {
+          return runQuery<T>(path, query);
+        }));
   }
 
   // Blocks until every started query has finished (tests, shutdown).
@@ -61,9 +62,7 @@ class QueryRunner : public QObject {
     try {
       rudp::StoreReader reader(path);
       result.value.emplace(query(reader));
-    } catch (const std::exception& e) {
-      result.error = QString::fromStdString(e.what());
-    }
+    } catch (const std::exception& e) { result.error = QString::fromStdString(e.what()); }
     return result;
   }
 

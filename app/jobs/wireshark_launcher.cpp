@@ -54,10 +54,11 @@ WiresharkRequest WiresharkRequest::forConnection(const CaptureSession& session, 
   WiresharkRequest request{session.capturePath(), session.dbPath(), conn, range, goToFrame, {}};
   const int64_t t0 = session.overview()->capture.first_ts_ns;
   const bool whole = range.from_ns == TimeRange{}.from_ns && range.to_ns == TimeRange{}.to_ns;
-  request.what = whole ? WiresharkLauncher::tr("connection #%1").arg(conn)
-                       : WiresharkLauncher::tr("connection #%1 from %2 s to %3 s")
-                             .arg(conn)
-                             .arg(relativeSecondsText(range.from_ns, t0, 3), relativeSecondsText(range.to_ns, t0, 3));
+  request.what =
+      whole ? WiresharkLauncher::tr("connection #%1").arg(conn)
+            : WiresharkLauncher::tr("connection #%1 from %2 s to %3 s")
+                  .arg(conn)
+                  .arg(relativeSecondsText(range.from_ns, t0, 3), relativeSecondsText(range.to_ns, t0, 3));
   return request;
 }
 
@@ -73,15 +74,17 @@ void WiresharkLauncher::waitForDone() { m_pool.waitForDone(); }
 void WiresharkLauncher::open(const WiresharkRequest& request) {
   const QString program = QStandardPaths::findExecutable(QStringLiteral("wireshark"));
   if (program.isEmpty()) {
-    emit message(MessageBanner::Kind::Error,
-                 tr("Wireshark is not installed: no “wireshark” program on PATH. Install it (Debian: apt install "
-                    "wireshark) to open packets in it."));
+    emit message(
+        MessageBanner::Kind::Error,
+        tr("Wireshark is not installed: no “wireshark” program on PATH. Install it (Debian: apt install "
+           "wireshark) to open packets in it."));
     return;
   }
   const QString pcapng = newPcapngPath(request);
   if (pcapng.isEmpty()) {
-    emit message(MessageBanner::Kind::Error, tr("Cannot open %1 in Wireshark: no temporary file can be created in %2.")
-                                                 .arg(request.what, QDir::tempPath()));
+    emit message(MessageBanner::Kind::Error,
+                 tr("Cannot open %1 in Wireshark: no temporary file can be created in %2.")
+                     .arg(request.what, QDir::tempPath()));
     return;
   }
   auto* watcher = new QFutureWatcher<Plan>(this);
@@ -89,7 +92,8 @@ void WiresharkLauncher::open(const WiresharkRequest& request) {
     watcher->deleteLater();
     start(program, request, watcher->future().result());
   });
-  watcher->setFuture(QtConcurrent::run(&m_pool, [request, program, pcapng] { return prepare(request, program, pcapng); }));
+  watcher->setFuture(
+      QtConcurrent::run(&m_pool, [request, program, pcapng] { return prepare(request, program, pcapng); }));
 }
 
 WiresharkLauncher::Plan WiresharkLauncher::prepare(const WiresharkRequest& request, const QString& program,
@@ -116,8 +120,9 @@ WiresharkLauncher::Plan WiresharkLauncher::prepare(const WiresharkRequest& reque
     const auto argv = ws::launchCommand(options, installed);
     for (size_t i = 1; i < argv.size(); ++i) plan.arguments << QString::fromStdString(argv[i]);
     const bool root = ws::runningAsRoot();
-    plan.remarks = joined(ws::launchCaveat(installed),
-                          ws::superuserBlocksLua(folder.version, root) ? ws::superuserNote(folder.version, root) : "");
+    plan.remarks =
+        joined(ws::launchCaveat(installed),
+               ws::superuserBlocksLua(folder.version, root) ? ws::superuserNote(folder.version, root) : "");
   } catch (const std::exception& e) {
     QFile::remove(pcapng);
     plan.error = QString::fromStdString(e.what());
@@ -127,11 +132,13 @@ WiresharkLauncher::Plan WiresharkLauncher::prepare(const WiresharkRequest& reque
 
 void WiresharkLauncher::start(const QString& program, const WiresharkRequest& request, const Plan& plan) {
   if (!plan.error.isEmpty()) {
-    emit message(MessageBanner::Kind::Error, tr("Cannot open %1 in Wireshark: %2.").arg(request.what, plan.error));
+    emit message(MessageBanner::Kind::Error,
+                 tr("Cannot open %1 in Wireshark: %2.").arg(request.what, plan.error));
     return;
   }
   if (!QProcess::startDetached(program, plan.arguments)) {
-    emit message(MessageBanner::Kind::Error, tr("Cannot start %1; the packets are in %2.").arg(program, plan.pcapng));
+    emit message(MessageBanner::Kind::Error,
+                 tr("Cannot start %1; the packets are in %2.").arg(program, plan.pcapng));
     return;
   }
   emit launched(program, plan.arguments);
@@ -139,7 +146,8 @@ void WiresharkLauncher::start(const QString& program, const WiresharkRequest& re
                      .arg(plan.written)
                      .arg(plan.written == 1 ? tr("packet") : tr("packets"), request.what, plan.pcapng);
   if (!plan.remarks.isEmpty()) text += QLatin1Char(' ') + plan.remarks + QLatin1Char('.');
-  emit message(plan.remarks.isEmpty() ? MessageBanner::Kind::Information : MessageBanner::Kind::Warning, text);
+  emit message(plan.remarks.isEmpty() ? MessageBanner::Kind::Information : MessageBanner::Kind::Warning,
+               text);
 }
 
 }  // namespace rudp::gui

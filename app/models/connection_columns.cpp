@@ -29,8 +29,7 @@ ConnectionColumn wholeColumn(QString id, QString title, QString tip, NumberKind 
   return c;
 }
 
-ConnectionColumn dirColumn(QString id, QString title, QString tip, NumberKind kind, Combine how,
-                           PerDir f) {
+ConnectionColumn dirColumn(QString id, QString title, QString tip, NumberKind kind, Combine how, PerDir f) {
   ConnectionColumn c = column(std::move(id), std::move(title), std::move(tip), kind);
   c.perDirection = std::move(f);
   c.combine = how;
@@ -59,8 +58,7 @@ PerDir rttMetric(double ana::RttStats::*field) {
 
 QVariant count(uint64_t v) { return QVariant::fromValue<qulonglong>(v); }
 
-const QString kDirTip = QStringLiteral(
-    "\nShown client→server / server→client; sorted by the %1 of the two.");
+const QString kDirTip = QStringLiteral("\nShown client→server / server→client; sorted by the %1 of the two.");
 
 QString dirTip(const QString& text, Combine how) {
   return text + kDirTip.arg(how == Combine::Sum ? "sum" : "larger");
@@ -82,15 +80,15 @@ std::vector<ConnectionColumn> identityColumns(int64_t captureStartNs) {
                     return r.summary.has_conn_id ? QVariant(hexText(r.summary.conn_id, 8)) : QVariant();
                   }),
       wholeColumn("vantage", "Vantage", "Where the capture was taken, detected from the traffic.",
-                  NumberKind::Text,
-                  [](const ConnectionRecord& r) { return vantageText(r.metrics.vantage); }),
+                  NumberKind::Text, [](const ConnectionRecord& r) { return vantageText(r.metrics.vantage); }),
       wholeColumn("badness", "Badness",
                   "Longest stall (ms) + 1000 × share of RTT samples above the first limit (0..1) + "
                   "20 × loss %, each the worse direction. Higher is worse.",
                   NumberKind::Decimal,
                   [](const ConnectionRecord& r) { return QVariant(connectionBadness(r)); }),
       hidden(wholeColumn("start", "Start (s)", "First packet, seconds after the capture's first frame.",
-                         NumberKind::Seconds, [captureStartNs](const ConnectionRecord& r) {
+                         NumberKind::Seconds,
+                         [captureStartNs](const ConnectionRecord& r) {
                            return relativeSeconds(r.summary.first_ts_ns, captureStartNs);
                          })),
       wholeColumn("duration", "Duration (s)", "First to last packet, in seconds.", NumberKind::Seconds,
@@ -122,8 +120,8 @@ ConnectionColumn rttColumn(const char* id, const char* title, double ana::RttSta
   const QString tip = QStringLiteral(
       "RTT of the direction whose data was acknowledged, in ms. ~: not a full round trip (the capture "
       "sits at that data's receiver or mid-path; column \"RTT measures\" says which).");
-  ConnectionColumn c = dirColumn(id, title, dirTip(tip, Combine::Max), NumberKind::Milliseconds,
-                                 Combine::Max, rttMetric(field));
+  ConnectionColumn c = dirColumn(id, title, dirTip(tip, Combine::Max), NumberKind::Milliseconds, Combine::Max,
+                                 rttMetric(field));
   c.mark = partialRttMark;
   return c;
 }
@@ -143,12 +141,11 @@ std::vector<ConnectionColumn> rttColumns(const AnalysisSettings& settings) {
   };
   for (size_t i = 0; i < settings.rtt_limits_ms.size() && i < 3; ++i) {
     const QString limit = QString::number(settings.rtt_limits_ms[i]);
-    auto c = dirColumn(QStringLiteral("over_limit_%1").arg(i + 1), QStringLiteral("> %1 ms (%)").arg(limit),
-                       dirTip(QStringLiteral("Share of RTT samples above %1 ms, in percent.").arg(limit),
-                              Combine::Max),
-                       NumberKind::Percent, Combine::Max, [i](const ConnectionRecord& r, Direction d) {
-                         return fromOptional(shareAbovePercent(r, d, i));
-                       });
+    auto c = dirColumn(
+        QStringLiteral("over_limit_%1").arg(i + 1), QStringLiteral("> %1 ms (%)").arg(limit),
+        dirTip(QStringLiteral("Share of RTT samples above %1 ms, in percent.").arg(limit), Combine::Max),
+        NumberKind::Percent, Combine::Max,
+        [i](const ConnectionRecord& r, Direction d) { return fromOptional(shareAbovePercent(r, d, i)); });
     c.hiddenByDefault = i > 0;
     cols.push_back(std::move(c));
   }
@@ -159,16 +156,18 @@ std::vector<ConnectionColumn> lossColumns() {
   return {
       dirColumn("loss", "Loss (%)",
                 dirTip("Seqs never delivered per distinct seq captured: 100 × lost ÷ (data packets − "
-                       "retransmissions − network duplicates).", Combine::Max),
+                       "retransmissions − network duplicates).",
+                       Combine::Max),
                 NumberKind::Percent, Combine::Max,
                 [](const ConnectionRecord& r, Direction d) { return fromOptional(lossPercent(r, d)); }),
       dirColumn("lost", "Lost", dirTip("Seqs never delivered.", Combine::Sum), NumberKind::Count,
                 Combine::Sum, metric([](const ana::DirectionMetrics& m) { return count(m.lost); })),
-      dirColumn("retx", "Retx", dirTip("Retransmitted copies, all kinds.", Combine::Sum),
-                NumberKind::Count, Combine::Sum,
+      dirColumn("retx", "Retx", dirTip("Retransmitted copies, all kinds.", Combine::Sum), NumberKind::Count,
+                Combine::Sum,
                 metric([](const ana::DirectionMetrics& m) { return count(m.retransmissions); })),
-      dirColumn("retx_timeout", "Retx timeout", dirTip("Retransmissions after the sender's timer.", Combine::Sum),
-                NumberKind::Count, Combine::Sum,
+      dirColumn("retx_timeout", "Retx timeout",
+                dirTip("Retransmissions after the sender's timer.", Combine::Sum), NumberKind::Count,
+                Combine::Sum,
                 metric([](const ana::DirectionMetrics& m) { return count(m.retransmissions_timeout); })),
       dirColumn("retx_fast", "Retx fast",
                 dirTip("Retransmissions triggered by acks showing the seq missing.", Combine::Sum),
@@ -200,8 +199,7 @@ void append(std::vector<ConnectionColumn>& to, std::vector<ConnectionColumn> mor
 }
 }  // namespace
 
-std::vector<ConnectionColumn> connectionColumns(const AnalysisSettings& settings,
-                                                int64_t captureStartNs) {
+std::vector<ConnectionColumn> connectionColumns(const AnalysisSettings& settings, int64_t captureStartNs) {
   std::vector<ConnectionColumn> cols = identityColumns(captureStartNs);
   append(cols, trafficColumns());
   append(cols, rttColumns(settings));

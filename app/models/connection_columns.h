@@ -34,8 +34,7 @@ struct ConnectionColumn {
 
 // Every column, in display order. The "> L ms" columns follow the analysis
 // settings' RTT limits (the first one visible, the others hidden by default).
-std::vector<ConnectionColumn> connectionColumns(const AnalysisSettings& settings,
-                                                int64_t captureStartNs);
+std::vector<ConnectionColumn> connectionColumns(const AnalysisSettings& settings, int64_t captureStartNs);
 
 // The sort value of a per-direction column: invalid when both are missing.
 QVariant combineDirections(const QVariant& c2s, const QVariant& s2c, Combine how);

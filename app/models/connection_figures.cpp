@@ -15,8 +15,7 @@ double orZero(const std::optional<double>& v) { return v.value_or(0.0); }
 
 double worseOfBoth(const ConnectionRecord& r,
                    std::optional<double> (*figure)(const ConnectionRecord&, Direction)) {
-  return std::max(orZero(figure(r, Direction::ClientToServer)),
-                  orZero(figure(r, Direction::ServerToClient)));
+  return std::max(orZero(figure(r, Direction::ClientToServer)), orZero(figure(r, Direction::ServerToClient)));
 }
 
 std::optional<double> shareAboveFirstLimit(const ConnectionRecord& r, Direction d) {
@@ -48,8 +47,7 @@ std::optional<double> shareAbovePercent(const ConnectionRecord& r, Direction d, 
 
 double connectionBadness(const ConnectionRecord& r) {
   // shareAbovePercent is in percent: × 10 = × 1000 on the 0..1 share.
-  return worseOfBoth(r, longestStallMs) +
-         kShareWeight / 100.0 * worseOfBoth(r, shareAboveFirstLimit) +
+  return worseOfBoth(r, longestStallMs) + kShareWeight / 100.0 * worseOfBoth(r, shareAboveFirstLimit) +
          kLossPercentWeight * worseOfBoth(r, lossPercent);
 }
 

@@ -5,8 +5,8 @@ namespace rudp::gui {
 ConnectionsModel::ConnectionsModel(QObject* parent)
     : QAbstractTableModel(parent), columns_(connectionColumns({}, 0)) {}
 
-void ConnectionsModel::setConnections(std::vector<ConnectionRecord> records,
-                                      const AnalysisSettings& settings, const CaptureInfo& capture) {
+void ConnectionsModel::setConnections(std::vector<ConnectionRecord> records, const AnalysisSettings& settings,
+                                      const CaptureInfo& capture) {
   beginResetModel();
   records_ = std::move(records);
   columns_ = connectionColumns(settings, capture.first_ts_ns);
@@ -37,8 +37,7 @@ QString ConnectionsModel::text(const ConnectionRecord& r, const ConnectionColumn
 }
 
 QVariant ConnectionsModel::data(const QModelIndex& index, int role) const {
-  if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
-    return {};
+  if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
   const ConnectionRecord& r = records_[index.row()];
   const ConnectionColumn& c = columns_[index.column()];
   switch (role) {

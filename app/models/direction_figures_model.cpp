@@ -20,12 +20,14 @@ QVariant count(uint64_t v) { return QVariant::fromValue<qulonglong>(v); }
 
 // An RTT figure; none without samples.
 Figure rtt(double ana::RttStats::*field) {
-  return [field](const DirectionStatistics& d) { return d.rtt.samples ? QVariant(d.rtt.*field) : QVariant(); };
+  return
+      [field](const DirectionStatistics& d) { return d.rtt.samples ? QVariant(d.rtt.*field) : QVariant(); };
 }
 
 // A packet-spacing figure; none without samples.
 Figure gap(double ana::GapStats::*field) {
-  return [field](const DirectionStatistics& d) { return d.gaps.samples ? QVariant(d.gaps.*field) : QVariant(); };
+  return
+      [field](const DirectionStatistics& d) { return d.gaps.samples ? QVariant(d.gaps.*field) : QVariant(); };
 }
 
 const std::vector<FigureSpec>& figureSpecs() {
@@ -52,13 +54,14 @@ const std::vector<FigureSpec>& figureSpecs() {
        gap(&ana::GapStats::p99)},
       {"Spacing max (ms)", "Longest time between consecutive packets.", NumberKind::Milliseconds,
        gap(&ana::GapStats::max)},
-      {"Tick rate (Hz)", "Detected send rate; none when the traffic has no steady tick.",
-       NumberKind::Decimal,
-       [](const DirectionStatistics& d) { return d.gaps.tick_hz > 0 ? QVariant(d.gaps.tick_hz) : QVariant(); }},
+      {"Tick rate (Hz)", "Detected send rate; none when the traffic has no steady tick.", NumberKind::Decimal,
+       [](const DirectionStatistics& d) {
+         return d.gaps.tick_hz > 0 ? QVariant(d.gaps.tick_hz) : QVariant();
+       }},
       {"Lost seqs", "Seqs never delivered.", NumberKind::Count,
        [](const DirectionStatistics& d) { return count(d.lost); }},
-      {"Mean loss burst (packets)", "Mean length of the runs of consecutive lost seqs.",
-       NumberKind::Decimal, [](const DirectionStatistics& d) {
+      {"Mean loss burst (packets)", "Mean length of the runs of consecutive lost seqs.", NumberKind::Decimal,
+       [](const DirectionStatistics& d) {
          return d.loss_bursts.empty() ? QVariant() : QVariant(d.mean_loss_burst);
        }},
   };
@@ -95,8 +98,7 @@ int DirectionFiguresModel::columnCount(const QModelIndex& parent) const {
 }
 
 QVariant DirectionFiguresModel::data(const QModelIndex& index, int role) const {
-  if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
-    return {};
+  if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
   const Row& r = rows_[index.row()];
   const bool name = index.column() == Figure;
   switch (role) {

@@ -23,8 +23,7 @@ int LossBurstModel::columnCount(const QModelIndex& parent) const {
 }
 
 QVariant LossBurstModel::data(const QModelIndex& index, int role) const {
-  if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
-    return {};
+  if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
   const Row& r = rows_[index.row()];
   const qulonglong value = index.column() == Length ? r.length : r.count[index.column() - 1];
   switch (role) {
@@ -37,10 +36,9 @@ QVariant LossBurstModel::data(const QModelIndex& index, int role) const {
 
 QVariant LossBurstModel::headerData(int section, Qt::Orientation orientation, int role) const {
   static const char* const titles[ColumnCount] = {"Burst length (packets)", "Bursts c→s", "Bursts s→c"};
-  static const char* const tips[ColumnCount] = {
-      "Consecutive seqs lost together.",
-      "How many bursts of this length client→server data had.",
-      "How many bursts of this length server→client data had."};
+  static const char* const tips[ColumnCount] = {"Consecutive seqs lost together.",
+                                                "How many bursts of this length client→server data had.",
+                                                "How many bursts of this length server→client data had."};
   if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
     return QAbstractTableModel::headerData(section, orientation, role);
   if (role == Qt::DisplayRole) return QString::fromUtf8(titles[section]);

@@ -29,8 +29,7 @@ void addIdentity(std::vector<PacketField>& f, const PacketRecord& p, const Captu
   f.push_back({QStringLiteral("Direction"), directionLongName(p.dir),
                QStringLiteral("Which end sent the packet."), static_cast<int>(p.dir)});
   f.push_back({QStringLiteral("Length (bytes)"), lengthText(p),
-               QStringLiteral("Frame length on the wire (and the bytes captured, when fewer)."),
-               p.origlen});
+               QStringLiteral("Frame length on the wire (and the bytes captured, when fewer)."), p.origlen});
   f.push_back({QStringLiteral("Status"), packetStatusText(p.status),
                QStringLiteral("Problems decoding or dissecting the frame."), p.status});
   f.push_back(numberField("Segments", p.segments,
@@ -45,8 +44,9 @@ struct HeaderField {
 };
 
 const HeaderField kNumbers[] = {
-    {"Kind", &PacketRecord::kind, "The protocol's packet type value (GRUDP: DATA 0, ACK 1, CONNECT 2, "
-                                  "ACCEPT 3, DISCONNECT 4, PING 5, PONG 6)."},
+    {"Kind", &PacketRecord::kind,
+     "The protocol's packet type value (GRUDP: DATA 0, ACK 1, CONNECT 2, "
+     "ACCEPT 3, DISCONNECT 4, PING 5, PONG 6)."},
     {"Seq", &PacketRecord::seq, "Sequence number, as on the wire."},
     {"Ack", &PacketRecord::ack, "Acknowledgement number."},
     {"Una", &PacketRecord::una, "Cumulative ack: first seq not yet received (KCP)."},
@@ -112,8 +112,7 @@ int PacketFieldsModel::columnCount(const QModelIndex& parent) const {
 }
 
 QVariant PacketFieldsModel::data(const QModelIndex& index, int role) const {
-  if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
-    return {};
+  if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
   const PacketField& f = fields_[index.row()];
   switch (role) {
     case Qt::DisplayRole: return index.column() == Name ? f.name : f.value;

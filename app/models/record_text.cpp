@@ -36,7 +36,10 @@ QString reliabilityText(int64_t reliability) {
 }
 
 QString packetStatusText(int status) {
-  struct Bit { int bit; const char* word; };
+  struct Bit {
+    int bit;
+    const char* word;
+  };
   static const Bit bits[] = {{store::kDecodeError, "decode error"},
                              {store::kMalformed, "malformed"},
                              {store::kLuaError, "dissector error"},

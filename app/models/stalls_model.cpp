@@ -9,7 +9,10 @@
 namespace rudp::gui {
 
 namespace {
-struct Header { const char* title; const char* tip; };
+struct Header {
+  const char* title;
+  const char* tip;
+};
 const Header kHeaders[StallsModel::ColumnCount] = {
     {"Conn", "Connection number."},
     {"Direction", "Direction whose data waited for an ack."},
@@ -18,8 +21,9 @@ const Header kHeaders[StallsModel::ColumnCount] = {
     {"Cause", "Why: retransmission timeout, peer silent (nothing came back), zero window, or acks lost."},
     {"Retx", "Copies the sender retransmitted during the stall."},
     {"Frames", "The data packet that started the wait – the packet that ended it."},
-    {"Notes", "open: still unresolved when the capture ended; estimated: rebuilt on the remote "
-              "sender's timeline (the capture is at the data's receiver)."},
+    {"Notes",
+     "open: still unresolved when the capture ended; estimated: rebuilt on the remote "
+     "sender's timeline (the capture is at the data's receiver)."},
 };
 
 QString framesText(const ana::StallEvent& s) {
@@ -39,9 +43,8 @@ std::vector<StallRow> stallRowsOf(const ConnectionRecord& r) {
   std::vector<StallRow> rows;
   for (const ana::DirectionMetrics& m : r.metrics.dir)
     for (const ana::StallEvent& s : m.stalls) rows.push_back({r.summary.id, s});
-  std::stable_sort(rows.begin(), rows.end(), [](const StallRow& a, const StallRow& b) {
-    return a.stall.start_ns < b.stall.start_ns;
-  });
+  std::stable_sort(rows.begin(), rows.end(),
+                   [](const StallRow& a, const StallRow& b) { return a.stall.start_ns < b.stall.start_ns; });
   return rows;
 }
 
@@ -58,9 +61,7 @@ int StallsModel::rowCount(const QModelIndex& parent) const {
   return parent.isValid() ? 0 : static_cast<int>(rows_.size());
 }
 
-int StallsModel::columnCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : ColumnCount;
-}
+int StallsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QVariant StallsModel::raw(const StallRow& s, int column) const {
   switch (column) {
@@ -87,8 +88,7 @@ QString StallsModel::text(const StallRow& s, int column) const {
 }
 
 QVariant StallsModel::data(const QModelIndex& index, int role) const {
-  if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
-    return {};
+  if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
   const StallRow& s = rows_[index.row()];
   switch (role) {
     case Qt::DisplayRole: return text(s, index.column());

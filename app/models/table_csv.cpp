@@ -27,8 +27,15 @@ QString readField(const QString& csv, qsizetype& i) {
   QString field;
   if (i < csv.size() && csv[i] == QLatin1Char('"')) {
     for (++i; i < csv.size(); ++i) {
-      if (csv[i] != QLatin1Char('"')) { field += csv[i]; continue; }
-      if (i + 1 < csv.size() && csv[i + 1] == QLatin1Char('"')) { field += QLatin1Char('"'); ++i; continue; }
+      if (csv[i] != QLatin1Char('"')) {
+        field += csv[i];
+        continue;
+      }
+      if (i + 1 < csv.size() && csv[i + 1] == QLatin1Char('"')) {
+        field += QLatin1Char('"');
+        ++i;
+        continue;
+      }
       ++i;
       break;
     }
@@ -93,7 +100,10 @@ QList<QStringList> parseCsv(const QString& csv) {
   qsizetype i = 0;
   while (i < csv.size()) {
     record << readField(csv, i);
-    if (i < csv.size() && csv[i] == QLatin1Char(',')) { ++i; continue; }
+    if (i < csv.size() && csv[i] == QLatin1Char(',')) {
+      ++i;
+      continue;
+    }
     if (i < csv.size() && csv[i] == QLatin1Char('\r')) ++i;
     if (i < csv.size() && csv[i] == QLatin1Char('\n')) ++i;
     records << record;

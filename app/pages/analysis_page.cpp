@@ -67,9 +67,7 @@ void AnalysisPage::setProgress(const IngestProgress& p) {
     m_bar->setValue(int(p.fraction * 1000));
   }
   switch (p.phase) {
-    case IngestProgress::Phase::Checking:
-      m_detail->setText(tr("Checking for an earlier analysis…"));
-      return;
+    case IngestProgress::Phase::Checking: m_detail->setText(tr("Checking for an earlier analysis…")); return;
     case IngestProgress::Phase::Finishing:
       m_detail->setText(tr("%L1 packets read; finishing the analysis…").arg(p.packets));
       return;

@@ -82,8 +82,9 @@ QWidget* ConnectionsPage::makeToolBar() {
   m_filter->setObjectName(QStringLiteral("connections.filter"));
   m_filter->setPlaceholderText(tr("Filter: address, port, protocol, conn id (Ctrl+F)"));
   m_filter->setClearButtonEnabled(true);
-  m_filter->setToolTip(tr("Keeps the connections whose protocol, client, server, conn id or number "
-                          "contain every word typed here."));
+  m_filter->setToolTip(
+      tr("Keeps the connections whose protocol, client, server, conn id or number "
+         "contain every word typed here."));
   connect(m_filter, &QLineEdit::textChanged, m_proxy, &ConnectionsFilterModel::setFilterText);
   connect(m_filter, &QLineEdit::textChanged, this, &ConnectionsPage::updateCount);
 
@@ -98,8 +99,9 @@ QWidget* ConnectionsPage::makeToolBar() {
 
   auto* copy = new QPushButton(tr("Copy table as CSV"));
   copy->setObjectName(QStringLiteral("connections.copyCsv"));
-  copy->setToolTip(tr("Copies every shown row and column to the clipboard as CSV (Ctrl+C copies the "
-                      "selected rows)."));
+  copy->setToolTip(
+      tr("Copies every shown row and column to the clipboard as CSV (Ctrl+C copies the "
+         "selected rows)."));
   connect(copy, &QPushButton::clicked, this, &ConnectionsPage::copyTableAsCsv);
 
   row->addWidget(m_filter, 1);
@@ -183,7 +185,8 @@ void ConnectionsPage::showRowMenu(const QPoint& pos) {
   if (conn == 0) return;
   auto* menu = new QMenu(this);
   menu->setAttribute(Qt::WA_DeleteOnClose);
-  QAction* open = menu->addAction(tr("Open in &Wireshark"), this, [this, conn] { emit openInWiresharkRequested(conn); });
+  QAction* open =
+      menu->addAction(tr("Open in &Wireshark"), this, [this, conn] { emit openInWiresharkRequested(conn); });
   open->setObjectName(QStringLiteral("connections.openInWireshark"));
   open->setToolTip(tr("Writes this connection's packets to a temporary pcapng and opens it in Wireshark."));
   menu->addAction(tr("&Copy Selected Rows as CSV"), this, &ConnectionsPage::copySelectionAsCsv);
@@ -199,8 +202,8 @@ void ConnectionsPage::selectConnection(qint64 conn) {
     index = m_proxy->mapFromSource(m_model->index(sourceRow, 0));
   }
   m_selectingProgrammatically = true;
-  m_table->selectionModel()->setCurrentIndex(
-      index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+  m_table->selectionModel()->setCurrentIndex(index,
+                                             QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
   m_selectingProgrammatically = false;
   m_table->scrollTo(index);
 }

@@ -47,7 +47,8 @@ PacketFieldsView::PacketFieldsView(QWidget* parent)
 
 void PacketFieldsView::showPacket(const std::optional<PacketRecord>& packet, const CaptureInfo& capture) {
   m_model->setPacket(packet, capture);
-  m_heading->setText(packet ? headingOf(*packet) : tr("Click a mark on the timeline to see its packet's fields."));
+  m_heading->setText(packet ? headingOf(*packet)
+                            : tr("Click a mark on the timeline to see its packet's fields."));
   m_table->resizeColumnToContents(PacketFieldsModel::Name);
 }
 

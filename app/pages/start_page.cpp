@@ -56,8 +56,9 @@ void StartPage::setRecentFiles(const QStringList& paths) {
   m_recent->clear();
   for (const QString& path : paths) {
     const QFileInfo info(path);
-    auto* item = new QListWidgetItem(style()->standardIcon(QStyle::SP_FileIcon),
-                                     info.fileName() + QStringLiteral("  —  ") + info.absolutePath(), m_recent);
+    auto* item =
+        new QListWidgetItem(style()->standardIcon(QStyle::SP_FileIcon),
+                            info.fileName() + QStringLiteral("  —  ") + info.absolutePath(), m_recent);
     item->setData(Qt::UserRole, path);
     item->setToolTip(path);
   }

@@ -42,8 +42,8 @@ StatisticsCharts::StatisticsCharts(QWidget* parent) : QWidget(parent), m_cdf(new
     const int i = static_cast<int>(d);
     const QString dir = i == 0 ? QStringLiteral("c2s") : QStringLiteral("s2c");
     m_rtt[i] = histogram(QStringLiteral("statistics.rttHistogram.") + dir, tr("RTT (ms)"), tr("samples"));
-    m_bursts[i] = histogram(QStringLiteral("statistics.lossBursts.") + dir, tr("burst length (packets)"),
-                            tr("bursts"));
+    m_bursts[i] =
+        histogram(QStringLiteral("statistics.lossBursts.") + dir, tr("burst length (packets)"), tr("bursts"));
     grid->addWidget(m_rtt[i], 0, i);
     grid->addWidget(m_bursts[i], 1, i);
   }

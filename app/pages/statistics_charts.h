@@ -1,6 +1,6 @@
 // The charts of the Statistics page in one grid: the RTT histogram of each
-// direction (range and bin width from models/rtt_histogram.h), the loss-burst histogram of each direction, and
-// the RTT CDF of both directions beside them.
+// direction (range and bin width from models/rtt_histogram.h), the loss-burst histogram of each direction,
+// and the RTT CDF of both directions beside them.
 #pragma once
 #include <QWidget>
 

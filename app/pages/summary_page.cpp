@@ -93,9 +93,9 @@ SummaryPage::SummaryPage(QWidget* parent)
   facts->setHorizontalSpacing(16);
   facts->setVerticalSpacing(6);
   const QList<QPair<QString, QString>> factNames = {
-      {"size", tr("Size")},         {"duration", tr("Duration")},     {"packets", tr("Packets")},
-      {"link", tr("Link type")},    {"vantage", tr("Vantage")},       {"connections", tr("Connections")},
-      {"start", tr("First packet")}, {"format", tr("Format")},        {"stall", tr("Stall threshold")},
+      {"size", tr("Size")},          {"duration", tr("Duration")}, {"packets", tr("Packets")},
+      {"link", tr("Link type")},     {"vantage", tr("Vantage")},   {"connections", tr("Connections")},
+      {"start", tr("First packet")}, {"format", tr("Format")},     {"stall", tr("Stall threshold")},
       {"database", tr("Database")}};
   for (int i = 0; i < factNames.size(); ++i) addFact(facts, i, factNames[i].first, factNames[i].second);
   facts->setColumnStretch(5, 1);
@@ -121,7 +121,8 @@ SummaryPage::SummaryPage(QWidget* parent)
   m_problemsView->header()->setSectionResizeMode(AtColumn, QHeaderView::ResizeToContents);
   // One click: a problem is a link to its place on the timeline.
   connect(m_problemsView, &QTreeView::clicked, this, [this](const QModelIndex& i) { activateRow(i.row()); });
-  connect(m_problemsView, &QTreeView::activated, this, [this](const QModelIndex& i) { activateRow(i.row()); });
+  connect(m_problemsView, &QTreeView::activated, this,
+          [this](const QModelIndex& i) { activateRow(i.row()); });
 
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(18, 14, 18, 14);
@@ -188,7 +189,8 @@ void SummaryPage::fillFacts(const CaptureOverview& o, const QString& dbPath, boo
   setFact("format", QString::fromStdString(c.format) + (c.truncated ? tr(" (truncated)") : QString()),
           QString::fromStdString(c.warning));
   setFact("stall", tr("%1 ms").arg(o.settings.stall_ms));
-  setFact("database", QFileInfo(dbPath).fileName() + (reused ? tr(" (earlier analysis)") : tr(" (analysed now)")),
+  setFact("database",
+          QFileInfo(dbPath).fileName() + (reused ? tr(" (earlier analysis)") : tr(" (analysed now)")),
           dbPath);
 }
 
@@ -201,11 +203,13 @@ void SummaryPage::fillProblems(const CaptureOverview& o) {
     auto* text = new QStandardItem(QString::fromStdString(p.text));
     text->setToolTip(text->text());
     const bool placed = p.start_ns != 0 || p.end_ns != 0;
-    auto* at = new QStandardItem(placed ? relativeSecondsText(p.start_ns, o.capture.first_ts_ns, 3) : missingText());
+    auto* at =
+        new QStandardItem(placed ? relativeSecondsText(p.start_ns, o.capture.first_ts_ns, 3) : missingText());
     at->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
     m_problemsModel->appendRow({kind, text, at});
   }
-  m_problemsHeading->setText(m_problems.empty() ? tr("Problems") : tr("Problems (%1), worst first").arg(m_problems.size()));
+  m_problemsHeading->setText(m_problems.empty() ? tr("Problems")
+                                                : tr("Problems (%1), worst first").arg(m_problems.size()));
   m_noProblems->setVisible(m_problems.empty());
   m_problemsView->setVisible(!m_problems.empty());
 }

@@ -13,8 +13,8 @@
 #include "jobs/capture_overview.h"
 #include "jobs/capture_session.h"
 #include "models/value_text.h"
-#include "widgets/timeline_view.h"
 #include "pages/packet_fields_view.h"
+#include "widgets/timeline_view.h"
 
 namespace rudp::gui {
 
@@ -30,7 +30,8 @@ QString connectionLabel(const ConnectionRecord& c) {
   const ConnectionSummary& s = c.summary;
   return QStringLiteral("#%1  %2  %3 ↔ %4")
       .arg(s.id)
-      .arg(QString::fromStdString(s.protocol), QString::fromStdString(s.client), QString::fromStdString(s.server));
+      .arg(QString::fromStdString(s.protocol), QString::fromStdString(s.client),
+           QString::fromStdString(s.server));
 }
 
 }  // namespace
@@ -84,21 +85,23 @@ QWidget* TimelinePage::makeToolBar() {
     button->setCheckable(true);
     button->setObjectName(d == Direction::ClientToServer ? QStringLiteral("timeline.c2s")
                                                          : QStringLiteral("timeline.s2c"));
-    button->setToolTip(tr("Show the RTT, retransmissions, losses and stalls of the %1 data")
-                           .arg(directionLongName(d)));
+    button->setToolTip(
+        tr("Show the RTT, retransmissions, losses and stalls of the %1 data").arg(directionLongName(d)));
     m_directionButtons->addButton(button, int(d));
     layout->addWidget(button);
   }
   layout->addSpacing(16);
   m_openInWireshark->setText(tr("Open in Wireshark"));
   m_openInWireshark->setObjectName(QStringLiteral("timeline.openInWireshark"));
-  m_openInWireshark->setToolTip(tr("Opens the packets of this connection in the visible time range in Wireshark "
-                                   "(the marked packet selected)."));
+  m_openInWireshark->setToolTip(
+      tr("Opens the packets of this connection in the visible time range in Wireshark "
+         "(the marked packet selected)."));
   connect(m_openInWireshark, &QToolButton::clicked, this, &TimelinePage::requestOpenInWireshark);
   layout->addWidget(m_openInWireshark);
   m_directionButtons->setExclusive(true);
   m_directionButtons->button(int(Direction::ClientToServer))->setChecked(true);
-  connect(m_directionButtons, &QButtonGroup::idClicked, this, [this](int id) { setDirection(Direction(id)); });
+  connect(m_directionButtons, &QButtonGroup::idClicked, this,
+          [this](int id) { setDirection(Direction(id)); });
   return bar;
 }
 
@@ -166,7 +169,9 @@ void TimelinePage::load(int64_t conn) {
   m_viewStack->setCurrentIndex(MessageStack);
   m_session.queries().run(
       m_timelineTracker, m_session.dbPath(),
-      [conn](StoreReader& reader) { return std::make_shared<const TimelineData>(loadTimelineData(reader, conn)); },
+      [conn](StoreReader& reader) {
+        return std::make_shared<const TimelineData>(loadTimelineData(reader, conn));
+      },
       [this, conn](std::shared_ptr<const TimelineData> data) {
         m_view->setData(std::move(data));
         m_view->setDirection(m_direction);
@@ -188,7 +193,8 @@ void TimelinePage::setDirection(Direction dir) {
 // PgDn / PgUp on the chart: the next or previous connection of the list.
 void TimelinePage::stepConnection(int delta) {
   const int index = m_connectionBox->currentIndex() + delta;
-  if (index >= 0 && index < m_connectionBox->count()) showConnection(m_connectionBox->itemData(index).toLongLong());
+  if (index >= 0 && index < m_connectionBox->count())
+    showConnection(m_connectionBox->itemData(index).toLongLong());
 }
 
 void TimelinePage::applyRange(const Range& range) {

@@ -66,7 +66,8 @@ void BandPainter::paintBand(int64_t start, int64_t end, const QColor& fill, int 
 
 std::vector<LegendEntry> BandPainter::legend() const {
   std::vector<LegendEntry> out;
-  if (s_.has(Layer::StallBands)) out.push_back({MarkShape::Band, s_.colours.stallBand, QStringLiteral("stall")});
+  if (s_.has(Layer::StallBands))
+    out.push_back({MarkShape::Band, s_.colours.stallBand, QStringLiteral("stall")});
   if (s_.has(Layer::RecoveryBands))
     out.push_back({MarkShape::Band, s_.colours.recoveryBand, QStringLiteral("head-of-line recovery")});
   return out;

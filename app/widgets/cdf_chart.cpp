@@ -37,7 +37,8 @@ void CdfChart::addSeries(const QString& name, std::vector<double> values) {
 double CdfChart::fractionAt(int series, double v) const {
   const auto& s = series_.at(series).sorted;
   if (s.empty()) return 0;
-  return static_cast<double>(std::upper_bound(s.begin(), s.end(), v) - s.begin()) / static_cast<double>(s.size());
+  return static_cast<double>(std::upper_bound(s.begin(), s.end(), v) - s.begin()) /
+         static_cast<double>(s.size());
 }
 
 double CdfChart::quantile(int series, double q) const {
@@ -77,7 +78,8 @@ void CdfChart::paintSeries(QPainter& p, const Geometry& g, const Series& s, cons
   line.append(QPointF(plot.left(), g.y.y(0)));
   for (int x = plot.left(); x <= plot.right() + 1; ++x) {
     const double upTo = g.x.value(x + 1.0);
-    const double f = static_cast<double>(std::upper_bound(s.sorted.begin(), s.sorted.end(), upTo) - s.sorted.begin()) / n;
+    const double f =
+        static_cast<double>(std::upper_bound(s.sorted.begin(), s.sorted.end(), upTo) - s.sorted.begin()) / n;
     const double y = g.y.y(f);
     if (line.back().y() != y) line.append(QPointF(x + 0.5, line.back().y()));
     line.append(QPointF(x + 0.5, y));

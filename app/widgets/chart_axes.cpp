@@ -45,7 +45,8 @@ std::vector<Tick> niceTicks(double lo, double hi, int approxCount) {
   const int decimals = decimalsFor(step);
   for (double v = std::ceil(lo / step) * step; v <= hi + step * 1e-9; v += step) {
     const double clean = std::abs(v) < step * 1e-9 ? 0.0 : v;
-    out.push_back({clean, std::abs(clean) >= 10000 ? formatSi(clean) : QString::number(clean, 'f', decimals)});
+    out.push_back(
+        {clean, std::abs(clean) >= 10000 ? formatSi(clean) : QString::number(clean, 'f', decimals)});
   }
   return out;
 }

@@ -13,9 +13,7 @@ struct TimeAxis {
   double left = 0, width = 1;
 
   double x(int64_t t) const { return left + static_cast<double>(t - t0) * width / span(); }
-  int64_t time(double px) const {
-    return t0 + static_cast<int64_t>((px - left) * span() / width);
-  }
+  int64_t time(double px) const { return t0 + static_cast<int64_t>((px - left) * span() / width); }
   // The pixel column a time falls in; the one rule that painting, LOD and
   // hit testing share.
   int column(int64_t t) const;

@@ -40,12 +40,15 @@ bool exportChartSvg(const QString& path, QSize size, const QString& title, const
 
 bool saveChartAs(QWidget* parent, bool svg, QSize size, const QString& title, const ChartPaint& paint) {
   const QString filter = svg ? QStringLiteral("SVG image (*.svg)") : QStringLiteral("PNG image (*.png)");
-  QString path = QFileDialog::getSaveFileName(parent, QStringLiteral("Save %1").arg(title), QString(), filter);
+  QString path =
+      QFileDialog::getSaveFileName(parent, QStringLiteral("Save %1").arg(title), QString(), filter);
   if (path.isEmpty()) return false;
   const QString suffix = svg ? QStringLiteral(".svg") : QStringLiteral(".png");
   if (!path.endsWith(suffix, Qt::CaseInsensitive)) path += suffix;
   const bool ok = svg ? exportChartSvg(path, size, title, paint) : exportChartPng(path, size, paint);
-  if (!ok) QMessageBox::warning(parent, QStringLiteral("Save %1").arg(title), QStringLiteral("Could not write %1.").arg(path));
+  if (!ok)
+    QMessageBox::warning(parent, QStringLiteral("Save %1").arg(title),
+                         QStringLiteral("Could not write %1.").arg(path));
   return ok;
 }
 

@@ -19,7 +19,8 @@ ChartFrame::ChartFrame(QSize size, const QFont& font, bool title, int legendRows
   }
   const int left = line + 6 + fm.horizontalAdvance(QStringLiteral("00.0 k")) + 10;
   const int bottom = 2 * line + 14;
-  plot_ = QRect(left, top + 4, std::max(size.width() - left - 16, 10), std::max(size.height() - top - 4 - bottom, 10));
+  plot_ = QRect(left, top + 4, std::max(size.width() - left - 16, 10),
+                std::max(size.height() - top - 4 - bottom, 10));
 }
 
 void ChartFrame::paintBackground(QPainter& p, const ChartColours& c) const {
@@ -50,13 +51,14 @@ void ChartFrame::paintYAxis(QPainter& p, const ChartColours& c, const ValueAxis&
     p.drawLine(QPointF(plot_.left() - 4, y), QPointF(plot_.left(), y));
     p.setPen(c.dimText);
     drawLabel(p, QRect(0, static_cast<int>(y) - fm.height() / 2, plot_.left() - 7, fm.height()),
-               Qt::AlignRight | Qt::AlignVCenter, t.label);
+              Qt::AlignRight | Qt::AlignVCenter, t.label);
   }
   p.save();
   p.setPen(c.text);
   p.translate(fm.height() / 2.0 + 3, plot_.center().y());
   p.rotate(-90);
-  drawLabel(p, QRect(-plot_.height() / 2, -fm.height() / 2, plot_.height(), fm.height()), Qt::AlignCenter, label);
+  drawLabel(p, QRect(-plot_.height() / 2, -fm.height() / 2, plot_.height(), fm.height()), Qt::AlignCenter,
+            label);
   p.restore();
 }
 
@@ -72,11 +74,12 @@ void ChartFrame::paintXAxis(QPainter& p, const ChartColours& c, const Horizontal
     p.drawLine(QPointF(x, plot_.bottom()), QPointF(x, plot_.bottom() + 4));
     p.setPen(c.dimText);
     const int w = fm.horizontalAdvance(t.label) + 8;
-    drawLabel(p, QRect(static_cast<int>(x) - w / 2, plot_.bottom() + 6, w, fm.height()), Qt::AlignCenter, t.label);
+    drawLabel(p, QRect(static_cast<int>(x) - w / 2, plot_.bottom() + 6, w, fm.height()), Qt::AlignCenter,
+              t.label);
   }
   p.setPen(c.text);
-  drawLabel(p, QRect(plot_.left(), plot_.bottom() + 8 + fm.height(), plot_.width(), fm.height() + 2), Qt::AlignCenter,
-             label);
+  drawLabel(p, QRect(plot_.left(), plot_.bottom() + 8 + fm.height(), plot_.width(), fm.height() + 2),
+            Qt::AlignCenter, label);
 }
 
 void ChartFrame::paintBorder(QPainter& p, const ChartColours& c) const {

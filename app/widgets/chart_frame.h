@@ -27,8 +27,8 @@ class ChartFrame {
   void paintYAxis(QPainter& p, const ChartColours& c, const ValueAxis& axis, const std::vector<Tick>& ticks,
                   const QString& label) const;
   // Ticks are values of `axis`.
-  void paintXAxis(QPainter& p, const ChartColours& c, const HorizontalAxis& axis, const std::vector<Tick>& ticks,
-                  const QString& label) const;
+  void paintXAxis(QPainter& p, const ChartColours& c, const HorizontalAxis& axis,
+                  const std::vector<Tick>& ticks, const QString& label) const;
   void paintBorder(QPainter& p, const ChartColours& c) const;
 
  private:

@@ -32,7 +32,9 @@ bool ChartWidget::exportSvg(const QString& path, QSize size) const {
   return exportChartSvg(path, exportSize(this, size), title_, paintOf(this));
 }
 
-ChartFrame ChartWidget::frameFor(QSize size) const { return ChartFrame(size, font(), !title_.isEmpty(), legendRows()); }
+ChartFrame ChartWidget::frameFor(QSize size) const {
+  return ChartFrame(size, font(), !title_.isEmpty(), legendRows());
+}
 
 void ChartWidget::paint(QPainter& p, QSize size) const {
   const ChartColours c = ChartColours::fromPalette(palette());

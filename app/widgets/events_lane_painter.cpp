@@ -26,7 +26,8 @@ void EventsLanePainter::paintRetransmissions(const std::vector<RetxMark>& marks)
       int& last = lastColumn[static_cast<size_t>(m.cause)];
       if (x == last) continue;
       last = x;
-      drawMark(p_, shapeOf(m.cause), QPointF(x + 0.5, g_.rows.retx), kMarkSize, colourOf(m.cause, s_.colours));
+      drawMark(p_, shapeOf(m.cause), QPointF(x + 0.5, g_.rows.retx), kMarkSize,
+               colourOf(m.cause, s_.colours));
     }
   }
 }
@@ -46,7 +47,8 @@ void EventsLanePainter::paintLosses(const std::vector<LossMark>& marks) {
     drawMark(p_, MarkShape::Cross, QPointF(x + 0.5, g_.rows.loss), kMarkSize - 2, s_.colours.loss);
     if (labels && m.count > 1) {
       p_.setPen(s_.colours.loss);
-      p_.drawText(QPointF(x + kMarkSize / 2 + 1, g_.rows.loss + fm.ascent() / 2.0 - 1), QString::number(m.count));
+      p_.drawText(QPointF(x + kMarkSize / 2 + 1, g_.rows.loss + fm.ascent() / 2.0 - 1),
+                  QString::number(m.count));
     }
   }
 }

@@ -21,7 +21,8 @@ std::vector<HistogramBin> binsOfValues(const std::vector<double>& values, double
     bins[i].from = start + static_cast<double>(i) * width;
     bins[i].to = bins[i].from + width;
   }
-  for (double v : values) bins[std::min(n - 1, static_cast<size_t>(std::floor((v - start) / width)))].count += 1;
+  for (double v : values)
+    bins[std::min(n - 1, static_cast<size_t>(std::floor((v - start) / width)))].count += 1;
   return bins;
 }
 

@@ -39,7 +39,8 @@ void HistogramChart::setLogY(bool on) {
 }
 
 bool HistogramChart::categorical() const {
-  return !bins_.empty() && std::all_of(bins_.begin(), bins_.end(), [](const HistogramBin& b) { return !b.label.isEmpty(); });
+  return !bins_.empty() &&
+         std::all_of(bins_.begin(), bins_.end(), [](const HistogramBin& b) { return !b.label.isEmpty(); });
 }
 
 HistogramChart::Geometry HistogramChart::geometryFor(QSize size) const {
@@ -76,7 +77,8 @@ QRectF HistogramChart::barRect(int bin) const {
 std::optional<int> HistogramChart::binAt(QPoint p) const {
   const Geometry g = geometryFor(size());
   for (size_t i = 0; i < g.bars.size(); ++i)
-    if (p.x() >= g.bars[i].left() && p.x() < g.bars[i].right() && g.frame.plot().contains(p)) return static_cast<int>(i);
+    if (p.x() >= g.bars[i].left() && p.x() < g.bars[i].right() && g.frame.plot().contains(p))
+      return static_cast<int>(i);
   return std::nullopt;
 }
 
@@ -84,11 +86,15 @@ void HistogramChart::paintContents(QPainter& p, const ChartColours& c, QSize siz
   const Geometry g = geometryFor(size);
   const QRect& plot = g.frame.plot();
   const QFontMetrics fm(font());
-  g.frame.paintYAxis(p, c, g.y, logY_ ? logTicks(1, g.y.v1) : niceTicks(g.y.v0, g.y.v1, std::max(2, plot.height() / (2 * fm.height()))),
-                     yLabel_ + (logY_ ? QStringLiteral(" (log)") : QString()));
+  g.frame.paintYAxis(
+      p, c, g.y,
+      logY_ ? logTicks(1, g.y.v1) : niceTicks(g.y.v0, g.y.v1, std::max(2, plot.height() / (2 * fm.height()))),
+      yLabel_ + (logY_ ? QStringLiteral(" (log)") : QString()));
   std::vector<Tick> xTicks;
   if (categorical()) {
-    const int every = std::max(1, static_cast<int>(std::ceil(bins_.size() * fm.horizontalAdvance(QStringLiteral("0000")) / double(plot.width()))));
+    const int every =
+        std::max(1, static_cast<int>(std::ceil(bins_.size() * fm.horizontalAdvance(QStringLiteral("0000")) /
+                                               double(plot.width()))));
     for (size_t i = 0; i < bins_.size(); i += every) xTicks.push_back({i + 0.5, bins_[i].label});
   } else if (!bins_.empty()) {
     xTicks = niceTicks(g.x.v0, g.x.v1, std::max(2, plot.width() / 70));

@@ -17,8 +17,8 @@ const QRect* overlapping(const QRect& box, const std::vector<LimitLabel>& placed
 
 double limitLineY(const ValueAxis& axis, double limitMs) { return std::round(axis.y(limitMs)) + 0.5; }
 
-std::vector<LimitLabel> placeLimitLabels(std::vector<double> limitsMs, const ValueAxis& axis, const QRect& lane,
-                                         const QFontMetrics& fm) {
+std::vector<LimitLabel> placeLimitLabels(std::vector<double> limitsMs, const ValueAxis& axis,
+                                         const QRect& lane, const QFontMetrics& fm) {
   std::sort(limitsMs.begin(), limitsMs.end(), std::greater<>());
   limitsMs.erase(std::unique(limitsMs.begin(), limitsMs.end()), limitsMs.end());
   std::vector<LimitLabel> placed;

@@ -21,8 +21,8 @@ struct LimitLabel {
 
 // Labels of the limits inside `lane` (limits outside it get none), top to
 // bottom; a label with no room left in the lane's width is left out.
-std::vector<LimitLabel> placeLimitLabels(std::vector<double> limitsMs, const ValueAxis& axis, const QRect& lane,
-                                         const QFontMetrics& fm);
+std::vector<LimitLabel> placeLimitLabels(std::vector<double> limitsMs, const ValueAxis& axis,
+                                         const QRect& lane, const QFontMetrics& fm);
 // The pixel row a limit line is drawn on.
 double limitLineY(const ValueAxis& axis, double limitMs);
 

@@ -6,20 +6,25 @@
 namespace rudp::gui {
 
 void ValueSpan::include(double v) {
-  if (empty()) { min = max = v; return; }
+  if (empty()) {
+    min = max = v;
+    return;
+  }
   min = std::min(min, v);
   max = std::max(max, v);
 }
 
 void ValueSpan::include(const ValueSpan& o) {
   if (o.empty()) return;
-  if (empty()) { *this = o; return; }
+  if (empty()) {
+    *this = o;
+    return;
+  }
   min = std::min(min, o.min);
   max = std::max(max, o.max);
 }
 
-LodSeries::LodSeries(std::vector<int64_t> times, std::vector<double> values,
-                     std::vector<uint64_t> frames)
+LodSeries::LodSeries(std::vector<int64_t> times, std::vector<double> values, std::vector<uint64_t> frames)
     : times_(std::move(times)), values_(std::move(values)), frames_(std::move(frames)) {
   assert(times_.size() == values_.size());
   assert(frames_.empty() || frames_.size() == times_.size());
@@ -75,8 +80,8 @@ ValueSpan LodSeries::spanInTime(int64_t from, int64_t to) const {
   return span(b, e);
 }
 
-std::vector<LodSeries::Column> LodSeries::columns(
-    int x0, int x1, const std::function<int(int64_t)>& columnOf) const {
+std::vector<LodSeries::Column> LodSeries::columns(int x0, int x1,
+                                                  const std::function<int(int64_t)>& columnOf) const {
   std::vector<Column> out;
   auto firstAtOrAfter = [&](size_t from, int column) {
     auto it = std::partition_point(times_.begin() + static_cast<std::ptrdiff_t>(from), times_.end(),

@@ -48,8 +48,8 @@ void drawMark(QPainter& p, MarkShape shape, QPointF c, double size, const QColor
     case MarkShape::TriangleDown:
       p.setPen(Qt::NoPen);
       p.setBrush(colour);
-      p.drawPolygon(QPolygonF({QPointF(c.x() - h, c.y() - h), QPointF(c.x() + h, c.y() - h),
-                               QPointF(c.x(), c.y() + h)}));
+      p.drawPolygon(QPolygonF(
+          {QPointF(c.x() - h, c.y() - h), QPointF(c.x() + h, c.y() - h), QPointF(c.x(), c.y() + h)}));
       break;
     case MarkShape::Diamond:
       p.setPen(Qt::NoPen);

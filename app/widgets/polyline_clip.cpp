@@ -19,8 +19,10 @@ std::optional<std::pair<QPointF, QPointF>> clipSegment(QPointF a, QPointF b, con
       continue;
     }
     const double t = q[i] / p[i];
-    if (p[i] < 0) t0 = std::max(t0, t);
-    else t1 = std::min(t1, t);
+    if (p[i] < 0)
+      t0 = std::max(t0, t);
+    else
+      t1 = std::min(t1, t);
     if (t0 > t1) return std::nullopt;
   }
   return std::pair{QPointF(a.x() + t0 * dx, a.y() + t0 * dy), QPointF(a.x() + t1 * dx, a.y() + t1 * dy)};
@@ -44,7 +46,8 @@ std::vector<QPolygonF> clipPolyline(const QPolygonF& line, const QRectF& r) {
 }
 
 QPolygonF clampPolygon(QPolygonF polygon, const QRectF& r) {
-  for (QPointF& p : polygon) p = QPointF(std::clamp(p.x(), r.left(), r.right()), std::clamp(p.y(), r.top(), r.bottom()));
+  for (QPointF& p : polygon)
+    p = QPointF(std::clamp(p.x(), r.left(), r.right()), std::clamp(p.y(), r.top(), r.bottom()));
   return polygon;
 }
 

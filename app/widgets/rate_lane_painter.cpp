@@ -6,8 +6,7 @@ void RateLanePainter::paint(const DirectionTimeline& d) {
   if (!s_.has(packets() ? Layer::PacketRate : Layer::ByteRate)) return;
   QColor fill = colour();
   fill.setAlpha(60);
-  series().paint(packets() ? d.packetRate : d.byteRate,
-                 SeriesPen::steps(colour(), 1.5, Qt::SolidLine, fill));
+  series().paint(packets() ? d.packetRate : d.byteRate, SeriesPen::steps(colour(), 1.5, Qt::SolidLine, fill));
 }
 
 std::vector<LegendEntry> RateLanePainter::legend() const {

@@ -12,10 +12,8 @@ namespace rudp::gui {
 void RttLanePainter::paint(const DirectionTimeline& d) {
   if (s_.has(Layer::LimitLines)) paintLimitLines();
   SeriesPainter sp = series();
-  if (s_.has(Layer::Rto))
-    sp.paint(d.rto, SeriesPen::steps(s_.colours.rto, 1.5, Qt::DashLine));
-  if (s_.has(Layer::Srtt))
-    sp.paint(d.srtt, SeriesPen::line(s_.colours.srtt, 2.0));
+  if (s_.has(Layer::Rto)) sp.paint(d.rto, SeriesPen::steps(s_.colours.rto, 1.5, Qt::DashLine));
+  if (s_.has(Layer::Srtt)) sp.paint(d.srtt, SeriesPen::line(s_.colours.srtt, 2.0));
   if (s_.has(Layer::RttSamples))
     sp.paint(d.rtt, SeriesPen::scatter(s_.colours.rttSample, kSampleDotRadius, kSampleColumnWidth));
 }
@@ -39,7 +37,8 @@ void RttLanePainter::paintLimitLines() {
 
 std::vector<LegendEntry> RttLanePainter::legend() const {
   std::vector<LegendEntry> out;
-  if (s_.has(Layer::RttSamples)) out.push_back({MarkShape::Dot, s_.colours.rttSample, QStringLiteral("sample")});
+  if (s_.has(Layer::RttSamples))
+    out.push_back({MarkShape::Dot, s_.colours.rttSample, QStringLiteral("sample")});
   if (s_.has(Layer::Srtt)) out.push_back({MarkShape::Line, s_.colours.srtt, QStringLiteral("SRTT")});
   if (s_.has(Layer::Rto)) out.push_back({MarkShape::DashLine, s_.colours.rto, QStringLiteral("RTO")});
   if (s_.has(Layer::LimitLines) && !s_.limitLinesMs.empty())

@@ -6,10 +6,8 @@ namespace rudp::gui {
 
 void SequenceLanePainter::paint(const DirectionTimeline& d) {
   SeriesPainter sp = series();
-  if (s_.has(Layer::SeqAcked))
-    sp.paint(d.seqAcked, SeriesPen::steps(s_.colours.seqAcked, 1.5));
-  if (s_.has(Layer::SeqSent))
-    sp.paint(d.seqSent, SeriesPen::scatter(s_.colours.seqSent, 1.6));
+  if (s_.has(Layer::SeqAcked)) sp.paint(d.seqAcked, SeriesPen::steps(s_.colours.seqAcked, 1.5));
+  if (s_.has(Layer::SeqSent)) sp.paint(d.seqSent, SeriesPen::scatter(s_.colours.seqSent, 1.6));
   if (s_.has(Layer::SeqRetransmitted)) paintRetransmitted(d.seqRetransmitted);
 }
 
@@ -40,7 +38,8 @@ std::vector<LegendEntry> SequenceLanePainter::legend() const {
   if (s_.has(Layer::SeqSent)) out.push_back({MarkShape::Dot, s_.colours.seqSent, QStringLiteral("sent")});
   if (s_.has(Layer::SeqRetransmitted))
     out.push_back({MarkShape::Dot, s_.colours.seqRetransmitted, QStringLiteral("retransmitted (R)")});
-  if (s_.has(Layer::SeqAcked)) out.push_back({MarkShape::Line, s_.colours.seqAcked, QStringLiteral("acked by peer")});
+  if (s_.has(Layer::SeqAcked))
+    out.push_back({MarkShape::Line, s_.colours.seqAcked, QStringLiteral("acked by peer")});
   return out;
 }
 

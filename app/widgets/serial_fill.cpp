@@ -62,7 +62,8 @@ void drawPolygonInStrips(QPainter& p, const QPolygonF& area, const QRect& clip) 
     p.drawPolygon(area);
   } else {
     for (int top = rows.top(); top <= rows.bottom(); top += kPolygonStripRows) {
-      p.setClipRect(QRect(clip.left(), top, clip.width(), std::min(kPolygonStripRows, rows.bottom() - top + 1)));
+      p.setClipRect(
+          QRect(clip.left(), top, clip.width(), std::min(kPolygonStripRows, rows.bottom() - top + 1)));
       p.drawPolygon(area);
     }
   }

@@ -187,7 +187,8 @@ void SeriesPainter::stroke(const QPolygonF& line, const SeriesPen& pen, bool den
   const double m = pen.width + 2;
   p_.setBrush(Qt::NoBrush);
   p_.setPen(linePen(pen, dense));
-  for (const QPolygonF& piece : clipPolyline(line, QRectF(clip_).adjusted(-m, -m, m, m))) p_.drawPolyline(piece);
+  for (const QPolygonF& piece : clipPolyline(line, QRectF(clip_).adjusted(-m, -m, m, m)))
+    p_.drawPolyline(piece);
 }
 
 }  // namespace rudp::gui

@@ -18,16 +18,17 @@ enum class SeriesStyle { Scatter, Line, Steps };
 struct SeriesPen {
   QColor colour;
   SeriesStyle style = SeriesStyle::Line;
-  double width = 1.0;      // scatter: the width of a dense column's mark
+  double width = 1.0;  // scatter: the width of a dense column's mark
   Qt::PenStyle dash = Qt::SolidLine;
-  double dotRadius = 2.0;   // scatter points when drawn one by one
-  QColor fill;              // steps: the area under them (invalid: none)
+  double dotRadius = 2.0;  // scatter points when drawn one by one
+  QColor fill;             // steps: the area under them (invalid: none)
 
   // Dense columns are `columnWidth` px wide and reach (columnWidth - 1) / 2 px
   // beyond their extent, so a lone point is a square of that size.
   static SeriesPen scatter(const QColor& c, double dotRadius, int columnWidth = 1);
   static SeriesPen line(const QColor& c, double width, Qt::PenStyle dash = Qt::SolidLine);
-  static SeriesPen steps(const QColor& c, double width, Qt::PenStyle dash = Qt::SolidLine, const QColor& fill = {});
+  static SeriesPen steps(const QColor& c, double width, Qt::PenStyle dash = Qt::SolidLine,
+                         const QColor& fill = {});
 };
 
 class SeriesPainter {
@@ -37,7 +38,9 @@ class SeriesPainter {
 
   void paint(const LodSeries& s, const SeriesPen& pen);
   // Points per column above which columns are drawn instead of points.
-  static bool dense(size_t visiblePoints, int columns) { return visiblePoints * 3 > static_cast<size_t>(columns); }
+  static bool dense(size_t visiblePoints, int columns) {
+    return visiblePoints * 3 > static_cast<size_t>(columns);
+  }
 
  private:
   void paintPoints(const LodSeries& s, size_t b, size_t e, const SeriesPen& pen);

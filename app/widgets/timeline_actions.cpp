@@ -37,15 +37,25 @@ std::optional<TimelineAction> timelineActionForKey(int key, Qt::KeyboardModifier
   const bool shift = modifiers & Qt::ShiftModifier;
   auto pan = [&](A normal, A fine) { return shift ? fine : normal; };
   switch (key) {
-    case Qt::Key_Plus: case Qt::Key_Equal: case Qt::Key_I: return A::ZoomIn;
-    case Qt::Key_Minus: case Qt::Key_Underscore: case Qt::Key_O: return A::ZoomOut;
+    case Qt::Key_Plus:
+    case Qt::Key_Equal:
+    case Qt::Key_I: return A::ZoomIn;
+    case Qt::Key_Minus:
+    case Qt::Key_Underscore:
+    case Qt::Key_O: return A::ZoomOut;
     case Qt::Key_X: return shift ? A::ZoomOutX : A::ZoomInX;
     case Qt::Key_Y: return shift ? A::ZoomOutY : A::ZoomInY;
-    case Qt::Key_Left: case Qt::Key_H: return pan(A::PanLeft, A::PanLeftFine);
-    case Qt::Key_Right: case Qt::Key_L: return pan(A::PanRight, A::PanRightFine);
-    case Qt::Key_Up: case Qt::Key_K: return pan(A::PanUp, A::PanUpFine);
-    case Qt::Key_Down: case Qt::Key_J: return pan(A::PanDown, A::PanDownFine);
-    case Qt::Key_0: case Qt::Key_R: case Qt::Key_Home: return A::Reset;
+    case Qt::Key_Left:
+    case Qt::Key_H: return pan(A::PanLeft, A::PanLeftFine);
+    case Qt::Key_Right:
+    case Qt::Key_L: return pan(A::PanRight, A::PanRightFine);
+    case Qt::Key_Up:
+    case Qt::Key_K: return pan(A::PanUp, A::PanUpFine);
+    case Qt::Key_Down:
+    case Qt::Key_J: return pan(A::PanDown, A::PanDownFine);
+    case Qt::Key_0:
+    case Qt::Key_R:
+    case Qt::Key_Home: return A::Reset;
     case Qt::Key_Space: return A::ToggleCrosshair;
     case Qt::Key_Z: return A::ToggleDragMode;
     case Qt::Key_D: return A::SwitchDirection;

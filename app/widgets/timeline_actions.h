@@ -12,11 +12,29 @@
 namespace rudp::gui {
 
 enum class TimelineAction {
-  ZoomIn, ZoomOut, ZoomInX, ZoomOutX, ZoomInY, ZoomOutY,
-  PanLeft, PanRight, PanUp, PanDown,
-  PanLeftFine, PanRightFine, PanUpFine, PanDownFine,
-  Reset, ToggleCrosshair, ToggleDragMode, SwitchDirection, GoToPacket,
-  NextConnection, PreviousConnection, SavePng, SaveSvg,
+  ZoomIn,
+  ZoomOut,
+  ZoomInX,
+  ZoomOutX,
+  ZoomInY,
+  ZoomOutY,
+  PanLeft,
+  PanRight,
+  PanUp,
+  PanDown,
+  PanLeftFine,
+  PanRightFine,
+  PanUpFine,
+  PanDownFine,
+  Reset,
+  ToggleCrosshair,
+  ToggleDragMode,
+  SwitchDirection,
+  GoToPacket,
+  NextConnection,
+  PreviousConnection,
+  SavePng,
+  SaveSvg,
 };
 
 struct TimelineActionInfo {

@@ -71,8 +71,7 @@ void loadRetransmissions(StoreReader& r, int64_t conn, Direction d, DirectionTim
                    [](const RetxMark& a, const RetxMark& b) { return a.ts_ns < b.ts_ns; });
 }
 
-void loadLosses(StoreReader& r, int64_t conn, Direction d, const TimelineData& data,
-                DirectionTimeline& out) {
+void loadLosses(StoreReader& r, int64_t conn, Direction d, const TimelineData& data, DirectionTimeline& out) {
   for (const ana::LossEvent& e : r.losses(conn, d)) {
     LossMark m;
     m.settled_ns = e.ts_ns;
@@ -97,9 +96,8 @@ void buildRecoveryBands(const TimelineData& data, DirectionTimeline& out) {
     RecoveryBand& b = it->second;
     if (fresh) {
       const auto original = m.original_frame ? data.timeOfFrame(m.original_frame) : std::nullopt;
-      const int64_t guess = m.since_previous_ms >= 0
-                                ? m.ts_ns - static_cast<int64_t>(m.since_previous_ms * 1e6)
-                                : m.ts_ns;
+      const int64_t guess =
+          m.since_previous_ms >= 0 ? m.ts_ns - static_cast<int64_t>(m.since_previous_ms * 1e6) : m.ts_ns;
       b.start_ns = original.value_or(guess);
       b.seq = m.raw_seq;
       b.original_frame = m.original_frame;

@@ -52,7 +52,7 @@ struct RecoveryBand {
 
 // One direction's data (the direction whose data the events are about).
 struct DirectionTimeline {
-  LodSeries rtt, srtt, rto;  // ms; frame = the packet carrying the ack
+  LodSeries rtt, srtt, rto;               // ms; frame = the packet carrying the ack
   std::vector<RetxMark> retransmissions;  // by time
   std::vector<LossMark> losses;           // by time
   std::vector<ana::StallEvent> stalls;    // by start
@@ -72,7 +72,7 @@ struct FrameTime {
 
 struct TimelineData {
   int64_t conn = 0;
-  int64_t origin_ns = 0;  // the capture's first frame: axis times are relative to it
+  int64_t origin_ns = 0;              // the capture's first frame: axis times are relative to it
   int64_t first_ns = 0, last_ns = 0;  // the connection's first and last packet
   int64_t rate_bucket_ns = 100'000'000;
   std::vector<double> rttLimitsMs;  // the limits the database was analysed with

@@ -24,8 +24,10 @@ void TimelineFramePainter::paintHeader() {
   p_.save();
   p_.setFont(bold);
   p_.setPen(s_.colours.text);
-  QString title = s_.data ? QStringLiteral("Connection %1 \u00b7 %2 data").arg(s_.data->conn).arg(directionText(s_.direction))
-                          : QStringLiteral("No connection");
+  QString title =
+      s_.data
+          ? QStringLiteral("Connection %1 \u00b7 %2 data").arg(s_.data->conn).arg(directionText(s_.direction))
+          : QStringLiteral("No connection");
   drawLabel(p_, h.adjusted(g_.layout.plot.left(), 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter, title);
   p_.restore();
 }
@@ -44,9 +46,7 @@ void TimelineFramePainter::paintLanes() {
 
 // Horizontal grid lines are drawn on the bare plot colour only (the vertical
 // ones, bands and data come later): opaque, they leave the same pixels.
-QColor TimelineFramePainter::gridOnPlot() const {
-  return blendedOver(s_.colours.grid, s_.colours.plot);
-}
+QColor TimelineFramePainter::gridOnPlot() const { return blendedOver(s_.colours.grid, s_.colours.plot); }
 
 void TimelineFramePainter::paintValueTicks(Lane lane) {
   const QRect& r = g_.layout.lane(lane);
@@ -75,7 +75,7 @@ void TimelineFramePainter::paintEventRowLabels() {
   p_.setPen(s_.colours.dimText);
   for (auto [y, text] : {std::pair{g_.rows.retx, "retx"}, std::pair{g_.rows.loss, "loss"}}) {
     drawLabel(p_, QRect(0, static_cast<int>(y) - fm.height() / 2, r.left() - 7, fm.height()),
-                Qt::AlignRight | Qt::AlignVCenter, QString::fromLatin1(text));
+              Qt::AlignRight | Qt::AlignVCenter, QString::fromLatin1(text));
     p_.setPen(QPen(gridOnPlot(), 1, Qt::DotLine));
     p_.drawLine(QPointF(r.left(), std::round(y) + 0.5), QPointF(r.right(), std::round(y) + 0.5));
     p_.setPen(s_.colours.dimText);
@@ -99,11 +99,12 @@ void TimelineFramePainter::paintTimeAxis() {
     p_.drawLine(QPointF(x, axis.top()), QPointF(x, axis.top() + 4));
     p_.setPen(s_.colours.dimText);
     const int w = fm.horizontalAdvance(t.label) + 8;
-    drawLabel(p_, QRect(static_cast<int>(x) - w / 2, axis.top() + 5, w, fm.height()), Qt::AlignCenter, t.label);
+    drawLabel(p_, QRect(static_cast<int>(x) - w / 2, axis.top() + 5, w, fm.height()), Qt::AlignCenter,
+              t.label);
   }
   p_.setPen(s_.colours.text);
-  drawLabel(p_, QRect(axis.left(), axis.top() + 5 + fm.height(), axis.width(), fm.height() + 2), Qt::AlignCenter,
-              QStringLiteral("Time since the capture's first packet"));
+  drawLabel(p_, QRect(axis.left(), axis.top() + 5 + fm.height(), axis.width(), fm.height() + 2),
+            Qt::AlignCenter, QStringLiteral("Time since the capture's first packet"));
 }
 
 void TimelineFramePainter::paintLaneTitle(Lane lane) {

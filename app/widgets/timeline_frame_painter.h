@@ -15,8 +15,8 @@ class TimelineFramePainter {
 
   void paintBackground();
   void paintHeader();
-  void paintLanes();      // backgrounds, value grid and ticks, titles
-  void paintTimeAxis();   // labels under the lanes and the vertical grid
+  void paintLanes();       // backgrounds, value grid and ticks, titles
+  void paintTimeAxis();    // labels under the lanes and the vertical grid
   void paintLaneTitles();  // over the data, under the legends
   void paintMarkedFrame();
   void paintEmptyMessage(const QString& text);

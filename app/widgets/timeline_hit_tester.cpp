@@ -37,9 +37,7 @@ int drawOrder(ana::RetxCause c) {
 }
 }  // namespace
 
-QString TimelineHitTester::timeText(int64_t t) const {
-  return formatTime(t, s_.data->origin_ns, 1000);
-}
+QString TimelineHitTester::timeText(int64_t t) const { return formatTime(t, s_.data->origin_ns, 1000); }
 
 std::optional<TimelineHit> TimelineHitTester::hitTest(QPoint point) const {
   const DirectionTimeline* d = s_.dir();
@@ -64,7 +62,8 @@ std::optional<TimelineHit> TimelineHitTester::hitEvents(QPointF p, const Directi
 }
 
 std::optional<TimelineHit> TimelineHitTester::hitRetransmission(QPointF p, const DirectionTimeline& d) const {
-  auto [b, e] = visibleMarks(d.retransmissions, g_.time.time(p.x() - kRadius - 1), g_.time.time(p.x() + kRadius + 1));
+  auto [b, e] =
+      visibleMarks(d.retransmissions, g_.time.time(p.x() - kRadius - 1), g_.time.time(p.x() + kRadius + 1));
   const RetxMark* best = nullptr;
   double bestDx = kRadius + 0.5;
   for (size_t i = b; i < e; ++i) {
@@ -82,7 +81,8 @@ std::optional<TimelineHit> TimelineHitTester::hitRetransmission(QPointF p, const
                            .arg(best->attempt)
                            .arg(timeText(best->ts_ns))
                            .arg(best->frame);
-  return TimelineHit{kindOf(best->cause), Lane::Events, best->frame, best->ts_ns, static_cast<double>(best->seq), text};
+  return TimelineHit{
+      kindOf(best->cause), Lane::Events, best->frame, best->ts_ns, static_cast<double>(best->seq), text};
 }
 
 std::optional<TimelineHit> TimelineHitTester::hitLoss(QPointF p, const DirectionTimeline& d) const {
@@ -103,11 +103,12 @@ std::optional<TimelineHit> TimelineHitTester::hitLoss(QPointF p, const Direction
                            .arg(best->first_seq)
                            .arg(timeText(best->ts_ns))
                            .arg(best->frame);
-  return TimelineHit{HitKind::Loss, Lane::Events, best->frame, best->ts_ns, static_cast<double>(best->count), text};
+  return TimelineHit{HitKind::Loss, Lane::Events, best->frame, best->ts_ns, static_cast<double>(best->count),
+                     text};
 }
 
 std::optional<std::pair<size_t, double>> TimelineHitTester::nearest(const LodSeries& series, Lane lane,
-                                                                   QPointF p) const {
+                                                                    QPointF p) const {
   auto [b, e] = series.indexRange(g_.time.time(p.x() - kRadius - 1), g_.time.time(p.x() + kRadius + 1));
   const ValueAxis& axis = g_.axis(lane);
   std::optional<std::pair<size_t, double>> best;
@@ -172,7 +173,11 @@ std::optional<TimelineHit> TimelineHitTester::hitBands(QPointF p, const Directio
   if (s_.has(Layer::StallBands))
     for (const ana::StallEvent& st : d.stalls)
       if (inside(st.start_ns, st.end_ns, BandPainter::kStallMinWidth))
-        return TimelineHit{HitKind::StallBand, *lane, st.first_frame, st.start_ns, st.duration_ms,
+        return TimelineHit{HitKind::StallBand,
+                           *lane,
+                           st.first_frame,
+                           st.start_ns,
+                           st.duration_ms,
                            QStringLiteral("stall of %1 ms (%2) from %3, frame %4")
                                .arg(st.duration_ms, 0, 'f', 1)
                                .arg(QString::fromLatin1(ana::toString(st.cause)))
@@ -181,7 +186,10 @@ std::optional<TimelineHit> TimelineHitTester::hitBands(QPointF p, const Directio
   if (s_.has(Layer::RecoveryBands))
     for (const RecoveryBand& b : d.recoveries)
       if (inside(b.start_ns, b.end_ns, BandPainter::kRecoveryMinWidth))
-        return TimelineHit{HitKind::RecoveryBand, *lane, b.original_frame, b.start_ns,
+        return TimelineHit{HitKind::RecoveryBand,
+                           *lane,
+                           b.original_frame,
+                           b.start_ns,
                            static_cast<double>(b.end_ns - b.start_ns) / 1e6,
                            QStringLiteral("seq %1 recovered in %2 ms (%3 copies) from %4, frame %5")
                                .arg(b.seq)

@@ -15,9 +15,9 @@ inline constexpr std::array<Lane, kLaneCount> kAllLanes{Lane::Rtt, Lane::Events,
 const char* laneTitle(Lane lane);
 
 struct TimelineLayout {
-  QRect header;     // title and band legend
-  QRect plot;       // the union of the lanes (bands and cursors span it)
-  QRect timeAxis;   // tick labels under the lanes
+  QRect header;    // title and band legend
+  QRect plot;      // the union of the lanes (bands and cursors span it)
+  QRect timeAxis;  // tick labels under the lanes
   std::array<QRect, kLaneCount> lanes;
 
   static TimelineLayout compute(QSize size, const QFontMetrics& fm);

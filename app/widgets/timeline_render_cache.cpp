@@ -14,11 +14,12 @@ TimelineRenderCache::TimelineRenderCache(QObject* parent) : QObject(parent) {
 TimelineRenderCache::~TimelineRenderCache() = default;
 
 TimelineRenderCache::Frame TimelineRenderCache::render(const Job& job) {
-  return Frame{TimelineRenderer::render(job.scene, job.size, job.dpr), job.scene.t0, job.scene.t1, job.revision};
+  return Frame{TimelineRenderer::render(job.scene, job.size, job.dpr), job.scene.t0, job.scene.t1,
+               job.revision};
 }
 
-const TimelineRenderCache::Frame* TimelineRenderCache::request(const TimelineScene& scene, QSize size, qreal dpr,
-                                                               uint64_t revision) {
+const TimelineRenderCache::Frame* TimelineRenderCache::request(const TimelineScene& scene, QSize size,
+                                                               qreal dpr, uint64_t revision) {
   const bool shown = frame_ && frame_->revision == revision;
   const bool coming = running_ && runningRevision_ == revision;
   if (!shown && !coming) {

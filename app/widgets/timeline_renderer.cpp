@@ -33,7 +33,8 @@ void TimelineRenderer::paint(QPainter& p, const TimelineScene& scene, const Time
   for (LanePainter* lane : lanes) lane->paint(*d);
   frame.paintLaneTitles();
   for (LanePainter* lane : lanes) lane->paintLegend();
-  LegendPainter(p, scene.colours).paintRightAligned(bands.legend(), g.layout.header.topRight() + QPoint(-14, 3), false);
+  LegendPainter(p, scene.colours)
+      .paintRightAligned(bands.legend(), g.layout.header.topRight() + QPoint(-14, 3), false);
   frame.paintMarkedFrame();
   p.restore();
 }

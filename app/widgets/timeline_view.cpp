@@ -16,8 +16,8 @@
 namespace rudp::gui {
 
 namespace {
-constexpr int kClickSlop = 3;         // pixels a click may move and stay a click
-constexpr double kWheelZoom = 0.8;    // span factor per wheel notch
+constexpr int kClickSlop = 3;       // pixels a click may move and stay a click
+constexpr double kWheelZoom = 0.8;  // span factor per wheel notch
 
 // The value the y keys zoom around. RTT and rates start at zero and the
 // usual values sit near it (one outage sample can stretch the RTT lane to
@@ -127,7 +127,8 @@ QRect TimelineView::laneRect(Lane lane) const { return geometry().layout.lane(la
 
 bool TimelineView::exportPng(const QString& path, QSize size) const {
   const TimelineScene s = scene();
-  return exportChartPng(path, exportSize(this, size), [&](QPainter& p, QSize sz) { TimelineRenderer::paint(p, s, sz); });
+  return exportChartPng(path, exportSize(this, size),
+                        [&](QPainter& p, QSize sz) { TimelineRenderer::paint(p, s, sz); });
 }
 
 bool TimelineView::exportSvg(const QString& path, QSize size) const {
@@ -200,13 +201,15 @@ void TimelineView::changeEvent(QEvent* e) {
   QWidget::changeEvent(e);
 }
 
-void TimelineView::applyStep(const ViewStep& step, std::optional<int64_t> anchor, std::optional<double> valueAnchor) {
+void TimelineView::applyStep(const ViewStep& step, std::optional<int64_t> anchor,
+                             std::optional<double> valueAnchor) {
   const int64_t s = viewport_.start(), e = viewport_.end();
   if (step.zoomX != 1) viewport_.zoomX(step.zoomX, anchor.value_or(s + (e - s) / 2));
   if (step.panX != 0) viewport_.panX(step.panX);
   if (step.zoomY != 1 && activeLane_ != Lane::Events) {
     const ValueSpan current = valueRange(activeLane_);
-    viewport_.zoomY(activeLane_, step.zoomY, current, valueAnchor.value_or(keyZoomAnchor(activeLane_, current)));
+    viewport_.zoomY(activeLane_, step.zoomY, current,
+                    valueAnchor.value_or(keyZoomAnchor(activeLane_, current)));
   }
   if (step.panY != 0 && activeLane_ != Lane::Events)
     viewport_.panY(activeLane_, step.panY, valueRange(activeLane_));
@@ -225,7 +228,8 @@ void TimelineView::trigger(TimelineAction action) {
     case A::ToggleCrosshair: setCrosshairEnabled(!crosshair_); break;
     case A::ToggleDragMode: dragMode_ = dragMode_ == DragMode::Pan ? DragMode::Zoom : DragMode::Pan; break;
     case A::SwitchDirection:
-      setDirection(direction_ == Direction::ClientToServer ? Direction::ServerToClient : Direction::ClientToServer);
+      setDirection(direction_ == Direction::ClientToServer ? Direction::ServerToClient
+                                                           : Direction::ClientToServer);
       break;
     case A::GoToPacket:
       if (hover_)
@@ -300,7 +304,8 @@ void TimelineView::finishRubberBand(const Drag& d) {
   if (band.width() < kClickSlop) return;
   const int64_t s = viewport_.start(), e = viewport_.end();
   viewport_.setRange(g.time.time(band.left()), g.time.time(band.right() + 1));
-  if (d.lane && *d.lane != Lane::Events && band.height() > kClickSlop && g.layout.lane(*d.lane).contains(band)) {
+  if (d.lane && *d.lane != Lane::Events && band.height() > kClickSlop &&
+      g.layout.lane(*d.lane).contains(band)) {
     const ValueAxis& a = g.axis(*d.lane);
     viewport_.setValueRange(*d.lane, {a.value(band.bottom() + 1), a.value(band.top())});
   }

@@ -5,14 +5,12 @@
 // setDirection switches).
 //
 // Interaction: wheel zooms time around the mouse (Ctrl+wheel: the values of
-// the lane under it, around the value under the mouse; Shift+wheel pans); left drag pans (in zoom mode, or with
-// Ctrl, it draws a rubber band to zoom into); a click on a mark, point or
-// band emits packetActivated; keys as in timeline_actions.h; the right-click
-// menu lists the actions. Y-axis zoom and pan apply to the lane under the
-// mouse (the RTT lane until the mouse has been over one); the y keys zoom
-// the RTT and rate lanes towards zero, so after an outage spike stretched the
-// RTT lane to seconds, a few presses of y show the usual range (the default
-// range always holds every value: nothing is clipped unasked).
+// the lane under it, around the value under the mouse; Shift+wheel pans); left drag pans (in zoom mode, or
+// with Ctrl, it draws a rubber band to zoom into); a click on a mark, point or band emits packetActivated;
+// keys as in timeline_actions.h; the right-click menu lists the actions. Y-axis zoom and pan apply to the
+// lane under the mouse (the RTT lane until the mouse has been over one); the y keys zoom the RTT and rate
+// lanes towards zero, so after an outage spike stretched the RTT lane to seconds, a few presses of y show the
+// usual range (the default range always holds every value: nothing is clipped unasked).
 //
 // The chart is painted by TimelineRenderer into an image, off the UI thread
 // (TimelineRenderCache), only when the view changes; until the new image is
@@ -125,7 +123,7 @@ class TimelineView : public QWidget {
   };
 
   TimelineGeometry geometry() const;
-  void viewChanged();          // repaint the chart
+  void viewChanged();  // repaint the chart
   void rangeMaybeChanged(int64_t oldStart, int64_t oldEnd);
   // `anchor`: the time that keeps its pixel (default the middle);
   // `valueAnchor`: the value that does (default keyZoomAnchor).
@@ -133,7 +131,8 @@ class TimelineView : public QWidget {
   void finishRubberBand(const Drag& d);
   void updateHover(QPoint at);
   void paintOverlay(QPainter& p, const TimelineGeometry& g);
-  void paintStale(QPainter& p, const TimelineRenderCache::Frame& f, const TimelineGeometry& g, const QColor& fill);
+  void paintStale(QPainter& p, const TimelineRenderCache::Frame& f, const TimelineGeometry& g,
+                  const QColor& fill);
   void saveAs(bool svg);
 
   std::shared_ptr<const TimelineData> data_;

@@ -32,7 +32,8 @@ void TimelineViewport::zoomX(double factor, int64_t anchor) {
   const double f = std::max(factor, 1e-6);
   const double left = static_cast<double>(anchor - start_) * f;
   const double right = static_cast<double>(end_ - anchor) * f;
-  setRange(anchor - static_cast<int64_t>(std::llround(left)), anchor + static_cast<int64_t>(std::llround(right)));
+  setRange(anchor - static_cast<int64_t>(std::llround(left)),
+           anchor + static_cast<int64_t>(std::llround(right)));
 }
 
 void TimelineViewport::panX(double fraction) {
@@ -41,7 +42,8 @@ void TimelineViewport::panX(double fraction) {
 }
 
 void TimelineViewport::zoomY(Lane lane, double factor, ValueSpan current, double anchor) {
-  y_[index(lane)] = ValueSpan{anchor - (anchor - current.min) * factor, anchor + (current.max - anchor) * factor};
+  y_[index(lane)] =
+      ValueSpan{anchor - (anchor - current.min) * factor, anchor + (current.max - anchor) * factor};
 }
 
 void TimelineViewport::panY(Lane lane, double fraction, ValueSpan current) {

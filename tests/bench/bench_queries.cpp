@@ -76,32 +76,38 @@ std::vector<Case> cases(const ConnectionSummary& s) {
   const TimeRange window{mid, mid + 5'000'000'000};
   return {
       {"rtt samples, all", [](StoreReader& r, int64_t c, Direction d) { return r.rttSamples(c, d).size(); }},
-      {"rtt samples, 5 s", [window](StoreReader& r, int64_t c, Direction d) {
-         return r.rttSamples(c, d, window).size(); }},
-      {"retransmissions, all", [](StoreReader& r, int64_t c, Direction d) {
-         return r.retransmissions(c, d).size(); }},
+      {"rtt samples, 5 s",
+       [window](StoreReader& r, int64_t c, Direction d) { return r.rttSamples(c, d, window).size(); }},
+      {"retransmissions, all",
+       [](StoreReader& r, int64_t c, Direction d) { return r.retransmissions(c, d).size(); }},
       {"losses, all", [](StoreReader& r, int64_t c, Direction d) { return r.losses(c, d).size(); }},
       {"stalls, all", [](StoreReader& r, int64_t c, Direction d) { return r.stalls(c, d).size(); }},
       {"rates, all", [](StoreReader& r, int64_t c, Direction d) { return r.rates(c, d).size(); }},
-      {"rates, 5 s", [window](StoreReader& r, int64_t c, Direction d) {
-         return r.rates(c, d, window).size(); }},
-      {"packets by conn+dir, all", [](StoreReader& r, int64_t c, Direction d) {
+      {"rates, 5 s",
+       [window](StoreReader& r, int64_t c, Direction d) { return r.rates(c, d, window).size(); }},
+      {"packets by conn+dir, all",
+       [](StoreReader& r, int64_t c, Direction d) {
          PacketQuery q;
          q.conn = c;
          q.dir = d;
-         return r.packets(q).size(); }},
-      {"packets by conn+dir, 5 s", [window](StoreReader& r, int64_t c, Direction d) {
+         return r.packets(q).size();
+       }},
+      {"packets by conn+dir, 5 s",
+       [window](StoreReader& r, int64_t c, Direction d) {
          PacketQuery q;
          q.conn = c;
          q.dir = d;
          q.time = window;
-         return r.packets(q).size(); }},
-      {"packets by conn, first 1000", [](StoreReader& r, int64_t c, Direction d) {
+         return r.packets(q).size();
+       }},
+      {"packets by conn, first 1000",
+       [](StoreReader& r, int64_t c, Direction d) {
          if (d != Direction::ClientToServer) return size_t{0};  // once per connection
          PacketQuery q;
          q.conn = c;
          q.limit = 1000;
-         return r.packets(q).size(); }},
+         return r.packets(q).size();
+       }},
   };
 }
 // One line per row, every field, doubles exact.
@@ -114,9 +120,9 @@ void dumpConnection(StoreReader& r, const ConnectionSummary& s) {
       std::printf("conn %lld dir %d range %lld..%lld\n", static_cast<long long>(c), dir,
                   static_cast<long long>(range.from_ns), static_cast<long long>(range.to_ns));
       for (const auto& e : r.rttSamples(c, d, range))
-        std::printf("rtt %llu %llu %lld %.17g %d %d %.17g %.17g\n",
-                    static_cast<unsigned long long>(e.frame), static_cast<unsigned long long>(e.data_frame),
-                    static_cast<long long>(e.ts_ns), e.rtt_ms, int(e.source), int(e.span), e.srtt_ms, e.rto_ms);
+        std::printf("rtt %llu %llu %lld %.17g %d %d %.17g %.17g\n", static_cast<unsigned long long>(e.frame),
+                    static_cast<unsigned long long>(e.data_frame), static_cast<long long>(e.ts_ns), e.rtt_ms,
+                    int(e.source), int(e.span), e.srtt_ms, e.rto_ms);
       for (const auto& e : r.retransmissions(c, d, range))
         std::printf("retx %llu %lld %u %u\n", static_cast<unsigned long long>(e.frame),
                     static_cast<long long>(e.ts_ns), e.seq, e.attempt);
@@ -168,12 +174,14 @@ int main(int argc, char** argv) {
     const int repeat = std::max(2, argc > 3 ? std::atoi(argv[3]) : 7);
     auto it = std::find_if(conns.begin(), conns.end(), [&](const auto& c) { return c.id == id; });
     if (it == conns.end()) throw std::runtime_error("no connection " + std::to_string(id));
-    std::printf("database %s: %zu connections; connection %lld (%llu + %llu packets);"
-                " open %.2f ms\n", argv[1], conns.size(), static_cast<long long>(id),
-                static_cast<unsigned long long>(it->dir[0].packets),
-                static_cast<unsigned long long>(it->dir[1].packets), openMs);
-    std::printf("%-30s %10s %12s %12s %12s\n", "query (both directions)", "rows", "first ms",
-                "median ms", "median CPU");
+    std::printf(
+        "database %s: %zu connections; connection %lld (%llu + %llu packets);"
+        " open %.2f ms\n",
+        argv[1], conns.size(), static_cast<long long>(id),
+        static_cast<unsigned long long>(it->dir[0].packets),
+        static_cast<unsigned long long>(it->dir[1].packets), openMs);
+    std::printf("%-30s %10s %12s %12s %12s\n", "query (both directions)", "rows", "first ms", "median ms",
+                "median CPU");
     for (const Case& c : cases(*it)) timeCase(reader, id, repeat, c);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench-queries: %s\n", e.what());

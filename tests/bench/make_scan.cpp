@@ -27,8 +27,14 @@ uint16_t ipSum(const uint8_t* h, size_t n) {
   while (s >> 16) s = (s & 0xFFFF) + (s >> 16);
   return uint16_t(~s);
 }
-void put16(uint8_t* p, uint32_t v) { p[0] = uint8_t(v >> 8); p[1] = uint8_t(v); }
-void put32(uint8_t* p, uint32_t v) { put16(p, v >> 16); put16(p + 2, v); }
+void put16(uint8_t* p, uint32_t v) {
+  p[0] = uint8_t(v >> 8);
+  p[1] = uint8_t(v);
+}
+void put32(uint8_t* p, uint32_t v) {
+  put16(p, v >> 16);
+  put16(p + 2, v);
+}
 
 // Ethernet + IPv4 + a 20-byte TCP header with `flags`.
 size_t tcpFrame(Addr src, Addr dst, uint32_t seq, uint32_t ack, uint8_t flags, uint8_t* out) {
@@ -92,7 +98,8 @@ int main(int argc, char** argv) {
     h.ack = uint32_t(i);
     h.ts = 1;
     encode_header(h, dgram);
-    out.write(t + 1'000'000, frame, build_frame(LinkType::Ethernet, server, client, 1, dgram, kHeaderSize, frame));
+    out.write(t + 1'000'000, frame,
+              build_frame(LinkType::Ethernet, server, client, 1, dgram, kHeaderSize, frame));
   }
   out.close();
   return 0;

@@ -34,7 +34,7 @@ Contract contractFrom(uint8_t mode, fuzz::Reader& in) {
   c.proto = "synth";
   const uint8_t a = in.u8(), b = in.u8(), t = in.u8();
   c.ack_style = static_cast<AckStyle>(a % 4);
-  c.seq_bits = 1 + b % 64;        // the range the contract parser accepts
+  c.seq_bits = 1 + b % 64;  // the range the contract parser accepts
   // ts.bits / ts.unit_ms are not range-checked by the contract parser, so
   // any value can reach the analyzer: mode bit 1 tries the odd ones.
   c.ts_bits = (mode & 2) ? static_cast<int8_t>(t) : 1 + t % 32;
@@ -102,7 +102,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       }
       const int32_t ip_id = (h & 0x40) ? in.u16() : -1;
       an.onPacket(++frame, ns, static_cast<Direction>(d), n ? segs : nullptr, n, 60 + in.u8(), ip_id);
-      if ((frame & 255) == 0 && an.memoryBytes() > kMaxAnalyzerBytes) fuzz::fail("contract analyzer memory unbounded");
+      if ((frame & 255) == 0 && an.memoryBytes() > kMaxAnalyzerBytes)
+        fuzz::fail("contract analyzer memory unbounded");
     }
     if (an.memoryBytes() > kMaxAnalyzerBytes) fuzz::fail("contract analyzer memory unbounded");
     (void)an.finish();

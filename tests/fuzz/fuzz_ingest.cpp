@@ -76,8 +76,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (packets > stored[parallel].packet_count) fuzz::fail("connections hold more packets than the capture");
   }
   const CaptureInfo &a = stored[0], &b = stored[1];
-  if (a.packet_count != b.packet_count || a.decode_errors != b.decode_errors ||
-      a.malformed != b.malformed || a.lua_errors != b.lua_errors || conns[0] != conns[1])
+  if (a.packet_count != b.packet_count || a.decode_errors != b.decode_errors || a.malformed != b.malformed ||
+      a.lua_errors != b.lua_errors || conns[0] != conns[1])
     fuzz::fail("serial and parallel ingest disagree");
   return 0;
 }

@@ -46,7 +46,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   switch (mode & 3) {
     case 0: b = 7777; break;  // dst on the table port
     case 1: a = 7777; break;  // src on the table port
-    case 2: if (a == 7777) a = 7778; if (b == 7777) b = 7778; break;  // heuristic only
+    case 2:
+      if (a == 7777) a = 7778;
+      if (b == 7777) b = 7778;
+      break;        // heuristic only
     case 3: break;  // as given
   }
   std::vector<uint8_t> payload = in.bytes(in.left());
@@ -56,8 +59,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   pkt.ts_ns = 1'700'000'000'000'000'000 + static_cast<int64_t>(frame) * 1'000'000;
   pkt.l3 = (mode & 4) ? L3::IPv6 : L3::IPv4;
   pkt.src.family = pkt.dst.family = (mode & 4) ? 6 : 4;
-  pkt.src.bytes[0] = 10; pkt.src.bytes[3] = 1;
-  pkt.dst.bytes[0] = 10; pkt.dst.bytes[3] = 2;
+  pkt.src.bytes[0] = 10;
+  pkt.src.bytes[3] = 1;
+  pkt.dst.bytes[0] = 10;
+  pkt.dst.bytes[3] = 2;
   pkt.ip_proto = 17;
   pkt.l4 = L4::UDP;
   pkt.sport = a;
@@ -76,7 +81,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     fuzz::fail("proto index out of range");
   for (const FieldValue& v : res.values) {
     if (v.field < 0 || v.field >= static_cast<int>(h.fields().size())) fuzz::fail("field id out of range");
-    if (static_cast<size_t>(v.str_off) + v.str_len > res.strings.size()) fuzz::fail("string slice past the arena");
+    if (static_cast<size_t>(v.str_off) + v.str_len > res.strings.size())
+      fuzz::fail("string slice past the arena");
     (void)h.formatValue(v, res);
   }
   // The shipped dissectors are expected never to raise on packet content:

@@ -24,8 +24,7 @@ int main(int argc, char** argv) {
       for (const auto& e : fs::recursive_directory_iterator(p)) {
         const std::string name = e.path().filename().string();
         // README.md / .gitkeep describe the folder; they are not inputs.
-        if (e.is_regular_file() && name[0] != '.' && e.path().extension() != ".md")
-          files.push_back(e.path());
+        if (e.is_regular_file() && name[0] != '.' && e.path().extension() != ".md") files.push_back(e.path());
       }
     } else if (fs::is_regular_file(p)) {
       files.push_back(p);

@@ -34,7 +34,10 @@ long rssKb() {
   std::string key;
   long v = 0;
   while (f >> key)
-    if (key == "VmRSS:") { f >> v; break; }
+    if (key == "VmRSS:") {
+      f >> v;
+      break;
+    }
   return v;
 }
 }  // namespace

@@ -164,7 +164,8 @@ TEST_CASE("ingest reports each misbehaving frame as a Lua error and analyses eve
       errFrames.insert(frame);
       if (kLoopFrames.count(frame)) CHECK(msg.find("instruction limit") != std::string::npos);
       if (kHogFrames.count(frame))
-        CHECK((msg.find("memory") != std::string::npos || msg.find("instruction limit") != std::string::npos));
+        CHECK(
+            (msg.find("memory") != std::string::npos || msg.find("instruction limit") != std::string::npos));
     }
     CHECK(errFrames == expected);
   }

@@ -65,8 +65,11 @@ std::vector<std::string> splitLines(const std::string& s) {
   std::vector<std::string> lines;
   std::string cur;
   for (char c : s) {
-    if (c == '\n') { lines.push_back(cur); cur.clear(); }
-    else cur += c;
+    if (c == '\n') {
+      lines.push_back(cur);
+      cur.clear();
+    } else
+      cur += c;
   }
   if (!cur.empty()) lines.push_back(cur);
   return lines;

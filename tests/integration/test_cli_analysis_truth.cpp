@@ -30,9 +30,9 @@ const json& connectionById(const json& out, const json& id) {
 TEST_CASE("at the client, client-to-server retransmissions, RTT samples and stalls are exact") {
   TempDir dir("truth");
   const std::string cap = dir / "c.pcap", truth = dir / "c.json", db = dir / "c.sqlite";
-  REQUIRE(run({GRUDP_SIM, "--out", cap, "--truth", truth, "--connections", "3", "--duration", "10",
-               "--seed", "5", "--loss", "0.05", "--burst", "2", "--delay-ms", "60",
-               "--vantage", "client"}).status == 0);
+  REQUIRE(run({GRUDP_SIM, "--out", cap, "--truth", truth, "--connections", "3", "--duration", "10", "--seed",
+               "5", "--loss", "0.05", "--burst", "2", "--delay-ms", "60", "--vantage", "client"})
+              .status == 0);
   auto r = run({RUDPSCOPE_CLI, "analyze", cap, "--db", db, "--json"});
   INFO(r.err);
   REQUIRE(r.status == 0);
@@ -87,15 +87,16 @@ TEST_CASE("at the client, client-to-server retransmissions, RTT samples and stal
 TEST_CASE("parallel dissection writes exactly what a single thread writes") {
   TempDir dir("lanes");
   const std::string cap = dir / "p.pcap";
-  REQUIRE(run({GRUDP_SIM, "--out", cap, "--connections", "12", "--duration", "5", "--seed", "9",
-               "--loss", "0.03"}).status == 0);
+  REQUIRE(run({GRUDP_SIM, "--out", cap, "--connections", "12", "--duration", "5", "--seed", "9", "--loss",
+               "0.03"})
+              .status == 0);
   REQUIRE(run({RUDPSCOPE_CLI, "analyze", cap, "--db", dir / "one.sqlite", "-q", "-j", "1"}).status == 0);
   REQUIRE(run({RUDPSCOPE_CLI, "analyze", cap, "--db", dir / "three.sqlite", "-q", "-j", "3"}).status == 0);
   sql::Database one(dir / "one.sqlite", sql::Database::Mode::ReadOnly);
   sql::Database three(dir / "three.sqlite", sql::Database::Mode::ReadOnly);
-  for (const char* table : {"packets", "extra_segments", "connections", "packet_errors",
-                            "direction_metrics", "loss_bursts", "rtt_samples", "retransmissions",
-                            "losses", "stalls", "connection_analysis"}) {
+  for (const char* table :
+       {"packets", "extra_segments", "connections", "packet_errors", "direction_metrics", "loss_bursts",
+        "rtt_samples", "retransmissions", "losses", "stalls", "connection_analysis"}) {
     INFO(table);
     std::string q = std::string("SELECT * FROM ") + table;
     sql::Statement a(one, q.c_str()), b(three, q.c_str());

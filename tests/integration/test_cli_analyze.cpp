@@ -28,8 +28,8 @@ TEST_CASE("analyze finds every simulated connection with exact per-direction pac
   for (const std::string vantage : {"client", "server"}) {
     SECTION(vantage) {
       std::string cap = dir / (vantage + ".pcap"), truth = dir / (vantage + ".json");
-      auto sim = run({GRUDP_SIM, "--out", cap, "--truth", truth, "--connections", "4",
-                      "--duration", "3", "--seed", "11", "--loss", "0.05", "--vantage", vantage});
+      auto sim = run({GRUDP_SIM, "--out", cap, "--truth", truth, "--connections", "4", "--duration", "3",
+                      "--seed", "11", "--loss", "0.05", "--vantage", vantage});
       REQUIRE(sim.status == 0);
       json t = readJson(truth);
       auto r = run({RUDPSCOPE_CLI, "analyze", cap, "--db", dir / (vantage + ".sqlite"), "--json"});
@@ -52,8 +52,7 @@ TEST_CASE("analyze finds every simulated connection with exact per-direction pac
         CHECK(c["roles_from_handshake"] == true);
         for (const char* d : {"client_to_server", "server_to_client"}) {
           INFO(d);
-          CHECK(c["directions"][d]["packets"].get<uint64_t>() ==
-                capturedIn(tc["directions"][d]));
+          CHECK(c["directions"][d]["packets"].get<uint64_t>() == capturedIn(tc["directions"][d]));
         }
       }
     }
@@ -84,12 +83,14 @@ TEST_CASE("past the open-connection cap connections close early and nothing is l
   TempDir dir("scan");
   const std::string cap = dir / "scan.pcap";
   REQUIRE(run({MAKE_SCAN, cap, "3000"}).status == 0);
-  auto capped = run({RUDPSCOPE_CLI, "analyze", cap, "--db", dir / "capped.sqlite", "--json", "--max-open", "100"});
+  auto capped =
+      run({RUDPSCOPE_CLI, "analyze", cap, "--db", dir / "capped.sqlite", "--json", "--max-open", "100"});
   auto open = run({RUDPSCOPE_CLI, "analyze", cap, "--db", dir / "open.sqlite", "--json"});
   INFO(capped.err);
   REQUIRE(capped.status == 0);
   REQUIRE(open.status == 0);
-  CHECK(capped.err.find("connections were closed early: more than 100 were open at once") != std::string::npos);
+  CHECK(capped.err.find("connections were closed early: more than 100 were open at once") !=
+        std::string::npos);
   CHECK(open.err.find("closed early") == std::string::npos);
   json a = json::parse(capped.out), b = json::parse(open.out);
   REQUIRE(a["connections"].size() == 3000);

@@ -22,8 +22,8 @@ void requireOneLineError(const ProcessResult& r, const std::string& mustContain)
 }
 
 std::string makeSim(const TempDir& dir, const std::string& name, const std::vector<std::string>& extra = {}) {
-  std::vector<std::string> argv = {GRUDP_SIM, "--out", dir / name, "--connections", "2",
-                                   "--duration", "2", "--seed", "7"};
+  std::vector<std::string> argv = {GRUDP_SIM, "--out",  dir / name, "--connections", "2", "--duration",
+                                   "2",       "--seed", "7"};
   argv.insert(argv.end(), extra.begin(), extra.end());
   auto r = run(argv);
   REQUIRE(r.status == 0);
@@ -34,7 +34,10 @@ std::string makeSim(const TempDir& dir, const std::string& name, const std::vect
 TEST_CASE("a missing capture is one clear error") {
   for (const char* cmd : {"analyze", "decode"}) {
     std::vector<std::string> argv = {kCli, cmd, "/nonexistent/game.pcap"};
-    if (std::string(cmd) == "decode") { argv.push_back("-e"); argv.push_back("frame.number"); }
+    if (std::string(cmd) == "decode") {
+      argv.push_back("-e");
+      argv.push_back("frame.number");
+    }
     requireOneLineError(run(argv), "/nonexistent/game.pcap");
   }
 }
@@ -42,8 +45,7 @@ TEST_CASE("a missing capture is one clear error") {
 TEST_CASE("a file that is no capture is one clear error") {
   TempDir dir("notcap");
   std::ofstream(dir / "notes.pcap") << "these are my notes, not a capture\n";
-  requireOneLineError(run({kCli, "analyze", dir / "notes.pcap", "--db", dir / "x.sqlite"}),
-                      "notes.pcap");
+  requireOneLineError(run({kCli, "analyze", dir / "notes.pcap", "--db", dir / "x.sqlite"}), "notes.pcap");
   CHECK_FALSE(std::filesystem::exists(dir / "x.sqlite"));
 }
 
@@ -53,9 +55,9 @@ TEST_CASE("a broken or unreadable dissector is one clear error naming the file")
   std::ofstream(dir / "broken.lua") << "local p = Proto(\"brk\", \"Broken\")\nlocal x = = 3\n";
   auto r = run({kCli, "analyze", cap, "--db", dir / "x.sqlite", "-X", "lua_script:" + (dir / "broken.lua")});
   requireOneLineError(r, "broken.lua:2");
-  requireOneLineError(run({kCli, "decode", cap, "-e", "frame.number", "-X",
-                           "lua_script:" + (dir / "missing.lua")}),
-                      "missing.lua");
+  requireOneLineError(
+      run({kCli, "decode", cap, "-e", "frame.number", "-X", "lua_script:" + (dir / "missing.lua")}),
+      "missing.lua");
   requireOneLineError(run({kCli, "decode", cap, "-e", "no.such.field"}), "no.such.field");
 }
 

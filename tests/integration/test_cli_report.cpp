@@ -68,7 +68,8 @@ TEST_CASE("report writes the library's page and names the worst problem") {
   const std::vector<Problem> problems = findProblems(reader);
   REQUIRE(!problems.empty());
   CHECK(problems.front().text.rfind("conn 3 (client 10.0.1.2:40001): 1.56 s stall at 8.028 s", 0) == 0);
-  CHECK(r.out == html + ": " + std::to_string(problems.size()) + " problems; worst: " + problems.front().text + "\n");
+  CHECK(r.out ==
+        html + ": " + std::to_string(problems.size()) + " problems; worst: " + problems.front().text + "\n");
 
   // Byte for byte what the library writes with the same generator name.
   const std::string version = splitLines(run({kCli, "--version"}).out).at(0);
@@ -113,7 +114,8 @@ TEST_CASE("report reuses a database of the same capture and settings, and only t
   CHECK(fs::last_write_time(db) != redone);
 
   // Another capture at the same database: analysed again, and the page is about it.
-  const std::string other = simulate(dir, "other.pcap", {"--connections", "2", "--duration", "3", "--seed", "5"});
+  const std::string other =
+      simulate(dir, "other.pcap", {"--connections", "2", "--duration", "3", "--seed", "5"});
   r = run({kCli, "report", other, "--db", db, "-w", html, "-q"});
   REQUIRE(r.status == 0);
   CHECK(StoreReader(db).capture().path == other);

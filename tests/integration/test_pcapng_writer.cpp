@@ -32,8 +32,8 @@ std::vector<std::string> perFrame(const std::string& capture, const std::vector<
   return blocks;
 }
 
-const std::vector<std::string> kTimes = {"-T", "fields", "-e", "frame.time_epoch", "-e", "frame.len", "-e", "frame.cap_len",
-                                         "-e", "frame.encap_type"};
+const std::vector<std::string> kTimes = {"-T", "fields",        "-e", "frame.time_epoch", "-e", "frame.len",
+                                         "-e", "frame.cap_len", "-e", "frame.encap_type"};
 
 std::vector<std::string> pick(const std::vector<std::string>& all, const std::vector<uint64_t>& frames) {
   std::vector<std::string> out;
@@ -61,9 +61,15 @@ std::string source(const std::string& rel) { return std::string(RUDPSCOPE_SOURCE
 }  // namespace
 
 TEST_CASE("chosen frames of committed captures are written exactly") {
-  SECTION("sample.pcap, Ethernet, microseconds") { requireSameFrames(source("resources/sample.pcap"), ws::parseFrameList("1-5,40,41,100-102")); }
-  SECTION("eth_nsec.pcapng, nanoseconds") { requireSameFrames(source("tests/data/link/eth_nsec.pcapng"), ws::parseFrameList("1,3")); }
-  SECTION("raw.pcap, DLT_RAW becomes LINKTYPE_RAW") { requireSameFrames(source("tests/data/link/raw.pcap"), ws::parseFrameList("1-2")); }
+  SECTION("sample.pcap, Ethernet, microseconds") {
+    requireSameFrames(source("resources/sample.pcap"), ws::parseFrameList("1-5,40,41,100-102"));
+  }
+  SECTION("eth_nsec.pcapng, nanoseconds") {
+    requireSameFrames(source("tests/data/link/eth_nsec.pcapng"), ws::parseFrameList("1,3"));
+  }
+  SECTION("raw.pcap, DLT_RAW becomes LINKTYPE_RAW") {
+    requireSameFrames(source("tests/data/link/raw.pcap"), ws::parseFrameList("1-2"));
+  }
   SECTION("sll2.pcap") { requireSameFrames(source("tests/data/link/sll2.pcap"), ws::parseFrameList("2")); }
 }
 
@@ -99,12 +105,13 @@ TEST_CASE("rudpscope-cli wireshark open writes the frames and prints the wiresha
   TempDir dir("pcapng-cli"), home("pcapng-cli-home"), bin("pcapng-cli-bin");
   const std::string out = dir / "chosen.pcapng";
   const std::string dissectors = source("dissectors");
-  const auto r = wiresharkCli({{"HOME", home.path.string()}},
-                              {"open", source("resources/sample.pcap"), "--frames", "3-5,10", "-g", "4", "-w", out, "--dry-run"});
+  const auto r = wiresharkCli(
+      {{"HOME", home.path.string()}},
+      {"open", source("resources/sample.pcap"), "--frames", "3-5,10", "-g", "4", "-w", out, "--dry-run"});
   INFO(r.err);
   REQUIRE(r.status == 0);
-  CHECK(r.out == "wireshark -r " + out + " -X lua_script:" + dissectors + "/enet.lua -X lua_script:" + dissectors +
-                     "/grudp.lua -X lua_script:" + dissectors + "/kcp.lua -g 2\n");
+  CHECK(r.out == "wireshark -r " + out + " -X lua_script:" + dissectors + "/enet.lua -X lua_script:" +
+                     dissectors + "/grudp.lua -X lua_script:" + dissectors + "/kcp.lua -g 2\n");
   CHECK(r.err == "rudpscope-cli: 4 frames written to " + out + "\n");
   CHECK(perFrame(out, kTimes) == pick(perFrame(source("resources/sample.pcap"), kTimes), {3, 4, 5, 10}));
 

@@ -21,9 +21,10 @@ struct Analysed {
   json truth;
   Analysed() {
     const std::string cap = dir / "c.pcap", truthPath = dir / "c.json";
-    REQUIRE(run({GRUDP_SIM, "--out", cap, "--truth", truthPath, "--truth-summary-only",
-                 "--connections", "3", "--duration", "10", "--seed", "5", "--loss", "0.05",
-                 "--burst", "2", "--delay-ms", "60", "--outage", "4:5.2@1", "--vantage", "client"})
+    REQUIRE(run({GRUDP_SIM,       "--out",   cap,          "--truth", truthPath,    "--truth-summary-only",
+                 "--connections", "3",       "--duration", "10",      "--seed",     "5",
+                 "--loss",        "0.05",    "--burst",    "2",       "--delay-ms", "60",
+                 "--outage",      "4:5.2@1", "--vantage",  "client"})
                 .status == 0);
     auto r = run({RUDPSCOPE_CLI, "analyze", cap, "--db", db, "-q"});
     INFO(r.err);
@@ -67,8 +68,9 @@ TEST_CASE("connection records carry the truth's retransmissions and stalls") {
     // The event queries return exactly the events the metrics count.
     auto retx = reader.retransmissions(rec->summary.id, Direction::ClientToServer);
     CHECK(retx.size() == m.retransmissions);
-    CHECK(std::count_if(retx.begin(), retx.end(), [](auto& e) { return e.cause == ana::RetxCause::Timeout; }) ==
-          static_cast<long>(m.retransmissions_timeout));
+    CHECK(std::count_if(retx.begin(), retx.end(), [](auto& e) {
+            return e.cause == ana::RetxCause::Timeout;
+          }) == static_cast<long>(m.retransmissions_timeout));
     CHECK(reader.rttSamples(rec->summary.id, Direction::ClientToServer).size() == m.rtt.samples);
     CHECK(reader.rttSamples(rec->summary.id, Direction::ServerToClient).size() ==
           rec->metrics.dir[1].rtt.samples);
@@ -97,7 +99,8 @@ TEST_CASE("event queries honour the time range exactly") {
   REQUIRE(std::is_sorted(all.begin(), all.end(), [](auto& x, auto& y) { return x.ts_ns < y.ts_ns; }));
   const TimeRange range{all[all.size() / 3].ts_ns, all[2 * all.size() / 3].ts_ns};
   const auto part = reader.rttSamples(1, Direction::ClientToServer, range);
-  const auto expected = std::count_if(all.begin(), all.end(), [&](auto& e) { return range.contains(e.ts_ns); });
+  const auto expected =
+      std::count_if(all.begin(), all.end(), [&](auto& e) { return range.contains(e.ts_ns); });
   CHECK(static_cast<long>(part.size()) == expected);
   CHECK(part.front().frame == all[all.size() / 3].frame);
 
@@ -145,7 +148,8 @@ TEST_CASE("packet queries by connection, direction, frame range and frame") {
   CHECK(p->ts_ns == hundred[50].ts_ns);
   CHECK(p->seq == hundred[50].seq);
   CHECK(p->seq.has_value() == (scalar(a.db, "SELECT seq IS NOT NULL FROM packets WHERE frame = 150") == 1));
-  CHECK(p->file_offset == static_cast<uint64_t>(scalar(a.db, "SELECT file_offset FROM packets WHERE frame = 150")));
+  CHECK(p->file_offset ==
+        static_cast<uint64_t>(scalar(a.db, "SELECT file_offset FROM packets WHERE frame = 150")));
   CHECK_FALSE(reader.packet(scalar(a.db, "SELECT max(frame) FROM packets") + 1));
 }
 
@@ -156,6 +160,7 @@ TEST_CASE("settings and protocols are what the analysis used") {
   CHECK(s.stall_ms == 200);
   CHECK(s.rtt_limits_ms == std::vector<double>{150, 250, 300});
   auto protos = reader.protocols();
-  CHECK(std::any_of(protos.begin(), protos.end(), [](auto& p) { return p.name == "grudp" && p.has_contract; }));
+  CHECK(
+      std::any_of(protos.begin(), protos.end(), [](auto& p) { return p.name == "grudp" && p.has_contract; }));
   CHECK(reader.capture().packet_count == static_cast<uint64_t>(scalar(a.db, "SELECT count(*) FROM packets")));
 }

@@ -16,8 +16,8 @@ namespace fs = std::filesystem;
 namespace {
 // The fields the issue names; allDecodeFields() holds them and more.
 const std::vector<std::string> kBaseFields = {
-    "frame.number", "frame.time_epoch", "ip.src", "ip.dst", "ipv6.src", "ipv6.dst",
-    "udp.srcport", "udp.dstport", "tcp.srcport", "tcp.dstport", "tcp.seq"};
+    "frame.number", "frame.time_epoch", "ip.src",      "ip.dst",      "ipv6.src", "ipv6.dst",
+    "udp.srcport",  "udp.dstport",      "tcp.srcport", "tcp.dstport", "tcp.seq"};
 
 std::vector<std::string> allFields() {
   auto fields = allDecodeFields();
@@ -55,8 +55,8 @@ TEST_CASE("decode agrees with tshark on simulated traffic from every vantage") {
   int i = 0;
   for (const auto& v : variants) {
     std::string cap = dir / ("sim" + std::to_string(i++) + ".pcap");
-    std::vector<std::string> argv = {GRUDP_SIM, "--out", cap, "--connections", "3",
-                                     "--duration", "3", "--seed", std::to_string(40 + i)};
+    std::vector<std::string> argv = {GRUDP_SIM,    "--out", cap,      "--connections",       "3",
+                                     "--duration", "3",     "--seed", std::to_string(40 + i)};
     argv.insert(argv.end(), v.begin(), v.end());
     REQUIRE(run(argv).status == 0);
     compareWithTshark(cap, fields);

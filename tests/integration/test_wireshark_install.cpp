@@ -17,12 +17,14 @@ const std::map<std::string, std::string> kAllInstalled = {
 
 std::string simCapture(const TempDir& dir) {
   const std::string cap = dir / "sim.pcap";
-  REQUIRE(run({GRUDP_SIM, "--out", cap, "--connections", "3", "--duration", "3", "--seed", "11", "--loss", "0.05"})
+  REQUIRE(run({GRUDP_SIM, "--out", cap, "--connections", "3", "--duration", "3", "--seed", "11", "--loss",
+               "0.05"})
               .status == 0);
   return cap;
 }
 
-std::vector<std::string> grudpFrames(const Env& env, const std::string& capture, const std::vector<std::string>& extra = {}) {
+std::vector<std::string> grudpFrames(const Env& env, const std::string& capture,
+                                     const std::vector<std::string>& extra = {}) {
   std::vector<std::string> argv = {TSHARK_EXECUTABLE, "-r", capture};
   argv.insert(argv.end(), extra.begin(), extra.end());
   argv.insert(argv.end(), {"-Y", "grudp", "-T", "fields", "-e", "frame.number"});
@@ -54,7 +56,8 @@ TEST_CASE("installed dissectors decode every GRUDP frame in plain tshark") {
   const auto r = wiresharkCli(env, {"install"});
   INFO(r.out << r.err);
   REQUIRE(r.status == 0);
-  CHECK(r.out.find("Wireshark personal Lua plugins folder: " + pluginFolderOf(home) + "\n") != std::string::npos);
+  CHECK(r.out.find("Wireshark personal Lua plugins folder: " + pluginFolderOf(home) + "\n") !=
+        std::string::npos);
   CHECK(r.out.find("found: reported by `tshark -G folders`") != std::string::npos);
   for (const char* name : {"enet.lua", "grudp.lua", "kcp.lua"}) {
     CHECK(r.out.find(std::string("  ") + name) != std::string::npos);
@@ -63,8 +66,9 @@ TEST_CASE("installed dissectors decode every GRUDP frame in plain tshark") {
   }
 
   const auto plain = grudpFrames(env, cap);
-  const auto withX = grudpFrames({{"HOME", bare.path.string()}},
-                                 cap, {"-X", std::string("lua_script:") + RUDPSCOPE_SOURCE_DIR + "/dissectors/grudp.lua"});
+  const auto withX =
+      grudpFrames({{"HOME", bare.path.string()}}, cap,
+                  {"-X", std::string("lua_script:") + RUDPSCOPE_SOURCE_DIR + "/dissectors/grudp.lua"});
   // Every frame grudp-sim writes is GRUDP.
   const auto all = splitLines(run({TSHARK_EXECUTABLE, "-r", cap, "-T", "fields", "-e", "frame.number"}).out);
   CHECK(plain == withX);
@@ -81,16 +85,18 @@ TEST_CASE("status tells installed, outdated and missing apart") {
   auto missing = wiresharkCli(env, {"status"});
   REQUIRE(missing.status == 0);
   CHECK(missing.out.find("rudpscope's dissectors: " + ours + "\n") != std::string::npos);
-  CHECK(statesIn(missing.out) ==
-        std::map<std::string, std::string>{{"enet.lua", "missing"}, {"grudp.lua", "missing"}, {"kcp.lua", "missing"}});
+  CHECK(statesIn(missing.out) == std::map<std::string, std::string>{{"enet.lua", "missing"},
+                                                                    {"grudp.lua", "missing"},
+                                                                    {"kcp.lua", "missing"}});
 
   REQUIRE(wiresharkCli(env, {"install"}).status == 0);
   CHECK(statesIn(wiresharkCli(env, {"status"}).out) == kAllInstalled);
 
   writeText(ours + "/grudp.lua", fileText(ours + "/grudp.lua") + "-- a newer version\n");
   const auto outdated = wiresharkCli(env, {"status"});
-  CHECK(statesIn(outdated.out) ==
-        std::map<std::string, std::string>{{"enet.lua", "installed"}, {"grudp.lua", "outdated"}, {"kcp.lua", "installed"}});
+  CHECK(statesIn(outdated.out) == std::map<std::string, std::string>{{"enet.lua", "installed"},
+                                                                     {"grudp.lua", "outdated"},
+                                                                     {"kcp.lua", "installed"}});
 
   const auto update = wiresharkCli(env, {"install"});
   REQUIRE(update.status == 0);
@@ -108,8 +114,12 @@ TEST_CASE("a file rudpscope did not install is never overwritten without --force
   writeText(theirs, theirText);
 
   CHECK(statesIn(wiresharkCli(env, {"status"}).out) ==
-        std::map<std::string, std::string>{{"enet.lua", "missing"}, {"grudp.lua", "foreign"}, {"kcp.lua", "missing"}});
-  requireOneLineError(wiresharkCli(env, {"install"}), theirs + "' is a different file of that name that rudpscope did not install; not overwritten (--force overwrites it)");
+        std::map<std::string, std::string>{
+            {"enet.lua", "missing"}, {"grudp.lua", "foreign"}, {"kcp.lua", "missing"}});
+  requireOneLineError(wiresharkCli(env, {"install"}),
+                      theirs +
+                          "' is a different file of that name that rudpscope did not install; not "
+                          "overwritten (--force overwrites it)");
   CHECK(fileText(theirs) == theirText);
   CHECK(!fs::exists(pluginFolderOf(home) + "/enet.lua"));  // nothing at all was written
   CHECK(!fs::exists(pluginFolderOf(home) + "/.rudpscope-installed"));
@@ -123,9 +133,10 @@ TEST_CASE("uninstall removes only the files rudpscope installed") {
   const std::string two = copyDissectors(copies, "two");
   fs::remove(two + "/kcp.lua");
   const std::string plugins = pluginFolderOf(home);
-  writeText(plugins + "/kcp.lua", "-- their kcp\n");       // same name as one of ours, not installed by us
+  writeText(plugins + "/kcp.lua", "-- their kcp\n");  // same name as one of ours, not installed by us
   writeText(plugins + "/other.lua", "-- unrelated\n");
-  REQUIRE(wiresharkCli({{"HOME", home.path.string()}, {"RUDPSCOPE_DISSECTORS", two}}, {"install"}).status == 0);
+  REQUIRE(wiresharkCli({{"HOME", home.path.string()}, {"RUDPSCOPE_DISSECTORS", two}}, {"install"}).status ==
+          0);
   writeText(plugins + "/enet.lua", fileText(plugins + "/enet.lua") + "-- edited in place\n");
 
   const auto r = wiresharkCli({{"HOME", home.path.string()}}, {"uninstall"});
@@ -148,33 +159,42 @@ TEST_CASE("the plugin folder comes from tshark, else from Wireshark's documented
   SECTION("tshark 4.4 reporting its own folder") {
     writeScript(bin / "tshark",
                 "case \"$1\" in\n"
-                "  -G) printf 'Personal configuration:\\t%s/.config/wireshark\\nPersonal Lua Plugins:\\t%s/lua44\\n' \"$HOME\" \"$HOME\" ;;\n"
+                "  -G) printf 'Personal configuration:\\t%s/.config/wireshark\\nPersonal Lua "
+                "Plugins:\\t%s/lua44\\n' \"$HOME\" \"$HOME\" ;;\n"
                 "  --version) echo 'TShark (Wireshark) 4.4.19 (Git v4.4.19 packaged as 4.4.19-1)'; echo ;;\n"
                 "esac\n");
-    const auto r = wiresharkCli({{"HOME", home.path.string()}, {"PATH", bin.path.string() + ":/usr/bin:/bin"}}, {"status"});
+    const auto r = wiresharkCli(
+        {{"HOME", home.path.string()}, {"PATH", bin.path.string() + ":/usr/bin:/bin"}}, {"status"});
     REQUIRE(r.status == 0);
-    CHECK(r.out.find("Wireshark personal Lua plugins folder: " + (home / "lua44") + "\n") != std::string::npos);
+    CHECK(r.out.find("Wireshark personal Lua plugins folder: " + (home / "lua44") + "\n") !=
+          std::string::npos);
     CHECK(r.out.find("  found: reported by `tshark -G folders` (tshark 4.4.19)\n") != std::string::npos);
     const bool root = ::geteuid() == 0;
-    CHECK((r.out.find("note: running as root: Wireshark 4.4.19 loads no Lua plugin for root") != std::string::npos) == root);
+    CHECK((r.out.find("note: running as root: Wireshark 4.4.19 loads no Lua plugin for root") !=
+           std::string::npos) == root);
   }
   SECTION("tshark 4.0 as root loads personal plugins") {
     const auto r = wiresharkCli(base, {"status"});
     const bool root = ::geteuid() == 0;
-    CHECK((r.out.find("note: running as root: Wireshark 4.0.17 loads personal Lua plugins for root too") != std::string::npos) == root);
+    CHECK((r.out.find("note: running as root: Wireshark 4.0.17 loads personal Lua plugins for root too") !=
+           std::string::npos) == root);
   }
   SECTION("a tshark that names no personal Lua plugin folder") {
     writeScript(bin / "tshark", "exit 0\n");
     const auto r = wiresharkCli({{"HOME", home.path.string()}, {"PATH", bin.path.string()}}, {"status"});
     REQUIRE(r.status == 0);
-    CHECK(r.out.find("Wireshark personal Lua plugins folder: " + pluginFolderOf(home) + "\n") != std::string::npos);
-    CHECK(r.out.find("found: Wireshark's documented default (`tshark -G folders` names no personal Lua plugin folder)") != std::string::npos);
+    CHECK(r.out.find("Wireshark personal Lua plugins folder: " + pluginFolderOf(home) + "\n") !=
+          std::string::npos);
+    CHECK(r.out.find("found: Wireshark's documented default (`tshark -G folders` names no personal Lua "
+                     "plugin folder)") != std::string::npos);
   }
   SECTION("no tshark at all") {
     const auto r = wiresharkCli({{"HOME", home.path.string()}, {"PATH", bin.path.string()}}, {"status"});
     REQUIRE(r.status == 0);
-    CHECK(r.out.find("Wireshark personal Lua plugins folder: " + pluginFolderOf(home) + "\n") != std::string::npos);
-    CHECK(r.out.find("found: Wireshark's documented default (`tshark` was not found or failed)") != std::string::npos);
+    CHECK(r.out.find("Wireshark personal Lua plugins folder: " + pluginFolderOf(home) + "\n") !=
+          std::string::npos);
+    CHECK(r.out.find("found: Wireshark's documented default (`tshark` was not found or failed)") !=
+          std::string::npos);
   }
 }
 

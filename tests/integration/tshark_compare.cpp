@@ -36,20 +36,24 @@ std::vector<std::string> allDecodeFields() {
 size_t compareWithTshark(const std::string& capture, const std::vector<std::string>& fields,
                          const std::vector<std::string>& prefs) {
   // rudpscope prints raw TCP sequence numbers; tshark does with this option.
-  std::vector<std::string> ts = {TSHARK_EXECUTABLE, "-n", "-r", capture, "-T", "fields",
-                                 "-o", "tcp.relative_sequence_numbers:FALSE"};
+  std::vector<std::string> ts = {
+      TSHARK_EXECUTABLE, "-n", "-r", capture, "-T", "fields", "-o", "tcp.relative_sequence_numbers:FALSE"};
   std::vector<std::string> ours = {RUDPSCOPE_CLI, "decode", capture};
   for (const auto& f : shippedDissectors()) {
     ts.push_back("-X");
     ts.push_back("lua_script:" + f);
   }
   for (const auto& p : prefs) {
-    ts.push_back("-o"); ts.push_back(p);
-    ours.push_back("-o"); ours.push_back(p);
+    ts.push_back("-o");
+    ts.push_back(p);
+    ours.push_back("-o");
+    ours.push_back(p);
   }
   for (const auto& f : fields) {
-    ts.push_back("-e"); ts.push_back(f);
-    ours.push_back("-e"); ours.push_back(f);
+    ts.push_back("-e");
+    ts.push_back(f);
+    ours.push_back("-e");
+    ours.push_back(f);
   }
   auto t = run(ts);
   auto o = run(ours);

@@ -23,7 +23,9 @@ ProcessResult wiresharkCli(const Env& vars, const std::vector<std::string>& args
   return runWithEnv(vars, argv);
 }
 
-std::string pluginFolderOf(const TempDir& home) { return (home.path / ".local/lib/wireshark/plugins").string(); }
+std::string pluginFolderOf(const TempDir& home) {
+  return (home.path / ".local/lib/wireshark/plugins").string();
+}
 
 std::string copyDissectors(const TempDir& dir, const std::string& name) {
   const fs::path to = dir.path / name;

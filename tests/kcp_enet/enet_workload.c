@@ -36,13 +36,13 @@ static unsigned rnd(void) {
 }
 
 static struct {
-  unsigned long sent_rel, sent_unrel, sent_unseq, bursts, recv_rel, recv_unrel, recv_unseq,
-      recv_bursts, recv_bytes, bad;
+  unsigned long sent_rel, sent_unrel, sent_unseq, bursts, recv_rel, recv_unrel, recv_unseq, recv_bursts,
+      recv_bytes, bad;
 } app;
 
 /* The peer's counters as last seen before it was reset by a disconnect. */
 static enet_uint32 last_sent, last_lost;
-static int frozen; /* the client's last snapshot is taken just before it disconnects */
+static int frozen;        /* the client's last snapshot is taken just before it disconnects */
 static ENetPeer* watched; /* the connected peer, for the snapshot below */
 
 /* Called by ENet for every received datagram before its commands are
@@ -76,12 +76,18 @@ static void send_msg(ENetPeer* peer, int channel, enet_uint32 flags, size_t len,
 static void on_receive(ENetEvent* ev, int* bye) {
   ENetPacket* p = ev->packet;
   app.recv_bytes += p->dataLength;
-  if (p->dataLength == 3 && memcmp(p->data, "bbb", 3) == 0) *bye = 1; /* "bye" */
-  else if (ev->channelID == 0 && p->dataLength == 4096) app.recv_bursts++;
-  else if (ev->channelID == 0) app.recv_rel++;
-  else if (ev->channelID == 1) app.recv_unrel++;
-  else if (ev->channelID == 2) app.recv_unseq++;
-  else app.bad++;
+  if (p->dataLength == 3 && memcmp(p->data, "bbb", 3) == 0)
+    *bye = 1; /* "bye" */
+  else if (ev->channelID == 0 && p->dataLength == 4096)
+    app.recv_bursts++;
+  else if (ev->channelID == 0)
+    app.recv_rel++;
+  else if (ev->channelID == 1)
+    app.recv_unrel++;
+  else if (ev->channelID == 2)
+    app.recv_unseq++;
+  else
+    app.bad++;
   enet_packet_destroy(p);
 }
 
@@ -102,12 +108,18 @@ static void service_until(ENetHost* host, ENetPeer** peer, enet_uint32 until, in
       last_lost = (*peer)->packetsLost;
     }
     watched = *peer;
-    if (r < 0) { fprintf(stderr, "enet_host_service failed\n"); exit(1); }
+    if (r < 0) {
+      fprintf(stderr, "enet_host_service failed\n");
+      exit(1);
+    }
     if (r == 0) continue;
     switch (ev.type) {
       case ENET_EVENT_TYPE_CONNECT: *peer = watched = ev.peer; break;
       case ENET_EVENT_TYPE_RECEIVE: on_receive(&ev, bye); break;
-      case ENET_EVENT_TYPE_DISCONNECT: *gone = 1; *peer = watched = NULL; break;
+      case ENET_EVENT_TYPE_DISCONNECT:
+        *gone = 1;
+        *peer = watched = NULL;
+        break;
       default: break;
     }
   }
@@ -125,7 +137,10 @@ int main(int argc, char** argv) {
   int duration = atoi(argv[server ? 3 : 4]);
   rng_state = (unsigned)atoi(argv[server ? 4 : 5]) * 2654435761u + (server ? 7u : 3u);
 
-  if (enet_initialize() != 0) { fprintf(stderr, "enet_initialize failed\n"); return 1; }
+  if (enet_initialize() != 0) {
+    fprintf(stderr, "enet_initialize failed\n");
+    return 1;
+  }
   ENetAddress addr;
   ENetHost* host;
   ENetPeer* peer = NULL;
@@ -136,7 +151,10 @@ int main(int argc, char** argv) {
   } else {
     host = enet_host_create(NULL, 1, 3, 0, 0);
   }
-  if (!host) { fprintf(stderr, "enet_host_create failed\n"); return 1; }
+  if (!host) {
+    fprintf(stderr, "enet_host_create failed\n");
+    return 1;
+  }
   host->intercept = snapshot_on_receive;
   int bye = 0, gone = 0;
   enet_uint32 start = enet_time_get();
@@ -144,12 +162,18 @@ int main(int argc, char** argv) {
     enet_address_set_host(&addr, host_name);
     addr.port = (enet_uint16)port;
     ENetPeer* p = enet_host_connect(host, &addr, 3, 0);
-    if (!p) { fprintf(stderr, "enet_host_connect failed\n"); return 1; }
+    if (!p) {
+      fprintf(stderr, "enet_host_connect failed\n");
+      return 1;
+    }
   }
   /* Wait for the connection (10 s at most). */
   while (!peer && (int32_t)(enet_time_get() - start) < 10000)
     service_until(host, &peer, enet_time_get() + 50, &bye, &gone);
-  if (!peer) { fprintf(stderr, "no connection\n"); return 1; }
+  if (!peer) {
+    fprintf(stderr, "no connection\n");
+    return 1;
+  }
 
   enet_uint32 t0 = enet_time_get(), next = t0, next_burst = t0 + 1500 + rnd() % 1500;
   unsigned long tick = 0;
@@ -164,8 +188,14 @@ int main(int argc, char** argv) {
       size_t len = 20 + rnd() % 101;
       send_msg(peer, 1, 0, len, 'u');
       app.sent_unrel++;
-      if (tick % 3 == 0) { send_msg(peer, 0, ENET_PACKET_FLAG_RELIABLE, 20 + rnd() % 101, 'r'); app.sent_rel++; }
-      if (tick % 5 == 0) { send_msg(peer, 2, ENET_PACKET_FLAG_UNSEQUENCED, 20 + rnd() % 101, 's'); app.sent_unseq++; }
+      if (tick % 3 == 0) {
+        send_msg(peer, 0, ENET_PACKET_FLAG_RELIABLE, 20 + rnd() % 101, 'r');
+        app.sent_rel++;
+      }
+      if (tick % 5 == 0) {
+        send_msg(peer, 2, ENET_PACKET_FLAG_UNSEQUENCED, 20 + rnd() % 101, 's');
+        app.sent_unseq++;
+      }
       if ((int32_t)(now - next_burst) >= 0) {
         send_msg(peer, 0, ENET_PACKET_FLAG_RELIABLE, 4096, 'B');
         app.bursts++;
@@ -201,19 +231,19 @@ int main(int argc, char** argv) {
       service_until(host, &peer, enet_time_get() + 50, &bye, &gone);
     service_until(host, &peer, enet_time_get() + 500, &bye, &gone);
   }
-  printf("{\"role\":\"%s\",\"peer\":{\"packetsSent\":%u,\"packetsLost\":%u,\"roundTripTime\":%u,"
-         "\"roundTripTimeVariance\":%u,\"lowestRoundTripTime\":%u,\"roundTripTime_median_per_tick\":%u,"
-         "\"packetsSent_final\":%u,\"packetsLost_final\":%u},"
-         "\"host\":{\"totalSentPackets\":%u,\"totalSentPackets_before_disconnect\":%u,"
-         "\"totalSentData\":%u,\"totalReceivedPackets\":%u,\"totalReceivedData\":%u},"
-         "\"app\":{\"sent_reliable\":%lu,\"sent_unreliable\":%lu,"
-         "\"sent_unsequenced\":%lu,\"sent_bursts\":%lu,\"recv_reliable\":%lu,\"recv_unreliable\":%lu,"
-         "\"recv_unsequenced\":%lu,\"recv_bursts\":%lu,\"recv_bytes\":%lu,\"recv_bad\":%lu}}\n",
-         server ? "server" : "client", p_sent, p_lost, p_rtt, p_var, p_low,
-         n_rtt ? rtt_samples[n_rtt / 2] : 0, last_sent, last_lost, host->totalSentPackets, h_sent_drained,
-         host->totalSentData, host->totalReceivedPackets, host->totalReceivedData, app.sent_rel,
-         app.sent_unrel, app.sent_unseq, app.bursts, app.recv_rel, app.recv_unrel, app.recv_unseq,
-         app.recv_bursts, app.recv_bytes, app.bad);
+  printf(
+      "{\"role\":\"%s\",\"peer\":{\"packetsSent\":%u,\"packetsLost\":%u,\"roundTripTime\":%u,"
+      "\"roundTripTimeVariance\":%u,\"lowestRoundTripTime\":%u,\"roundTripTime_median_per_tick\":%u,"
+      "\"packetsSent_final\":%u,\"packetsLost_final\":%u},"
+      "\"host\":{\"totalSentPackets\":%u,\"totalSentPackets_before_disconnect\":%u,"
+      "\"totalSentData\":%u,\"totalReceivedPackets\":%u,\"totalReceivedData\":%u},"
+      "\"app\":{\"sent_reliable\":%lu,\"sent_unreliable\":%lu,"
+      "\"sent_unsequenced\":%lu,\"sent_bursts\":%lu,\"recv_reliable\":%lu,\"recv_unreliable\":%lu,"
+      "\"recv_unsequenced\":%lu,\"recv_bursts\":%lu,\"recv_bytes\":%lu,\"recv_bad\":%lu}}\n",
+      server ? "server" : "client", p_sent, p_lost, p_rtt, p_var, p_low, n_rtt ? rtt_samples[n_rtt / 2] : 0,
+      last_sent, last_lost, host->totalSentPackets, h_sent_drained, host->totalSentData,
+      host->totalReceivedPackets, host->totalReceivedData, app.sent_rel, app.sent_unrel, app.sent_unseq,
+      app.bursts, app.recv_rel, app.recv_unrel, app.recv_unseq, app.recv_bursts, app.recv_bytes, app.bad);
   fflush(stdout);
   enet_host_destroy(host);
   enet_deinitialize();

@@ -129,7 +129,8 @@ inline std::vector<Copy> kcpCopies(const std::string& capture) {
 // with its reliable seq, its channel (a seq space of its own) and its
 // datagram's sent time.
 inline std::vector<Copy> enetCopies(const std::string& capture) {
-  auto rows = decode(capture, {"ip.src", "enet.sent_time", "enet.command", "enet.channel", "enet.reliable_seq"});
+  auto rows =
+      decode(capture, {"ip.src", "enet.sent_time", "enet.command", "enet.channel", "enet.reliable_seq"});
   std::vector<Copy> out;
   for (const auto& r : rows) {
     auto cb = split(r[2], ','), ch = split(r[3], ','), rs = split(r[4], ',');
@@ -138,7 +139,8 @@ inline std::vector<Copy> enetCopies(const std::string& capture) {
     for (size_t i = 0; i < cb.size(); ++i) {
       if (!(num(cb[i]) & 0x80)) continue;
       REQUIRE(!r[1].empty());  // reliable commands always travel with a sent time
-      out.push_back({r[0], uint32_t(num(rs[i])), uint32_t(num(r[1])), uint32_t(num(ch[i])), uint32_t(num(cb[i]) & 0x0F)});
+      out.push_back({r[0], uint32_t(num(rs[i])), uint32_t(num(r[1])), uint32_t(num(ch[i])),
+                     uint32_t(num(cb[i]) & 0x0F)});
     }
   }
   return out;
@@ -171,7 +173,7 @@ inline RetxTruth retxTruth(const std::vector<Copy>& sender, const std::vector<Co
                            const std::string& src, int ts_bits) {
   RetxTruth t;
   std::map<std::tuple<uint32_t, uint32_t, uint32_t>, int> attempt;  // (space, seq, ts) -> attempt number
-  std::map<std::pair<uint32_t, uint32_t>, int> copies;                // (space, seq) -> copies
+  std::map<std::pair<uint32_t, uint32_t>, int> copies;              // (space, seq) -> copies
   for (const auto& c : sender) {
     if (c.src != src) continue;
     const int a = ++copies[{c.space, c.seq}];
@@ -188,7 +190,8 @@ inline RetxTruth retxTruth(const std::vector<Copy>& sender, const std::vector<Co
       ++t.arrived;
       bool known = seen.count({c.space, c.seq}) > 0;
       for (size_t i = 0; !known && i < arrived.size(); ++i)
-        known = arrived[i].space == c.space && arrived[i].seq > c.seq && tsBefore(arrived[i].ts, c.ts, ts_bits);
+        known =
+            arrived[i].space == c.space && arrived[i].seq > c.seq && tsBefore(arrived[i].ts, c.ts, ts_bits);
       if (known) ++t.knowable;
     }
     seen.insert({c.space, c.seq});
@@ -199,9 +202,9 @@ inline RetxTruth retxTruth(const std::vector<Copy>& sender, const std::vector<Co
 
 // ENet commands per (source, command number), from a capture.
 struct EnetCommands {
-  std::map<std::string, std::map<int, uint64_t>> by_cmd;    // src -> command number -> count
-  std::map<std::string, uint64_t> peer_resends;             // src -> resent channel-0xFF commands
-  std::map<std::string, uint64_t> data_resends;             // src -> resent data-channel commands
+  std::map<std::string, std::map<int, uint64_t>> by_cmd;  // src -> command number -> count
+  std::map<std::string, uint64_t> peer_resends;           // src -> resent channel-0xFF commands
+  std::map<std::string, uint64_t> data_resends;           // src -> resent data-channel commands
 };
 
 inline EnetCommands enetCommands(const std::string& capture) {
@@ -240,7 +243,7 @@ inline uint64_t u(const json& j, const char* key) { return j.at(key).get<uint64_
 // shards, which carry no conv, join it by address pair) and its packets per
 // direction.
 struct KcpAnalysis {
-  json conv;  // the conv's connection
+  json conv;                                // the conv's connection
   std::map<std::string, uint64_t> packets;  // direction -> datagrams of the conv's connection
   size_t connections = 0;                   // KCP connections in the capture
 };
@@ -259,13 +262,14 @@ inline KcpAnalysis analyzeKcp(const std::string& capture) {
   }
   INFO("connections: " << a.at("connections").dump());
   REQUIRE(with_conv == 1);
-  for (const auto& [dir, d] : k.conv.at("directions").items()) k.packets[dir] = d.at("packets").get<uint64_t>();
+  for (const auto& [dir, d] : k.conv.at("directions").items())
+    k.packets[dir] = d.at("packets").get<uint64_t>();
   return k;
 }
 
 struct KcpRunOptions {
-  bool fec = false;      // FEC framing: receivers' InSegs include segments FEC recovered
-  bool session = true;   // kcp_workload (srtt, app counters); kcptun logs SNMP only
+  bool fec = false;     // FEC framing: receivers' InSegs include segments FEC recovered
+  bool session = true;  // kcp_workload (srtt, app counters); kcptun logs SNMP only
 };
 
 // Everything a lab run must satisfy exactly (KCP): run folder with
@@ -286,8 +290,8 @@ inline void checkKcpRun(const std::string& dir, KcpRunOptions opt = {}) {
 
   struct Way {
     const char* name;
-    const json& snd;       // sender's SNMP
-    const json& rcv;       // receiver's SNMP
+    const json& snd;            // sender's SNMP
+    const json& rcv;            // receiver's SNMP
     const KcpAnalysis& at_snd;  // analysis at the sender's capture
     const KcpAnalysis& at_rcv;  // analysis at the receiver's capture
     const std::string& src;
@@ -297,10 +301,10 @@ inline void checkKcpRun(const std::string& dir, KcpRunOptions opt = {}) {
     const json& snd_session;
   };
   const Way ways[] = {
-      {"client_to_server", cs, ss, atClient, atServer, kClientIp, cl, sv, u(nft, "drop_c2s"), u(nft, "seen_c2s"),
-       opt.session ? cj.at("session") : none},
-      {"server_to_client", ss, cs, atServer, atClient, kServerIp, sv, cl, u(nft, "drop_s2c"), u(nft, "seen_s2c"),
-       opt.session ? sj.at("session") : none},
+      {"client_to_server", cs, ss, atClient, atServer, kClientIp, cl, sv, u(nft, "drop_c2s"),
+       u(nft, "seen_c2s"), opt.session ? cj.at("session") : none},
+      {"server_to_client", ss, cs, atServer, atClient, kServerIp, sv, cl, u(nft, "drop_s2c"),
+       u(nft, "seen_s2c"), opt.session ? sj.at("session") : none},
   };
   for (const Way& w : ways) {
     const json& ds = w.at_snd.conv.at("directions").at(w.name);
@@ -349,9 +353,11 @@ inline void checkKcpRun(const std::string& dir, KcpRunOptions opt = {}) {
 // skipped the segment) vs timeout (LostSegs) retransmissions, at the sender.
 inline void checkKcpSplit(const std::string& dir) {
   const json cj = readJson(dir + "/client.json"), sj = readJson(dir + "/server.json");
-  const json atClient = analyzeKcp(dir + "/client.pcap").conv, atServer = analyzeKcp(dir + "/server.pcap").conv;
-  for (const auto& [name, snd, at] : {std::tuple<const char*, const json&, const json&>{"client_to_server", cj, atClient},
-                                      {"server_to_client", sj, atServer}}) {
+  const json atClient = analyzeKcp(dir + "/client.pcap").conv,
+             atServer = analyzeKcp(dir + "/server.pcap").conv;
+  for (const auto& [name, snd, at] :
+       {std::tuple<const char*, const json&, const json&>{"client_to_server", cj, atClient},
+        {"server_to_client", sj, atServer}}) {
     const json& d = at.at("directions").at(name);
     const json& sn = snd.at("snmp");
     INFO(name << ": fast " << u(d, "retransmissions_fast") << " timeout " << u(d, "retransmissions_timeout")
@@ -388,8 +394,10 @@ inline void checkEnetRun(const std::string& dir) {
     uint64_t drops, seen;
   };
   const Way ways[] = {
-      {"client_to_server", cj, atClient, atServer, kClientIp, cl, sv, cmdC, u(nft, "drop_c2s"), u(nft, "seen_c2s")},
-      {"server_to_client", sj, atServer, atClient, kServerIp, sv, cl, cmdS, u(nft, "drop_s2c"), u(nft, "seen_s2c")},
+      {"client_to_server", cj, atClient, atServer, kClientIp, cl, sv, cmdC, u(nft, "drop_c2s"),
+       u(nft, "seen_c2s")},
+      {"server_to_client", sj, atServer, atClient, kServerIp, sv, cl, cmdS, u(nft, "drop_s2c"),
+       u(nft, "seen_s2c")},
   };
   for (const Way& w : ways) {
     const json& ds = w.at_snd.at("directions").at(w.name);
@@ -397,12 +405,12 @@ inline void checkEnetRun(const std::string& dir) {
     const json& peer = w.snd.at("peer");
     const json& host = w.snd.at("host");
     const auto& cmds = w.snd_cmds.by_cmd.at(w.src);
-    const uint64_t peer_resends = w.snd_cmds.peer_resends.count(w.src) ? w.snd_cmds.peer_resends.at(w.src) : 0;
+    const uint64_t peer_resends =
+        w.snd_cmds.peer_resends.count(w.src) ? w.snd_cmds.peer_resends.at(w.src) : 0;
     const RetxTruth truth = retxTruth(w.snd_copies, w.rcv_copies, w.src, 16);
-    INFO(w.name << "\n at the sender: " << ds.dump() << "\n at the receiver: " << dr.dump()
-                << "\n sender: " << w.snd.dump() << "\n channel-0xFF resends " << peer_resends
-                << ", all resends: sent " << truth.sent << " arrived " << truth.arrived << " knowable "
-                << truth.knowable);
+    INFO(w.name << "\n at the sender: " << ds.dump() << "\n at the receiver: " << dr.dump() << "\n sender: "
+                << w.snd.dump() << "\n channel-0xFF resends " << peer_resends << ", all resends: sent "
+                << truth.sent << " arrived " << truth.arrived << " knowable " << truth.knowable);
     // Datagrams: host->totalSentPackets; commands: peer->packetsSent counts
     // every command but ACKs (resends included); the client's DISCONNECT
     // went out after its last snapshot.
@@ -423,7 +431,8 @@ inline void checkEnetRun(const std::string& dir) {
     const json& rtt = ds.at("rtt_ms");
     CHECK(u(rtt, "samples") > 50);
     CHECK(std::abs(rtt.at("p50").get<double>() - peer.at("roundTripTime").get<double>()) <= 2.0);
-    CHECK(std::abs(rtt.at("p50").get<double>() - peer.at("roundTripTime_median_per_tick").get<double>()) <= 2.0);
+    CHECK(std::abs(rtt.at("p50").get<double>() - peer.at("roundTripTime_median_per_tick").get<double>()) <=
+          2.0);
   }
   CHECK(u(cj.at("app"), "recv_bad") == 0);
   CHECK(u(sj.at("app"), "recv_bad") == 0);
@@ -434,11 +443,12 @@ inline void checkEnetRun(const std::string& dir) {
 // ENet's never-resent commands of `src` in one capture, by numbering:
 // SEND_UNRELIABLE(_FRAGMENT) by (channel, reliable seq) and unreliable seq,
 // SEND_UNSEQUENCED by unsequenced group (one numbering per peer).
-using EnetNumbered = std::set<std::tuple<int, uint32_t, uint32_t, uint32_t>>;  // (kind, channel, group, number)
+using EnetNumbered =
+    std::set<std::tuple<int, uint32_t, uint32_t, uint32_t>>;  // (kind, channel, group, number)
 
 inline EnetNumbered enetNumbered(const std::string& capture, const std::string& src) {
-  auto rows = decode(capture, {"ip.src", "enet.cmd", "enet.channel", "enet.reliable_seq", "enet.unreliable_seq",
-                               "enet.unsequenced_group"});
+  auto rows = decode(capture, {"ip.src", "enet.cmd", "enet.channel", "enet.reliable_seq",
+                               "enet.unreliable_seq", "enet.unsequenced_group"});
   EnetNumbered out;
   for (const auto& r : rows) {
     if (r[0] != src) continue;
@@ -523,15 +533,16 @@ inline void checkEnetRunFull(const std::string& dir) {
     // SEND_UNRELIABLE, SEND_UNSEQUENCED, SEND_UNRELIABLE_FRAGMENT are never resent.
     const uint64_t unrel_sent = count(w.snd_cmds.by_cmd.at(w.src), {7, 9, 12});
     const uint64_t unrel_arrived = count(w.rcv_cmds.by_cmd.at(w.src), {7, 9, 12});
-    const uint64_t tellable = enetTellableDrops(enetNumbered(dir + "/" + (w.src == kClientIp ? "client" : "server") + ".pcap", w.src),
-                                                enetNumbered(dir + "/" + (w.src == kClientIp ? "server" : "client") + ".pcap", w.src));
+    const uint64_t tellable = enetTellableDrops(
+        enetNumbered(dir + "/" + (w.src == kClientIp ? "client" : "server") + ".pcap", w.src),
+        enetNumbered(dir + "/" + (w.src == kClientIp ? "server" : "client") + ".pcap", w.src));
     INFO(w.name << ": retransmissions " << u(ds, "retransmissions") << " vs packetsLost "
                 << u(w.snd.at("peer"), "packetsLost_final") << "; lost at the receiver " << u(dr, "lost")
                 << " vs unreliable commands dropped " << unrel_sent - unrel_arrived << " (" << tellable
-                << " followed by a later number of their numbering); sender " << ds.dump()
-                << "\n receiver " << dr.dump());
-    const uint64_t discResends =
-        enetDisconnectResends(enetCopies(dir + "/" + (w.src == kClientIp ? "client" : "server") + ".pcap"), w.src);
+                << " followed by a later number of their numbering); sender " << ds.dump() << "\n receiver "
+                << dr.dump());
+    const uint64_t discResends = enetDisconnectResends(
+        enetCopies(dir + "/" + (w.src == kClientIp ? "client" : "server") + ".pcap"), w.src);
     CHECK(u(ds, "retransmissions") - discResends == u(w.snd.at("peer"), "packetsLost_final"));
     // Every drop the numbers reveal, exactly; the committed run has no
     // other (the workload's unreliable channel carries no reliable commands).

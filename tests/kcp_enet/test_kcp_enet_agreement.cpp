@@ -15,8 +15,10 @@ namespace fs = std::filesystem;
 namespace {
 std::vector<std::string> captures() {
   std::vector<std::string> caps;
-  for (const auto& e : fs::recursive_directory_iterator(fs::path(RUDPSCOPE_SOURCE_DIR) / "tests" / "kcp_enet" / "data"))
-    if (e.path().extension() == ".pcap" || e.path().extension() == ".pcapng") caps.push_back(e.path().string());
+  for (const auto& e :
+       fs::recursive_directory_iterator(fs::path(RUDPSCOPE_SOURCE_DIR) / "tests" / "kcp_enet" / "data"))
+    if (e.path().extension() == ".pcap" || e.path().extension() == ".pcapng")
+      caps.push_back(e.path().string());
   std::sort(caps.begin(), caps.end());
   return caps;
 }

@@ -16,8 +16,8 @@ std::map<uint64_t, uint64_t> histogram(const Rows& rows, size_t col) {
 
 // tshark's Info column of some frames (rudpscope-cli decode prints fields only).
 std::map<uint64_t, std::string> tsharkInfo(const std::string& capture, const std::string& script) {
-  auto r = run({TSHARK_EXECUTABLE, "-n", "-r", capture, "-X", "lua_script:" + script, "-T", "fields",
-                "-e", "frame.number", "-e", "_ws.col.Info"});
+  auto r = run({TSHARK_EXECUTABLE, "-n", "-r", capture, "-X", "lua_script:" + script, "-T", "fields", "-e",
+                "frame.number", "-e", "_ws.col.Info"});
   REQUIRE(r.status == 0);
   std::map<uint64_t, std::string> info;
   for (const auto& line : splitLines(r.out)) {
@@ -80,8 +80,8 @@ TEST_CASE("ENet: every command of every datagram", "[enet]") {
   CHECK(histogram(rows, 6) == std::map<uint64_t, uint64_t>{{1, 594}, {2, 237}, {3, 46}, {4, 3}});
   for (const auto& r : rows) CHECK(split(r[8], ',').size() == num(r[6]));
   // Frame 1: CONNECT from the client, peer id 0xFFF (none yet), with sent time.
-  CHECK(rows[0] == std::vector<std::string>{"1", kClientIp, "0x8fff", "0x0fff", "1", "19396", "1", "0x82", "2",
-                                            "255", "1", "", "", ""});
+  CHECK(rows[0] == std::vector<std::string>{"1", kClientIp, "0x8fff", "0x0fff", "1", "19396", "1", "0x82",
+                                            "2", "255", "1", "", "", ""});
   // Frame 4: the client's four commands (peer id 0, given by the server):
   // ACK of the VERIFY_CONNECT (channel 0xFF: no data seq), unreliable ch 1,
   // reliable ch 0 (data seq 1), unsequenced ch 2.
@@ -89,24 +89,25 @@ TEST_CASE("ENet: every command of every datagram", "[enet]") {
                                             "0x01,0x07,0x86,0x49", "1,7,6,9", "255,1,0,2", "1,0,1,0", "1", "",
                                             "57,62,94"});
   // Frame 5: the server's bare ACK of channel 0's seq 1: no sent time (2-byte header).
-  CHECK(rows[4] == std::vector<std::string>{"5", kServerIp, "0x0000", "0x0000", "0", "", "1", "0x01", "1", "0",
-                                            "1", "", "1", ""});
-  const auto frag = decode(dir + "/client.pcap", {"enet.fragment.start_seq", "enet.fragment.count",
-                                                  "enet.fragment.number", "enet.fragment.total_length",
-                                                  "enet.fragment.offset", "enet.data_length"});
+  CHECK(rows[4] == std::vector<std::string>{"5", kServerIp, "0x0000", "0x0000", "0", "", "1", "0x01", "1",
+                                            "0", "1", "", "1", ""});
+  const auto frag = decode(dir + "/client.pcap",
+                           {"enet.fragment.start_seq", "enet.fragment.count", "enet.fragment.number",
+                            "enet.fragment.total_length", "enet.fragment.offset", "enet.data_length"});
   // Frames 223..225: a 4096-byte reliable message in three fragments.
   CHECK(frag[222] == std::vector<std::string>{"27", "3", "0", "4096", "0", "1372"});
   CHECK(frag[223] == std::vector<std::string>{"27", "3", "1", "4096", "1372", "1372"});
   CHECK(frag[224] == std::vector<std::string>{"27", "3", "2", "4096", "2744", "1352"});
-  const auto conn = decode(dir + "/client.pcap", {"enet.connect.mtu", "enet.connect.window_size",
-                                                  "enet.connect.channel_count", "enet.connect.connect_id",
-                                                  "enet.throttle.interval", "enet.connect.data"});
+  const auto conn = decode(dir + "/client.pcap",
+                           {"enet.connect.mtu", "enet.connect.window_size", "enet.connect.channel_count",
+                            "enet.connect.connect_id", "enet.throttle.interval", "enet.connect.data"});
   CHECK(conn[0] == std::vector<std::string>{"1400", "65536", "3", "0x803430b2", "5000", "0"});
   CHECK(conn[1] == std::vector<std::string>{"1400", "65536", "3", "0x803430b2", "5000", ""});
   const auto info = tsharkInfo(dir + "/client.pcap", dissector("enet.lua"));
   CHECK(info.at(1) == "[sent=19396] CONNECT seq=1 id=0x803430b2");
-  CHECK(info.at(4) == "[sent=19897] ACK seq=1 ack=1 sent=19897 | SEND_UNRELIABLE ch=1 seq=0 useq=1 len=57 | "
-                      "SEND_RELIABLE ch=0 seq=1 len=62 | SEND_UNSEQUENCED ch=2 group=1 len=94");
+  CHECK(info.at(4) ==
+        "[sent=19897] ACK seq=1 ack=1 sent=19897 | SEND_UNRELIABLE ch=1 seq=0 useq=1 len=57 | "
+        "SEND_RELIABLE ch=0 seq=1 len=62 | SEND_UNSEQUENCED ch=2 group=1 len=94");
   CHECK(info.at(5) == "ACK ch=0 seq=1 ack=1 sent=19897");
   CHECK(info.at(223) == "[sent=22439] SEND_FRAGMENT ch=0 seq=27 frag=1/3 start=27 len=1372");
   CHECK(info.at(879) == "[sent=32931] DISCONNECT seq=6");
@@ -221,9 +222,18 @@ TEST_CASE("KCP and ENet heuristics claim no random datagram", "[kcp][enet]") {
     std::mt19937 rng(1);
     auto rnd = [&](uint32_t lo, uint32_t hi) { return lo + rng() % (hi - lo + 1); };
     std::ofstream out(cap, std::ios::binary);
-    auto le32 = [&](uint32_t v) { for (int i = 0; i < 4; ++i) out.put(char(v >> (8 * i))); };
-    le32(0xa1b2c3d4); out.put(2); out.put(0); out.put(4); out.put(0);
-    le32(0); le32(0); le32(65535); le32(101);
+    auto le32 = [&](uint32_t v) {
+      for (int i = 0; i < 4; ++i) out.put(char(v >> (8 * i)));
+    };
+    le32(0xa1b2c3d4);
+    out.put(2);
+    out.put(0);
+    out.put(4);
+    out.put(0);
+    le32(0);
+    le32(0);
+    le32(65535);
+    le32(101);
     for (uint32_t i = 0; i < 20000; ++i) {
       const uint32_t n = (rng() & 1) ? rnd(0, 64) : rnd(0, 1400);
       std::string pay(n, '\0');
@@ -232,50 +242,82 @@ TEST_CASE("KCP and ENet heuristics claim no random datagram", "[kcp][enet]") {
       if (i % 3 == 1 && n >= 8) pay[0] = char((rng() & 1) ? 0x80 : 0x00);
       std::string pkt(28, '\0');
       const uint32_t total = 28 + n;
-      pkt[0] = 0x45; pkt[2] = char(total >> 8); pkt[3] = char(total); pkt[4] = char(i >> 8); pkt[5] = char(i);
-      pkt[8] = 64; pkt[9] = 17;
-      pkt[12] = 10; pkt[15] = 1; pkt[16] = 10; pkt[19] = 2;
+      pkt[0] = 0x45;
+      pkt[2] = char(total >> 8);
+      pkt[3] = char(total);
+      pkt[4] = char(i >> 8);
+      pkt[5] = char(i);
+      pkt[8] = 64;
+      pkt[9] = 17;
+      pkt[12] = 10;
+      pkt[15] = 1;
+      pkt[16] = 10;
+      pkt[19] = 2;
       const uint32_t sp = rnd(1024, 65535), dp = rnd(1024, 65535);
-      pkt[20] = char(sp >> 8); pkt[21] = char(sp); pkt[22] = char(dp >> 8); pkt[23] = char(dp);
-      pkt[24] = char((8 + n) >> 8); pkt[25] = char(8 + n);
-      le32(i); le32(0); le32(total); le32(total);
+      pkt[20] = char(sp >> 8);
+      pkt[21] = char(sp);
+      pkt[22] = char(dp >> 8);
+      pkt[23] = char(dp);
+      pkt[24] = char((8 + n) >> 8);
+      pkt[25] = char(8 + n);
+      le32(i);
+      le32(0);
+      le32(total);
+      le32(total);
       out << pkt << pay;
     }
   }
-  auto r = run({RUDPSCOPE_CLI, "decode", cap, "--no-default-dissectors", "-X", "lua_script:" + dissector("kcp.lua"),
-                "-X", "lua_script:" + dissector("enet.lua"), "-e", "kcp.conv", "-e", "enet.command"});
+  auto r = run({RUDPSCOPE_CLI, "decode", cap, "--no-default-dissectors", "-X",
+                "lua_script:" + dissector("kcp.lua"), "-X", "lua_script:" + dissector("enet.lua"), "-e",
+                "kcp.conv", "-e", "enet.command"});
   REQUIRE(r.status == 0);
   const auto lines = splitLines(r.out);
   REQUIRE(lines.size() == 20000);
   size_t claimed = 0;
   for (const auto& l : lines) claimed += l != "\t";
   CHECK(claimed == 0);
-  auto t = run({TSHARK_EXECUTABLE, "-n", "-r", cap, "-X", "lua_script:" + dissector("kcp.lua"), "-X",
-                "lua_script:" + dissector("enet.lua"), "-T", "fields", "-e", "kcp.conv", "-e", "enet.command"});
+  auto t =
+      run({TSHARK_EXECUTABLE, "-n", "-r", cap, "-X", "lua_script:" + dissector("kcp.lua"), "-X",
+           "lua_script:" + dissector("enet.lua"), "-T", "fields", "-e", "kcp.conv", "-e", "enet.command"});
   REQUIRE(t.status == 0);
   CHECK(t.out == r.out);
   // Forced onto every port, the garbage is decoded (and flagged malformed)
   // the same way by both, without a Lua error.
-  const std::vector<std::string> fields = {"kcp.framing", "kcp.segments", "kcp.cmd", "kcp.len", "kcp.data",
-                                           "enet.commands", "enet.cmd", "enet.channel", "enet.data_length",
-                                           "enet.data"};
+  const std::vector<std::string> fields = {"kcp.framing",      "kcp.segments",  "kcp.cmd",  "kcp.len",
+                                           "kcp.data",         "enet.commands", "enet.cmd", "enet.channel",
+                                           "enet.data_length", "enet.data"};
   for (const char* pref : {"kcp.ports:1024-65535", "enet.ports:1024-65535"}) {
-    std::vector<std::string> ours = {RUDPSCOPE_CLI, "decode", cap, "--no-default-dissectors", "-X",
-                                     "lua_script:" + dissector("kcp.lua"), "-X", "lua_script:" + dissector("enet.lua"),
-                                     "-o", pref};
-    std::vector<std::string> ts = {TSHARK_EXECUTABLE, "-n", "-r", cap, "-X", "lua_script:" + dissector("kcp.lua"),
-                                   "-X", "lua_script:" + dissector("enet.lua"), "-o", pref, "-T", "fields"};
+    std::vector<std::string> ours = {RUDPSCOPE_CLI, "decode",
+                                     cap,           "--no-default-dissectors",
+                                     "-X",          "lua_script:" + dissector("kcp.lua"),
+                                     "-X",          "lua_script:" + dissector("enet.lua"),
+                                     "-o",          pref};
+    std::vector<std::string> ts = {TSHARK_EXECUTABLE,
+                                   "-n",
+                                   "-r",
+                                   cap,
+                                   "-X",
+                                   "lua_script:" + dissector("kcp.lua"),
+                                   "-X",
+                                   "lua_script:" + dissector("enet.lua"),
+                                   "-o",
+                                   pref,
+                                   "-T",
+                                   "fields"};
     for (const auto& f : fields) {
-      ours.push_back("-e"); ours.push_back(f);
-      ts.push_back("-e"); ts.push_back(f);
+      ours.push_back("-e");
+      ours.push_back(f);
+      ts.push_back("-e");
+      ts.push_back(f);
     }
     auto o = run(ours);
     auto w = run(ts);
     REQUIRE(o.status == 0);
     REQUIRE(w.status == 0);
     CHECK(o.out == w.out);
-    auto e = run({TSHARK_EXECUTABLE, "-n", "-r", cap, "-X", "lua_script:" + dissector("kcp.lua"), "-X",
-                  "lua_script:" + dissector("enet.lua"), "-o", pref, "-T", "fields", "-e", "_ws.expert.message"});
+    auto e =
+        run({TSHARK_EXECUTABLE, "-n", "-r", cap, "-X", "lua_script:" + dissector("kcp.lua"), "-X",
+             "lua_script:" + dissector("enet.lua"), "-o", pref, "-T", "fields", "-e", "_ws.expert.message"});
     CHECK(e.out.find("Lua Error") == std::string::npos);
   }
 }

@@ -17,9 +17,11 @@ namespace {
   std::exit(77);  // ctest SKIP_RETURN_CODE
 }
 
-std::string runLab(const std::string& proto, const std::string& loss, int seed, const std::string& fec = "0:0") {
+std::string runLab(const std::string& proto, const std::string& loss, int seed,
+                   const std::string& fec = "0:0") {
   if (geteuid() != 0) skipAll("not root (needs ip netns, nftables, capture)");
-  const std::string out = std::string(KCP_ENET_RUN_DIR) + "/" + proto + "-" + std::to_string(seed) + "-" + fec.substr(0, fec.find(':'));
+  const std::string out = std::string(KCP_ENET_RUN_DIR) + "/" + proto + "-" + std::to_string(seed) + "-" +
+                          fec.substr(0, fec.find(':'));
   std::error_code ec;
   fs::remove_all(out, ec);
   fs::create_directories(out);
@@ -37,8 +39,7 @@ TEST_CASE("live KCP lab: analysis equals kcp-go's SNMP counters and the nft drop
   checkKcpRun(runLab("kcp", "5", 11));
 }
 
-TEST_CASE("live kcptun lab (nonce+CRC32 and FEC framing): analysis equals kcptun's SNMP log",
-          "[live][kcp]") {
+TEST_CASE("live kcptun lab (nonce+CRC32 and FEC framing): analysis equals kcptun's SNMP log", "[live][kcp]") {
   checkKcpRun(runLab("kcptun", "5", 14, "10:3"), {.fec = true, .session = false});
 }
 
@@ -46,7 +47,6 @@ TEST_CASE("live ENet lab: analysis equals ENet's counters and the nft drops", "[
   checkEnetRun(runLab("enet", "5", 12));
 }
 
-TEST_CASE("live ENet lab: retransmissions equal packetsLost, unreliable loss counted",
-          "[live][enet]") {
+TEST_CASE("live ENet lab: retransmissions equal packetsLost, unreliable loss counted", "[live][enet]") {
   checkEnetRunFull(runLab("enet", "5", 13));
 }

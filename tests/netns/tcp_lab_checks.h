@@ -2,9 +2,9 @@
 // own counters, shared by the live lab test (test_tcp_lab.cpp) and the
 // committed runs (test_tcp_lab_data.cpp). See test_tcp_lab.cpp and README.md.
 #pragma once
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -108,7 +108,10 @@ inline std::vector<Seg> readPcap(const std::string& path) {
     for (size_t i = 20; i < optEnd;) {
       uint8_t kind = tcp[i];
       if (kind == 0) break;
-      if (kind == 1) { ++i; continue; }
+      if (kind == 1) {
+        ++i;
+        continue;
+      }
       if (i + 1 >= optEnd || tcp[i + 1] < 2) break;
       if (kind == 8 && tcp[i + 1] == 10 && i + 10 <= optEnd) s.tsval = be32(tcp + i + 2);
       i += tcp[i + 1];
@@ -162,7 +165,10 @@ inline SimpleResult simpleRetrans(const std::vector<Seg>& segs, uint32_t sip) {
   uint32_t base = 0;
   for (const auto& s : segs) {
     if (s.sip != sip || s.rst()) continue;
-    if (!haveBase) { base = s.seq; haveBase = true; }
+    if (!haveBase) {
+      base = s.seq;
+      haveBase = true;
+    }
     int64_t a = int32_t(s.seq - base);
     int64_t b = a + s.seqSpace();
     r.relStart[s.frame] = a;
@@ -176,15 +182,14 @@ inline SimpleResult simpleRetrans(const std::vector<Seg>& segs, uint32_t sip) {
 
 // ------------------------------------------------------------- tshark labels
 inline const std::vector<std::string> kLabels = {"retransmission", "fast_retransmission",
-                                          "spurious_retransmission", "out_of_order",
-                                          "lost_segment"};
+                                                 "spurious_retransmission", "out_of_order", "lost_segment"};
 
 // label -> frames, for the frames sent from `sport`.
 inline std::map<std::string, std::set<uint32_t>> tsharkLabels(const std::string& cap) {
   std::map<std::string, std::set<uint32_t>> out;
   for (const auto& l : kLabels) {
-    auto r = run({TSHARK_EXECUTABLE, "-n", "-r", cap, "-Y", "tcp.analysis." + l, "-T", "fields",
-                  "-e", "frame.number"});
+    auto r = run({TSHARK_EXECUTABLE, "-n", "-r", cap, "-Y", "tcp.analysis." + l, "-T", "fields", "-e",
+                  "frame.number"});
     REQUIRE(r.status == 0);
     auto& set = out[l];
     std::istringstream in(r.out);
@@ -210,18 +215,26 @@ struct AckRttCompare {
   std::set<uint32_t> unexplainedFrames, mismatchFrames;
   std::string mismatchDetail;
   json toJson() const {
-    return {{"ours", ours}, {"tshark", tshark}, {"identical", identical}, {"tshark_only_karn", karn},
-            {"tshark_only_handshake", handshake}, {"tshark_only_unexplained", unexplained}};
+    return {{"ours", ours},
+            {"tshark", tshark},
+            {"identical", identical},
+            {"tshark_only_karn", karn},
+            {"tshark_only_handshake", handshake},
+            {"tshark_only_unexplained", unexplained}};
   }
 };
 inline AckRttCompare compareAckRtt(const std::string& cap, const std::string& db, int dir,
-                            const std::vector<Seg>& segs, uint32_t dataIp, const std::string& dataIpStr) {
+                                   const std::vector<Seg>& segs, uint32_t dataIp,
+                                   const std::string& dataIpStr) {
   AckRttCompare c;
-  struct Sample { uint32_t data_frame; double ms; };
+  struct Sample {
+    uint32_t data_frame;
+    double ms;
+  };
   std::map<uint32_t, Sample> ts, ours;
   auto t = run({TSHARK_EXECUTABLE, "-n", "-r", cap, "-o", "tcp.relative_sequence_numbers:FALSE", "-Y",
-                "tcp.analysis.ack_rtt and ip.dst == " + dataIpStr, "-T", "fields", "-e", "frame.number",
-                "-e", "tcp.analysis.acks_frame", "-e", "tcp.analysis.ack_rtt"});
+                "tcp.analysis.ack_rtt and ip.dst == " + dataIpStr, "-T", "fields", "-e", "frame.number", "-e",
+                "tcp.analysis.acks_frame", "-e", "tcp.analysis.ack_rtt"});
   REQUIRE(t.status == 0);
   std::istringstream tin(t.out);
   for (uint32_t f, a; tin >> f >> a;) {
@@ -229,9 +242,11 @@ inline AckRttCompare compareAckRtt(const std::string& cap, const std::string& db
     tin >> sec;
     ts[f] = {a, sec * 1000};
   }
-  auto o = run({"sqlite3", "-separator", " ", db,
-                "SELECT r.frame, r.data_frame, r.rtt_ms FROM rtt_samples r JOIN rtt_source s ON s.id = r.source"
-                " WHERE s.name = 'tcp_ack' AND r.dir = " + std::to_string(dir)});
+  auto o =
+      run({"sqlite3", "-separator", " ", db,
+           "SELECT r.frame, r.data_frame, r.rtt_ms FROM rtt_samples r JOIN rtt_source s ON s.id = r.source"
+           " WHERE s.name = 'tcp_ack' AND r.dir = " +
+               std::to_string(dir)});
   REQUIRE(o.status == 0);
   std::istringstream oin(o.out);
   for (uint32_t f, a; oin >> f >> a;) {
@@ -251,14 +266,17 @@ inline AckRttCompare compareAckRtt(const std::string& cap, const std::string& db
   }
   for (const auto& [f, smp] : ours) {
     auto it = ts.find(f);
-    if (it != ts.end() && it->second.data_frame == smp.data_frame && std::abs(it->second.ms - smp.ms) < 0.0015)
+    if (it != ts.end() && it->second.data_frame == smp.data_frame &&
+        std::abs(it->second.ms - smp.ms) < 0.0015)
       ++c.identical;
     else {
       c.mismatchFrames.insert(f);
       std::ostringstream m;
       m << " [ack frame " << f << ": ours data frame " << smp.data_frame << " " << smp.ms << " ms, tshark ";
-      if (it == ts.end()) m << "none";
-      else m << "data frame " << it->second.data_frame << " " << it->second.ms << " ms";
+      if (it == ts.end())
+        m << "none";
+      else
+        m << "data frame " << it->second.data_frame << " " << it->second.ms << " ms";
       c.mismatchDetail += m.str() + "]";
     }
   }
@@ -280,18 +298,27 @@ inline AckRttCompare compareAckRtt(const std::string& cap, const std::string& db
         if (haveHigh && int32_t(sg.seq - high) > 0) high = sg.seq;
         continue;
       }
-      if (!haveBase) { base = sg.seq; haveBase = true; }
+      if (!haveBase) {
+        base = sg.seq;
+        haveBase = true;
+      }
       const int64_t a = int32_t(sg.seq - base), b = a + sg.seqSpace();
       if (seen.covers(a, b) || (haveHigh && int32_t(sg.seq - high) < 0)) twice.insert(sg.frame);
       seen.add(a, b);
-      if (!haveHigh || int32_t(sg.seq + sg.seqSpace() - high) > 0) { high = sg.seq + sg.seqSpace(); haveHigh = true; }
+      if (!haveHigh || int32_t(sg.seq + sg.seqSpace() - high) > 0) {
+        high = sg.seq + sg.seqSpace();
+        haveHigh = true;
+      }
     }
   }
   for (const auto& [f, smp] : ts) {
     if (ours.count(f)) continue;
     const Seg* acked = byFrame.count(smp.data_frame) ? byFrame[smp.data_frame] : nullptr;
     const Seg* ackSeg = byFrame.count(f) ? byFrame[f] : nullptr;
-    if (acked && acked->syn()) { ++c.handshake; continue; }
+    if (acked && acked->syn()) {
+      ++c.handshake;
+      continue;
+    }
     // Karn: tshark timed a copy that was sent twice (a duplicate ACK answering
     // a retransmission included), or the ACK covers such a copy.
     bool karn = twice.count(smp.data_frame) > 0, havePrev = false;
@@ -309,8 +336,12 @@ inline AckRttCompare compareAckRtt(const std::string& cap, const std::string& db
         if (t >= f) break;
         if (int32_t(sg->seq + sg->seqSpace() - prev) > 0 && int32_t(sg->seq - ackSeg->ack) < 0) karn = true;
       }
-    if (karn) ++c.karn;
-    else { ++c.unexplained; c.unexplainedFrames.insert(f); }
+    if (karn)
+      ++c.karn;
+    else {
+      ++c.unexplained;
+      c.unexplainedFrames.insert(f);
+    }
   }
   return c;
 }
@@ -319,7 +350,10 @@ inline std::string framesList(const std::set<uint32_t>& s, size_t max = 12) {
   std::string out;
   size_t i = 0;
   for (auto f : s) {
-    if (i++ == max) { out += " ..."; break; }
+    if (i++ == max) {
+      out += " ...";
+      break;
+    }
     out += (out.empty() ? "" : " ") + std::to_string(f);
   }
   return out.empty() ? "-" : out;
@@ -374,12 +408,15 @@ inline void checkCell(const Cell& cell, const fs::path& dir) {
   std::vector<Seg> capServer = readPcap((dir / "server.pcap").string());
 
   json results;
-  results["cell"] = {{"name", cell.name}, {"loss_percent", cell.loss}, {"nagle", cell.nagle},
-                     {"drop_at", cell.dropAt}, {"duration_s", cell.duration}};
+  results["cell"] = {{"name", cell.name},
+                     {"loss_percent", cell.loss},
+                     {"nagle", cell.nagle},
+                     {"drop_at", cell.dropAt},
+                     {"duration_s", cell.duration}};
   std::ostringstream report;
-  report << "\n=== " << cell.name << " (loss " << cell.loss << "%, nagle "
-         << (cell.nagle ? "on" : "off") << ", drop at " << cell.dropAt << ", " << cell.duration
-         << " s, cc " << truth["config"]["congestion_control"].get<std::string>() << ")\n";
+  report << "\n=== " << cell.name << " (loss " << cell.loss << "%, nagle " << (cell.nagle ? "on" : "off")
+         << ", drop at " << cell.dropAt << ", " << cell.duration << " s, cc "
+         << truth["config"]["congestion_control"].get<std::string>() << ")\n";
 
   auto tsClient = tsharkLabels((dir / "client.pcap").string());
   auto tsServer = tsharkLabels((dir / "server.pcap").string());
@@ -431,22 +468,29 @@ inline void checkCell(const Cell& cell, const fs::path& dir) {
     // Frame-for-frame: which of the sender's frames reached the receiver's
     // capture (same IP id, seq, ack, flags, length and TSval).
     std::vector<const Seg*> snd, rcv;
-    for (const auto& s : sndCap) if (s.sip == from) snd.push_back(&s);
-    for (const auto& s : rcvCap) if (s.sip == from) rcv.push_back(&s);
+    for (const auto& s : sndCap)
+      if (s.sip == from) snd.push_back(&s);
+    for (const auto& s : rcvCap)
+      if (s.sip == from) rcv.push_back(&s);
     std::multimap<decltype(Seg{}.key()), const Seg*> rcvByKey;
     for (auto* s : rcv) rcvByKey.emplace(s->key(), s);
     std::map<uint32_t, uint32_t> sndToRcv;  // sender frame -> receiver frame
     size_t missing = 0;
     for (auto* s : snd) {
       auto it = rcvByKey.find(s->key());
-      if (it == rcvByKey.end()) { ++missing; continue; }
+      if (it == rcvByKey.end()) {
+        ++missing;
+        continue;
+      }
       sndToRcv[s->frame] = it->second->frame;
       rcvByKey.erase(it);
     }
     CHECK(rcvByKey.empty());  // the receiver saw nothing the sender did not send
     CHECK(td["router_seen"] == int64_t(snd.size()));
-    if (router) CHECK(int64_t(missing) == dropped);  // lost exactly where nft dropped
-    else CHECK(missing == 0);  // input-hook drops happen after the capture tap
+    if (router)
+      CHECK(int64_t(missing) == dropped);  // lost exactly where nft dropped
+    else
+      CHECK(missing == 0);  // input-hook drops happen after the capture tap
 
     // (b) the simple count.
     SimpleResult simpleSnd = simpleRetrans(sndCap, from);
@@ -481,7 +525,10 @@ inline void checkCell(const Cell& cell, const fs::path& dir) {
       bool haveBase = false;
       uint32_t base = 0;
       for (auto* s : snd) {
-        if (!haveBase) { base = s->seq; haveBase = true; }
+        if (!haveBase) {
+          base = s->seq;
+          haveBase = true;
+        }
         if (!s->seqSpace() || s->rst()) continue;
         int64_t a = int32_t(s->seq - base), b = a + s->seqSpace();
         if (simpleSnd.retrans.count(s->frame) && arrived.covers(a, b)) spuriousSnd.insert(s->frame);
@@ -498,7 +545,11 @@ inline void checkCell(const Cell& cell, const fs::path& dir) {
       int run = 0;
       for (auto* s : snd) {
         if (!s->seqSpace()) continue;
-        if (!sndToRcv.count(s->frame)) { ++lostData; ++run; continue; }
+        if (!sndToRcv.count(s->frame)) {
+          ++lostData;
+          ++run;
+          continue;
+        }
         if (run) lossBursts[run]++;
         run = 0;
       }
@@ -532,9 +583,8 @@ inline void checkCell(const Cell& cell, const fs::path& dir) {
       return labels & all;
     };
     auto tsAt = [&](const std::map<std::string, std::set<uint32_t>>& ts,
-                    const std::vector<const Seg*>& frames, const std::string& l) {
-      return only(ts.at(l), frames);
-    };
+                    const std::vector<const Seg*>& frames,
+                    const std::string& l) { return only(ts.at(l), frames); };
     json jd;
     jd["truth"] = {{"TcpRetransSegs", retransSegs},
                    {"dropped", dropped},
@@ -596,15 +646,15 @@ inline void checkCell(const Cell& cell, const fs::path& dir) {
       // Our simple rule never calls anything a retransmission that is not one.
       CHECK((simple - trueRetr).empty());
       report << "    at " << (atSender ? "sender  " : "receiver") << " (" << jc["capture"].get<std::string>()
-             << "): simple " << simple.size() << ", true present " << trueRetr.size()
-             << "; tshark retrans " << tRetr.size() << " fast " << tFast.size() << " spurious "
-             << tSpur.size() << " ooo " << tOoo.size() << " lost_segment " << tLost.size()
-             << " | true retrans tshark calls ooo " << (trueRetr & tOoo).size() << " ["
-             << framesList(trueRetr & tOoo) << "], unlabelled " << (trueRetr - tAny - tOoo).size()
-             << " [" << framesList(trueRetr - tAny - tOoo) << "], tshark retrans not true "
-             << (tAny - trueRetr).size() << " [" << framesList(tAny - trueRetr)
-             << "], tshark spurious " << tSpur.size() << " of which truly spurious "
-             << (tSpur & trueSpur).size() << " (true spurious " << trueSpur.size() << ")\n";
+             << "): simple " << simple.size() << ", true present " << trueRetr.size() << "; tshark retrans "
+             << tRetr.size() << " fast " << tFast.size() << " spurious " << tSpur.size() << " ooo "
+             << tOoo.size() << " lost_segment " << tLost.size() << " | true retrans tshark calls ooo "
+             << (trueRetr & tOoo).size() << " [" << framesList(trueRetr & tOoo) << "], unlabelled "
+             << (trueRetr - tAny - tOoo).size() << " [" << framesList(trueRetr - tAny - tOoo)
+             << "], tshark retrans not true " << (tAny - trueRetr).size() << " ["
+             << framesList(tAny - trueRetr) << "], tshark spurious " << tSpur.size()
+             << " of which truly spurious " << (tSpur & trueSpur).size() << " (true spurious "
+             << trueSpur.size() << ")\n";
 
       // (c) the analyzer, when wired.
       const json* cd = cliDirection(atSender ? sndIdx : rcvIdx, dn);
@@ -612,8 +662,8 @@ inline void checkCell(const Cell& cell, const fs::path& dir) {
         int64_t ours = (*cd)["retransmissions"];
         json mine = json::object();
         for (const char* k : {"retransmissions", "retransmissions_fast", "retransmissions_timeout",
-                              "retransmissions_spurious", "lost", "loss_bursts", "reordered",
-                              "duplicates", "network_duplicates"})
+                              "retransmissions_spurious", "lost", "loss_bursts", "reordered", "duplicates",
+                              "network_duplicates"})
           if (cd->contains(k)) mine[k] = (*cd)[k];
         jc["rudpscope"] = mine;
         report << "      rudpscope: " << mine.dump() << "\n";
@@ -649,15 +699,18 @@ inline void checkCell(const Cell& cell, const fs::path& dir) {
     for (int at = 0; at < 2; ++at) {
       std::string cap = (dir / (at == 0 ? sndName : rcvName)).string();
       const char* where = at == 0 ? "at_sender" : "at_receiver";
-      const std::string db = (dir / (cap.find("client") != std::string::npos ? "client.sqlite" : "server.sqlite")).string();
-      AckRttCompare cmp = compareAckRtt(cap, db, d, at == 0 ? sndCap : rcvCap, from, d == 0 ? clientIp : serverIp);
+      const std::string db =
+          (dir / (cap.find("client") != std::string::npos ? "client.sqlite" : "server.sqlite")).string();
+      AckRttCompare cmp =
+          compareAckRtt(cap, db, d, at == 0 ? sndCap : rcvCap, from, d == 0 ? clientIp : serverIp);
       jd[where]["tshark_ack_rtt_ms"] = {
           {"samples", cmp.tshark}, {"min", cmp.tsharkMin}, {"p50", cmp.tsharkP50}, {"max", cmp.tsharkMax}};
       jd[where]["ack_rtt_vs_tshark"] = cmp.toJson();
       report << "    " << where << " ack RTT vs tshark ack_rtt: " << cmp.toJson().dump() << "\n";
-      INFO(where << ": samples of ours tshark does not take or times differently: " << framesList(cmp.mismatchFrames)
-                 << cmp.mismatchDetail
-                 << "; tshark-only samples not explained by Karn's rule: " << framesList(cmp.unexplainedFrames));
+      INFO(where << ": samples of ours tshark does not take or times differently: "
+                 << framesList(cmp.mismatchFrames) << cmp.mismatchDetail
+                 << "; tshark-only samples not explained by Karn's rule: "
+                 << framesList(cmp.unexplainedFrames));
       CHECK(cmp.identical == cmp.ours);
       CHECK(cmp.unexplained == 0);
     }
@@ -667,8 +720,9 @@ inline void checkCell(const Cell& cell, const fs::path& dir) {
 
   const json* c2s = cliDirection(0, "client_to_server");
   if (!c2s || !c2s->contains("retransmissions"))
-    WARN("rudpscope-cli analyze --json has no TCP `retransmissions` yet: comparison with the "
-         "kernel truth not wired (checked: truth sanity and the simple count only)");
+    WARN(
+        "rudpscope-cli analyze --json has no TCP `retransmissions` yet: comparison with the "
+        "kernel truth not wired (checked: truth sanity and the simple count only)");
 
   std::ofstream(dir / "results.json") << results.dump(2) << "\n";
   std::cout << report.str() << std::flush;

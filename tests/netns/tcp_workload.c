@@ -25,14 +25,14 @@
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
-#include <netinet/in.h>
+#include <linux/sockios.h>
 #include <linux/tcp.h> /* the kernel's struct tcp_info, newer than glibc's */
+#include <netinet/in.h>
 #include <poll.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/sockios.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -75,7 +75,10 @@ static void rx_feed(struct rx* r, const unsigned char* p, size_t n) {
       n--;
       if (r->hdr_have == 2) {
         uint32_t len = (uint32_t)r->hdr[0] << 8 | r->hdr[1];
-        if (len < 2) { r->errors++; len = 2; }
+        if (len < 2) {
+          r->errors++;
+          len = 2;
+        }
         r->remain = len - 2;
         r->pos = 0;
         r->hdr_have = 0;
@@ -124,16 +127,26 @@ int main(int argc, char** argv) {
   uint64_t seed = is_server ? 2 : 1;
   for (; argi + 1 < argc; argi += 2) {
     const char *k = argv[argi], *v = argv[argi + 1];
-    if (!strcmp(k, "--hz")) o.hz = atof(v);
-    else if (!strcmp(k, "--min")) o.min = atoi(v);
-    else if (!strcmp(k, "--max")) o.max = atoi(v);
-    else if (!strcmp(k, "--burst")) o.burst = atoi(v);
-    else if (!strcmp(k, "--burst-ms")) o.burst_ms = atoi(v);
-    else if (!strcmp(k, "--duration")) o.duration = atof(v);
-    else if (!strcmp(k, "--nodelay")) o.nodelay = atoi(v);
-    else if (!strcmp(k, "--seed")) seed = strtoull(v, 0, 10);
-    else if (!strcmp(k, "--timeout")) o.timeout = atof(v);
-    else usage();
+    if (!strcmp(k, "--hz"))
+      o.hz = atof(v);
+    else if (!strcmp(k, "--min"))
+      o.min = atoi(v);
+    else if (!strcmp(k, "--max"))
+      o.max = atoi(v);
+    else if (!strcmp(k, "--burst"))
+      o.burst = atoi(v);
+    else if (!strcmp(k, "--burst-ms"))
+      o.burst_ms = atoi(v);
+    else if (!strcmp(k, "--duration"))
+      o.duration = atof(v);
+    else if (!strcmp(k, "--nodelay"))
+      o.nodelay = atoi(v);
+    else if (!strcmp(k, "--seed"))
+      seed = strtoull(v, 0, 10);
+    else if (!strcmp(k, "--timeout"))
+      o.timeout = atof(v);
+    else
+      usage();
   }
   if (argi != argc) usage();
   if (o.min < 2 || o.max < o.min || o.max > 65535 || o.burst > 65535 || o.hz <= 0) usage();
@@ -149,13 +162,22 @@ int main(int argc, char** argv) {
   if (is_server) {
     int ls = socket(AF_INET, SOCK_STREAM, 0), one = 1;
     setsockopt(ls, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    if (bind(ls, (struct sockaddr*)&a, sizeof a) || listen(ls, 4)) { perror("listen"); return 1; }
+    if (bind(ls, (struct sockaddr*)&a, sizeof a) || listen(ls, 4)) {
+      perror("listen");
+      return 1;
+    }
     fd = accept(ls, 0, 0);
-    if (fd < 0) { perror("accept"); return 1; }
+    if (fd < 0) {
+      perror("accept");
+      return 1;
+    }
     close(ls);
   } else {
     fd = socket(AF_INET, SOCK_STREAM, 0);
-    if (connect(fd, (struct sockaddr*)&a, sizeof a)) { perror("connect"); return 1; }
+    if (connect(fd, (struct sockaddr*)&a, sizeof a)) {
+      perror("connect");
+      return 1;
+    }
   }
   int nd = o.nodelay ? 1 : 0;
   setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &nd, sizeof nd);
@@ -184,7 +206,10 @@ int main(int argc, char** argv) {
       buf[0] = (unsigned char)(n >> 8);
       buf[1] = (unsigned char)n;
       for (int i = 2; i < n; i++) buf[i] = (unsigned char)((tx_messages + (uint64_t)(i - 2)) & 0xff);
-      if (write_all(fd, buf, (size_t)n)) { perror("write"); return 1; }
+      if (write_all(fd, buf, (size_t)n)) {
+        perror("write");
+        return 1;
+      }
       tx_bytes += (uint64_t)n;
       tx_messages++;
       next_msg += period;
@@ -198,13 +223,22 @@ int main(int argc, char** argv) {
     }
     struct pollfd p = {fd, POLLIN, 0};
     int pr = poll(&p, 1, timeout);
-    if (pr < 0 && errno != EINTR) { perror("poll"); return 1; }
+    if (pr < 0 && errno != EINTR) {
+      perror("poll");
+      return 1;
+    }
     if (pr > 0) {
       ssize_t r = read(fd, buf, sizeof buf);
-      if (r < 0 && errno != EINTR) { perror("read"); return 1; }
+      if (r < 0 && errno != EINTR) {
+        perror("read");
+        return 1;
+      }
       if (r == 0) {
         peer_eof = 1;
-        if (sending) { shutdown(fd, SHUT_WR); sending = 0; }
+        if (sending) {
+          shutdown(fd, SHUT_WR);
+          sending = 0;
+        }
       } else if (r > 0) {
         rx_feed(&rx, buf, (size_t)r);
       }
@@ -220,21 +254,20 @@ int main(int argc, char** argv) {
   socklen_t tl = sizeof ti;
   memset(&ti, 0, sizeof ti);
   getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &tl);
-  printf("{\"role\":\"%s\",\"nodelay\":%d,\"duration_s\":%.3f,\"tx_bytes\":%llu,"
-         "\"tx_messages\":%llu,\"tx_bursts\":%llu,\"rx_bytes\":%llu,\"rx_messages\":%llu,"
-         "\"rx_errors\":%llu,\"tcpi_total_retrans\":%u,\"tcpi_retrans\":%u,\"tcpi_lost\":%u,"
-         "\"tcpi_rtt_us\":%u,\"tcpi_rttvar_us\":%u,\"tcpi_rto_us\":%u,\"tcpi_snd_mss\":%u,"
-         "\"tcpi_data_segs_out\":%u,\"tcpi_segs_out\":%u,\"tcpi_segs_in\":%u,"
-         "\"tcpi_bytes_retrans\":%llu,\"tcpi_dsack_dups\":%u,\"tcpi_reord_seen\":%u,"
-         "\"tcpi_options\":%u}\n",
-         is_server ? "server" : "client", o.nodelay, now_s() - t0,
-         (unsigned long long)tx_bytes, (unsigned long long)tx_messages,
-         (unsigned long long)tx_bursts, (unsigned long long)rx.bytes,
-         (unsigned long long)rx.messages, (unsigned long long)rx.errors, ti.tcpi_total_retrans,
-         ti.tcpi_retrans, ti.tcpi_lost, ti.tcpi_rtt, ti.tcpi_rttvar, ti.tcpi_rto,
-         ti.tcpi_snd_mss, ti.tcpi_data_segs_out, ti.tcpi_segs_out, ti.tcpi_segs_in,
-         (unsigned long long)ti.tcpi_bytes_retrans, ti.tcpi_dsack_dups, ti.tcpi_reord_seen,
-         (unsigned)ti.tcpi_options);
+  printf(
+      "{\"role\":\"%s\",\"nodelay\":%d,\"duration_s\":%.3f,\"tx_bytes\":%llu,"
+      "\"tx_messages\":%llu,\"tx_bursts\":%llu,\"rx_bytes\":%llu,\"rx_messages\":%llu,"
+      "\"rx_errors\":%llu,\"tcpi_total_retrans\":%u,\"tcpi_retrans\":%u,\"tcpi_lost\":%u,"
+      "\"tcpi_rtt_us\":%u,\"tcpi_rttvar_us\":%u,\"tcpi_rto_us\":%u,\"tcpi_snd_mss\":%u,"
+      "\"tcpi_data_segs_out\":%u,\"tcpi_segs_out\":%u,\"tcpi_segs_in\":%u,"
+      "\"tcpi_bytes_retrans\":%llu,\"tcpi_dsack_dups\":%u,\"tcpi_reord_seen\":%u,"
+      "\"tcpi_options\":%u}\n",
+      is_server ? "server" : "client", o.nodelay, now_s() - t0, (unsigned long long)tx_bytes,
+      (unsigned long long)tx_messages, (unsigned long long)tx_bursts, (unsigned long long)rx.bytes,
+      (unsigned long long)rx.messages, (unsigned long long)rx.errors, ti.tcpi_total_retrans, ti.tcpi_retrans,
+      ti.tcpi_lost, ti.tcpi_rtt, ti.tcpi_rttvar, ti.tcpi_rto, ti.tcpi_snd_mss, ti.tcpi_data_segs_out,
+      ti.tcpi_segs_out, ti.tcpi_segs_in, (unsigned long long)ti.tcpi_bytes_retrans, ti.tcpi_dsack_dups,
+      ti.tcpi_reord_seen, (unsigned)ti.tcpi_options);
   fflush(stdout);
   close(fd);
   return (rx.errors || rx.hdr_have || rx.remain) ? 3 : 0;

@@ -55,9 +55,9 @@ void runCell(const Cell& cell) {
   setenv("TCP_LAB_BIN", (fs::path(NETNS_RUN_DIR) / "bin").c_str(), 1);
   char lossBuf[32];
   std::snprintf(lossBuf, sizeof lossBuf, "%g", cell.loss);
-  auto lab = run({"bash", TCP_LAB_SCRIPT, "--out", dir.string(), "--loss", lossBuf, "--nagle",
-                  cell.nagle ? "on" : "off", "--drop-at", cell.dropAt, "--duration",
-                  std::to_string(cell.duration)});
+  auto lab =
+      run({"bash", TCP_LAB_SCRIPT, "--out", dir.string(), "--loss", lossBuf, "--nagle",
+           cell.nagle ? "on" : "off", "--drop-at", cell.dropAt, "--duration", std::to_string(cell.duration)});
   if (lab.status == 77) skipAll(lab.err);
   INFO("tcp_lab.sh stderr:\n" << lab.err);
   REQUIRE(lab.status == 0);

@@ -74,9 +74,8 @@ Outstanding* SendQueue::find(uint32_t seq) {
   // Seqs are increasing (serially) along the deque: binary search on distance.
   const uint32_t base = q_.front().header.seq;
   const uint32_t d = seq - base;
-  auto it = std::lower_bound(q_.begin(), q_.end(), d, [base](const Outstanding& o, uint32_t v) {
-    return o.header.seq - base < v;
-  });
+  auto it = std::lower_bound(q_.begin(), q_.end(), d,
+                             [base](const Outstanding& o, uint32_t v) { return o.header.seq - base < v; });
   if (it == q_.end() || it->header.seq != seq || it->acked) return nullptr;
   return &*it;
 }

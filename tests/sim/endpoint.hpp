@@ -80,8 +80,8 @@ struct Outstanding {
 };
 
 struct AckOutcome {
-  int newly_acked = 0;               // reliable packets acknowledged by this ack
-  std::vector<uint32_t> fast_retx;   // seqs to retransmit now
+  int newly_acked = 0;              // reliable packets acknowledged by this ack
+  std::vector<uint32_t> fast_retx;  // seqs to retransmit now
 };
 
 class SendQueue {

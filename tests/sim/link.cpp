@@ -43,9 +43,8 @@ Fate Link::transmit(int64_t now_ns) {
   // (needed for the middle vantage) and the stream of draws stays aligned.
   double d_ms = cfg_.delay_ms;
   if (cfg_.jitter_ms > 0) {
-    d_ms += cfg_.jitter_dist == JitterDist::Uniform
-                ? rng_.uniform(-cfg_.jitter_ms, cfg_.jitter_ms)
-                : rng_.normal() * cfg_.jitter_ms;
+    d_ms += cfg_.jitter_dist == JitterDist::Uniform ? rng_.uniform(-cfg_.jitter_ms, cfg_.jitter_ms)
+                                                    : rng_.normal() * cfg_.jitter_ms;
   }
   d_ms = std::max(d_ms, 0.05);
   const double extra_u = rng_.uniform(0.5, 1.5);

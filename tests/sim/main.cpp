@@ -40,8 +40,7 @@ int main(int argc, char** argv) {
   CLI::App app{"grudp-sim: deterministic GRUDP v1 traffic simulator (pcap + ground truth)"};
   SimConfig cfg;
   std::string out, truth_path, tick = "30,60", loss = "0", burst = "1", delay = "40", jitter = "2",
-                               reorder = "0", vantage = "client", link = "ethernet",
-                               jitter_dist = "uniform";
+                               reorder = "0", vantage = "client", link = "ethernet", jitter_dist = "uniform";
   std::vector<std::string> outages;
   uint32_t seq_start = 0;
   bool summary_only = false;
@@ -49,7 +48,8 @@ int main(int argc, char** argv) {
   app.add_option("--out", out, "pcap file to write")->required();
   app.add_option("--truth", truth_path, "ground-truth JSON file to write");
   app.add_flag("--truth-summary-only", summary_only, "omit the per-packet arrays from the truth");
-  app.add_option("--connections", cfg.connections, "number of client connections")->check(CLI::Range(1, 60000));
+  app.add_option("--connections", cfg.connections, "number of client connections")
+      ->check(CLI::Range(1, 60000));
   auto* dur = app.add_option("--duration", cfg.duration_s, "seconds until the clients disconnect");
   app.add_option("--seed", cfg.seed, "PRNG seed");
   app.add_option("--tick-hz", tick, "A,B: client->server and server->client tick rates");
@@ -60,13 +60,15 @@ int main(int argc, char** argv) {
   app.add_option("--jitter-dist", jitter_dist, "uniform|normal")->check(CLI::IsMember({"uniform", "normal"}));
   app.add_option("--reorder", reorder, "probability a packet is held back and overtaken");
   app.add_option("--vantage", vantage, "capture point")->check(CLI::IsMember({"client", "server", "middle"}));
-  app.add_option("--middle-fraction", cfg.middle_fraction, "middle vantage: fraction of the delay before the tap");
+  app.add_option("--middle-fraction", cfg.middle_fraction,
+                 "middle vantage: fraction of the delay before the tap");
   auto* seq_opt = app.add_option("--seq-start", seq_start, "initial seq of both sides (default random)");
   app.add_option("--outage", outages, "T1:T2[@CONN] seconds: drop everything (CONN default 0, -1 = all)");
   app.add_option("--rto-min-ms", cfg.rto_min_ms, "minimum RTO, ms");
   app.add_option("--rto-initial-ms", cfg.rto_initial_ms, "RTO before the first RTT sample, ms");
   app.add_option("--max-attempts", cfg.max_attempts, "attempts per reliable packet before giving up");
-  app.add_option("--fast-retx", cfg.fast_retx_threshold, "later acked packets that trigger a fast retransmission (0 = off)");
+  app.add_option("--fast-retx", cfg.fast_retx_threshold,
+                 "later acked packets that trigger a fast retransmission (0 = off)");
   app.add_option("--reliable", cfg.reliable_frac, "fraction of DATA packets that are reliable");
   app.add_option("--unsequenced", cfg.unsequenced_frac, "fraction of DATA packets that are unsequenced");
   app.add_option("--fragment", cfg.fragment_prob, "probability a reliable message is fragmented");
@@ -93,7 +95,9 @@ int main(int argc, char** argv) {
     std::cerr << "grudp-sim: bad option: " << e.what() << "\n";
     return 2;
   }
-  cfg.vantage = vantage == "client" ? Vantage::Client : vantage == "server" ? Vantage::Server : Vantage::Middle;
+  cfg.vantage = vantage == "client"   ? Vantage::Client
+                : vantage == "server" ? Vantage::Server
+                                      : Vantage::Middle;
   cfg.link = link == "raw" ? LinkType::Raw : LinkType::Ethernet;
   if (*seq_opt) cfg.seq_start = seq_start;
   // With only a packet budget, run until the budget is reached.
@@ -109,9 +113,11 @@ int main(int argc, char** argv) {
       if (!f) throw std::runtime_error("cannot write " + truth_path);
       f << sim.truth_json(!summary_only).dump(1) << "\n";
     }
-    std::fprintf(stderr, "grudp-sim: %llu frames (%llu datagrams sent) over %.3f s simulated in %.3f s wall (%.0f frames/s)\n",
-                 (unsigned long long)r.frames, (unsigned long long)r.sent, double(r.end_ns) / 1e9,
-                 wall, wall > 0 ? double(r.frames) / wall : 0.0);
+    std::fprintf(
+        stderr,
+        "grudp-sim: %llu frames (%llu datagrams sent) over %.3f s simulated in %.3f s wall (%.0f frames/s)\n",
+        (unsigned long long)r.frames, (unsigned long long)r.sent, double(r.end_ns) / 1e9, wall,
+        wall > 0 ? double(r.frames) / wall : 0.0);
   } catch (const std::exception& e) {
     std::cerr << "grudp-sim: " << e.what() << "\n";
     return 1;

@@ -64,8 +64,8 @@ void Simulator::Impl::dispatch(const Event& e) {
   }
 }
 
-void Simulator::Impl::send_original(uint16_t ci, uint8_t side, uint8_t type, uint8_t flags,
-                                    uint8_t channel, const uint8_t* payload, size_t len) {
+void Simulator::Impl::send_original(uint16_t ci, uint8_t side, uint8_t type, uint8_t flags, uint8_t channel,
+                                    const uint8_t* payload, size_t len) {
   EndpointState& ep = conns[ci].ep[side];
   Header h;
   h.type = type;
@@ -133,7 +133,8 @@ void Simulator::Impl::on_tick(uint16_t ci, uint8_t side) {
           const int count = int(ep.rng.range(2, 4));
           const uint16_t id = ep.msg_id++;
           for (int k = 0; k < count; ++k)
-            ep.frags.push_back({id, uint8_t(k), uint8_t(count), int(ep.rng.range(cfg.payload_min, cfg.payload_max))});
+            ep.frags.push_back(
+                {id, uint8_t(k), uint8_t(count), int(ep.rng.range(cfg.payload_min, cfg.payload_max))});
         } else {
           fill(ep.rng, buf, size_t(size));
           send_original(ci, side, kData, kReliable, ep.rng.chance(0.25) ? 1 : 0, buf, size_t(size));

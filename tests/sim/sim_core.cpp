@@ -106,8 +106,7 @@ void Simulator::Impl::finish() {
   }
 }
 
-void Simulator::Impl::schedule(int64_t t, EvKind kind, uint16_t conn, uint8_t side, uint32_t a,
-                               uint32_t b) {
+void Simulator::Impl::schedule(int64_t t, EvKind kind, uint16_t conn, uint8_t side, uint32_t a, uint32_t b) {
   queue.push(Event{t, order++, a, b, conn, uint8_t(kind), side});
 }
 
@@ -121,8 +120,8 @@ int64_t Simulator::Impl::rto_ns(const EndpointState& ep, int attempt) const {
   return int64_t(std::llround(ms * 1e6));
 }
 
-void Simulator::Impl::send_packet(uint16_t ci, uint8_t side, Header h, const uint8_t* payload,
-                                  size_t len, int attempt, RetxCause cause) {
+void Simulator::Impl::send_packet(uint16_t ci, uint8_t side, Header h, const uint8_t* payload, size_t len,
+                                  int attempt, RetxCause cause) {
   Conn& c = conns[ci];
   EndpointState& ep = c.ep[side];
   const uint8_t dir = side;
@@ -153,8 +152,8 @@ void Simulator::Impl::send_packet(uint16_t ci, uint8_t side, Header h, const uin
   encode_header(h, dgram);
   if (len) std::memcpy(dgram + kHeaderSize, payload, len);  // payload may be null when empty
   s.frame.resize(kMaxFrame);
-  s.frame.resize(build_frame(cfg.link, ep.addr, ep.peer, ep.ip_id++, dgram, kHeaderSize + len,
-                             s.frame.data()));
+  s.frame.resize(
+      build_frame(cfg.link, ep.addr, ep.peer, ep.ip_id++, dgram, kHeaderSize + len, s.frame.data()));
   s.h = h;
   s.send_ns = now;
   s.conn = ci;
@@ -208,13 +207,13 @@ void Simulator::Impl::send_packet(uint16_t ci, uint8_t side, Header h, const uin
     case Vantage::Server: {
       const uint8_t vantage_side = cfg.vantage == Vantage::Client ? kClient : kServer;
       if (side == vantage_side) capture(s, now);  // outgoing: seen even if lost later
-      break;  // incoming packets are captured in on_arrive
+      break;                                      // incoming packets are captured in on_arrive
     }
     case Vantage::Middle:
       if (where != kBeforeCapture) {
         ++s.refs;
-        schedule(now + int64_t(std::llround(cfg.middle_fraction * double(f.delay_ns))), EvCapture,
-                 ci, side, si);
+        schedule(now + int64_t(std::llround(cfg.middle_fraction * double(f.delay_ns))), EvCapture, ci, side,
+                 si);
       }
       break;
   }

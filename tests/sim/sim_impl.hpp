@@ -16,7 +16,17 @@
 
 namespace grudp_sim {
 
-enum EvKind : uint8_t { EvStart, EvTick, EvArrive, EvCapture, EvRto, EvAckTimer, EvPing, EvClose, EvServerClose };
+enum EvKind : uint8_t {
+  EvStart,
+  EvTick,
+  EvArrive,
+  EvCapture,
+  EvRto,
+  EvAckTimer,
+  EvPing,
+  EvClose,
+  EvServerClose
+};
 
 struct Event {
   int64_t t;
@@ -98,8 +108,8 @@ struct Simulator::Impl {
   RunResult run(const std::string& path, bool keep_packets);
   void schedule(int64_t t, EvKind kind, uint16_t conn, uint8_t side, uint32_t a = 0, uint32_t b = 0);
   uint32_t local_ms(const EndpointState& ep) const;
-  void send_packet(uint16_t conn, uint8_t side, Header h, const uint8_t* payload, size_t len,
-                   int attempt, RetxCause cause);
+  void send_packet(uint16_t conn, uint8_t side, Header h, const uint8_t* payload, size_t len, int attempt,
+                   RetxCause cause);
   void capture(Slot& s, int64_t t);
   void release(uint32_t slot);
   int64_t rto_ns(const EndpointState& ep, int attempt) const;

@@ -15,9 +15,9 @@
 namespace grudp_sim {
 
 struct RunResult {
-  uint64_t frames = 0;   // frames written to the pcap
-  uint64_t sent = 0;     // datagrams sent by all endpoints (incl. lost ones)
-  int64_t end_ns = 0;    // simulation time of the last processed event
+  uint64_t frames = 0;  // frames written to the pcap
+  uint64_t sent = 0;    // datagrams sent by all endpoints (incl. lost ones)
+  int64_t end_ns = 0;   // simulation time of the last processed event
   bool hit_packet_limit = false;
 };
 

@@ -1,8 +1,8 @@
 // Checks grudp-sim against its own invariants, with exact expectations, and
 // re-reads every pcap with libpcap to validate the frames.
-#include <catch2/catch.hpp>
 #include <pcap/pcap.h>
 #include <unistd.h>
+#include <catch2/catch.hpp>
 
 #include <filesystem>
 #include <fstream>
@@ -147,8 +147,8 @@ TEST_CASE("every frame is well-formed and matches the truth's frame numbers") {
             CHECK(f.h.ts == p["ts"].get<uint32_t>());
             CHECK(f.h.flags == p["flags"].get<int>());
             CHECK(f.h.conn_id == r.truth["connections"][ci]["conn_id"].get<uint32_t>());
-            CHECK(f.ns - cfg.epoch_s * 1000000000 == (cfg.nsec ? p["capture_ns"].get<int64_t>()
-                                                               : p["capture_ns"].get<int64_t>() / 1000 * 1000));
+            CHECK(f.ns - cfg.epoch_s * 1000000000 ==
+                  (cfg.nsec ? p["capture_ns"].get<int64_t>() : p["capture_ns"].get<int64_t>() / 1000 * 1000));
             ++matched;
           }
         }
@@ -264,8 +264,8 @@ TEST_CASE("seqs are consecutive per direction and pure ACKs carry the next seq")
         if (p["attempt"].get<int>() > 1) continue;
         const uint32_t seq = p["seq"];
         if (first) {
-          CHECK(seq == r.truth["connections"][ci][std::string(d) == kDirs[0] ? "client_initial_seq"
-                                                                             : "server_initial_seq"]);
+          CHECK(seq == r.truth["connections"][ci]
+                              [std::string(d) == kDirs[0] ? "client_initial_seq" : "server_initial_seq"]);
           CHECK(p["type"] == (std::string(d) == kDirs[0] ? "CONNECT" : "ACCEPT"));
           first = false;
         } else {

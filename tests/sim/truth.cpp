@@ -37,8 +37,8 @@ void DirStats::stall_close(int64_t now, int64_t threshold_ns, bool open) {
 
 std::string addr_string(Addr a) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%u.%u.%u.%u:%u", a.ip >> 24, (a.ip >> 16) & 255,
-                (a.ip >> 8) & 255, a.ip & 255, a.port);
+  std::snprintf(buf, sizeof buf, "%u.%u.%u.%u:%u", a.ip >> 24, (a.ip >> 16) & 255, (a.ip >> 8) & 255,
+                a.ip & 255, a.port);
   return buf;
 }
 
@@ -47,27 +47,23 @@ namespace {
 double ms(int64_t ns) { return double(ns) / 1e6; }
 
 json link_json(const LinkConfig& l) {
-  return {{"delay_ms", l.delay_ms},     {"jitter_ms", l.jitter_ms},
+  return {{"delay_ms", l.delay_ms},
+          {"jitter_ms", l.jitter_ms},
           {"jitter_dist", to_string(l.jitter_dist)},
-          {"reorder", l.reorder},       {"reorder_extra_ms", l.reorder_extra_ms},
-          {"loss", l.loss},             {"burst", l.burst}};
+          {"reorder", l.reorder},
+          {"reorder_extra_ms", l.reorder_extra_ms},
+          {"loss", l.loss},
+          {"burst", l.burst}};
 }
 
 json packet_json(const PacketRecord& r, const std::vector<PacketRecord>& peer) {
-  json j = {{"seq", r.h.seq},
-            {"type", type_name(r.h.type)},
-            {"flags", r.h.flags},
-            {"channel", r.h.channel},
-            {"length", r.h.length},
-            {"ts", r.h.ts},
-            {"send_ns", r.send_ns},
-            {"attempt", r.attempt},
-            {"lost", r.lost}};
+  json j = {{"seq", r.h.seq},         {"type", type_name(r.h.type)}, {"flags", r.h.flags},
+            {"channel", r.h.channel}, {"length", r.h.length},        {"ts", r.h.ts},
+            {"send_ns", r.send_ns},   {"attempt", r.attempt},        {"lost", r.lost}};
   if (r.cause != kOriginal) j["retx_cause"] = r.cause == kTimeout ? "timeout" : "fast";
   if (r.outage) j["outage"] = true;
   if (r.held_back) j["held_back"] = true;
-  if (r.where != kNotLost)
-    j["lost_where"] = r.where == kBeforeCapture ? "before_capture" : "after_capture";
+  if (r.where != kNotLost) j["lost_where"] = r.where == kBeforeCapture ? "before_capture" : "after_capture";
   if (r.lost) {
     j["arrival_ns"] = nullptr;
     j["one_way_delay_ms"] = nullptr;
@@ -82,8 +78,8 @@ json packet_json(const PacketRecord& r, const std::vector<PacketRecord>& peer) {
     json a = {{"ack", r.h.ack}, {"ack_bits", r.h.ack_bits}, {"ts_echo", r.h.ts_echo}};
     if (r.acked_copy < peer.size()) {
       const PacketRecord& c = peer[r.acked_copy];
-      a["acked_copy"] = {{"index", r.acked_copy}, {"seq", c.h.seq}, {"attempt", c.attempt},
-                         {"send_ns", c.send_ns}};
+      a["acked_copy"] = {
+          {"index", r.acked_copy}, {"seq", c.h.seq}, {"attempt", c.attempt}, {"send_ns", c.send_ns}};
     }
     a["true_rtt_ms"] = r.true_rtt_ns >= 0 ? json(ms(r.true_rtt_ns)) : json(nullptr);
     j["ack"] = std::move(a);
@@ -96,11 +92,13 @@ json summary_json(const DirStats& s) {
   for (auto [len, count] : s.bursts) bursts[std::to_string(len)] = count;
   json stalls = json::array();
   for (const auto& st : s.stalls)
-    stalls.push_back({{"start_ns", st.start_ns}, {"end_ns", st.end_ns},
-                      {"duration_ms", ms(st.end_ns - st.start_ns)}, {"open", st.open}});
+    stalls.push_back({{"start_ns", st.start_ns},
+                      {"end_ns", st.end_ns},
+                      {"duration_ms", ms(st.end_ns - st.start_ns)},
+                      {"open", st.open}});
   json j = {{"sent", s.sent},
-            {"retransmissions", {{"total", s.retx_timeout + s.retx_fast},
-                                 {"timeout", s.retx_timeout}, {"fast", s.retx_fast}}},
+            {"retransmissions",
+             {{"total", s.retx_timeout + s.retx_fast}, {"timeout", s.retx_timeout}, {"fast", s.retx_fast}}},
             {"pure_acks", s.pure_acks},
             {"lost", s.lost},
             {"lost_outage", s.lost_outage},
@@ -151,8 +149,8 @@ json config_to_json(const SimConfig& c) {
           {"client_port_base", c.client_port_base}};
 }
 
-json truth_to_json(const SimConfig& cfg, const std::vector<ConnTruth>& conns, uint64_t frames,
-                   int64_t end_ns, bool with_packets) {
+json truth_to_json(const SimConfig& cfg, const std::vector<ConnTruth>& conns, uint64_t frames, int64_t end_ns,
+                   bool with_packets) {
   json jc = json::array();
   static const char* kDirNames[2] = {"client_to_server", "server_to_client"};
   for (size_t i = 0; i < conns.size(); ++i) {
@@ -180,8 +178,9 @@ json truth_to_json(const SimConfig& cfg, const std::vector<ConnTruth>& conns, ui
   return {{"generator", "grudp-sim"},
           {"truth_version", 1},
           {"config", config_to_json(cfg)},
-          {"time_base", {{"pcap_epoch_s", cfg.epoch_s},
-                         {"note", "all *_ns values are ns since simulation start; pcap time = pcap_epoch_s + t"}}},
+          {"time_base",
+           {{"pcap_epoch_s", cfg.epoch_s},
+            {"note", "all *_ns values are ns since simulation start; pcap time = pcap_epoch_s + t"}}},
           {"frames", frames},
           {"end_ns", end_ns},
           {"connections", std::move(jc)}};

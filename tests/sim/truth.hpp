@@ -21,16 +21,16 @@ enum LostWhere : uint8_t { kNotLost = 0, kBeforeCapture = 1, kAfterCapture = 2 }
 struct PacketRecord {
   Header h;
   int64_t send_ns = 0;
-  int64_t delay_ns = 0;      // link delay (nominal for lost packets)
+  int64_t delay_ns = 0;  // link delay (nominal for lost packets)
   int64_t capture_ns = -1;
-  uint64_t frame = 0;        // 1-based pcap frame number, 0 = not captured
+  uint64_t frame = 0;  // 1-based pcap frame number, 0 = not captured
   int attempt = 1;
   RetxCause cause = kOriginal;
   bool lost = false;
   bool outage = false;
-  bool held_back = false;    // picked for reordering by the link
+  bool held_back = false;  // picked for reordering by the link
   LostWhere where = kNotLost;
-  bool duplicate = false;    // delivered, but the receiver already had this seq
+  bool duplicate = false;             // delivered, but the receiver already had this seq
   uint32_t acked_copy = 0xFFFFFFFFu;  // index of the echoed copy in the peer direction
   int64_t true_rtt_ns = -1;
 };
@@ -51,7 +51,7 @@ struct DirStats {
   uint64_t delivered = 0;
   uint64_t duplicates = 0;
   uint64_t captured = 0;
-  uint64_t blocked_ticks = 0;  // ticks skipped because the ack window was full
+  uint64_t blocked_ticks = 0;           // ticks skipped because the ack window was full
   std::map<uint32_t, uint64_t> bursts;  // run length -> count
   std::vector<Stall> stalls;
   bool gave_up = false;
@@ -87,7 +87,7 @@ nlohmann::json config_to_json(const SimConfig& cfg);
 std::string addr_string(Addr a);
 
 // The full truth document; `with_packets` adds the per-packet arrays.
-nlohmann::json truth_to_json(const SimConfig& cfg, const std::vector<ConnTruth>& conns,
-                             uint64_t frames, int64_t end_ns, bool with_packets);
+nlohmann::json truth_to_json(const SimConfig& cfg, const std::vector<ConnTruth>& conns, uint64_t frames,
+                             int64_t end_ns, bool with_packets);
 
 }  // namespace grudp_sim

@@ -6,9 +6,15 @@ namespace grudp_sim {
 
 namespace {
 
-void put16(uint8_t* p, uint16_t v) { p[0] = uint8_t(v >> 8); p[1] = uint8_t(v); }
+void put16(uint8_t* p, uint16_t v) {
+  p[0] = uint8_t(v >> 8);
+  p[1] = uint8_t(v);
+}
 void put32(uint8_t* p, uint32_t v) {
-  p[0] = uint8_t(v >> 24); p[1] = uint8_t(v >> 16); p[2] = uint8_t(v >> 8); p[3] = uint8_t(v);
+  p[0] = uint8_t(v >> 24);
+  p[1] = uint8_t(v >> 16);
+  p[2] = uint8_t(v >> 8);
+  p[3] = uint8_t(v);
 }
 uint16_t get16(const uint8_t* p) { return uint16_t((p[0] << 8) | p[1]); }
 uint32_t get32(const uint8_t* p) {
@@ -27,7 +33,8 @@ uint16_t fold(uint32_t acc) {
 
 // Locally administered MACs derived from the IP, so frames are stable.
 void put_mac(uint8_t* p, uint32_t ip) {
-  p[0] = 0x02; p[1] = 0x00;
+  p[0] = 0x02;
+  p[1] = 0x00;
   put32(p + 2, ip);
 }
 
@@ -82,8 +89,8 @@ bool parse_datagram(const uint8_t* d, size_t size, Header& h) {
   return kHeaderSize + h.length == size;
 }
 
-size_t build_frame(LinkType link, Addr src, Addr dst, uint16_t ip_id,
-                   const uint8_t* udp_payload, size_t len, uint8_t* out) {
+size_t build_frame(LinkType link, Addr src, Addr dst, uint16_t ip_id, const uint8_t* udp_payload, size_t len,
+                   uint8_t* out) {
   uint8_t* p = out;
   if (link == LinkType::Ethernet) {
     put_mac(p, dst.ip);

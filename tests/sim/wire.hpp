@@ -10,11 +10,21 @@
 namespace grudp_sim {
 
 enum PacketType : uint8_t {
-  kData = 0, kAck = 1, kConnect = 2, kAccept = 3, kDisconnect = 4, kPing = 5, kPong = 6
+  kData = 0,
+  kAck = 1,
+  kConnect = 2,
+  kAccept = 3,
+  kDisconnect = 4,
+  kPing = 5,
+  kPong = 6
 };
 
 enum Flags : uint8_t {
-  kReliable = 0x01, kUnsequenced = 0x02, kFragment = 0x04, kAckFlag = 0x08, kEcho = 0x10
+  kReliable = 0x01,
+  kUnsequenced = 0x02,
+  kFragment = 0x04,
+  kAckFlag = 0x08,
+  kEcho = 0x10
 };
 
 constexpr size_t kHeaderSize = 32;
@@ -49,12 +59,12 @@ struct Addr {
 
 // Writes link header + IPv4 + UDP + `udp_payload` into `out` (>= kMaxFrame
 // bytes) and returns the frame length.
-size_t build_frame(LinkType link, Addr src, Addr dst, uint16_t ip_id,
-                   const uint8_t* udp_payload, size_t len, uint8_t* out);
+size_t build_frame(LinkType link, Addr src, Addr dst, uint16_t ip_id, const uint8_t* udp_payload, size_t len,
+                   uint8_t* out);
 
 // Locates the UDP payload in a frame built by build_frame (tests use it on
 // frames read back from the pcap). Returns false if it is not IPv4/UDP.
-bool find_udp_payload(LinkType link, const uint8_t* frame, size_t caplen,
-                      Addr& src, Addr& dst, const uint8_t*& payload, size_t& len);
+bool find_udp_payload(LinkType link, const uint8_t* frame, size_t caplen, Addr& src, Addr& dst,
+                      const uint8_t*& payload, size_t& len);
 
 }  // namespace grudp_sim

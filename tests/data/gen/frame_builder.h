@@ -43,10 +43,15 @@ enum GrudpFlag : uint8_t { kReliable = 1, kUnsequenced = 2, kFragment = 4, kAckF
 
 inline Bytes grudp(const Grudp& g) {
   Bytes b{'R', 'U', uint8_t(0x10 | (g.type & 0x0f)), g.flags};
-  put32(b, g.conn_id); put32(b, g.seq); put32(b, g.ack); put32(b, g.ack_bits);
-  put32(b, g.ts); put32(b, g.ts_echo);
+  put32(b, g.conn_id);
+  put32(b, g.seq);
+  put32(b, g.ack);
+  put32(b, g.ack_bits);
+  put32(b, g.ts);
+  put32(b, g.ts_echo);
   put16(b, uint16_t(g.payload.size()));
-  put8(b, g.channel); put8(b, g.window);
+  put8(b, g.channel);
+  put8(b, g.window);
   append(b, g.payload);
   return b;
 }
@@ -62,8 +67,8 @@ inline uint16_t fold(uint32_t acc) {
   return uint16_t(~acc);
 }
 template <size_t N>
-uint16_t l4Checksum(const std::array<uint8_t, N>& src, const std::array<uint8_t, N>& dst,
-                    uint8_t proto, const Bytes& seg) {
+uint16_t l4Checksum(const std::array<uint8_t, N>& src, const std::array<uint8_t, N>& dst, uint8_t proto,
+                    const Bytes& seg) {
   uint32_t acc = sum16(src.data(), N) + sum16(dst.data(), N);
   acc += proto + uint32_t(seg.size() & 0xffff) + uint32_t(seg.size() >> 16);
   return fold(sum16(seg.data(), seg.size(), acc));
@@ -74,11 +79,15 @@ template <size_t N>
 Bytes udp(const std::array<uint8_t, N>& src, const std::array<uint8_t, N>& dst, uint16_t sport,
           uint16_t dport, const Bytes& payload) {
   Bytes b;
-  put16(b, sport); put16(b, dport); put16(b, uint16_t(8 + payload.size())); put16(b, 0);
+  put16(b, sport);
+  put16(b, dport);
+  put16(b, uint16_t(8 + payload.size()));
+  put16(b, 0);
   append(b, payload);
   uint16_t c = l4Checksum(src, dst, 17, b);
   if (c == 0) c = 0xffff;
-  b[6] = uint8_t(c >> 8); b[7] = uint8_t(c);
+  b[6] = uint8_t(c >> 8);
+  b[7] = uint8_t(c);
   return b;
 }
 
@@ -86,16 +95,23 @@ enum TcpFlag : uint8_t { kFin = 1, kSyn = 2, kRst = 4, kPsh = 8, kAckBit = 16 };
 
 template <size_t N>
 Bytes tcp(const std::array<uint8_t, N>& src, const std::array<uint8_t, N>& dst, uint16_t sport,
-          uint16_t dport, uint32_t seq, uint32_t ack, uint8_t flags, uint16_t window,
-          const Bytes& options, const Bytes& payload) {
+          uint16_t dport, uint32_t seq, uint32_t ack, uint8_t flags, uint16_t window, const Bytes& options,
+          const Bytes& payload) {
   Bytes b;
-  put16(b, sport); put16(b, dport); put32(b, seq); put32(b, ack);
-  put8(b, uint8_t(((20 + options.size()) / 4) << 4)); put8(b, flags);
-  put16(b, window); put16(b, 0); put16(b, 0);
+  put16(b, sport);
+  put16(b, dport);
+  put32(b, seq);
+  put32(b, ack);
+  put8(b, uint8_t(((20 + options.size()) / 4) << 4));
+  put8(b, flags);
+  put16(b, window);
+  put16(b, 0);
+  put16(b, 0);
   append(b, options);
   append(b, payload);
   const uint16_t c = l4Checksum(src, dst, 6, b);
-  b[16] = uint8_t(c >> 8); b[17] = uint8_t(c);
+  b[16] = uint8_t(c >> 8);
+  b[17] = uint8_t(c);
   return b;
 }
 
@@ -106,41 +122,52 @@ inline Bytes optNop() { return {1}; }
 inline Bytes optWscale(uint8_t s) { return {3, 3, s}; }
 inline Bytes optTimestamps(uint32_t val, uint32_t ecr) {
   Bytes b{8, 10};
-  put32(b, val); put32(b, ecr);
+  put32(b, val);
+  put32(b, ecr);
   return b;
 }
 inline Bytes optSack(const std::vector<std::pair<uint32_t, uint32_t>>& blocks) {
   Bytes b{5, uint8_t(2 + 8 * blocks.size())};
-  for (auto [l, r] : blocks) { put32(b, l); put32(b, r); }
+  for (auto [l, r] : blocks) {
+    put32(b, l);
+    put32(b, r);
+  }
   return b;
 }
 
 // ---- network --------------------------------------------------------------
 // `fragField`: flags (DF 0x4000, MF 0x2000) | offset in 8-byte units.
-inline Bytes ipv4(const Ip4& src, const Ip4& dst, uint8_t proto, const Bytes& payload,
-                  uint16_t id = 0x4d2, uint16_t fragField = 0x4000, const Bytes& options = {},
-                  uint8_t ttl = 64) {
+inline Bytes ipv4(const Ip4& src, const Ip4& dst, uint8_t proto, const Bytes& payload, uint16_t id = 0x4d2,
+                  uint16_t fragField = 0x4000, const Bytes& options = {}, uint8_t ttl = 64) {
   const size_t hl = 20 + options.size();  // options padded by the caller
   Bytes b;
-  put8(b, uint8_t(0x40 | (hl / 4))); put8(b, 0);
-  put16(b, uint16_t(hl + payload.size())); put16(b, id); put16(b, fragField);
-  put8(b, ttl); put8(b, proto); put16(b, 0);
+  put8(b, uint8_t(0x40 | (hl / 4)));
+  put8(b, 0);
+  put16(b, uint16_t(hl + payload.size()));
+  put16(b, id);
+  put16(b, fragField);
+  put8(b, ttl);
+  put8(b, proto);
+  put16(b, 0);
   b.insert(b.end(), src.begin(), src.end());
   b.insert(b.end(), dst.begin(), dst.end());
   append(b, options);
   const uint16_t c = fold(sum16(b.data(), hl));
-  b[10] = uint8_t(c >> 8); b[11] = uint8_t(c);
+  b[10] = uint8_t(c >> 8);
+  b[11] = uint8_t(c);
   append(b, payload);
   return b;
 }
 
 // `ext`: extension headers already chained (their next-header bytes set);
 // `firstNext`: the header after the fixed header.
-inline Bytes ipv6(const Ip6& src, const Ip6& dst, uint8_t firstNext, const Bytes& ext,
-                  const Bytes& payload, uint8_t hopLimit = 64) {
+inline Bytes ipv6(const Ip6& src, const Ip6& dst, uint8_t firstNext, const Bytes& ext, const Bytes& payload,
+                  uint8_t hopLimit = 64) {
   Bytes b;
   put32(b, 0x60000000);
-  put16(b, uint16_t(ext.size() + payload.size())); put8(b, firstNext); put8(b, hopLimit);
+  put16(b, uint16_t(ext.size() + payload.size()));
+  put8(b, firstNext);
+  put8(b, hopLimit);
   b.insert(b.end(), src.begin(), src.end());
   b.insert(b.end(), dst.begin(), dst.end());
   append(b, ext);
@@ -175,7 +202,9 @@ inline Bytes ethernet(const Mac& dst, const Mac& src, const Bytes& ip,
 // Linux cooked v1: packet type (0 to us, 4 outgoing), ARPHRD_ETHER, address.
 inline Bytes sll(uint16_t pktType, const Mac& src, const Bytes& ip) {
   Bytes b;
-  put16(b, pktType); put16(b, 1); put16(b, 6);
+  put16(b, pktType);
+  put16(b, 1);
+  put16(b, 6);
   b.insert(b.end(), src.begin(), src.end());
   put16(b, 0);
   put16(b, isIpv6(ip) ? 0x86dd : 0x0800);
@@ -185,9 +214,12 @@ inline Bytes sll(uint16_t pktType, const Mac& src, const Bytes& ip) {
 
 inline Bytes sll2(uint8_t pktType, const Mac& src, const Bytes& ip) {
   Bytes b;
-  put16(b, isIpv6(ip) ? 0x86dd : 0x0800); put16(b, 0);
+  put16(b, isIpv6(ip) ? 0x86dd : 0x0800);
+  put16(b, 0);
   put32(b, 2);  // interface index
-  put16(b, 1); put8(b, pktType); put8(b, 6);
+  put16(b, 1);
+  put8(b, pktType);
+  put8(b, 6);
   b.insert(b.end(), src.begin(), src.end());
   put16(b, 0);
   append(b, ip);

@@ -14,11 +14,11 @@ struct ScenarioFrame {
   Bytes ip;               // the IP datagram (or fragment)
   bool to_server = true;  // direction, for MAC addresses and SLL packet types
   // Expectations.
-  std::string src, dst;   // text form
-  uint8_t proto = 0;      // IP protocol (6, 17) of the transport layer
-  bool has_l4 = false;    // transport decoded at this frame
+  std::string src, dst;  // text form
+  uint8_t proto = 0;     // IP protocol (6, 17) of the transport layer
+  bool has_l4 = false;   // transport decoded at this frame
   uint16_t sport = 0, dport = 0;
-  Bytes payload;          // transport payload at this frame
+  Bytes payload;             // transport payload at this frame
   bool fragment = false;     // IPv4 fragment, datagram not complete yet
   bool reassembled = false;  // completes the fragmented datagram
 };
@@ -30,12 +30,8 @@ inline const Mac kClientMac{2, 0, 0, 0, 0, 1}, kServerMac{2, 0, 0, 0, 0, 2};
 
 // Capture times: microsecond files step 250.007 ms from 1700000000.123456 s;
 // the nanosecond file uses 1700000000.123456789 s and steps of 250007003 ns.
-inline int64_t usecTsNs(size_t index) {
-  return 1'700'000'000'123'456'000 + int64_t(index) * 250'007'000;
-}
-inline int64_t nsecTsNs(size_t index) {
-  return 1'700'000'000'123'456'789 + int64_t(index) * 250'007'003;
-}
+inline int64_t usecTsNs(size_t index) { return 1'700'000'000'123'456'000 + int64_t(index) * 250'007'000; }
+inline int64_t nsecTsNs(size_t index) { return 1'700'000'000'123'456'789 + int64_t(index) * 250'007'003; }
 
 namespace detail {
 
@@ -56,8 +52,8 @@ inline ScenarioFrame udp4Frame(bool toServer, uint16_t cport, uint16_t sport, co
   return f;
 }
 
-inline ScenarioFrame tcp4Frame(bool toServer, uint32_t seq, uint32_t ack, uint8_t flags,
-                               uint16_t window, const Bytes& options, const Bytes& pl) {
+inline ScenarioFrame tcp4Frame(bool toServer, uint32_t seq, uint32_t ack, uint8_t flags, uint16_t window,
+                               const Bytes& options, const Bytes& pl) {
   const Ip4& s = toServer ? kClient4 : kServer4;
   const Ip4& d = toServer ? kServer4 : kClient4;
   ScenarioFrame f;
@@ -83,8 +79,7 @@ inline Bytes cat(std::initializer_list<Bytes> parts) {
 
 // The GRUDP datagram carried by the fragmented frames 8-10 (3000 bytes).
 inline Bytes fragmentedGrudp() {
-  return grudp({kData, kReliable | kAckFlag, 0x11223344, 1003, 9001, 0, 5100, 0, 2, 60,
-                pattern(2968, 0x30)});
+  return grudp({kData, kReliable | kAckFlag, 0x11223344, 1003, 9001, 0, 5100, 0, 2, 60, pattern(2968, 0x30)});
 }
 
 inline std::vector<ScenarioFrame> linkScenario() {
@@ -94,17 +89,19 @@ inline std::vector<ScenarioFrame> linkScenario() {
   // 1-4: a GRUDP connection on the default port 7777.
   v.push_back(udp4Frame(true, 50000, 7777,
                         grudp({kConnect, kReliable, conn, 1000, 0, 0, 5000, 0, 0, 64, text("hello")})));
-  v.push_back(udp4Frame(false, 50000, 7777,
-                        grudp({kAccept, kReliable | kAckFlag | kEcho, conn, 9000, 1000, 0, 7000, 5000, 0, 64, {}})));
-  v.push_back(udp4Frame(true, 50000, 7777,
-                        grudp({kData, kReliable | kAckFlag, conn, 1001, 9000, 0, 5020, 0, 1, 64, pattern(24, 1)})));
+  v.push_back(
+      udp4Frame(false, 50000, 7777,
+                grudp({kAccept, kReliable | kAckFlag | kEcho, conn, 9000, 1000, 0, 7000, 5000, 0, 64, {}})));
+  v.push_back(
+      udp4Frame(true, 50000, 7777,
+                grudp({kData, kReliable | kAckFlag, conn, 1001, 9000, 0, 5020, 0, 1, 64, pattern(24, 1)})));
   v.push_back(udp4Frame(false, 50000, 7777,
                         grudp({kAck, kAckFlag | kEcho, conn, 9001, 1001, 1, 7020, 5020, 0, 63, {}})));
   // 5-6: GRUDP on ports with no default, for heuristic detection.
   v.push_back(udp4Frame(true, 40000, 40001,
                         grudp({kData, kUnsequenced, 0x55667788, 1, 0, 0, 100, 0, 3, 32, pattern(16, 9)})));
-  v.push_back(udp4Frame(false, 40000, 40001,
-                        grudp({kAck, kAckFlag, 0x55667788, 1, 1, 0, 110, 0, 0, 32, {}})));
+  v.push_back(
+      udp4Frame(false, 40000, 40001, grudp({kAck, kAckFlag, 0x55667788, 1, 1, 0, 110, 0, 0, 32, {}})));
   // 7: IPv4 with a Router Alert option (IHL 6).
   v.push_back(udp4Frame(true, 50000, 7777,
                         grudp({kPing, kReliable | kAckFlag, conn, 1002, 9000, 0, 5040, 0, 0, 64, {}}),
@@ -138,8 +135,7 @@ inline std::vector<ScenarioFrame> linkScenario() {
   {
     const Bytes pl = grudp({kConnect, kReliable, 0x0a0b0c0d, 500, 0, 0, 1, 0, 0, 64, text("v6")});
     ScenarioFrame f;
-    f.ip = ipv6(kClient6, kServer6, 0, cat({ext8(60), ext8(17)}),
-                udp(kClient6, kServer6, 50002, 7777, pl));
+    f.ip = ipv6(kClient6, kServer6, 0, cat({ext8(60), ext8(17)}), udp(kClient6, kServer6, 50002, 7777, pl));
     f.src = "fd00::1";
     f.dst = "fd00::2";
     f.proto = 17;
@@ -148,7 +144,8 @@ inline std::vector<ScenarioFrame> linkScenario() {
     f.dport = 7777;
     f.payload = pl;
     v.push_back(f);
-    const Bytes pl2 = grudp({kAccept, kReliable | kAckFlag | kEcho, 0x0a0b0c0d, 800, 500, 0, 2, 1, 0, 64, {}});
+    const Bytes pl2 =
+        grudp({kAccept, kReliable | kAckFlag | kEcho, 0x0a0b0c0d, 800, 500, 0, 2, 1, 0, 64, {}});
     ScenarioFrame g;
     g.to_server = false;
     g.ip = ipv6(kServer6, kClient6, 17, {}, udp(kServer6, kClient6, 7777, 50002, pl2));
@@ -162,10 +159,12 @@ inline std::vector<ScenarioFrame> linkScenario() {
     v.push_back(g);
   }
   // 13-18: TCP handshake, data both ways, and an ACK carrying a SACK block.
-  v.push_back(tcp4Frame(true, 0x10000000, 0, kSyn, 64240,
-                        cat({optMss(1460), optSackPermitted(), optTimestamps(100, 0), optNop(), optWscale(7)}), {}));
-  v.push_back(tcp4Frame(false, 0x20000000, 0x10000001, kSyn | kAckBit, 65160,
-                        cat({optMss(1400), optSackPermitted(), optTimestamps(200, 100), optNop(), optWscale(8)}), {}));
+  v.push_back(
+      tcp4Frame(true, 0x10000000, 0, kSyn, 64240,
+                cat({optMss(1460), optSackPermitted(), optTimestamps(100, 0), optNop(), optWscale(7)}), {}));
+  v.push_back(tcp4Frame(
+      false, 0x20000000, 0x10000001, kSyn | kAckBit, 65160,
+      cat({optMss(1400), optSackPermitted(), optTimestamps(200, 100), optNop(), optWscale(8)}), {}));
   v.push_back(tcp4Frame(true, 0x10000001, 0x20000001, kAckBit, 502,
                         cat({optNop(), optNop(), optTimestamps(101, 200)}), {}));
   v.push_back(tcp4Frame(true, 0x10000001, 0x20000001, kPsh | kAckBit, 502,
@@ -174,7 +173,8 @@ inline std::vector<ScenarioFrame> linkScenario() {
                         cat({optNop(), optNop(), optTimestamps(201, 102)}), pattern(50, 0x61)));
   v.push_back(tcp4Frame(true, 0x10000065, 0x20000033, kAckBit, 502,
                         cat({optNop(), optNop(), optTimestamps(103, 201), optNop(), optNop(),
-                             optSack({{0x20000100, 0x20000200}})}), {}));
+                             optSack({{0x20000100, 0x20000200}})}),
+                        {}));
   // 19: malformed GRUDP: 12 bytes with a bad magic (short and wrong).
   v.push_back(udp4Frame(true, 50000, 7777, Bytes{'X', 'U', 0x10, 0x01, 0, 0, 0, 0, 0, 0, 0, 0}));
   // 20: the client disconnects.

@@ -56,17 +56,25 @@ bool writePcap(const std::string& path, Link link, bool nano) {
 // libpcap always writes host byte order; this one is big-endian by hand.
 bool writeSwappedPcap(const std::string& path) {
   Bytes b;
-  put32(b, 0xa1b2c3d4); put16(b, 2); put16(b, 4); put32(b, 0); put32(b, 0);
-  put32(b, 262144); put32(b, DLT_EN10MB);
+  put32(b, 0xa1b2c3d4);
+  put16(b, 2);
+  put16(b, 4);
+  put32(b, 0);
+  put32(b, 0);
+  put32(b, 262144);
+  put32(b, DLT_EN10MB);
   const auto frames = linkScenario();
   for (size_t i = 0; i < frames.size(); ++i) {
     const Bytes f = wrap(Link::Ethernet, frames[i]);
     const int64_t ts = usecTsNs(i);
-    put32(b, uint32_t(ts / 1'000'000'000)); put32(b, uint32_t(ts % 1'000'000'000 / 1000));
-    put32(b, uint32_t(f.size())); put32(b, uint32_t(f.size()));
+    put32(b, uint32_t(ts / 1'000'000'000));
+    put32(b, uint32_t(ts % 1'000'000'000 / 1000));
+    put32(b, uint32_t(f.size()));
+    put32(b, uint32_t(f.size()));
     append(b, f);
   }
-  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(b.data()), std::streamsize(b.size()));
+  std::ofstream(path, std::ios::binary)
+      .write(reinterpret_cast<const char*>(b.data()), std::streamsize(b.size()));
   return true;
 }
 
@@ -82,7 +90,9 @@ void writeFile(const std::string& path, const Bytes& b, size_t len) {
 // Offset of the record (pcap) or packet block (pcapng, little-endian as
 // editcap writes it here) holding 1-based frame `n`.
 size_t recordOffset(const Bytes& b, bool pcapng, int n) {
-  auto le32 = [&](size_t o) { return uint32_t(b[o]) | uint32_t(b[o + 1]) << 8 | uint32_t(b[o + 2]) << 16 | uint32_t(b[o + 3]) << 24; };
+  auto le32 = [&](size_t o) {
+    return uint32_t(b[o]) | uint32_t(b[o + 1]) << 8 | uint32_t(b[o + 2]) << 16 | uint32_t(b[o + 3]) << 24;
+  };
   size_t off = pcapng ? 0 : 24;
   int frame = 0;
   while (off + 16 <= b.size()) {
@@ -125,7 +135,8 @@ int main(int argc, char** argv) {
   ok &= writeSwappedPcap(dir + "eth_swapped.pcap");
   // A comment on frame 3 gives that packet block an option, so not every
   // block has the minimal size (exercises the reader's offset logic).
-  ok &= run("'" + editcap + "' -F pcapng -a '3:first DATA packet' '" + dir + "eth.pcap' '" + dir + "eth.pcapng'");
+  ok &= run("'" + editcap + "' -F pcapng -a '3:first DATA packet' '" + dir + "eth.pcap' '" + dir +
+            "eth.pcapng'");
   ok &= run("'" + editcap + "' -F pcapng '" + dir + "eth_nsec.pcap' '" + dir + "eth_nsec.pcapng'");
   ok &= run("'" + editcap + "' -F pcapng '" + dir + "sll2.pcap' '" + dir + "sll2.pcapng'");
   if (!ok) return 1;

@@ -23,7 +23,8 @@ void useTemporarySettings() {
   QSettings().clear();
 }
 
-std::string makeSimCapture(const TempDir& dir, const std::string& name, const std::vector<std::string>& args) {
+std::string makeSimCapture(const TempDir& dir, const std::string& name,
+                           const std::vector<std::string>& args) {
   std::vector<std::string> argv = {GRUDP_SIM, "--out", dir / name};
   argv.insert(argv.end(), args.begin(), args.end());
   const ProcessResult r = run(argv);

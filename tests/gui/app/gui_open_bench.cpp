@@ -61,7 +61,8 @@ int main(int argc, char** argv) {
   paint(window.connectionsPage());
   const qint64 connections = clock.elapsed();
   std::printf("reused_database: %s\n", window.session().outcome().reused ? "yes" : "no");
-  std::printf("packets: %llu\n", static_cast<unsigned long long>(window.session().overview()->capture.packet_count));
+  std::printf("packets: %llu\n",
+              static_cast<unsigned long long>(window.session().overview()->capture.packet_count));
   std::printf("connections: %zu\n", window.session().overview()->connections.size());
   std::printf("problems: %zu\n", window.session().overview()->problems.size());
   std::printf("open_to_overview_ms: %lld\n", static_cast<long long>(ready));

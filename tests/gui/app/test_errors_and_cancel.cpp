@@ -162,9 +162,8 @@ TEST_CASE("Cancel stops a big analysis, leaves no database and a usable window")
 TEST_CASE("opening another capture during an analysis shows only the newer one") {
   useTemporarySettings();
   TempDir dir("app-replace");
-  const std::string big = makeSimCapture(dir, "big.pcap",
-                                         {"--connections", "64", "--tick-hz", "60,60", "--duration", "120",
-                                          "--seed", "3"});
+  const std::string big = makeSimCapture(
+      dir, "big.pcap", {"--connections", "64", "--tick-hz", "60,60", "--duration", "120", "--seed", "3"});
   const std::string sample = copySample(dir);
   MainWindow window;
   window.show();
@@ -181,7 +180,8 @@ TEST_CASE("opening another capture during an analysis shows only the newer one")
 
   SECTION("Cancel while the newer one waits for the older to stop") {
     window.openCapture(QString::fromStdString(big));
-    REQUIRE(QTest::qWaitFor([&] { return window.analysisPage()->detailText().contains("packets/s"); }, 30000));
+    REQUIRE(
+        QTest::qWaitFor([&] { return window.analysisPage()->detailText().contains("packets/s"); }, 30000));
     QSignalSpy cancelled(&window.session(), &CaptureSession::cancelled);
     window.openCapture(QString::fromStdString(sample));
     window.session().cancel();

@@ -1,11 +1,11 @@
 // The jobs under the window: progress figures from bytes, a newer query
 // drops an older one's result, each query reads through its own StoreReader,
 // the preferences round-trip through QSettings and decide database reuse.
-#include <fstream>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTest>
 #include <QThread>
+#include <fstream>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -28,7 +28,7 @@ TEST_CASE("progress: packets per second and time left come from the bytes read")
   IngestProgress p = rate.update({0, 10'000'000, 0}, 0.5);
   CHECK(p.phase == IngestProgress::Phase::Reading);
   CHECK(p.fraction == 0);
-  CHECK(p.seconds_left == -1);  // nothing measured yet
+  CHECK(p.seconds_left == -1);                            // nothing measured yet
   p = rate.update({2'000'000, 10'000'000, 10'000}, 2.5);  // 2 s after the first report
   CHECK(p.fraction == Approx(0.2));
   CHECK(p.packets == 10'000);
@@ -62,22 +62,25 @@ TEST_CASE("a newer query on the same tracker drops the older one's result") {
       return reader.connectionCount() * 10 + size_t(delayMs);
     };
   };
-  runner.run(tracker, QString::fromStdString(db), query(300), [&](size_t v) { delivered.push_back(v); },
-             [&](const QString& e) { failure = e; });
-  runner.run(tracker, QString::fromStdString(db), query(1), [&](size_t v) { delivered.push_back(v); },
-             [&](const QString& e) { failure = e; });
+  runner.run(
+      tracker, QString::fromStdString(db), query(300), [&](size_t v) { delivered.push_back(v); },
+      [&](const QString& e) { failure = e; });
+  runner.run(
+      tracker, QString::fromStdString(db), query(1), [&](size_t v) { delivered.push_back(v); },
+      [&](const QString& e) { failure = e; });
   QTest::qWait(600);
   runner.waitForDone();
   QTest::qWait(50);  // the queued deliveries
   CHECK(failure.isEmpty());
   REQUIRE(delivered.size() == 1);
-  CHECK(delivered[0] == 3 * 10 + 1);  // the newer one: the sample has 3 connections
+  CHECK(delivered[0] == 3 * 10 + 1);                      // the newer one: the sample has 3 connections
   CHECK(threads.count(std::this_thread::get_id()) == 0);  // never on the UI thread
 
   SECTION("a query of a missing database fails with a message") {
     JobTracker other;
-    runner.run(other, QString::fromStdString(dir / "missing.sqlite"), query(0), [&](size_t v) { delivered.push_back(v); },
-               [&](const QString& e) { failure = e; });
+    runner.run(
+        other, QString::fromStdString(dir / "missing.sqlite"), query(0),
+        [&](size_t v) { delivered.push_back(v); }, [&](const QString& e) { failure = e; });
     REQUIRE(QTest::qWaitFor([&] { return !failure.isEmpty(); }, 5000));
     CHECK(failure.contains("missing.sqlite"));
     CHECK(delivered.size() == 1);

@@ -74,9 +74,10 @@ TEST_CASE("the outage stall is the first problem and one click shows it zoomed o
   const Problem& first = problems.front();
   CHECK(first.kind == ProblemKind::Stall);
   CHECK(first.conn == connectionOfClient(s.window, "10.0.1.2:40001"));
-  const nlohmann::json& truthStall = outageTruth()["directions"][first.dir == Direction::ClientToServer
-                                                                     ? "client_to_server"
-                                                                     : "server_to_client"]["summary"]["stalls"][0];
+  const nlohmann::json& truthStall =
+      outageTruth()["directions"]
+                   [first.dir == Direction::ClientToServer ? "client_to_server" : "server_to_client"]
+                   ["summary"]["stalls"][0];
   CHECK(std::abs(first.start_ns - truthToCaptureNs(truthStall["start_ns"])) < 50'000'000);
   CHECK(std::abs(first.end_ns - truthToCaptureNs(truthStall["end_ns"])) < 50'000'000);
   CHECK(truthStall["duration_ms"].get<double>() > 1500);

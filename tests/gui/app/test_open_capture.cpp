@@ -3,8 +3,8 @@
 // and an analysed capture opens again without a new analysis.
 #include <QApplication>
 #include <QFileInfo>
-#include <QMimeData>
 #include <QMenu>
+#include <QMimeData>
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -27,7 +27,9 @@ using gui::MainWindow;
 
 namespace {
 
-std::filesystem::file_time_type mtime(const std::string& path) { return std::filesystem::last_write_time(path); }
+std::filesystem::file_time_type mtime(const std::string& path) {
+  return std::filesystem::last_write_time(path);
+}
 
 }  // namespace
 
@@ -50,7 +52,8 @@ TEST_CASE("the sample opens on the Summary page with the capture's facts") {
   CHECK(facts.link_type == 1);
   CHECK(labelText(summary, "fact.connections") == "3");
   CHECK(labelText(summary, "fact.vantage") == "client");  // resources/README.md: taken at the client side
-  CHECK(labelText(summary, "fact.size") == QLocale().formattedDataSize(QFileInfo(QString::fromStdString(pcap)).size()));
+  CHECK(labelText(summary, "fact.size") ==
+        QLocale().formattedDataSize(QFileInfo(QString::fromStdString(pcap)).size()));
   CHECK(labelText(summary, "fact.database").endsWith("(analysed now)"));
   CHECK(labelText(window, "status.packets") == "Packets: 5311");
   CHECK(labelText(window, "status.connections") == "Connections: 3");

@@ -30,7 +30,8 @@ struct XServer {
         break;
     process.start(QStringLiteral("Xvfb"), {name(), "-screen", "0", "1600x1000x24", "-nolisten", "tcp"});
     REQUIRE(process.waitForStarted(5000));
-    REQUIRE(QTest::qWaitFor([&] { return QFile::exists(QStringLiteral("/tmp/.X11-unix/X%1").arg(display)); }, 10000));
+    REQUIRE(QTest::qWaitFor([&] { return QFile::exists(QStringLiteral("/tmp/.X11-unix/X%1").arg(display)); },
+                            10000));
   }
   ~XServer() {
     process.terminate();
@@ -57,7 +58,8 @@ Window findWindow(const XServer& x, const QString& title) {
   Window w;
   if (!m.hasMatch()) return w;
   w.found = true;
-  w.geometry = QRect(m.captured(5).toInt(), m.captured(6).toInt(), m.captured(1).toInt(), m.captured(2).toInt());
+  w.geometry =
+      QRect(m.captured(5).toInt(), m.captured(6).toInt(), m.captured(1).toInt(), m.captured(2).toInt());
   return w;
 }
 
@@ -80,7 +82,8 @@ int countNear(const QImage& image, const QRect& area, const QColor& colour, int 
     for (int x = area.left(); x <= area.right(); ++x) {
       const QColor c = image.pixelColor(x, y);
       n += std::abs(c.red() - colour.red()) + std::abs(c.green() - colour.green()) +
-               std::abs(c.blue() - colour.blue()) <= tolerance;
+               std::abs(c.blue() - colour.blue()) <=
+           tolerance;
     }
   return n;
 }

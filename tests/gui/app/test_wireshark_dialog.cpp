@@ -76,8 +76,8 @@ TEST_CASE("the Wireshark dialog shows the core's states, installs and uninstalls
   CHECK(coreStates() == all("missing"));
   CHECK(dialog.folderLabel()->text() == QString::fromStdString(plugins));
   const ws::LuaPluginFolder folder = ws::findLuaPluginFolder();
-  CHECK(dialog.howLabel()->text() ==
-        QStringLiteral("reported by `tshark -G folders` (tshark %1)").arg(QString::fromStdString(folder.version.text())));
+  CHECK(dialog.howLabel()->text() == QStringLiteral("reported by `tshark -G folders` (tshark %1)")
+                                         .arg(QString::fromStdString(folder.version.text())));
   const auto* note = dialog.findChild<QLabel*>(QStringLiteral("wireshark.note"));
   CHECK(note->text().toStdString() == ws::superuserNote(folder.version, ws::runningAsRoot()));
 

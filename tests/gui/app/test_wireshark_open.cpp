@@ -39,16 +39,21 @@ struct Fixture {
 
   explicit Fixture(const QByteArray& path) : pathEnv("PATH", path) {
     useTemporarySettings();
-    capture = makeSimCapture(dir, "sim.pcap", {"--connections", "3", "--duration", "3", "--seed", "5", "--loss", "0.05"});
+    capture = makeSimCapture(dir, "sim.pcap",
+                             {"--connections", "3", "--duration", "3", "--seed", "5", "--loss", "0.05"});
     window.resize(1200, 800);
     window.show();
     REQUIRE(openAndWait(window, QString::fromStdString(capture)));
   }
 
-  const ConnectionRecord& connection(size_t i) const { return window.session().overview()->connections.at(i); }
+  const ConnectionRecord& connection(size_t i) const {
+    return window.session().overview()->connections.at(i);
+  }
 };
 
-QByteArray pathWith(const TempDir& bin) { return QByteArray::fromStdString(bin.path.string()) + ":" + qgetenv("PATH"); }
+QByteArray pathWith(const TempDir& bin) {
+  return QByteArray::fromStdString(bin.path.string()) + ":" + qgetenv("PATH");
+}
 
 // -r FILE, then our three dissectors (none is installed in the fresh HOME).
 QStringList expectedArguments(const QString& pcapng) {
@@ -70,7 +75,8 @@ std::string addressFilter(const ConnectionSummary& c) {
 
 uint64_t packetCount(const ConnectionSummary& c) { return c.dir[0].packets + c.dir[1].packets; }
 
-const std::vector<std::string> kFrameFacts = {"frame.time_epoch", "frame.len", "ip.src", "udp.srcport", "ip.dst", "udp.dstport"};
+const std::vector<std::string> kFrameFacts = {"frame.time_epoch", "frame.len", "ip.src",
+                                              "udp.srcport",      "ip.dst",    "udp.dstport"};
 
 }  // namespace
 
@@ -127,8 +133,8 @@ TEST_CASE("Open in Wireshark on the Timeline opens the packets in view, the mark
   const PacketRecord& marked = packets.at(packets.size() / 2);
 
   QSignalSpy shown(f.window.timelinePage(), &gui::TimelinePage::timelineShown);
-  f.window.showOnTimeline(conn.id, Direction::ClientToServer, marked.ts_ns - 300'000'000, marked.ts_ns + 300'000'000,
-                          marked.frame);
+  f.window.showOnTimeline(conn.id, Direction::ClientToServer, marked.ts_ns - 300'000'000,
+                          marked.ts_ns + 300'000'000, marked.frame);
   REQUIRE(shown.wait(60000));
   gui::TimelineView* view = f.window.timelinePage()->view();
   const TimeRange inView{view->rangeStart(), view->rangeEnd()};
@@ -164,8 +170,9 @@ TEST_CASE("Open in Wireshark without wireshark installed says so in the window")
   f.window.openInWireshark(f.connection(0).summary.id);
   CHECK(f.window.banner()->kind() == gui::MessageBanner::Kind::Error);
   CHECK(f.window.banner()->text() ==
-        QStringLiteral("Wireshark is not installed: no “wireshark” program on PATH. Install it (Debian: apt install "
-                       "wireshark) to open packets in it."));
+        QStringLiteral(
+            "Wireshark is not installed: no “wireshark” program on PATH. Install it (Debian: apt install "
+            "wireshark) to open packets in it."));
   f.window.wiresharkLauncher()->waitForDone();
   CHECK(launched.isEmpty());
 }

@@ -38,7 +38,8 @@ QStringList recordedArguments(const std::string& argsFile) {
 std::vector<std::string> tsharkFields(const std::string& capture, const std::vector<std::string>& fields,
                                       const std::string& filter) {
   TempDir home("tshark-home");
-  std::vector<std::string> argv = {"env", "HOME=" + home.path.string(), TSHARK_EXECUTABLE, "-r", capture, "-T", "fields"};
+  std::vector<std::string> argv = {
+      "env", "HOME=" + home.path.string(), TSHARK_EXECUTABLE, "-r", capture, "-T", "fields"};
   for (const auto& f : fields) argv.insert(argv.end(), {"-e", f});
   if (!filter.empty()) argv.insert(argv.end(), {"-Y", filter});
   const ProcessResult r = run(argv);

@@ -11,9 +11,10 @@ namespace {
 std::unique_ptr<SampleCapture> make() {
   auto s = std::make_unique<SampleCapture>();
   const ProcessResult sim =
-      run({GRUDP_SIM, "--out", s->pcap, "--truth", s->truthPath, "--connections", "3", "--duration",
-           "20", "--seed", "1", "--loss", "0.02", "--burst", "3", "--delay-ms", "40", "--jitter-ms",
-           "5", "--reorder", "0.01", "--outage", "8:9.5@1", "--vantage", "client"});
+      run({GRUDP_SIM,    "--out",      s->pcap,     "--truth",     s->truthPath, "--connections", "3",
+           "--duration", "20",         "--seed",    "1",           "--loss",     "0.02",          "--burst",
+           "3",          "--delay-ms", "40",        "--jitter-ms", "5",          "--reorder",     "0.01",
+           "--outage",   "8:9.5@1",    "--vantage", "client"});
   INFO(sim.err);
   REQUIRE(sim.status == 0);
   std::ifstream f(s->truthPath);
@@ -52,8 +53,8 @@ const char* truthDirection(Direction d) {
 }
 
 std::map<uint32_t, uint64_t> truthNeverDeliveredRuns(const nlohmann::json& connection, Direction d) {
-  const uint32_t initial = connection[d == Direction::ClientToServer ? "client_initial_seq"
-                                                                     : "server_initial_seq"];
+  const uint32_t initial =
+      connection[d == Direction::ClientToServer ? "client_initial_seq" : "server_initial_seq"];
   std::map<uint32_t, bool> delivered;  // seq offset from the initial seq (wraps) -> any copy arrived
   for (const auto& p : connection["directions"][truthDirection(d)]["packets"]) {
     if (p["type"] == "ACK") continue;  // a pure ACK takes no seq
@@ -67,7 +68,10 @@ std::map<uint32_t, uint64_t> truthNeverDeliveredRuns(const nlohmann::json& conne
     const auto next = std::next(it);
     run = lost ? run + 1 : 0;
     const bool runEnds = next == delivered.end() || next->first != it->first + 1 || next->second;
-    if (lost && runEnds) { ++runs[run]; run = 0; }
+    if (lost && runEnds) {
+      ++runs[run];
+      run = 0;
+    }
   }
   return runs;
 }

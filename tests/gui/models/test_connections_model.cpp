@@ -63,8 +63,8 @@ TEST_CASE("client-to-server retransmissions by kind equal the truth (client vant
   Loaded l;
   const SampleCapture& s = sampleCapture();
   for (int row = 0; row < l.model.rowCount(); ++row) {
-    const auto& retx = s.truthConnection(l.model.record(row).summary.conn_id)["directions"]
-                                         ["client_to_server"]["summary"]["retransmissions"];
+    const auto& retx = s.truthConnection(
+        l.model.record(row).summary.conn_id)["directions"]["client_to_server"]["summary"]["retransmissions"];
     CHECK(l.directions(row, "retx")[0].toULongLong() == retx["total"].get<uint64_t>());
     CHECK(l.directions(row, "retx_timeout")[0].toULongLong() == retx["timeout"].get<uint64_t>());
     CHECK(l.directions(row, "retx_fast")[0].toULongLong() == retx["fast"].get<uint64_t>());
@@ -173,6 +173,7 @@ TEST_CASE("every connections column explains itself in a tooltip") {
   for (int c = 0; c < l.model.columnCount(); ++c) {
     INFO(l.model.headerData(c, Qt::Horizontal).toString().toStdString());
     CHECK(l.model.headerData(c, Qt::Horizontal, Qt::ToolTipRole).toString().size() > 10);
-    CHECK(l.model.index(0, c).data(Qt::ToolTipRole) == l.model.headerData(c, Qt::Horizontal, Qt::ToolTipRole));
+    CHECK(l.model.index(0, c).data(Qt::ToolTipRole) ==
+          l.model.headerData(c, Qt::Horizontal, Qt::ToolTipRole));
   }
 }

@@ -37,7 +37,8 @@ struct ShownPage {
     QSettings().remove(QStringLiteral("connections"));
     StoreReader reader(sampleCapture().db);
     page.setData(reader.connectionRecords(), reader.settings(), reader.capture());
-    QObject::connect(&page, &ConnectionsPage::connectionActivated, [this](qint64 c) { activated.push_back(c); });
+    QObject::connect(&page, &ConnectionsPage::connectionActivated,
+                     [this](qint64 c) { activated.push_back(c); });
     page.resize(1500, 300);
     page.show();
     REQUIRE(QTest::qWaitForWindowExposed(&page));

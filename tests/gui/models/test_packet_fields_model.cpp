@@ -18,7 +18,8 @@ struct Shown {
 
   QString text(const char* field) const {
     const int row = model.rowOfField(QString::fromUtf8(field));
-    return row < 0 ? QStringLiteral("<absent>") : model.index(row, PacketFieldsModel::Value).data().toString();
+    return row < 0 ? QStringLiteral("<absent>")
+                   : model.index(row, PacketFieldsModel::Value).data().toString();
   }
   QVariant raw(const char* field) const {
     const int row = model.rowOfField(QString::fromUtf8(field));
@@ -56,9 +57,12 @@ TEST_CASE("a stored packet shows the header the simulator sent") {
   REQUIRE(outageConn != 0);
 
   // DATA, a pure ACK, PING and PONG, both directions; DATA with acks.
-  for (auto [dir, type] : {std::pair{Direction::ClientToServer, 0}, {Direction::ServerToClient, 0},
-                           {Direction::ServerToClient, 1}, {Direction::ClientToServer, 5},
-                           {Direction::ServerToClient, 6}, {Direction::ClientToServer, 2},
+  for (auto [dir, type] : {std::pair{Direction::ClientToServer, 0},
+                           {Direction::ServerToClient, 0},
+                           {Direction::ServerToClient, 1},
+                           {Direction::ClientToServer, 5},
+                           {Direction::ServerToClient, 6},
+                           {Direction::ClientToServer, 2},
                            {Direction::ServerToClient, 3}}) {
     const nlohmann::json& t = firstOfType(dir, type);
     INFO("type " << type << " frame " << t["frame"]);
@@ -67,9 +71,11 @@ TEST_CASE("a stored packet shows the header the simulator sent") {
     Shown shown;
     shown.model.setPacket(p, s.capture);
     CHECK(shown.text("Frame") == QString::number(t["frame"].get<uint64_t>()));
-    CHECK(std::abs(shown.raw("Time (s)").toDouble() - s.relativeSeconds(t["capture_ns"])) <= 1e-6);  // µs pcap
+    CHECK(std::abs(shown.raw("Time (s)").toDouble() - s.relativeSeconds(t["capture_ns"])) <=
+          1e-6);  // µs pcap
     CHECK(shown.text("Connection") == QString::number(outageConn));
-    CHECK(shown.text("Direction") == (dir == Direction::ClientToServer ? "client → server" : "server → client"));
+    CHECK(shown.text("Direction") ==
+          (dir == Direction::ClientToServer ? "client → server" : "server → client"));
     CHECK(shown.raw("Length (bytes)").toUInt() == 14 + 20 + 8 + 32 + t["length"].get<uint32_t>());
     CHECK(shown.text("Status") == "ok");
     CHECK(shown.text("Kind") == QString::number(type));
@@ -85,7 +91,9 @@ TEST_CASE("a stored packet shows the header the simulator sent") {
       const auto& a = t["ack"];
       CHECK(shown.text("Ack") == QString::number(a["ack"].get<uint32_t>()));
       CHECK(shown.raw("Ack bits").toLongLong() == a["ack_bits"].get<int64_t>());
-      CHECK(shown.text("Ack bits").startsWith(QStringLiteral("0x%1 (…").arg(a["ack_bits"].get<uint32_t>(), 8, 16, QLatin1Char('0'))));
+      CHECK(shown.text("Ack bits")
+                .startsWith(
+                    QStringLiteral("0x%1 (…").arg(a["ack_bits"].get<uint32_t>(), 8, 16, QLatin1Char('0'))));
       CHECK(shown.text("Ts echo") == QString::number(a["ts_echo"].get<uint32_t>()));
     } else {
       CHECK(shown.text("Ack") == "<absent>");

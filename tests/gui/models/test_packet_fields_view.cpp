@@ -32,7 +32,8 @@ TEST_CASE("the packet fields view shows one frame's stored fields") {
   view.resize(420, 520);
   view.show();
   REQUIRE(QTest::qWaitForWindowExposed(&view));
-  CHECK(view.heading() == QStringLiteral("Frame %1, connection %2, server → client").arg(frame).arg(packet->conn));
+  CHECK(view.heading() ==
+        QStringLiteral("Frame %1, connection %2, server → client").arg(frame).arg(packet->conn));
   const PacketFieldsModel& m = *view.model();
   CHECK(m.index(m.rowOfField("Seq"), 1).data().toString() == QString::number((*data)["seq"].get<uint32_t>()));
   CHECK(m.index(m.rowOfField("Ts echo"), 1).data().toString() ==
@@ -40,7 +41,8 @@ TEST_CASE("the packet fields view shows one frame's stored fields") {
   CHECK(!savePagePng(view, "packet_fields_view").isEmpty());
 
   view.table()->selectRow(m.rowOfField("Seq"));
-  CHECK(view.selectionCsv() == QStringLiteral("Field,Value\r\nSeq,%1\r\n").arg((*data)["seq"].get<uint32_t>()));
+  CHECK(view.selectionCsv() ==
+        QStringLiteral("Field,Value\r\nSeq,%1\r\n").arg((*data)["seq"].get<uint32_t>()));
 
   view.showPacket(std::nullopt, s.capture);
   CHECK(view.model()->rowCount() == 0);

@@ -43,7 +43,8 @@ TEST_CASE("the outage connection's RTT histogram leaves out exactly the samples 
     for (int d = 0; d < 2; ++d) {
       const std::vector<double>& samples = data.dir[d].rtt_ms;
       const RttHistogramPlan plan = planRttHistogram(samples);
-      const size_t above = std::count_if(samples.begin(), samples.end(), [&](double v) { return v > plan.cutoff; });
+      const size_t above =
+          std::count_if(samples.begin(), samples.end(), [&](double v) { return v > plan.cutoff; });
       CHECK(plan.beyond == above);
       CHECK(plan.shown.size() + plan.beyond == samples.size());
       CHECK(plan.beyond <= samples.size() / 100);  // at most 1 %

@@ -66,8 +66,8 @@ TEST_CASE("client-to-server stalls sit at the truth's times within one 30 Hz tic
   const double tick = 1.0 / 30;
   size_t checked = 0;
   for (const ConnectionRecord& r : reader.connectionRecords()) {
-    const auto& trueStalls = s.truthConnection(r.summary.conn_id)["directions"]["client_to_server"]
-                                                                ["summary"]["stalls"];
+    const auto& trueStalls =
+        s.truthConnection(r.summary.conn_id)["directions"]["client_to_server"]["summary"]["stalls"];
     std::vector<int> rows;
     for (int i = 0; i < model.rowCount(); ++i)
       if (model.stall(i).conn == r.summary.id && model.stall(i).stall.dir == Direction::ClientToServer)
@@ -112,9 +112,10 @@ TEST_CASE("the outage shows as a stall of about 1.5 s in each direction") {
       const auto& t = truth["directions"][truthDirection(d)]["summary"]["stalls"][0];
       const double margin = d == Direction::ClientToServer ? 1.0 / 30 : 0.045;
       INFO(truthDirection(d));
-      CHECK(std::abs(cell(model, longest, StallsModel::Start).toDouble() - s.relativeSeconds(t["start_ns"])) < margin);
-      CHECK(std::abs(cell(model, longest, StallsModel::Duration).toDouble() - t["duration_ms"].get<double>()) <
-            2e3 * margin);
+      CHECK(std::abs(cell(model, longest, StallsModel::Start).toDouble() - s.relativeSeconds(t["start_ns"])) <
+            margin);
+      CHECK(std::abs(cell(model, longest, StallsModel::Duration).toDouble() -
+                     t["duration_ms"].get<double>()) < 2e3 * margin);
       CHECK(cell(model, longest, StallsModel::Notes, Qt::DisplayRole).toString() ==
             (d == Direction::ClientToServer ? "" : "estimated"));
     }

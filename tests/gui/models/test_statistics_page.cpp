@@ -7,15 +7,15 @@
 #include <QTest>
 
 #include "models/direction_figures_model.h"
+#include "models/rtt_histogram.h"
 #include "models/stalls_model.h"
 #include "page_artifacts.h"
-#include "models/rtt_histogram.h"
 #include "pages/statistics_charts.h"
 #include "pages/statistics_page.h"
-#include "widgets/cdf_chart.h"
-#include "widgets/histogram_chart.h"
 #include "sample_capture.h"
 #include "store/store_reader.h"
+#include "widgets/cdf_chart.h"
+#include "widgets/histogram_chart.h"
 
 using namespace rudp;
 using namespace rudp::gui;
@@ -47,8 +47,9 @@ TEST_CASE("selecting a stall on the statistics page emits its connection, direct
   const int64_t conn = outageConnection(reader);
   StatisticsPage page;
   std::vector<Activation> got;
-  QObject::connect(&page, &StatisticsPage::stallActivated,
-                   [&](qint64 c, Direction d, qint64 a, qint64 b) { got.push_back({c, a, b, d}); });
+  QObject::connect(&page, &StatisticsPage::stallActivated, [&](qint64 c, Direction d, qint64 a, qint64 b) {
+    got.push_back({c, a, b, d});
+  });
   page.setData(loadStatistics(reader, conn));
   page.resize(1400, 900);
   page.show();

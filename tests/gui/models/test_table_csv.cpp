@@ -2,9 +2,9 @@
 // connections table cell by cell.
 #include "catch_qt.h"
 
+#include <QHeaderView>
 #include <QStandardItemModel>
 #include <QTableView>
-#include <QHeaderView>
 
 #include "models/connections_model.h"
 #include "models/table_csv.h"
@@ -48,7 +48,8 @@ TEST_CASE("the connections table round-trips through CSV cell by cell") {
     CHECK(parsed[0][c] == model.headerData(c, Qt::Horizontal).toString().replace('\n', ' '));
   for (int r = 0; r < model.rowCount(); ++r) {
     REQUIRE(parsed[r + 1].size() == model.columnCount());
-    for (int c = 0; c < model.columnCount(); ++c) CHECK(parsed[r + 1][c] == model.index(r, c).data().toString());
+    for (int c = 0; c < model.columnCount(); ++c)
+      CHECK(parsed[r + 1][c] == model.index(r, c).data().toString());
   }
 }
 

@@ -5,11 +5,11 @@
 // widget's own paint code, 200 steps of zoom in / pan / zoom out / pan.
 //
 // usage: bench_timeline CAPTURE [--steps N] [--size WxH] [--min-samples N] [--png FIRST_FRAME.png]
+#include <time.h>
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QImage>
 #include <QTemporaryDir>
-#include <time.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -101,7 +101,8 @@ int run(int argc, char** argv) {
   QApplication app(argc, argv);
   const Options o = parse(argc, argv);
   if (o.capture.empty()) {
-    std::fprintf(stderr, "usage: bench_timeline CAPTURE [--steps N] [--size WxH] [--min-samples N] [--png FILE]\n");
+    std::fprintf(stderr,
+                 "usage: bench_timeline CAPTURE [--steps N] [--size WxH] [--min-samples N] [--png FILE]\n");
     return 2;
   }
   QTemporaryDir tmp;
@@ -126,12 +127,12 @@ int run(int argc, char** argv) {
   auto data = std::make_shared<const TimelineData>(loadTimelineData(reader, conn));
   const double loadS = t.elapsed() / 1000.0;
   const DirectionTimeline& d = data->of(dir);
-  std::printf("capture: %s\ningest: %.2f s\nconnection %lld, %s: %zu RTT samples, %zu seqs sent, %zu acks, "
-              "%zu retransmissions, %zu losses, %zu stalls\nload + pyramids: %.3f s\n",
-              o.capture.c_str(), ingestS, static_cast<long long>(conn),
-              dir == Direction::ClientToServer ? "client->server" : "server->client", d.rtt.size(),
-              d.seqSent.size(), d.seqAcked.size(), d.retransmissions.size(), d.losses.size(), d.stalls.size(),
-              loadS);
+  std::printf(
+      "capture: %s\ningest: %.2f s\nconnection %lld, %s: %zu RTT samples, %zu seqs sent, %zu acks, "
+      "%zu retransmissions, %zu losses, %zu stalls\nload + pyramids: %.3f s\n",
+      o.capture.c_str(), ingestS, static_cast<long long>(conn),
+      dir == Direction::ClientToServer ? "client->server" : "server->client", d.rtt.size(), d.seqSent.size(),
+      d.seqAcked.size(), d.retransmissions.size(), d.losses.size(), d.stalls.size(), loadS);
   if (d.rtt.size() < o.minSamples) {
     std::fprintf(stderr, "bench_timeline: only %zu RTT samples (want >= %zu)\n", d.rtt.size(), o.minSamples);
     return 1;
@@ -162,8 +163,8 @@ int run(int argc, char** argv) {
   std::printf("frames: %d at %dx%d\n", o.steps, o.size.width(), o.size.height());
   auto report = [](const char* what, const std::vector<double>& v) {
     const double median = percentile(v, 0.5), worst = *std::max_element(v.begin(), v.end());
-    std::printf("%s: median %.2f ms, p90 %.2f ms, worst %.2f ms; goal (median < 16, worst < 50): %s\n", what, median,
-                percentile(v, 0.9), worst, median < 16 && worst < 50 ? "met" : "NOT met");
+    std::printf("%s: median %.2f ms, p90 %.2f ms, worst %.2f ms; goal (median < 16, worst < 50): %s\n", what,
+                median, percentile(v, 0.9), worst, median < 16 && worst < 50 ? "met" : "NOT met");
   };
   report("frame time (wall)", ms);
   report("frame time (thread CPU)", cpu);

@@ -16,14 +16,16 @@ inline bool sameColour(QRgb pixel, const QColor& c, int tolerance = 8) {
 // `over` (with its alpha) composed onto the opaque `under`.
 inline QColor blend(const QColor& over, const QColor& under) {
   const double a = over.alphaF();
-  return QColor::fromRgbF(over.redF() * a + under.redF() * (1 - a), over.greenF() * a + under.greenF() * (1 - a),
+  return QColor::fromRgbF(over.redF() * a + under.redF() * (1 - a),
+                          over.greenF() * a + under.greenF() * (1 - a),
                           over.blueF() * a + under.blueF() * (1 - a));
 }
 
 // Share of the sampled pixels of column x inside `rect` that differ between a and b.
 inline double differingShare(const QImage& a, const QImage& b, int x, const QRect& rect) {
   int differ = 0, total = 0;
-  for (int y = rect.top() + 2; y < rect.bottom() - 1; y += 2, ++total) differ += a.pixel(x, y) != b.pixel(x, y);
+  for (int y = rect.top() + 2; y < rect.bottom() - 1; y += 2, ++total)
+    differ += a.pixel(x, y) != b.pixel(x, y);
   return total ? double(differ) / total : 0;
 }
 

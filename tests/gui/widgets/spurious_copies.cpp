@@ -21,7 +21,8 @@ bool isClientReliableData(const grudp_sim::SimConfig& cfg, const Frame& f, grudp
   grudp_sim::Addr src, dst;
   const uint8_t* payload = nullptr;
   size_t len = 0;
-  if (!grudp_sim::find_udp_payload(cfg.link, f.bytes.data(), f.bytes.size(), src, dst, payload, len)) return false;
+  if (!grudp_sim::find_udp_payload(cfg.link, f.bytes.data(), f.bytes.size(), src, dst, payload, len))
+    return false;
   return src.port != cfg.server_port && grudp_sim::parse_datagram(payload, len, h) &&
          h.type == grudp_sim::kData && (h.flags & grudp_sim::kReliable);
 }
@@ -32,7 +33,8 @@ std::vector<uint8_t> copyAt(const grudp_sim::SimConfig& cfg, const Frame& origin
   const uint8_t* payload = nullptr;
   size_t len = 0;
   grudp_sim::Header h;
-  REQUIRE(grudp_sim::find_udp_payload(cfg.link, original.bytes.data(), original.bytes.size(), src, dst, payload, len));
+  REQUIRE(grudp_sim::find_udp_payload(cfg.link, original.bytes.data(), original.bytes.size(), src, dst,
+                                      payload, len));
   REQUIRE(grudp_sim::parse_datagram(payload, len, h));
   std::vector<uint8_t> dgram(payload, payload + len);
   h.ts += static_cast<uint32_t>((t_ns - original.t_ns) / 1'000'000);
@@ -61,7 +63,8 @@ std::vector<InsertedCopy> insertSpuriousCopies(const std::string& in, const std:
     while (next < atNs.size() && f.t_ns >= atNs[next]) {
       const int64_t at = atNs[next++];
       const int64_t latest = at - static_cast<int64_t>(ackedAfterMs * 1e6);
-      auto it = std::find_if(reliable.rbegin(), reliable.rend(), [&](const Frame& r) { return r.t_ns <= latest; });
+      auto it =
+          std::find_if(reliable.rbegin(), reliable.rend(), [&](const Frame& r) { return r.t_ns <= latest; });
       REQUIRE(it != reliable.rend());
       const auto copy = copyAt(config, *it, at);
       grudp_sim::Header h;

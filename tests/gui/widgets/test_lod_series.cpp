@@ -40,7 +40,8 @@ ValueSpan bruteSpan(const LodSeries& s, size_t b, size_t e) {
 }  // namespace
 
 TEST_CASE("pyramid min/max of any index range equals the raw points'") {
-  for (size_t n : {size_t{0}, size_t{1}, size_t{3}, size_t{4}, size_t{5}, size_t{17}, size_t{1000}, size_t{65537}}) {
+  for (size_t n :
+       {size_t{0}, size_t{1}, size_t{3}, size_t{4}, size_t{5}, size_t{17}, size_t{1000}, size_t{65537}}) {
     const LodSeries s = randomSeries(n, static_cast<uint32_t>(n) + 1);
     std::mt19937 rng(7);
     for (int k = 0; k < 300; ++k) {
@@ -123,7 +124,8 @@ TEST_CASE("the RTT lane draws each pixel column from the raw samples' min to the
       if (!brute.count(k)) continue;
       const int top = static_cast<int>(std::floor(axis.y(brute[k].max))) - reach;
       const int bottom = static_cast<int>(std::floor(axis.y(brute[k].min))) + reach;
-      rows = rows ? std::pair{std::min(rows->first, top), std::max(rows->second, bottom)} : std::pair{top, bottom};
+      rows = rows ? std::pair{std::min(rows->first, top), std::max(rows->second, bottom)}
+                  : std::pair{top, bottom};
     }
     return rows;
   };

@@ -54,7 +54,8 @@ TEST_CASE("RTT histogram: every sample in one bin, bars as tall as their counts,
   double total = 0;
   for (const HistogramBin& b : bins) {
     total += b.count;
-    const auto n = std::count_if(values.begin(), values.end(), [&](double v) { return v >= b.from && v < b.to; });
+    const auto n =
+        std::count_if(values.begin(), values.end(), [&](double v) { return v >= b.from && v < b.to; });
     CHECK(b.count == n);
     CHECK(b.to - b.from == Approx(5.0));
   }
@@ -69,10 +70,12 @@ TEST_CASE("RTT histogram: every sample in one bin, bars as tall as their counts,
   image.save(QString::fromStdString(test::artifactPath("widgets-histogram-rtt.png")));
   checkBars(chart, image);
   // Linear: heights proportional to counts.
-  const auto tallest = std::max_element(bins.begin(), bins.end(), [](auto& a, auto& b) { return a.count < b.count; });
+  const auto tallest =
+      std::max_element(bins.begin(), bins.end(), [](auto& a, auto& b) { return a.count < b.count; });
   const int t = static_cast<int>(tallest - bins.begin());
   for (int i = 0; i < static_cast<int>(bins.size()); ++i)
-    CHECK(chart.barRect(i).height() == Approx(chart.barRect(t).height() * bins[i].count / tallest->count).margin(0.01));
+    CHECK(chart.barRect(i).height() ==
+          Approx(chart.barRect(t).height() * bins[i].count / tallest->count).margin(0.01));
 
   chart.setLogY(true);
   image = chart.grab().toImage();
@@ -87,7 +90,8 @@ TEST_CASE("RTT histogram: every sample in one bin, bars as tall as their counts,
   const int a = nonEmpty.front(), b = t;
   const double perDecade = (heightOf(b) - heightOf(a)) / std::log10(bins[b].count / bins[a].count);
   for (int i : nonEmpty)
-    CHECK(heightOf(i) == Approx(heightOf(a) + perDecade * std::log10(bins[i].count / bins[a].count)).margin(0.01));
+    CHECK(heightOf(i) ==
+          Approx(heightOf(a) + perDecade * std::log10(bins[i].count / bins[a].count)).margin(0.01));
 }
 
 TEST_CASE("loss-burst histogram: one labelled bar per burst length") {
@@ -121,7 +125,8 @@ TEST_CASE("CDF chart: the steps of each series at their quantiles, with a legend
   chart.resize(640, 380);
   chart.setTitle(QStringLiteral("RTT distribution"));
   chart.setAxisLabel(QStringLiteral("RTT (ms)"));
-  const auto c2s = rttValues(conn, Direction::ClientToServer), s2c = rttValues(conn, Direction::ServerToClient);
+  const auto c2s = rttValues(conn, Direction::ClientToServer),
+             s2c = rttValues(conn, Direction::ServerToClient);
   chart.addSeries(QStringLiteral("client \u2192 server"), c2s);
   chart.addSeries(QStringLiteral("server \u2192 client"), s2c);
   REQUIRE(chart.seriesCount() == 2);
@@ -146,12 +151,15 @@ TEST_CASE("CDF chart: the steps of each series at their quantiles, with a legend
       int nearest = 1000;
       for (int y = 0; y < image.height(); ++y)
         if (test::sameColour(image.pixel(x, y), colour, 40))
-          nearest = std::min(nearest, std::abs(y - static_cast<int>(chart.yForFraction(chart.fractionAt(s, v)))));
+          nearest =
+              std::min(nearest, std::abs(y - static_cast<int>(chart.yForFraction(chart.fractionAt(s, v)))));
       INFO("series " << s << " quantile " << q);
       CHECK(nearest <= 2);
     }
-  REQUIRE(chart.exportPng(QString::fromStdString(test::artifactPath("widgets-cdf-export.png")), QSize(800, 450)));
-  CHECK(QImage(QString::fromStdString(test::artifactPath("widgets-cdf-export.png"))).size() == QSize(800, 450));
+  REQUIRE(
+      chart.exportPng(QString::fromStdString(test::artifactPath("widgets-cdf-export.png")), QSize(800, 450)));
+  CHECK(QImage(QString::fromStdString(test::artifactPath("widgets-cdf-export.png"))).size() ==
+        QSize(800, 450));
   const QString svg = QString::fromStdString(test::artifactPath("widgets-cdf-export.svg"));
   REQUIRE(chart.exportSvg(svg, QSize(800, 450)));
   CHECK(QSvgRenderer(svg).isValid());

@@ -126,8 +126,8 @@ TEST_CASE("the sequence graph holds every captured seq, retransmitted copy and p
     }
 
     // Acked: the peer's captured packets carrying an ack of this direction.
-    const auto peer = capturedByFrame(truthDir(conn, dir == Direction::ClientToServer ? Direction::ServerToClient
-                                                                                      : Direction::ClientToServer));
+    const auto peer = capturedByFrame(truthDir(
+        conn, dir == Direction::ClientToServer ? Direction::ServerToClient : Direction::ClientToServer));
     std::vector<std::pair<uint64_t, double>> expectedAcks;
     for (const auto& [frame, p] : peer)
       if (p->h.flags & grudp_sim::kAckFlag)

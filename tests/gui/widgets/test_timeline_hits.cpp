@@ -91,7 +91,8 @@ TEST_CASE("a click on a loss mark selects the lost packet") {
   const double row = f.geometry().rows.loss;
   for (const LossMark& m : losses) {
     f.view.zoomTo(m.ts_ns - 50'000'000, m.ts_ns + 50'000'000);
-    const auto hit = f.view.hitTest(QPoint(static_cast<int>(f.view.xForTime(m.ts_ns)), static_cast<int>(row)));
+    const auto hit =
+        f.view.hitTest(QPoint(static_cast<int>(f.view.xForTime(m.ts_ns)), static_cast<int>(row)));
     REQUIRE(hit);
     CHECK(hit->kind == HitKind::Loss);
     CHECK(hit->ts_ns == m.ts_ns);
@@ -106,7 +107,8 @@ TEST_CASE("the marked packet gets a cursor at its time") {
   auto cursorShare = [&](const QImage& image) {
     const int x = static_cast<int>(std::floor(f.view.xForTime(m.ts_ns)));
     int n = 0;
-    for (int y = rate.top() + 1; y < rate.bottom(); ++y) n += test::sameColour(image.pixel(x, y), f.view.scene().colours.cursor, 10);
+    for (int y = rate.top() + 1; y < rate.bottom(); ++y)
+      n += test::sameColour(image.pixel(x, y), f.view.scene().colours.cursor, 10);
     return double(n) / (rate.height() - 2);
   };
   CHECK(cursorShare(test::settledImage(f.view)) == 0);
@@ -135,7 +137,8 @@ TEST_CASE("hovering shows the crosshair and a tooltip naming the mark") {
   const QRect seq = f.view.laneRect(Lane::Sequence);
   int crosshair = 0;
   for (int y = seq.top() + 1; y < seq.bottom(); ++y)
-    crosshair += image.pixel(at.x(), y) != TimelineRenderer::render(f.view.scene(), f.view.size()).pixel(at.x(), y);
+    crosshair +=
+        image.pixel(at.x(), y) != TimelineRenderer::render(f.view.scene(), f.view.size()).pixel(at.x(), y);
   CHECK(crosshair > seq.height() / 4);
 }
 
@@ -193,8 +196,8 @@ TEST_CASE("renders off the UI thread, showing the last image stretched to the ne
   // The band is already where it belongs at the new zoom (stretched pixels).
   for (int64_t t : {outage.start_ns + 100'000'000, mid, outage.end_ns - 100'000'000})
     CHECK(test::sameColour(stale.pixel(static_cast<int>(v.xForTime(t)), bytes.top() + 3), shade, 12));
-  CHECK(!test::sameColour(stale.pixel(static_cast<int>(v.xForTime(outage.start_ns - 300'000'000)), bytes.top() + 3),
-                          shade, 12));
+  CHECK(!test::sameColour(
+      stale.pixel(static_cast<int>(v.xForTime(outage.start_ns - 300'000'000)), bytes.top() + 3), shade, 12));
   const QImage settled = test::settledImage(v);
   CHECK_FALSE(v.renderPending());
   CHECK(settled.convertToFormat(QImage::Format_RGB32) ==

@@ -64,7 +64,7 @@ TEST_CASE("+ and - zoom both axes by two (time around the middle, RTT towards ze
   QTest::keyClick(&v, Qt::Key_Minus);  // back out, clamped to the connection
   checkRange(v, full.start, full.end);
   checkValues(v, Lane::Rtt, y.min, y.max);
-  QTest::keyClick(&v, Qt::Key_I);      // Wireshark's other zoom-in keys
+  QTest::keyClick(&v, Qt::Key_I);  // Wireshark's other zoom-in keys
   QTest::keyClick(&v, Qt::Key_Equal);
   CHECK(rangeOf(v).span() == Approx(full.span() / 4.0).margin(4));
   QTest::keyClick(&v, Qt::Key_0);

@@ -97,7 +97,8 @@ TEST_CASE("stall bands sit at the truth's stall times, across every lane, and no
   const int tolerance = static_cast<int>(std::ceil(kClientTickNs / nsPerPixel)) + 1;
   auto nearStall = [&](int x, int margin) {
     for (const auto& s : stalls)
-      if (x >= view.xForTime(cap.captureNs(s.start_ns)) - margin && x <= view.xForTime(cap.captureNs(s.end_ns)) + margin)
+      if (x >= view.xForTime(cap.captureNs(s.start_ns)) - margin &&
+          x <= view.xForTime(cap.captureNs(s.end_ns)) + margin)
         return true;
     return false;
   };
@@ -107,7 +108,7 @@ TEST_CASE("stall bands sit at the truth's stall times, across every lane, and no
     for (Lane lane : kAllLanes) {
       const double share = test::differingShare(with, without, x, view.laneRect(lane));
       if (nearStall(x, -tolerance)) CHECK(share > 0.5);  // inside: shaded in every lane
-      if (!nearStall(x, tolerance)) CHECK(share == 0);    // outside: untouched
+      if (!nearStall(x, tolerance)) CHECK(share == 0);   // outside: untouched
     }
     bandColumns += test::differingShare(with, without, x, view.laneRect(Lane::Rtt)) > 0.5;
   }
@@ -173,8 +174,9 @@ TEST_CASE("spurious retransmissions are hollow squares at their times") {
     CHECK(marks[i].ts_ns == cap->captureNs(copies[i].t_ns));
     CHECK(marks[i].raw_seq == copies[i].seq);
     CHECK(checkMark(view, marks[i], marks));
-    const auto hit = view.hitTest(QPoint(static_cast<int>(view.xForTime(marks[i].ts_ns)),
-                                         static_cast<int>(TimelineGeometry::compute(view.scene(), view.size()).rows.retx)));
+    const auto hit = view.hitTest(
+        QPoint(static_cast<int>(view.xForTime(marks[i].ts_ns)),
+               static_cast<int>(TimelineGeometry::compute(view.scene(), view.size()).rows.retx)));
     REQUIRE(hit);
     CHECK(hit->kind == HitKind::RetransmissionSpurious);
   }
@@ -194,13 +196,15 @@ TEST_CASE("a click on a timeout retransmission mark activates its packet") {
   const double retxRow = TimelineGeometry::compute(view.scene(), view.size()).rows.retx;
   int clicked = 0;
   for (ana::RetxCause cause : {ana::RetxCause::Timeout, ana::RetxCause::Fast}) {
-    const auto m = std::find_if(marks.begin(), marks.end(), [&](const RetxMark& r) { return r.cause == cause; });
+    const auto m =
+        std::find_if(marks.begin(), marks.end(), [&](const RetxMark& r) { return r.cause == cause; });
     REQUIRE(m != marks.end());
     view.zoomTo(m->ts_ns - 100'000'000, m->ts_ns + 100'000'000);
     const QPoint at(static_cast<int>(view.xForTime(m->ts_ns)), static_cast<int>(retxRow));
     const auto hit = view.hitTest(at);
     REQUIRE(hit);
-    CHECK(hit->kind == (cause == ana::RetxCause::Timeout ? HitKind::RetransmissionTimeout : HitKind::RetransmissionFast));
+    CHECK(hit->kind ==
+          (cause == ana::RetxCause::Timeout ? HitKind::RetransmissionTimeout : HitKind::RetransmissionFast));
     QTest::mouseClick(&view, Qt::LeftButton, Qt::NoModifier, at);
     REQUIRE(activated.count() == ++clicked);
     CHECK(activated.back().at(0).toULongLong() == m->frame);

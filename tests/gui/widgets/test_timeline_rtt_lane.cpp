@@ -65,7 +65,8 @@ void checkLabels(Lane1& f, const std::string& png) {
   REQUIRE(labels.size() == kLimits.size());
   for (size_t i = 0; i < labels.size(); ++i) {
     const LimitLabel& l = labels[i];
-    INFO(l.text.toStdString() << " at " << l.box.x() << "," << l.box.y() << " " << l.box.width() << "x" << l.box.height());
+    INFO(l.text.toStdString() << " at " << l.box.x() << "," << l.box.y() << " " << l.box.width() << "x"
+                              << l.box.height());
     CHECK(l.text == QStringLiteral("%1 ms").arg(kLimits[kLimits.size() - 1 - i]));
     CHECK(lane.contains(l.box));
     CHECK(std::abs(QRectF(l.box).center().y() - l.lineY) <= 1.0);  // on its own line
@@ -73,7 +74,8 @@ void checkLabels(Lane1& f, const std::string& png) {
     // Its text is drawn: limit-coloured pixels inside its box.
     int text = 0;
     for (int y = l.box.top(); y <= l.box.bottom(); ++y)
-      for (int x = l.box.left(); x <= l.box.right(); ++x) text += sameColour(image.pixel(x, y), scene.colours.limit, 40);
+      for (int x = l.box.left(); x <= l.box.right(); ++x)
+        text += sameColour(image.pixel(x, y), scene.colours.limit, 40);
     CHECK(text >= 10);
   }
 }
@@ -103,7 +105,8 @@ void checkSamplesOnTop(Lane1& f, const std::string& png) {
 }
 
 void wheel(TimelineView& v, QPoint at, int delta, Qt::KeyboardModifiers mods) {
-  QWheelEvent e(at, v.mapToGlobal(at), QPoint(), QPoint(0, delta), Qt::NoButton, mods, Qt::NoScrollPhase, false);
+  QWheelEvent e(at, v.mapToGlobal(at), QPoint(), QPoint(0, delta), Qt::NoButton, mods, Qt::NoScrollPhase,
+                false);
   QApplication::sendEvent(&v, &e);
 }
 }  // namespace

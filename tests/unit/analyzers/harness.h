@@ -13,8 +13,16 @@ using namespace rudp::ana;
 inline Contract grudpContract(int seq_bits = 32) {
   Contract c;
   c.proto = "grudp";
-  c.conn_id = 0; c.kind = 1; c.seq = 2; c.ack = 3; c.ack_bitmap = 4; c.ts = 5; c.ts_echo = 6;
-  c.channel = 7; c.length = 8; c.window = 9;
+  c.conn_id = 0;
+  c.kind = 1;
+  c.seq = 2;
+  c.ack = 3;
+  c.ack_bitmap = 4;
+  c.ts = 5;
+  c.ts_echo = 6;
+  c.channel = 7;
+  c.length = 8;
+  c.window = 9;
   c.seq_bits = seq_bits;
   c.ack_style = AckStyle::HighestBitmap;
   return c;

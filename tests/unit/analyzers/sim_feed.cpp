@@ -11,9 +11,9 @@ using namespace grudp_sim;
 
 rudp::Segment toSegment(const Header& h) {
   rudp::Segment s;
-  static const SegmentRole kRoles[] = {SegmentRole::Data,    SegmentRole::Ack,  SegmentRole::Connect,
-                                       SegmentRole::Accept,  SegmentRole::Disconnect,
-                                       SegmentRole::Ping,    SegmentRole::Pong};
+  static const SegmentRole kRoles[] = {SegmentRole::Data,   SegmentRole::Ack,        SegmentRole::Connect,
+                                       SegmentRole::Accept, SegmentRole::Disconnect, SegmentRole::Ping,
+                                       SegmentRole::Pong};
   s.role = h.type <= 6 ? kRoles[h.type] : SegmentRole::Other;
   s.consumes_seq = h.type != kAck;
   s.reliability = (h.flags & kReliable)      ? Reliability::Reliable
@@ -29,8 +29,8 @@ rudp::Segment toSegment(const Header& h) {
   s.channel = h.channel;
   s.length = h.length;
   s.window = h.window;
-  s.has = Segment::ConnId | Segment::Kind | Segment::Ts | Segment::Channel | Segment::Length |
-          Segment::Window;
+  s.has =
+      Segment::ConnId | Segment::Kind | Segment::Ts | Segment::Channel | Segment::Length | Segment::Window;
   if (s.consumes_seq) s.has |= Segment::Seq;
   if (h.flags & kAckFlag) s.has |= Segment::Ack | Segment::AckBits;
   if (h.flags & kEcho) s.has |= Segment::Echo;
@@ -48,8 +48,8 @@ SimRun runAndAnalyse(const SimConfig& cfg, const rudp::ana::AnalyzerConfig& acfg
   SimRun run;
   run.cfg = cfg;
   run.sim = std::make_unique<Simulator>(cfg);
-  const auto path = std::filesystem::temp_directory_path() /
-                    ("ana-truth-" + std::to_string(::getpid()) + ".pcap");
+  const auto path =
+      std::filesystem::temp_directory_path() / ("ana-truth-" + std::to_string(::getpid()) + ".pcap");
   const RunResult rr = run.sim->run(path.string(), true);
   std::filesystem::remove(path);
 

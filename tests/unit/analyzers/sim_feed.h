@@ -16,7 +16,7 @@ namespace anatest {
 struct SimRun {
   grudp_sim::SimConfig cfg;
   std::unique_ptr<grudp_sim::Simulator> sim;
-  std::vector<std::unique_ptr<Recorder>> rec;        // per connection
+  std::vector<std::unique_ptr<Recorder>> rec;         // per connection
   std::vector<rudp::ana::ConnectionMetrics> metrics;  // per connection
   struct Ref {
     int conn = -1, dir = 0;

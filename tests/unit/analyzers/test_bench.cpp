@@ -2,8 +2,8 @@
 // Run explicitly: analyzer_truth_tests "[bench]"
 #include <catch2/catch.hpp>
 
-#include <ctime>
 #include <cstdio>
+#include <ctime>
 
 #include "sim_feed.h"
 
@@ -52,8 +52,9 @@ TEST_CASE("contract analyzer throughput and memory", "[.][bench]") {
     for (auto& a : an) mem += a->memoryBytes();
     peak = std::max(peak, mem);
   }
-  std::printf("analyzer: %zu packets, %zu connections: %.1f ns/packet (%.2f M packets/s); %.1f KiB per connection\n",
-              items.size(), sim.truth().size(), best * 1e9 / double(items.size()),
-              double(items.size()) / best / 1e6, double(peak) / double(sim.truth().size()) / 1024);
+  std::printf(
+      "analyzer: %zu packets, %zu connections: %.1f ns/packet (%.2f M packets/s); %.1f KiB per connection\n",
+      items.size(), sim.truth().size(), best * 1e9 / double(items.size()), double(items.size()) / best / 1e6,
+      double(peak) / double(sim.truth().size()) / 1024);
   CHECK(best * 1e9 / double(items.size()) < 1000);  // the 30% of a ~3.3 us ingest per packet
 }

@@ -11,7 +11,8 @@ namespace {
 // the server answers at once, the client acks after 10 ms and 2 ms).
 void clientSideExchange(Feeder& f) {
   f.send(C2S, 0, Seg().data(100, 1000, Reliability::Reliable).role(SegmentRole::Connect));
-  f.send(S2C, 50 * kMs, Seg().data(500, 9025, Reliability::Reliable).role(SegmentRole::Accept).ack(100, 0, 1000));
+  f.send(S2C, 50 * kMs,
+         Seg().data(500, 9025, Reliability::Reliable).role(SegmentRole::Accept).ack(100, 0, 1000));
   f.send(C2S, 60 * kMs, Seg().data(101, 1060).ack(500, 0, 9025));
   f.send(S2C, 110 * kMs, Seg().data(501, 9085).ack(101, 1, 1060));
   f.send(C2S, 112 * kMs, Seg().data(102, 1112).ack(501, 1, 9085));
@@ -68,7 +69,8 @@ TEST_CASE("the same (ack, ts_echo) gives one sample, a server-side capture is de
   Feeder f{a};
   // At the server: client packets on arrival, server packets when sent.
   f.send(C2S, 0, Seg().data(100, 1000, Reliability::Reliable).role(SegmentRole::Connect));
-  f.send(S2C, 1 * kMs, Seg().data(500, 9001, Reliability::Reliable).role(SegmentRole::Accept).ack(100, 0, 1000));
+  f.send(S2C, 1 * kMs,
+         Seg().data(500, 9001, Reliability::Reliable).role(SegmentRole::Accept).ack(100, 0, 1000));
   f.send(C2S, 60 * kMs, Seg().data(101, 1035).ack(500, 0, 9001));
   f.send(S2C, 61 * kMs, Seg().pureAck(501, 9061).ack(101, 1, 1035));
   f.send(S2C, 70 * kMs, Seg().pureAck(501, 9070).ack(101, 1, 1035));  // same pair: no sample
@@ -87,8 +89,9 @@ TEST_CASE("seqs wrap at 2^32: loss and retransmission across the wrap") {
   ContractAnalyzer b(grudpContract(), cfg, &r);
   Feeder g{b};
   g.send(C2S, 0, Seg().data(0xFFFFFFFEu, 5000, Reliability::Reliable).role(SegmentRole::Connect));
-  g.send(S2C, 50 * kMs, Seg().data(7, 100, Reliability::Reliable).role(SegmentRole::Accept).ack(0xFFFFFFFEu, 0, 5000));
-  g.send(C2S, 52 * kMs, Seg().data(0xFFFFFFFFu, 5052).ack(7, 0, 100));  // lost on the way
+  g.send(S2C, 50 * kMs,
+         Seg().data(7, 100, Reliability::Reliable).role(SegmentRole::Accept).ack(0xFFFFFFFEu, 0, 5000));
+  g.send(C2S, 52 * kMs, Seg().data(0xFFFFFFFFu, 5052).ack(7, 0, 100));               // lost on the way
   g.send(C2S, 85 * kMs, Seg().data(0, 5085, Reliability::Reliable).ack(7, 0, 100));  // lost too
   g.send(C2S, 118 * kMs, Seg().data(1, 5118).ack(7, 0, 100));
   // The server saw 0xFFFFFFFE and 1: bitmap behind 1 has bit 2 (0xFFFFFFFE).
@@ -106,7 +109,7 @@ TEST_CASE("seqs wrap at 2^32: loss and retransmission across the wrap") {
   CHECK(r.retx[0].since_previous_ms == Approx(85.0));
   CHECK(r.retx[0].original_frame == 4);
   CHECK(r.retx[0].cause == RetxCause::Timeout);  // the hole ack came 2 ms before: not its trigger
-  CHECK(cs.lost == 1);  // 0xFFFFFFFF, unreliable, never acked
+  CHECK(cs.lost == 1);                           // 0xFFFFFFFF, unreliable, never acked
   REQUIRE(r.loss.size() == 1);
   CHECK(r.loss[0].first_seq == 0xFFFFFFFFu);
   CHECK(cs.loss_bursts.at(1) == 1);
@@ -119,7 +122,8 @@ TEST_CASE("16-bit seqs wrap at 2^16") {
   ContractAnalyzer a(grudpContract(16), cfg, &r);
   Feeder f{a};
   f.send(C2S, 0, Seg().data(65534, 100, Reliability::Reliable).role(SegmentRole::Connect));
-  f.send(S2C, 40 * kMs, Seg().data(10, 50, Reliability::Reliable).role(SegmentRole::Accept).ack(65534, 0, 100));
+  f.send(S2C, 40 * kMs,
+         Seg().data(10, 50, Reliability::Reliable).role(SegmentRole::Accept).ack(65534, 0, 100));
   f.send(C2S, 41 * kMs, Seg().data(65535, 141).ack(10, 0, 50));
   f.send(C2S, 74 * kMs, Seg().data(0, 174).ack(10, 0, 50));
   f.send(C2S, 107 * kMs, Seg().data(1, 207).ack(10, 0, 50));

@@ -79,10 +79,10 @@ TEST_CASE("at the receiver: reordering, duplicates and copies whose originals we
   auto m = c.a.finish();
   CHECK(m.vantage == Vantage::Server);
   const auto& cs = m.dir[0];
-  CHECK(cs.reordered == 1);           // 102 (111 came after 110, in seq order)
+  CHECK(cs.reordered == 1);  // 102 (111 came after 110, in seq order)
   CHECK(cs.network_duplicates == 1);
-  CHECK(cs.duplicates == 1);          // 104's second copy reached a receiver that had it
-  CHECK(cs.retransmissions == 3);     // 104 (seen twice), 105 and 110 (inferred)
+  CHECK(cs.duplicates == 1);       // 104's second copy reached a receiver that had it
+  CHECK(cs.retransmissions == 3);  // 104 (seen twice), 105 and 110 (inferred)
   CHECK(cs.retransmissions_inferred == 2);
   REQUIRE(c.r.retx.size() == 3);
   CHECK(c.r.retx[0].seq == 104);
@@ -96,11 +96,11 @@ TEST_CASE("head-of-line blocking waits for the same channel only, unsequenced ne
   ServerSide c;
   auto& f = c.f;
   // 102 (reliable, channel 0) is lost and comes back at 500 ms.
-  f.send(C2S, 400 * kMs, Seg().data(103, 380, Reliability::Reliable, 0));      // waits 100
-  f.send(C2S, 410 * kMs, Seg().data(104, 390, Reliability::Reliable, 1));      // other channel
-  f.send(C2S, 420 * kMs, Seg().data(105, 400, Reliability::Unsequenced, 3));   // unsequenced
-  f.send(C2S, 430 * kMs, Seg().data(106, 410, Reliability::Reliable, 0));      // waits 70
-  f.send(C2S, 440 * kMs, Seg().data(107, 420, Reliability::Unreliable, 0));    // unreliable
+  f.send(C2S, 400 * kMs, Seg().data(103, 380, Reliability::Reliable, 0));     // waits 100
+  f.send(C2S, 410 * kMs, Seg().data(104, 390, Reliability::Reliable, 1));     // other channel
+  f.send(C2S, 420 * kMs, Seg().data(105, 400, Reliability::Unsequenced, 3));  // unsequenced
+  f.send(C2S, 430 * kMs, Seg().data(106, 410, Reliability::Reliable, 0));     // waits 70
+  f.send(C2S, 440 * kMs, Seg().data(107, 420, Reliability::Unreliable, 0));   // unreliable
   f.send(C2S, 500 * kMs, Seg().data(102, 480, Reliability::Reliable, 0));
   auto m = c.a.finish();
   const auto& cs = m.dir[0];

@@ -17,11 +17,13 @@ struct ClientSide {
   uint32_t cseq = 100, sseq = 500;
   ClientSide() {
     f.send(C2S, 0, Seg().data(cseq++, 0, Reliability::Reliable).role(SegmentRole::Connect));
-    f.send(S2C, 50 * kMs, Seg().data(sseq++, 25, Reliability::Reliable).role(SegmentRole::Accept).ack(100, 0, 0));
+    f.send(S2C, 50 * kMs,
+           Seg().data(sseq++, 25, Reliability::Reliable).role(SegmentRole::Accept).ack(100, 0, 0));
     for (int i = 0; i < 9; ++i) {
       const int64_t t = 60 + 60 * i;
       f.send(C2S, t * kMs, Seg().data(cseq++, uint32_t(t)).ack(sseq - 1, 0xFFFFFFFFu, uint32_t(t - 35)));
-      f.send(S2C, (t + 50) * kMs, Seg().data(sseq++, uint32_t(t + 25)).ack(cseq - 1, 0xFFFFFFFFu, uint32_t(t)));
+      f.send(S2C, (t + 50) * kMs,
+             Seg().data(sseq++, uint32_t(t + 25)).ack(cseq - 1, 0xFFFFFFFFu, uint32_t(t)));
     }
   }
 };
@@ -81,7 +83,7 @@ TEST_CASE("a fast retransmission after a bitmap hole, then a timeout of the same
   f.send(C2S, 1033 * kMs, Seg().data(111, 1033));
   f.send(C2S, 1066 * kMs, Seg().data(112, 1066));
   f.send(C2S, 1099 * kMs, Seg().data(113, 1099));
-  f.send(S2C, 1083 * kMs, Seg().data(600, 1058).ack(111, 0xFFFFFFFEu, 1033));   // 110 missing
+  f.send(S2C, 1083 * kMs, Seg().data(600, 1058).ack(111, 0xFFFFFFFEu, 1033));  // 110 missing
   f.send(S2C, 1116 * kMs, Seg().data(601, 1091).ack(112, 0xFFFFFFFDu, 1066));
   f.send(S2C, 1149 * kMs, Seg().data(602, 1124).ack(113, 0xFFFFFFFBu, 1099));
   f.send(C2S, 1149 * kMs, Seg().data(110, 1149, Reliability::Reliable));  // fast, also lost
@@ -110,4 +112,3 @@ TEST_CASE("a copy sent after the sender had the ack is spurious") {
   CHECK(m.dir[0].retransmissions_spurious == 1);
   CHECK(m.dir[0].duplicates == 1);  // at the sender: a copy of data already acked
 }
-

@@ -17,7 +17,7 @@ Contract enetLike() {
   c.ack_bitmap = -1;
   c.seq_space = 7;  // the channel field
   c.seq_reliable_only = true;
-  c.unreliable_seq.push_back({20, 16, 2, 7});  // useq, group = reliable seq, per channel
+  c.unreliable_seq.push_back({20, 16, 2, 7});    // useq, group = reliable seq, per channel
   c.unreliable_seq.push_back({21, 16, -1, -1});  // unsequenced group
   return c;
 }
@@ -74,12 +74,12 @@ TEST_CASE("seq spaces: the same numbers on two channels are different seqs, acks
   send(C2S, 0, {rel(0xFF, 1, 0, SegmentRole::Connect)});
   send(S2C, 10, {ackOf(0xFF, 1, 0), rel(0xFF, 1, 10, SegmentRole::Accept)});
   send(C2S, 20, {ackOf(0xFF, 1, 10), rel(0, 1, 20), rel(0, 2, 20)});  // channel 0 starts at 1 too
-  send(S2C, 30, {ackOf(0, 1, 20)});                                     // 2 was lost
+  send(S2C, 30, {ackOf(0, 1, 20)});                                   // 2 was lost
   send(C2S, 40, {rel(0xFF, 2, 40, SegmentRole::Ping)});
   send(S2C, 50, {ackOf(0xFF, 2, 40)});
-  send(C2S, 520, {rel(0, 2, 520)});                                     // resent on its timer
+  send(C2S, 520, {rel(0, 2, 520)});  // resent on its timer
   send(S2C, 530, {ackOf(0, 2, 520)});
-  send(C2S, 540, {rel(0xFF, 3, 540, SegmentRole::Ping)});               // never acked: resent
+  send(C2S, 540, {rel(0xFF, 3, 540, SegmentRole::Ping)});  // never acked: resent
   send(C2S, 1040, {rel(0xFF, 3, 1040, SegmentRole::Ping)});
   send(S2C, 1050, {ackOf(0xFF, 3, 1040)});
   auto m = a.finish();
@@ -97,7 +97,8 @@ TEST_CASE("seq spaces: the same numbers on two channels are different seqs, acks
   CHECK(m.handshake_ms == Approx(20));  // CONNECT to the ack of the ACCEPT (VERIFY_CONNECT)
 }
 
-TEST_CASE("unreliable numberings: a skipped number is lost, per channel and group; a late one is taken back") {
+TEST_CASE(
+    "unreliable numberings: a skipped number is lost, per channel and group; a late one is taken back") {
   Recorder r;
   AnalyzerConfig cfg;
   ContractAnalyzer a(enetLike(), cfg, &r);
@@ -107,21 +108,23 @@ TEST_CASE("unreliable numberings: a skipped number is lost, per channel and grou
   };
   send(C2S, 0, {rel(0xFF, 1, 0, SegmentRole::Connect)});
   send(C2S, 33, {unrel(1, 0, 1, 33), unseq(1, 33)});
-  send(C2S, 66, {unrel(1, 0, 3, 66)});                // useq 2 lost
-  send(C2S, 100, {unrel(1, 0, 2, 100), unseq(3, 100)});  // 2 late after all; unsequenced 2 lost
-  send(C2S, 133, {unrel(2, 0, 2, 133)});              // channel 2 began at 2: 1 lost
+  send(C2S, 66, {unrel(1, 0, 3, 66)});                    // useq 2 lost
+  send(C2S, 100, {unrel(1, 0, 2, 100), unseq(3, 100)});   // 2 late after all; unsequenced 2 lost
+  send(C2S, 133, {unrel(2, 0, 2, 133)});                  // channel 2 began at 2: 1 lost
   send(C2S, 166, {rel(1, 1, 166), unrel(1, 1, 2, 166)});  // after reliable 1 the numbers restart: 1 lost
-  send(C2S, 200, {unrel(1, 0, 4, 200)});              // a late one of an older group: nothing
+  send(C2S, 200, {unrel(1, 0, 4, 200)});                  // a late one of an older group: nothing
   auto m = a.finish();
   const auto& cs = m.dir[0];
   CHECK(cs.lost == 3);
   CHECK(cs.reordered == 1);
   CHECK(cs.retransmissions == 0);
-  CHECK(r.loss.size() == 4);  // reported when skipped (the late one's stays in the events)
+  CHECK(r.loss.size() == 4);    // reported when skipped (the late one's stays in the events)
   CHECK(cs.gaps.samples == 5);  // one gap per datagram with a new number (not the late ones)
 }
 
-TEST_CASE("retx.fast_repeat and fast_deferred: a fast copy may wait for the next flush, repeat, and a timer copy stays a timeout") {
+TEST_CASE(
+    "retx.fast_repeat and fast_deferred: a fast copy may wait for the next flush, repeat, and a timer copy "
+    "stays a timeout") {
   Contract c = grudpContract();
   c.ack_style = AckStyle::PerSegment;
   c.ack_bitmap = -1;
@@ -155,8 +158,8 @@ TEST_CASE("retx.fast_repeat and fast_deferred: a fast copy may wait for the next
     send(S2C, 10 * i + 2, {ack(i, i + 1, 10 * i)});
   }
   send(C2S, 200, {data(10, 200), data(11, 200)});
-  send(S2C, 202, {ack(11, 10, 200)});   // 10 missing
-  send(C2S, 230, {data(10, 230)});      // next flush, 28 ms after the ack: fast
+  send(S2C, 202, {ack(11, 10, 200)});  // 10 missing
+  send(C2S, 230, {data(10, 230)});     // next flush, 28 ms after the ack: fast
   send(C2S, 240, {data(12, 240)});
   send(S2C, 242, {ack(12, 10, 240)});   // 10 missing again
   send(C2S, 270, {data(10, 270)});      // fast once more

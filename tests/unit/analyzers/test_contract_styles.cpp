@@ -47,8 +47,8 @@ TEST_CASE("cumulative acks: seq/ack RTT under Karn's rule, fast after a duplicat
   send(C2S, 0, data(0, 0));
   send(C2S, 10, data(1, 10));
   send(C2S, 20, data(2, 20));
-  send(S2C, 50, cumAck(1));   // 50 ms for seq 0
-  send(S2C, 70, cumAck(3));   // 1 and 2: 60 and 50 ms
+  send(S2C, 50, cumAck(1));    // 50 ms for seq 0
+  send(S2C, 70, cumAck(3));    // 1 and 2: 60 and 50 ms
   send(C2S, 80, data(3, 80));  // lost
   send(C2S, 90, data(4, 90));
   send(S2C, 140, cumAck(3));  // duplicate ack: 3 is missing
@@ -78,7 +78,7 @@ TEST_CASE("per-segment acks with una (KCP): several segments in one datagram") {
   };
   send(C2S, 0, {data(10, 1000), data(11, 1000), data(12, 1000)});  // the receiver never gets 11
   send(S2C, 40, {kcpAck(10, 11, 1000), kcpAck(12, 11, 1000)});     // 11 missing behind 12
-  send(C2S, 40, {data(11, 1040)});                                  // fast
+  send(C2S, 40, {data(11, 1040)});                                 // fast
   send(S2C, 80, {kcpAck(11, 13, 1040), data(500, 7000)});
   auto m = a.finish();
   const auto& cs = m.dir[0];
@@ -116,12 +116,12 @@ TEST_CASE("a jump of the seqs far ahead restarts the window instead of walking t
   Feeder f{a};
   f.send(C2S, 0, Seg().data(100, 0));
   f.send(C2S, 33 * kMs, Seg().data(101, 33));
-  f.send(S2C, 50 * kMs, Seg().data(5, 1).ack(0x80000000u, 0, 0));    // garbage ack: ignored
-  f.send(C2S, 66 * kMs, Seg().data(0x40000000u, 66));                 // new numbering
+  f.send(S2C, 50 * kMs, Seg().data(5, 1).ack(0x80000000u, 0, 0));  // garbage ack: ignored
+  f.send(C2S, 66 * kMs, Seg().data(0x40000000u, 66));              // new numbering
   f.send(C2S, 99 * kMs, Seg().data(0x40000002u, 99));
   f.send(S2C, 120 * kMs, Seg().data(6, 2).ack(0x40000002u, 0b10, 99));
   auto m = a.finish();
-  CHECK(m.dir[0].lost == 1);  // 0x40000001
+  CHECK(m.dir[0].lost == 1);          // 0x40000001
   CHECK(m.dir[0].loss_unknown == 2);  // 100 and 101: never acked
   CHECK(m.dir[0].retransmissions == 0);
 }

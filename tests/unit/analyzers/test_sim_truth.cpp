@@ -36,14 +36,15 @@ namespace {
 
 struct Tally {
   uint64_t runs = 0, retx = 0, retx_knowable = 0, retx_found = 0, fast = 0, rtt = 0, rtt_exact = 0;
-  uint64_t stalls = 0, lost = 0, reordered = 0, dups = 0, peer_silent = 0, cause_elsewhere = 0, cause_agree = 0;
+  uint64_t stalls = 0, lost = 0, reordered = 0, dups = 0, peer_silent = 0, cause_elsewhere = 0,
+           cause_agree = 0;
   double worst_rtt_err_ms = 0, worst_stall_edge_ms = 0, hol_ms = 0, remote_edge_ms = 0;
   uint64_t remote_true = 0, remote_found = 0, remote_invented = 0;
 };
 bool debug() { return std::getenv("ANA_DEBUG") != nullptr; }
 
 ana::Vantage expected(grudp_sim::Vantage v) {
-  return v == grudp_sim::Vantage::Client ? ana::Vantage::Client
+  return v == grudp_sim::Vantage::Client   ? ana::Vantage::Client
          : v == grudp_sim::Vantage::Server ? ana::Vantage::Server
                                            : ana::Vantage::Middle;
 }
@@ -96,7 +97,8 @@ void checkRetransmissions(const DirTruth& t, const ana::DirectionMetrics& dm, bo
   tally.retx_found += dm.retransmissions;
 }
 
-void checkLoss(const SimRun& run, int c, int d, const ana::DirectionMetrics& dm, bool receiver, Tally& tally) {
+void checkLoss(const SimRun& run, int c, int d, const ana::DirectionMetrics& dm, bool receiver,
+               Tally& tally) {
   const DirTruth& t = run.truth(c, d);
   std::vector<uint32_t> lost = neverDelivered(t);
   bool any = false;
@@ -156,8 +158,8 @@ void checkReceiverView(const DirTruth& t, const ana::DirectionMetrics& dm, Tally
     if (until > t0) total_ms += double(until - t0) / 1e6, ++blocked;
   }
   if (debug() && dm.hol_blocked_packets != blocked)
-    std::printf("HOL ours %lu packets %.1f ms, truth %lu packets %.1f ms\n", (unsigned long)dm.hol_blocked_packets,
-                dm.hol_blocking_ms, (unsigned long)blocked, total_ms);
+    std::printf("HOL ours %lu packets %.1f ms, truth %lu packets %.1f ms\n",
+                (unsigned long)dm.hol_blocked_packets, dm.hol_blocking_ms, (unsigned long)blocked, total_ms);
   CHECK(dm.hol_blocked_packets == blocked);
   CHECK(dm.hol_blocking_ms == Approx(total_ms).margin(1e-6));
   tally.hol_ms += total_ms;
@@ -165,7 +167,8 @@ void checkReceiverView(const DirTruth& t, const ana::DirectionMetrics& dm, Tally
   tally.dups += dups;
 }
 
-void checkStalls(const SimConfig& cfg, const DirTruth& t, int d, const ana::DirectionMetrics& dm, Tally& tally) {
+void checkStalls(const SimConfig& cfg, const DirTruth& t, int d, const ana::DirectionMetrics& dm,
+                 Tally& tally) {
   const int64_t tick = int64_t(1e9 / (d == kC2S ? cfg.client_hz : cfg.server_hz));
   size_t closed = 0;
   for (const Stall& s : t.stats.stalls) {
@@ -173,11 +176,13 @@ void checkStalls(const SimConfig& cfg, const DirTruth& t, int d, const ana::Dire
     ++closed;
     const ana::StallEvent* hit = nullptr;
     for (const ana::StallEvent& o : dm.stalls)
-      if (!o.open && std::llabs(o.start_ns - s.start_ns) <= tick && std::llabs(o.end_ns - s.end_ns) <= tick) hit = &o;
+      if (!o.open && std::llabs(o.start_ns - s.start_ns) <= tick && std::llabs(o.end_ns - s.end_ns) <= tick)
+        hit = &o;
     INFO("true stall " << s.start_ns / 1e6 << " .. " << s.end_ns / 1e6 << " ms");
     REQUIRE(hit);
-    tally.worst_stall_edge_ms = std::max({tally.worst_stall_edge_ms, std::llabs(hit->start_ns - s.start_ns) / 1e6,
-                                          std::llabs(hit->end_ns - s.end_ns) / 1e6});
+    tally.worst_stall_edge_ms =
+        std::max({tally.worst_stall_edge_ms, std::llabs(hit->start_ns - s.start_ns) / 1e6,
+                  std::llabs(hit->end_ns - s.end_ns) / 1e6});
     tally.peer_silent += hit->cause == ana::StallCause::PeerSilent;
   }
   size_t ours = 0;
@@ -213,15 +218,18 @@ void measureRemoteStalls(const SimConfig& cfg, const DirTruth& t, int d, const a
     if (!strict) continue;
     tally.remote_found += found;
     if (debug() && !found) {
-      std::printf("REMOTE missed %.1f .. %.1f (%.1f ms); ours:", s.start_ns / 1e6, s.end_ns / 1e6, (s.end_ns - s.start_ns) / 1e6);
-      for (const ana::StallEvent& o : dm.stalls) std::printf(" [%.1f .. %.1f]", o.start_ns / 1e6, o.end_ns / 1e6);
+      std::printf("REMOTE missed %.1f .. %.1f (%.1f ms); ours:", s.start_ns / 1e6, s.end_ns / 1e6,
+                  (s.end_ns - s.start_ns) / 1e6);
+      for (const ana::StallEvent& o : dm.stalls)
+        std::printf(" [%.1f .. %.1f]", o.start_ns / 1e6, o.end_ns / 1e6);
       std::printf("\n");
     }
   }
   for (size_t i = 0; i < dm.stalls.size(); ++i)
     if (!dm.stalls[i].open && !used[i] && dm.stalls[i].duration_ms >= thr + margin) {
       ++tally.remote_invented;
-      if (debug()) std::printf("REMOTE invented %.1f .. %.1f\n", dm.stalls[i].start_ns / 1e6, dm.stalls[i].end_ns / 1e6);
+      if (debug())
+        std::printf("REMOTE invented %.1f .. %.1f\n", dm.stalls[i].start_ns / 1e6, dm.stalls[i].end_ns / 1e6);
     }
 }
 
@@ -239,7 +247,10 @@ void checkRun(const SimRun& run, Tally& tally) {
     for (int d = 0; d < 2; ++d) {
       const bool sender = ana::atSender(want, rudp::Direction(d));
       const bool receiver = ana::atReceiver(want, rudp::Direction(d));
-      INFO("direction " << (d == 0 ? "c2s" : "s2c") << (sender ? " (sender side)" : receiver ? " (receiver side)" : " (middle)"));
+      INFO("direction " << (d == 0 ? "c2s" : "s2c")
+                        << (sender     ? " (sender side)"
+                            : receiver ? " (receiver side)"
+                                       : " (middle)"));
       const DirTruth& t = run.truth(int(c), d);
       const auto& dm = m.dir[size_t(d)];
       checkRetransmissions(t, dm, sender, tally);
@@ -257,11 +268,12 @@ void checkRun(const SimRun& run, Tally& tally) {
           const PacketRecord& p = run.record(e.frame);
           if (int(e.dir) == d && (p.cause == kFast) != (e.cause == ana::RetxCause::Fast)) {
             std::printf("CAUSE truth %d ours %s seq %u attempt %u since %.3f frame %lu\n", int(p.cause),
-                        ana::toString(e.cause), e.seq, e.attempt, e.since_previous_ms, (unsigned long)e.frame);
+                        ana::toString(e.cause), e.seq, e.attempt, e.since_previous_ms,
+                        (unsigned long)e.frame);
             for (uint64_t f = e.frame - 3; f <= e.frame; ++f) {
               const PacketRecord& q = run.record(f);
-              std::printf("   frame %lu t=%.3f type %d seq %u ack %u bits %08x\n", (unsigned long)f, q.capture_ns / 1e6,
-                          q.h.type, q.h.seq, q.h.ack, q.h.ack_bits);
+              std::printf("   frame %lu t=%.3f type %d seq %u ack %u bits %08x\n", (unsigned long)f,
+                          q.capture_ns / 1e6, q.h.type, q.h.seq, q.h.ack, q.h.ack_bits);
             }
           }
         }
@@ -303,18 +315,21 @@ SimConfig config(grudp_sim::Vantage v, double loss, double burst, double delay_m
 }
 
 void report(const char* name, const Tally& t) {
-  std::printf("%s remote-sender stalls: %lu true, %lu found within a tick (worst edge %.1f ms), %lu invented\n", name,
-              (unsigned long)t.remote_true, (unsigned long)t.remote_found, t.remote_edge_ms,
-              (unsigned long)t.remote_invented);
-  std::printf("%s: %lu runs; retransmissions %lu captured, %lu knowable, %lu found (%lu fast at the sender; "
-              "cause right for %lu of %lu away from the sender); "
-              "%lu RTT samples (%lu round trips, worst error %.4f ms); %lu stalls (worst edge %.3f ms, %lu peer silent); "
-              "%lu lost; %lu reordered; %lu duplicates; %.1f ms head-of-line blocking\n",
-              name, (unsigned long)t.runs, (unsigned long)t.retx, (unsigned long)t.retx_knowable,
-              (unsigned long)t.retx_found, (unsigned long)t.fast, (unsigned long)t.cause_agree,
-              (unsigned long)t.cause_elsewhere, (unsigned long)t.rtt, (unsigned long)t.rtt_exact,
-              t.worst_rtt_err_ms, (unsigned long)t.stalls, t.worst_stall_edge_ms, (unsigned long)t.peer_silent,
-              (unsigned long)t.lost, (unsigned long)t.reordered, (unsigned long)t.dups, t.hol_ms);
+  std::printf(
+      "%s remote-sender stalls: %lu true, %lu found within a tick (worst edge %.1f ms), %lu invented\n", name,
+      (unsigned long)t.remote_true, (unsigned long)t.remote_found, t.remote_edge_ms,
+      (unsigned long)t.remote_invented);
+  std::printf(
+      "%s: %lu runs; retransmissions %lu captured, %lu knowable, %lu found (%lu fast at the sender; "
+      "cause right for %lu of %lu away from the sender); "
+      "%lu RTT samples (%lu round trips, worst error %.4f ms); %lu stalls (worst edge %.3f ms, %lu peer "
+      "silent); "
+      "%lu lost; %lu reordered; %lu duplicates; %.1f ms head-of-line blocking\n",
+      name, (unsigned long)t.runs, (unsigned long)t.retx, (unsigned long)t.retx_knowable,
+      (unsigned long)t.retx_found, (unsigned long)t.fast, (unsigned long)t.cause_agree,
+      (unsigned long)t.cause_elsewhere, (unsigned long)t.rtt, (unsigned long)t.rtt_exact, t.worst_rtt_err_ms,
+      (unsigned long)t.stalls, t.worst_stall_edge_ms, (unsigned long)t.peer_silent, (unsigned long)t.lost,
+      (unsigned long)t.reordered, (unsigned long)t.dups, t.hol_ms);
 }
 
 }  // namespace
@@ -388,5 +403,3 @@ TEST_CASE("ground truth: a capture in the middle") {
     }
   report("middle", tally);
 }
-
-

@@ -60,14 +60,14 @@ TEST_CASE("TCP at the sender: SYN retry, Karn RTT, fast after one SACK, timeout,
   t.send(S2C, 1150, Tcp(5001, 1101, ACK));
   t.send(S2C, 1170, Tcp(5001, 1101, ACK).sack(1201, 1301));
   t.send(C2S, 1170.02, Tcp(1101, 5001, ACK | PSH, 100));  // fast: one SACK
-  t.send(S2C, 1220, Tcp(5001, 1301, ACK));                 // no Karn sample: covers a copy
-  t.send(C2S, 1300, Tcp(1301, 5001, ACK | PSH, 100));      // lost
-  t.send(C2S, 1500, Tcp(1301, 5001, ACK | PSH, 100));      // timeout
+  t.send(S2C, 1220, Tcp(5001, 1301, ACK));                // no Karn sample: covers a copy
+  t.send(C2S, 1300, Tcp(1301, 5001, ACK | PSH, 100));     // lost
+  t.send(C2S, 1500, Tcp(1301, 5001, ACK | PSH, 100));     // timeout
   t.send(S2C, 1550, Tcp(5001, 1401, ACK));
   t.send(C2S, 1600, Tcp(1401, 5001, ACK | PSH, 100));
-  t.send(S2C, 1650, Tcp(5001, 1501, ACK));                 // reached the sender...
-  t.send(C2S, 1800, Tcp(1401, 5001, ACK | PSH, 100));      // ...so this copy is spurious
-  t.send(C2S, 9000, Tcp(1500, 5001, ACK, 1));              // keepalive: not a retransmission
+  t.send(S2C, 1650, Tcp(5001, 1501, ACK));             // reached the sender...
+  t.send(C2S, 1800, Tcp(1401, 5001, ACK | PSH, 100));  // ...so this copy is spurious
+  t.send(C2S, 9000, Tcp(1500, 5001, ACK, 1));          // keepalive: not a retransmission
   t.send(S2C, 9050, Tcp(5001, 1501, ACK));
   auto m = t.a.finish();
   CHECK(m.vantage == Vantage::Client);
@@ -152,14 +152,14 @@ TEST_CASE("TCP at the sender: a copy leaving with the SACK of a loss probe is fa
   TcpFeed t;
   t.handshake();
   t.send(C2S, 1060, Tcp(1001, 5001, ACK | PSH, 100));
-  t.send(S2C, 1110, Tcp(5001, 1101, ACK));              // RTT 50 ms: RTO 200 ms
-  t.send(C2S, 1200, Tcp(1101, 5001, ACK | PSH, 100));   // lost
-  t.send(C2S, 1410, Tcp(1201, 5001, ACK | PSH, 100));   // the probe: new data
+  t.send(S2C, 1110, Tcp(5001, 1101, ACK));             // RTT 50 ms: RTO 200 ms
+  t.send(C2S, 1200, Tcp(1101, 5001, ACK | PSH, 100));  // lost
+  t.send(C2S, 1410, Tcp(1201, 5001, ACK | PSH, 100));  // the probe: new data
   t.send(S2C, 1460, Tcp(5001, 1101, ACK).sack(1201, 1301));
   t.send(C2S, 1460.03, Tcp(1101, 5001, ACK | PSH, 100));  // with the SACK: fast
   t.send(S2C, 1510, Tcp(5001, 1301, ACK));
-  t.send(C2S, 1600, Tcp(1301, 5001, ACK | PSH, 100));   // lost, nothing after it
-  t.send(C2S, 1900, Tcp(1301, 5001, ACK | PSH, 100));   // no ack came: the timer's copy
+  t.send(C2S, 1600, Tcp(1301, 5001, ACK | PSH, 100));  // lost, nothing after it
+  t.send(C2S, 1900, Tcp(1301, 5001, ACK | PSH, 100));  // no ack came: the timer's copy
   t.send(S2C, 1950, Tcp(5001, 1401, ACK));
   auto m = t.a.finish();
   REQUIRE(t.r.retx.size() == 3);  // the SYN, then the two copies
@@ -176,9 +176,9 @@ TEST_CASE("TCP at the receiver: a hole filled long after the SACK that showed it
   t.send(S2C, 0.1, Tcp(5000, 1001, SYN | ACK));
   t.send(C2S, 50, Tcp(1001, 5001, ACK));
   t.send(C2S, 60, Tcp(1001, 5001, ACK | PSH, 100));
-  t.send(C2S, 93, Tcp(1201, 5001, ACK | PSH, 100));     // 1101 missing
+  t.send(C2S, 93, Tcp(1201, 5001, ACK | PSH, 100));  // 1101 missing
   t.send(S2C, 93.1, Tcp(5001, 1101, ACK).sack(1201, 1301));
-  t.send(C2S, 330, Tcp(1101, 5001, ACK | PSH, 100));    // the fast copy was lost too: the timer's
+  t.send(C2S, 330, Tcp(1101, 5001, ACK | PSH, 100));  // the fast copy was lost too: the timer's
   t.send(S2C, 330.1, Tcp(5001, 1301, ACK));
   t.a.finish();
   REQUIRE(t.r.retx.size() == 1);
@@ -188,8 +188,9 @@ TEST_CASE("TCP at the receiver: a hole filled long after the SACK that showed it
 TEST_CASE("TCP vantage from IP TTLs when round trips are too short to tell the ends apart") {
   // A LAN capture at the client: its own packets leave with TTL 64, the
   // server's were routed once (63); RTTs of 0.05 ms say nothing.
-  for (const auto& [cTtl, sTtl, want] : {std::tuple{64, 63, Vantage::Client}, std::tuple{127, 128, Vantage::Server},
-                                         std::tuple{64, 64, Vantage::Unknown}, std::tuple{62, 61, Vantage::Unknown}}) {
+  for (const auto& [cTtl, sTtl, want] :
+       {std::tuple{64, 63, Vantage::Client}, std::tuple{127, 128, Vantage::Server},
+        std::tuple{64, 64, Vantage::Unknown}, std::tuple{62, 61, Vantage::Unknown}}) {
     TcpFeed t;
     auto ip = [](Tcp x, int ttl) {
       x.p.l3 = L3::IPv4;
@@ -209,7 +210,7 @@ TEST_CASE("TCP vantage from IP TTLs when round trips are too short to tell the e
 TEST_CASE("TCP at the sender: a segment sent before a delivered copy is lost without a SACK (RACK)") {
   TcpFeed t;
   t.handshake();
-  t.send(C2S, 1100, Tcp(1001, 5001, ACK | PSH, 100));   // lost
+  t.send(C2S, 1100, Tcp(1001, 5001, ACK | PSH, 100));  // lost
   t.send(C2S, 1110, Tcp(1101, 5001, ACK | PSH, 100));
   t.send(S2C, 1160, Tcp(5001, 1001, ACK).sack(1101, 1201));
   t.send(C2S, 1160.01, Tcp(1201, 5001, ACK | PSH, 50));   // new data, lost

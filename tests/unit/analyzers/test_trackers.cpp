@@ -39,7 +39,8 @@ TEST_CASE("jitter of a steady 30 Hz sender is zero and the tick rate is found") 
   CHECK(g.tick_hz == 30);
   CHECK(j.jitterMs() < 1.0);
   JitterTracker k;
-  for (int i = 0; i < 100; ++i) k.add(int64_t(i) * 16666667 + (i % 2) * 1000000, true, uint32_t(i * 50 / 3), 1.0, 32);
+  for (int i = 0; i < 100; ++i)
+    k.add(int64_t(i) * 16666667 + (i % 2) * 1000000, true, uint32_t(i * 50 / 3), 1.0, 32);
   GapStats h;
   k.fill(h);
   CHECK(h.tick_hz == 60);

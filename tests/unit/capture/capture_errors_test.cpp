@@ -15,9 +15,7 @@ namespace {
 std::string openError(const std::string& path) {
   try {
     CaptureReader::open(path);
-  } catch (const CaptureError& e) {
-    return e.what();
-  }
+  } catch (const CaptureError& e) { return e.what(); }
   return "(no error)";
 }
 
@@ -150,9 +148,7 @@ TEST_CASE("damage: random corruption never crashes the reader", "[capture]") {
         const auto recs = readAll(*r);
         CHECK(recs.size() <= 20 + size_t(flips) * 100);
         CHECK((r->warning().empty() || r->warning().find('\n') == std::string::npos));
-      } catch (const CaptureError& e) {
-        CHECK(std::string(e.what()).find('\n') == std::string::npos);
-      }
+      } catch (const CaptureError& e) { CHECK(std::string(e.what()).find('\n') == std::string::npos); }
     }
   }
 }

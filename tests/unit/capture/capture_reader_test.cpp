@@ -37,8 +37,7 @@ const FileCase kFiles[] = {
 };
 
 uint32_t le32(const Bytes& b, size_t o) {
-  return uint32_t(b[o]) | uint32_t(b[o + 1]) << 8 | uint32_t(b[o + 2]) << 16 |
-         uint32_t(b[o + 3]) << 24;
+  return uint32_t(b[o]) | uint32_t(b[o + 1]) << 8 | uint32_t(b[o + 2]) << 16 | uint32_t(b[o + 3]) << 24;
 }
 
 // Offsets of the enhanced packet blocks of a little-endian pcapng file.

@@ -78,7 +78,11 @@ TEST_CASE("fuzz: random bytes on every link type", "[decode][fuzz]") {
       for (auto& x : b) x = uint8_t(rng());
       // Steer some frames past the first checks so deeper layers get garbage.
       if (b.size() > 24 && i % 2) {
-        if (dlt == 1) { b[12] = 0x08; b[13] = 0x00; b[14] = uint8_t(0x40 | (b[14] & 0x0f)); }
+        if (dlt == 1) {
+          b[12] = 0x08;
+          b[13] = 0x00;
+          b[14] = uint8_t(0x40 | (b[14] & 0x0f));
+        }
         if (dlt == 12 || dlt == 101 || dlt == 228) b[0] = uint8_t(0x40 | (b[0] & 0x0f));
         if (dlt == 229) b[0] = uint8_t(0x60 | (b[0] & 0x0f));
       }

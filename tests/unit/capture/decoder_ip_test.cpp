@@ -12,8 +12,7 @@ using namespace rudp::testgen;
 namespace {
 
 Bytes udp4(const Bytes& payload, const Bytes& options = {}) {
-  return ipv4(kClient4, kServer4, 17, udp(kClient4, kServer4, 5000, 7777, payload), 1, 0x4000,
-              options);
+  return ipv4(kClient4, kServer4, 17, udp(kClient4, kServer4, 5000, 7777, payload), 1, 0x4000, options);
 }
 
 void setBe16(Bytes& b, size_t o, uint16_t v) {
@@ -128,17 +127,31 @@ TEST_CASE("udp: truncated header and bad length fields", "[decode]") {
 TEST_CASE("ipv6: extension headers are skipped", "[decode]") {
   Decoder dec(229);
   const Bytes seg = udp(kClient6, kServer6, 1, 7777, text("ext"));
-  struct Case { const char* what; uint8_t first; Bytes ext; };
+  struct Case {
+    const char* what;
+    uint8_t first;
+    Bytes ext;
+  };
   Bytes atomic{17, 0, 0, 0, 0, 0, 0, 7};  // fragment header, offset 0, M = 0
   Bytes bigDest{43, 2, 1, 20};
-  bigDest.resize(24, 0);  // (2+1)*8 bytes with a PadN
+  bigDest.resize(24, 0);                                                       // (2+1)*8 bytes with a PadN
   Bytes ahFixed{17, 2, 0, 0, 0, 0, 1, 0, 0, 0, 0, 2, 0xaa, 0xbb, 0xcc, 0xdd};  // (2+2)*4 = 16
   const std::vector<Case> cases = {
       {"hop-by-hop", 0, ext8(17)},
       {"destination options", 60, ext8(17)},
-      {"hop-by-hop, destination", 0, [] { Bytes b = ext8(60); append(b, ext8(17)); return b; }()},
+      {"hop-by-hop, destination", 0,
+       [] {
+         Bytes b = ext8(60);
+         append(b, ext8(17));
+         return b;
+       }()},
       {"routing", 43, Bytes{17, 0, 0, 0, 0, 0, 0, 0}},
-      {"dest 24 bytes, routing", 60, [&] { Bytes b = bigDest; append(b, Bytes{17, 0, 0, 0, 0, 0, 0, 0}); return b; }()},
+      {"dest 24 bytes, routing", 60,
+       [&] {
+         Bytes b = bigDest;
+         append(b, Bytes{17, 0, 0, 0, 0, 0, 0, 0});
+         return b;
+       }()},
       {"AH", 51, ahFixed},
       {"atomic fragment", 44, atomic},
   };

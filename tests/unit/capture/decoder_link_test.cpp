@@ -59,7 +59,8 @@ TEST_CASE("link: Ethernet with 0, 1, 2 and 3 VLAN tags of every TPID", "[decode]
 TEST_CASE("link: Ethernet non-IP and broken headers", "[decode]") {
   Decoder dec(1);
   Bytes arp = ethernet(kServerMac, kClientMac, Bytes(28, 0));
-  arp[12] = 0x08; arp[13] = 0x06;
+  arp[12] = 0x08;
+  arp[13] = 0x06;
   auto d = decodeFrame(dec, arp);
   CHECK(d.pkt.l3 == L3::None);
   CHECK(d.pkt.error == "");
@@ -84,7 +85,8 @@ TEST_CASE("link: Linux cooked v1 and v2", "[decode]") {
   CHECK(decodeFrame(v2, Bytes(19, 0)).pkt.error == "Linux cooked v2 header truncated");
   // A VLAN-tagged frame seen by a cooked capture.
   Bytes tagged = sll(0, kClientMac, Bytes{});
-  tagged[14] = 0x81; tagged[15] = 0x00;
+  tagged[14] = 0x81;
+  tagged[15] = 0x00;
   append(tagged, {0x00, 0x64, 0x08, 0x00});
   append(tagged, udp4Packet());
   checkUdp4(decodeFrame(v1, tagged));
@@ -94,8 +96,8 @@ TEST_CASE("link: BSD loopback families in both byte orders", "[decode]") {
   Decoder null(0), loop(108);
   for (uint8_t fam : {24, 28, 30}) {
     INFO("AF_INET6 = " << int(fam));
-    checkUdp6(decodeFrame(null, withHeader({fam, 0, 0, 0}, udp6Packet())));   // little-endian writer
-    checkUdp6(decodeFrame(null, withHeader({0, 0, 0, fam}, udp6Packet())));   // big-endian writer
+    checkUdp6(decodeFrame(null, withHeader({fam, 0, 0, 0}, udp6Packet())));  // little-endian writer
+    checkUdp6(decodeFrame(null, withHeader({0, 0, 0, fam}, udp6Packet())));  // big-endian writer
     checkUdp6(decodeFrame(loop, withHeader({0, 0, 0, fam}, udp6Packet())));
   }
   checkUdp4(decodeFrame(null, withHeader({2, 0, 0, 0}, udp4Packet())));
@@ -133,8 +135,9 @@ TEST_CASE("link: unsupported link type", "[decode]") {
 
 TEST_CASE("link: frame metadata is copied and fields reset per packet", "[decode]") {
   Decoder dec(1);
-  const Bytes tcpFrame = ethernet(kServerMac, kClientMac,
-      ipv4(kClient4, kServer4, 6, tcp(kClient4, kServer4, 1, 2, 3, 4, kSyn, 5, optMss(1000), {})));
+  const Bytes tcpFrame =
+      ethernet(kServerMac, kClientMac,
+               ipv4(kClient4, kServer4, 6, tcp(kClient4, kServer4, 1, 2, 3, 4, kSyn, 5, optMss(1000), {})));
   std::unique_ptr<uint8_t[]> buf(new uint8_t[tcpFrame.size()]);
   std::copy(tcpFrame.begin(), tcpFrame.end(), buf.get());
   RawPacket raw;
@@ -156,7 +159,8 @@ TEST_CASE("link: frame metadata is copied and fields reset per packet", "[decode
   CHECK(out.tcp.options.mss == 1000);
 
   Bytes arp(60, 0);
-  arp[12] = 0x08; arp[13] = 0x06;
+  arp[12] = 0x08;
+  arp[13] = 0x06;
   raw.data = arp.data();
   raw.caplen = 60;
   dec.decode(raw, out);

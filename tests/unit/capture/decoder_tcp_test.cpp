@@ -50,8 +50,9 @@ TEST_CASE("tcp: fixed header fields", "[decode]") {
 TEST_CASE("tcp: all option kinds", "[decode]") {
   Decoder dec(228);
   auto d = decodeFrame(dec, tcpPacket(cat({optMss(536), optNop(), optWscale(14), optSackPermitted(),
-                                            optTimestamps(0xdeadbeef, 0x01020304), Bytes{30, 4, 1, 2},
-                                            optNop(), optNop(), optNop(), optNop()}), {}, kSyn));
+                                           optTimestamps(0xdeadbeef, 0x01020304), Bytes{30, 4, 1, 2},
+                                           optNop(), optNop(), optNop(), optNop()}),
+                                      {}, kSyn));
   const TcpOptions& o = d.pkt.tcp.options;
   CHECK(d.pkt.error == "");
   CHECK(d.pkt.tcp.header_len == 48);
@@ -65,8 +66,9 @@ TEST_CASE("tcp: all option kinds", "[decode]") {
 
 TEST_CASE("tcp: SACK with up to four blocks", "[decode]") {
   Decoder dec(228);
-  auto four = decodeFrame(dec, tcpPacket(cat({optNop(), optNop(),
-      optSack({{1, 2}, {3, 4}, {5, 6}, {0xfffffff0, 0x10}})}), text("d")));
+  auto four = decodeFrame(
+      dec,
+      tcpPacket(cat({optNop(), optNop(), optSack({{1, 2}, {3, 4}, {5, 6}, {0xfffffff0, 0x10}})}), text("d")));
   const TcpOptions& o = four.pkt.tcp.options;
   CHECK(four.pkt.error == "");
   REQUIRE(o.sack_block_count == 4);
@@ -76,7 +78,8 @@ TEST_CASE("tcp: SACK with up to four blocks", "[decode]") {
   CHECK(four.payload == text("d"));
 
   auto three = decodeFrame(dec, tcpPacket(cat({optNop(), optNop(), optTimestamps(7, 8), optNop(), optNop(),
-      optSack({{10, 20}, {30, 40}, {50, 60}})}), {}));
+                                               optSack({{10, 20}, {30, 40}, {50, 60}})}),
+                                          {}));
   CHECK(three.pkt.tcp.options.sack_block_count == 3);
   CHECK(three.pkt.tcp.options.tsval == 7);
   CHECK(three.pkt.tcp.options.sack_blocks[1] == std::make_pair(30u, 40u));
@@ -93,17 +96,17 @@ TEST_CASE("tcp: end-of-list stops parsing; window scale capped at 14", "[decode]
 
 TEST_CASE("tcp: malformed option lengths never read out of bounds", "[decode]") {
   const std::vector<Bytes> bad = {
-      Bytes{2},                      // kind without length
-      Bytes{2, 0},                   // length 0
-      Bytes{2, 1},                   // length 1
-      Bytes{2, 4, 5},                // length past the end
-      Bytes{2, 3, 5},                // MSS with the wrong length
-      Bytes{3, 2},                   // window scale too short
-      Bytes{4, 3, 0},                // SACK permitted too long
-      Bytes{5, 7, 0, 0, 0, 0, 0},    // SACK not a multiple of 8
+      Bytes{2},                          // kind without length
+      Bytes{2, 0},                       // length 0
+      Bytes{2, 1},                       // length 1
+      Bytes{2, 4, 5},                    // length past the end
+      Bytes{2, 3, 5},                    // MSS with the wrong length
+      Bytes{3, 2},                       // window scale too short
+      Bytes{4, 3, 0},                    // SACK permitted too long
+      Bytes{5, 7, 0, 0, 0, 0, 0},        // SACK not a multiple of 8
       Bytes{8, 9, 0, 0, 0, 0, 0, 0, 0},  // timestamps wrong length
-      Bytes{30, 200, 0, 0},          // unknown kind, huge length
-      Bytes{5, 255},                 // SACK claims 255 bytes
+      Bytes{30, 200, 0, 0},              // unknown kind, huge length
+      Bytes{5, 255},                     // SACK claims 255 bytes
   };
   for (const Bytes& b : bad) {
     TcpOptions o;
@@ -141,7 +144,7 @@ TEST_CASE("tcp: broken headers", "[decode]") {
 
   Bytes beyondIp = tcpPacket({}, {});  // header says 60 bytes, the datagram holds 20
   beyondIp[20 + 12] = 0xf0;
-  append(beyondIp, Bytes(40, 1));      // captured, but past the IP total length
+  append(beyondIp, Bytes(40, 1));  // captured, but past the IP total length
   CHECK(decodeFrame(dec, beyondIp).pkt.error == "TCP header truncated");
 }
 

@@ -13,8 +13,8 @@ using namespace rudp::test;
 namespace {
 
 const char* const kFiles[] = {
-    "eth.pcap",  "eth_vlan.pcap",  "eth_qinq.pcap",    "sll.pcap",   "sll2.pcap",
-    "null.pcap", "loop.pcap",      "raw.pcap",         "eth_nsec.pcap", "eth_swapped.pcap",
+    "eth.pcap",   "eth_vlan.pcap",   "eth_qinq.pcap", "sll.pcap",      "sll2.pcap",
+    "null.pcap",  "loop.pcap",       "raw.pcap",      "eth_nsec.pcap", "eth_swapped.pcap",
     "eth.pcapng", "eth_nsec.pcapng", "sll2.pcapng",
 };
 
@@ -61,9 +61,9 @@ TEST_CASE("link files: literal values of selected frames", "[decode]") {
   CHECK(f1.pkt.src.toString() == "10.0.0.1");
   CHECK(f1.pkt.dport == 7777);
   CHECK(f1.pkt.payload_len == 37);
-  CHECK(f1.payload == Bytes{'R', 'U', 0x12, 0x01, 0x11, 0x22, 0x33, 0x44, 0, 0, 0x03, 0xe8,
-                            0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x13, 0x88, 0, 0, 0, 0,
-                            0, 5, 0, 64, 'h', 'e', 'l', 'l', 'o'});
+  CHECK(f1.payload == Bytes{'R', 'U', 0x12, 0x01, 0x11, 0x22, 0x33, 0x44, 0,   0,    0x03, 0xe8, 0,
+                            0,   0,   0,    0,    0,    0,    0,    0,    0,   0x13, 0x88, 0,    0,
+                            0,   0,   0,    5,    0,    64,   'h',  'e',  'l', 'l',  'o'});
   // Frame 5: heuristic port pair.
   CHECK(pkts[4].pkt.sport == 40000);
   CHECK(pkts[4].pkt.dport == 40001);
@@ -137,13 +137,13 @@ TEST_CASE("link files: TCP handshake fields and options", "[decode]") {
 TEST_CASE("link files: the generator reproduces the committed captures", "[decode]") {
   const std::string dir = std::string(RUDPSCOPE_BINARY_DIR) + "/capture_test_regen";
   REQUIRE(std::system(("mkdir -p '" + dir + "'").c_str()) == 0);
-  const std::string cmd = std::string("'") + MAKE_LINK_CAPTURES + "' '" + dir + "' '" +
-                          EDITCAP_EXECUTABLE + "' > /dev/null";
+  const std::string cmd =
+      std::string("'") + MAKE_LINK_CAPTURES + "' '" + dir + "' '" + EDITCAP_EXECUTABLE + "' > /dev/null";
   REQUIRE(std::system(cmd.c_str()) == 0);
   // pcapng files embed the editcap version, so only the pcap files are compared.
-  for (const char* name : {"eth.pcap", "eth_vlan.pcap", "eth_qinq.pcap", "sll.pcap", "sll2.pcap",
-                           "null.pcap", "loop.pcap", "raw.pcap", "eth_nsec.pcap",
-                           "eth_swapped.pcap", "eth_truncated.pcap"}) {
+  for (const char* name :
+       {"eth.pcap", "eth_vlan.pcap", "eth_qinq.pcap", "sll.pcap", "sll2.pcap", "null.pcap", "loop.pcap",
+        "raw.pcap", "eth_nsec.pcap", "eth_swapped.pcap", "eth_truncated.pcap"}) {
     INFO(name);
     CHECK(readBytes(dir + "/" + name) == readBytes(linkData(name)));
   }

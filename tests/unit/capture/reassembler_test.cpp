@@ -36,8 +36,7 @@ Bytes slice(const Bytes& b, size_t off, size_t len) {
 
 // Fragments of a UDP datagram as IPv4 packets (offsets in bytes).
 Bytes fragment(const Bytes& seg, uint16_t id, size_t off, size_t len, bool more, uint8_t proto = 17) {
-  return ipv4(kClient4, kServer4, proto, slice(seg, off, len), id,
-              uint16_t((more ? 0x2000 : 0) | off / 8));
+  return ipv4(kClient4, kServer4, proto, slice(seg, off, len), id, uint16_t((more ? 0x2000 : 0) | off / 8));
 }
 
 }  // namespace
@@ -51,7 +50,8 @@ TEST_CASE("reassembly: every delivery order completes once", "[decode]") {
     int completed = 0;
     for (size_t i = 0; i < order.size(); ++i) {
       const int f = order[i];
-      const R res = add(r, key(1), 0, uint32_t(f * 16), f != 2, slice(data, size_t(f) * 16, f == 2 ? 8 : 16), &whole);
+      const R res =
+          add(r, key(1), 0, uint32_t(f * 16), f != 2, slice(data, size_t(f) * 16, f == 2 ? 8 : 16), &whole);
       if (res == R::Complete) ++completed;
       CHECK(res == (i + 1 == order.size() ? R::Complete : R::Pending));
     }
@@ -66,8 +66,8 @@ TEST_CASE("reassembly: duplicates and overlaps keep the first copy", "[decode]")
   Ipv4Reassembler r;
   Bytes whole;
   CHECK(add(r, key(2), 0, 0, true, Bytes(16, 0xaa)) == R::Pending);
-  CHECK(add(r, key(2), 0, 0, true, Bytes(16, 0xaa)) == R::Pending);   // duplicate
-  CHECK(add(r, key(2), 0, 8, true, Bytes(16, 0xbb)) == R::Pending);   // overlaps [8,16)
+  CHECK(add(r, key(2), 0, 0, true, Bytes(16, 0xaa)) == R::Pending);  // duplicate
+  CHECK(add(r, key(2), 0, 8, true, Bytes(16, 0xbb)) == R::Pending);  // overlaps [8,16)
   CHECK(add(r, key(2), 0, 16, false, Bytes(8, 0xcc), &whole) == R::Complete);
   Bytes expected(16, 0xaa);
   append(expected, Bytes(8, 0xbb));
@@ -76,11 +76,11 @@ TEST_CASE("reassembly: duplicates and overlaps keep the first copy", "[decode]")
 
 TEST_CASE("reassembly: contradicting and out-of-range fragments are rejected", "[decode]") {
   Ipv4Reassembler r;
-  CHECK(add(r, key(3), 0, 16, false, Bytes(8, 1)) == R::Pending);      // total 24
-  CHECK(add(r, key(3), 0, 24, true, Bytes(8, 1)) == R::Invalid);       // past the end
-  CHECK(add(r, key(3), 0, 32, false, Bytes(8, 1)) == R::Invalid);      // second, different end
-  CHECK(add(r, key(3), 0, 0, true, Bytes(10, 1)) == R::Invalid);       // not a multiple of 8
-  CHECK(add(r, key(3), 0, 65528, false, Bytes(8, 1)) == R::Invalid);   // beyond 65535
+  CHECK(add(r, key(3), 0, 16, false, Bytes(8, 1)) == R::Pending);     // total 24
+  CHECK(add(r, key(3), 0, 24, true, Bytes(8, 1)) == R::Invalid);      // past the end
+  CHECK(add(r, key(3), 0, 32, false, Bytes(8, 1)) == R::Invalid);     // second, different end
+  CHECK(add(r, key(3), 0, 0, true, Bytes(10, 1)) == R::Invalid);      // not a multiple of 8
+  CHECK(add(r, key(3), 0, 65528, false, Bytes(8, 1)) == R::Invalid);  // beyond 65535
   Bytes whole;
   CHECK(add(r, key(3), 0, 0, true, Bytes(16, 2), &whole) == R::Complete);
   CHECK(whole.size() == 24);
@@ -106,7 +106,7 @@ TEST_CASE("reassembly: pending datagrams time out by capture time", "[decode]") 
   Ipv4Reassembler r;
   const int64_t s = 1'000'000'000;
   CHECK(add(r, key(4), 100 * s, 0, true, Bytes(8, 1)) == R::Pending);
-  CHECK(add(r, key(4), 130 * s, 8, true, Bytes(8, 1)) == R::Pending);  // exactly 30 s: kept
+  CHECK(add(r, key(4), 130 * s, 8, true, Bytes(8, 1)) == R::Pending);        // exactly 30 s: kept
   CHECK(add(r, key(4), 130 * s + 1, 16, false, Bytes(8, 1)) == R::Pending);  // first part expired
   CHECK(r.droppedDatagrams() == 1);
   CHECK(r.pendingDatagrams() == 1);

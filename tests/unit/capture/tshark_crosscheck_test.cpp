@@ -15,11 +15,26 @@ using namespace rudp::test;
 namespace {
 
 const char* const kFields[] = {
-    "frame.number", "frame.time_epoch", "ip.src", "ip.dst", "ipv6.src", "ipv6.dst",
-    "udp.srcport", "udp.dstport", "tcp.srcport", "tcp.dstport", "udp.length", "tcp.len",
-    "tcp.seq", "tcp.options.mss_val", "tcp.options.wscale.shift",
-    "tcp.options.timestamp.tsval", "tcp.options.timestamp.tsecr", "tcp.options.sack_le",
-    "tcp.options.sack_re", "_ws.col.Protocol",
+    "frame.number",
+    "frame.time_epoch",
+    "ip.src",
+    "ip.dst",
+    "ipv6.src",
+    "ipv6.dst",
+    "udp.srcport",
+    "udp.dstport",
+    "tcp.srcport",
+    "tcp.dstport",
+    "udp.length",
+    "tcp.len",
+    "tcp.seq",
+    "tcp.options.mss_val",
+    "tcp.options.wscale.shift",
+    "tcp.options.timestamp.tsval",
+    "tcp.options.timestamp.tsecr",
+    "tcp.options.sack_le",
+    "tcp.options.sack_re",
+    "_ws.col.Protocol",
 };
 
 std::vector<std::string> tsharkLines(const std::string& path) {
@@ -46,8 +61,7 @@ std::vector<std::string> tsharkLines(const std::string& path) {
 
 std::string epoch(int64_t ns) {
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%lld.%09lld", (long long)(ns / 1000000000),
-                (long long)(ns % 1000000000));
+  std::snprintf(buf, sizeof buf, "%lld.%09lld", (long long)(ns / 1000000000), (long long)(ns % 1000000000));
   return buf;
 }
 
@@ -60,24 +74,26 @@ std::string ourLine(const DecodedPacket& p) {
   auto opt = [&](bool present, uint64_t v) { return present ? std::to_string(v) : std::string(); };
   s << p.frame << '|' << epoch(p.ts_ns) << '|' << (v4 ? p.src.toString() : "") << '|'
     << (v4 ? p.dst.toString() : "") << '|' << (v6 ? p.src.toString() : "") << '|'
-    << (v6 ? p.dst.toString() : "") << '|' << opt(udp, p.sport) << '|' << opt(udp, p.dport)
-    << '|' << opt(tcp, p.sport) << '|' << opt(tcp, p.dport) << '|'
-    << opt(udp, p.payload_reported_len + 8) << '|' << opt(tcp, p.payload_len) << '|'
-    << opt(tcp, p.tcp.seq) << '|' << opt(tcp && o.mss, o.mss) << '|'
+    << (v6 ? p.dst.toString() : "") << '|' << opt(udp, p.sport) << '|' << opt(udp, p.dport) << '|'
+    << opt(tcp, p.sport) << '|' << opt(tcp, p.dport) << '|' << opt(udp, p.payload_reported_len + 8) << '|'
+    << opt(tcp, p.payload_len) << '|' << opt(tcp, p.tcp.seq) << '|' << opt(tcp && o.mss, o.mss) << '|'
     << opt(tcp && o.window_scale >= 0, uint64_t(o.window_scale)) << '|'
-    << opt(tcp && o.has_timestamps, o.tsval) << '|' << opt(tcp && o.has_timestamps, o.tsecr)
-    << '|' << opt(tcp && o.sack_block_count, o.sack_blocks[0].first) << '|'
+    << opt(tcp && o.has_timestamps, o.tsval) << '|' << opt(tcp && o.has_timestamps, o.tsecr) << '|'
+    << opt(tcp && o.sack_block_count, o.sack_blocks[0].first) << '|'
     << opt(tcp && o.sack_block_count, o.sack_blocks[0].second) << '|'
-    << (udp ? "UDP" : tcp ? "TCP" : v4 ? "IPv4" : "IPv6");
+    << (udp   ? "UDP"
+        : tcp ? "TCP"
+        : v4  ? "IPv4"
+              : "IPv6");
   return s.str();
 }
 
 }  // namespace
 
 TEST_CASE("tshark: reader and decoder agree with tshark on every link file", "[decode][tshark]") {
-  for (const char* name : {"eth.pcap", "eth_vlan.pcap", "eth_qinq.pcap", "sll.pcap", "sll2.pcap",
-                           "null.pcap", "loop.pcap", "raw.pcap", "eth_nsec.pcap",
-                           "eth_swapped.pcap", "eth.pcapng", "eth_nsec.pcapng", "sll2.pcapng"}) {
+  for (const char* name :
+       {"eth.pcap", "eth_vlan.pcap", "eth_qinq.pcap", "sll.pcap", "sll2.pcap", "null.pcap", "loop.pcap",
+        "raw.pcap", "eth_nsec.pcap", "eth_swapped.pcap", "eth.pcapng", "eth_nsec.pcapng", "sll2.pcapng"}) {
     INFO(name);
     const std::string path = linkData(name);
     const auto theirs = tsharkLines(path);

@@ -8,13 +8,22 @@ namespace {
 IpAddress v4(uint8_t a, uint8_t b, uint8_t c, uint8_t d) {
   IpAddress ip;
   ip.family = 4;
-  ip.bytes[0] = a; ip.bytes[1] = b; ip.bytes[2] = c; ip.bytes[3] = d;
+  ip.bytes[0] = a;
+  ip.bytes[1] = b;
+  ip.bytes[2] = c;
+  ip.bytes[3] = d;
   return ip;
 }
 DecodedPacket udp(IpAddress s, uint16_t sp, IpAddress d, uint16_t dp, int64_t ts) {
   DecodedPacket p;
-  p.l3 = L3::IPv4; p.l4 = L4::UDP;
-  p.src = s; p.sport = sp; p.dst = d; p.dport = dp; p.ts_ns = ts; p.origlen = 100;
+  p.l3 = L3::IPv4;
+  p.l4 = L4::UDP;
+  p.src = s;
+  p.sport = sp;
+  p.dst = d;
+  p.dport = dp;
+  p.ts_ns = ts;
+  p.origlen = 100;
   p.payload_reported_len = 58;
   return p;
 }
@@ -99,7 +108,8 @@ TEST_CASE("a claimed datagram without segments joins its protocol's connection o
   auto h1 = t.contractPacket(1, "kcp", &data, udp(client, 40000, server, 29900, 2));
   auto parity_c = t.contractPacket(1, "kcp", nullptr, udp(client, 40000, server, 29900, 3));  // FEC parity
   auto parity_s = t.contractPacket(1, "kcp", nullptr, udp(server, 29900, client, 40000, 4));
-  auto other = t.contractPacket(2, "enet", nullptr, udp(client, 40000, server, 29900, 5));  // another protocol
+  auto other =
+      t.contractPacket(2, "enet", nullptr, udp(client, 40000, server, 29900, 5));  // another protocol
   CHECK(t.connections().size() == 3);
   CHECK(lone.conn != h1.conn);
   CHECK(parity_c.conn == h1.conn);
@@ -113,7 +123,9 @@ TEST_CASE("idle connections close; a later packet on the same key is a new conne
   ConnectionTable t;
   const auto server = v4(10, 0, 0, 1);
   Segment data = seg(7, SegmentRole::Data);
-  auto count = [&](ConnectionTable::Hit h, const DecodedPacket& p) { ConnectionTable::count(h, p, 1, false); };
+  auto count = [&](ConnectionTable::Hit h, const DecodedPacket& p) {
+    ConnectionTable::count(h, p, 1, false);
+  };
   auto p1 = udp(v4(10, 0, 1, 1), 40000, server, 7777, 0);
   count(t.contractPacket(0, "grudp", &data, p1), p1);
   auto p2 = udp(v4(10, 0, 1, 2), 40000, server, 7777, 50);

@@ -10,8 +10,18 @@ namespace {
 Contract makeContract(bool segmented) {
   Contract c;
   c.proto = "test";
-  c.conn_id = 0; c.kind = 1; c.seq = 2; c.reliable = 3; c.ack = 4; c.ack_bitmap = 5;
-  c.ack_valid = 6; c.ts = 7; c.ts_echo = 8; c.ts_echo_valid = 9; c.channel = 10; c.length = 11;
+  c.conn_id = 0;
+  c.kind = 1;
+  c.seq = 2;
+  c.reliable = 3;
+  c.ack = 4;
+  c.ack_bitmap = 5;
+  c.ack_valid = 6;
+  c.ts = 7;
+  c.ts_echo = 8;
+  c.ts_echo_valid = 9;
+  c.channel = 10;
+  c.length = 11;
   c.ack_style = AckStyle::HighestBitmap;
   c.kinds[0] = KindRole{SegmentRole::Data, true, Reliability::FromField};
   c.kinds[1] = KindRole{SegmentRole::Ack, false, Reliability::FromField};
@@ -26,9 +36,19 @@ TEST_CASE("one segment per datagram takes every contract field") {
   Contract c = makeContract(false);
   SegmentExtractor ex(c, 14);
   DissectResult r;
-  add(r, 0, 0xdeadbeef); add(r, 1, 0); add(r, 2, 1201); add(r, 3, 1); add(r, 13, 99);
-  add(r, 4, 877); add(r, 5, 0x5); add(r, 6, 1); add(r, 7, 5000); add(r, 8, 4900); add(r, 9, 0);
-  add(r, 10, 3); add(r, 11, 40);
+  add(r, 0, 0xdeadbeef);
+  add(r, 1, 0);
+  add(r, 2, 1201);
+  add(r, 3, 1);
+  add(r, 13, 99);
+  add(r, 4, 877);
+  add(r, 5, 0x5);
+  add(r, 6, 1);
+  add(r, 7, 5000);
+  add(r, 8, 4900);
+  add(r, 9, 0);
+  add(r, 10, 3);
+  add(r, 11, 40);
   std::vector<Segment> out;
   ex.extract(r, out);
   REQUIRE(out.size() == 1);
@@ -50,7 +70,9 @@ TEST_CASE("a declared validity field that is absent or false hides the ack") {
   Contract c = makeContract(false);
   SegmentExtractor ex(c, 14);
   DissectResult r;
-  add(r, 1, 0); add(r, 2, 7); add(r, 4, 3);
+  add(r, 1, 0);
+  add(r, 2, 7);
+  add(r, 4, 3);
   std::vector<Segment> out;
   ex.extract(r, out);
   REQUIRE(out.size() == 1);
@@ -63,14 +85,19 @@ TEST_CASE("a pure ack does not consume a sequence number; kind roles fix reliabi
   SegmentExtractor ex(c, 14);
   std::vector<Segment> out;
   DissectResult ack;
-  add(ack, 1, 1); add(ack, 2, 55); add(ack, 4, 10); add(ack, 6, 1);
+  add(ack, 1, 1);
+  add(ack, 2, 55);
+  add(ack, 4, 10);
+  add(ack, 6, 1);
   ex.extract(ack, out);
   REQUIRE(out.size() == 1);
   CHECK(out[0].role == SegmentRole::Ack);
   CHECK_FALSE(out[0].is(Segment::Seq));
   CHECK(out[0].ack == 10);
   DissectResult conn;
-  add(conn, 1, 2); add(conn, 2, 100); add(conn, 3, 0);
+  add(conn, 1, 2);
+  add(conn, 2, 100);
+  add(conn, 3, 0);
   ex.extract(conn, out);
   REQUIRE(out.size() == 1);
   CHECK(out[0].role == SegmentRole::Connect);
@@ -81,11 +108,21 @@ TEST_CASE("a segment marker splits a datagram; fields before the first marker ar
   Contract c = makeContract(true);
   SegmentExtractor ex(c, 14);
   DissectResult r;
-  add(r, 0, 42);  // datagram-level connection id
-  add(r, 7, 900); // datagram-level timestamp
-  add(r, 12, 0); add(r, 1, 0); add(r, 2, 10); add(r, 3, 1); add(r, 11, 100);
-  add(r, 12, 0); add(r, 1, 1); add(r, 4, 77); add(r, 6, 1);
-  add(r, 12, 0); add(r, 1, 0); add(r, 2, 11); add(r, 7, 901);
+  add(r, 0, 42);   // datagram-level connection id
+  add(r, 7, 900);  // datagram-level timestamp
+  add(r, 12, 0);
+  add(r, 1, 0);
+  add(r, 2, 10);
+  add(r, 3, 1);
+  add(r, 11, 100);
+  add(r, 12, 0);
+  add(r, 1, 1);
+  add(r, 4, 77);
+  add(r, 6, 1);
+  add(r, 12, 0);
+  add(r, 1, 0);
+  add(r, 2, 11);
+  add(r, 7, 901);
   std::vector<Segment> out;
   ex.extract(r, out);
   REQUIRE(out.size() == 3);
@@ -124,9 +161,23 @@ TEST_CASE("seq.space, reliable_only and unreliable numberings: one field may car
   c.unreliable_seq.push_back({15, 16, -1, -1});
   SegmentExtractor ex(c, 16);
   DissectResult r;
-  add(r, 12, 0x86); add(r, 1, 0); add(r, 3, 1); add(r, 10, 255); add(r, 2, 7);  // reliable on 0xFF
-  add(r, 12, 0x07); add(r, 1, 0); add(r, 3, 0); add(r, 10, 1); add(r, 2, 3); add(r, 14, 9);  // unreliable
-  add(r, 12, 0x49); add(r, 1, 0); add(r, 3, 0); add(r, 10, 2); add(r, 2, 0); add(r, 15, 41);  // unsequenced
+  add(r, 12, 0x86);
+  add(r, 1, 0);
+  add(r, 3, 1);
+  add(r, 10, 255);
+  add(r, 2, 7);  // reliable on 0xFF
+  add(r, 12, 0x07);
+  add(r, 1, 0);
+  add(r, 3, 0);
+  add(r, 10, 1);
+  add(r, 2, 3);
+  add(r, 14, 9);  // unreliable
+  add(r, 12, 0x49);
+  add(r, 1, 0);
+  add(r, 3, 0);
+  add(r, 10, 2);
+  add(r, 2, 0);
+  add(r, 15, 41);  // unsequenced
   std::vector<Segment> out;
   ex.extract(r, out);
   REQUIRE(out.size() == 3);
@@ -135,7 +186,7 @@ TEST_CASE("seq.space, reliable_only and unreliable numberings: one field may car
   CHECK(out[0].is(Segment::Space));
   CHECK(out[0].space == 255);
   CHECK(out[0].channel == 255);
-  CHECK(out[0].un_has == 4 + 16);  // group and space of numbering 0 present, no number
+  CHECK(out[0].un_has == 4 + 16);        // group and space of numbering 0 present, no number
   CHECK_FALSE(out[1].is(Segment::Seq));  // an unreliable segment's reliable seq is not a new number
   CHECK(out[1].space == 1);
   CHECK(out[1].un_has == (1 | 4 | 16));

@@ -1,10 +1,10 @@
 // Packets per second of the Lua host on synthetic GRUDP datagrams through
 // dissectors/grudp.lua: lua_host_bench [packets] [--columns]
 #include <chrono>
-#include <ctime>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <vector>
 
 #include "lua/host.h"
@@ -28,8 +28,15 @@ int main(int argc, char** argv) {
     auto put = [&](uint64_t x, int k) {
       for (int b = k - 1; b >= 0; --b) d.push_back(static_cast<uint8_t>(x >> (8 * b)));
     };
-    put(0xdeadbeef, 4); put(1000 + i, 4); put(500 + i, 4); put(0xffffffff, 4);
-    put(100000 + i, 4); put(99990 + i, 4); put(len, 2); put(i % 4, 1); put(64, 1);
+    put(0xdeadbeef, 4);
+    put(1000 + i, 4);
+    put(500 + i, 4);
+    put(0xffffffff, 4);
+    put(100000 + i, 4);
+    put(99990 + i, 4);
+    put(len, 2);
+    put(i % 4, 1);
+    put(64, 1);
     for (int b = 0; b < len; ++b) d.push_back(static_cast<uint8_t>(b));
     dgrams.push_back(d);
   }
@@ -58,7 +65,10 @@ int main(int argc, char** argv) {
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const double cpu = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
   // CPU time too: the machine is shared, so wall time alone under-reports.
-  printf("%ld packets in %.3f s wall / %.3f s CPU: %.0f packets/s wall, %.0f packets/s CPU (%.1f values/packet, columns %s)\n",
-         n, secs, cpu, n / secs, n / cpu, static_cast<double>(values) / static_cast<double>(n), columns ? "on" : "off");
+  printf(
+      "%ld packets in %.3f s wall / %.3f s CPU: %.0f packets/s wall, %.0f packets/s CPU (%.1f values/packet, "
+      "columns %s)\n",
+      n, secs, cpu, n / secs, n / cpu, static_cast<double>(values) / static_cast<double>(n),
+      columns ? "on" : "off");
   return 0;
 }

@@ -64,7 +64,8 @@ TEST_CASE("a contract naming an unknown field is an error naming the file", "[lu
     h.loadScript(dataPath("bad_contract.lua"));
     FAIL("no error");
   } catch (const DissectorError& e) {
-    CHECK(std::string(e.what()) == "bad_contract.lua: rudpscope.contract: unknown field 'tbadc.sequence' for 'seq'");
+    CHECK(std::string(e.what()) ==
+          "bad_contract.lua: rudpscope.contract: unknown field 'tbadc.sequence' for 'seq'");
   }
 }
 
@@ -92,9 +93,7 @@ TEST_CASE("contract numbers out of range are errors, not undefined behaviour", "
     try {
       h.loadScript(path);
       FAIL("no error");
-    } catch (const DissectorError& e) {
-      CHECK(std::string(e.what()).find(message) != std::string::npos);
-    }
+    } catch (const DissectorError& e) { CHECK(std::string(e.what()).find(message) != std::string::npos); }
     std::filesystem::remove(path);
   }
 }

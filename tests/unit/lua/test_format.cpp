@@ -15,23 +15,52 @@ using namespace rudp::test;
 
 namespace {
 
-const std::vector<uint8_t> kFmt = {0x0a, 0x0b, 0xfe, 0xff, 0x80, 0x01, 0x02, 0x03, 0x41, 0x09, 0x01, 0xff, 0x00,
-                                   0x42, 0x43, 0x44, 0xa5, 0x5a, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88};
+const std::vector<uint8_t> kFmt = {0x0a, 0x0b, 0xfe, 0xff, 0x80, 0x01, 0x02, 0x03, 0x41,
+                                   0x09, 0x01, 0xff, 0x00, 0x42, 0x43, 0x44, 0xa5, 0x5a,
+                                   0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88};
 
 // What tshark 4.0.17 printed for data/fmt.lua on kFmt (fields joined by ',').
 const std::map<std::string, std::string> kExpected = {
-    {"tfmt.u8d", "10"}, {"tfmt.u8h", "0x0a"}, {"tfmt.u8o", "10"}, {"tfmt.u8dh", "10"}, {"tfmt.u8hd", "0x0a"},
-    {"tfmt.u16h", "0x0a0b"}, {"tfmt.u24h", "0x0a0bfe"}, {"tfmt.u32h", "0x0a0bfeff"},
-    {"tfmt.u64h", "0x0a0bfeff80010203"}, {"tfmt.u64d", "723952538440761859"}, {"tfmt.u32o", "168558335"},
-    {"tfmt.u32dh", "168558335"}, {"tfmt.u32hd", "0x0a0bfeff"}, {"tfmt.i8", "-2"}, {"tfmt.i16", "-257"},
-    {"tfmt.i24", "-65664"}, {"tfmt.i32", "-16809983"}, {"tfmt.i64", "-72198327197548279"},
-    {"tfmt.ch", "'A','\\t','\\001','\\377','\\0','\\v'"}, {"tfmt.bo", "1,0"}, {"tfmt.bom", "0,1,0"},
-    {"tfmt.by", "0a0bfeff"}, {"tfmt.byc", "0a:0b:fe:ff"}, {"tfmt.bys", "0a 0b fe ff"},
-    {"tfmt.byd", "0a.0b.fe.ff"}, {"tfmt.bydash", "0a-0b-fe-ff"}, {"tfmt.e0", "<MISSING>"},
-    {"tfmt.st", "A\\t\x01\xEF\xBF\xBD,CD,a\\b\\nc\\rd\\te"}, {"tfmt.sbad", "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\x01"},
-    {"tfmt.no", "1,1"}, {"tfmt.fn", "42,43"}, {"tfmt.vs", "10"}, {"tfmt.m", "10,10,0"}, {"tfmt.mh", "0x0a"},
-    {"tfmt.mh16", "0x0055"}, {"tfmt.sm", "-6,5"}, {"tfmt.ip", "10.11.254.255"},
-    {"tfmt.dbl", "3.84141202447173e-226"}, {"tfmt.fl", "1.27953e-28"}, {"tfmt", "tfmt"},
+    {"tfmt.u8d", "10"},
+    {"tfmt.u8h", "0x0a"},
+    {"tfmt.u8o", "10"},
+    {"tfmt.u8dh", "10"},
+    {"tfmt.u8hd", "0x0a"},
+    {"tfmt.u16h", "0x0a0b"},
+    {"tfmt.u24h", "0x0a0bfe"},
+    {"tfmt.u32h", "0x0a0bfeff"},
+    {"tfmt.u64h", "0x0a0bfeff80010203"},
+    {"tfmt.u64d", "723952538440761859"},
+    {"tfmt.u32o", "168558335"},
+    {"tfmt.u32dh", "168558335"},
+    {"tfmt.u32hd", "0x0a0bfeff"},
+    {"tfmt.i8", "-2"},
+    {"tfmt.i16", "-257"},
+    {"tfmt.i24", "-65664"},
+    {"tfmt.i32", "-16809983"},
+    {"tfmt.i64", "-72198327197548279"},
+    {"tfmt.ch", "'A','\\t','\\001','\\377','\\0','\\v'"},
+    {"tfmt.bo", "1,0"},
+    {"tfmt.bom", "0,1,0"},
+    {"tfmt.by", "0a0bfeff"},
+    {"tfmt.byc", "0a:0b:fe:ff"},
+    {"tfmt.bys", "0a 0b fe ff"},
+    {"tfmt.byd", "0a.0b.fe.ff"},
+    {"tfmt.bydash", "0a-0b-fe-ff"},
+    {"tfmt.e0", "<MISSING>"},
+    {"tfmt.st", "A\\t\x01\xEF\xBF\xBD,CD,a\\b\\nc\\rd\\te"},
+    {"tfmt.sbad", "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\x01"},
+    {"tfmt.no", "1,1"},
+    {"tfmt.fn", "42,43"},
+    {"tfmt.vs", "10"},
+    {"tfmt.m", "10,10,0"},
+    {"tfmt.mh", "0x0a"},
+    {"tfmt.mh16", "0x0055"},
+    {"tfmt.sm", "-6,5"},
+    {"tfmt.ip", "10.11.254.255"},
+    {"tfmt.dbl", "3.84141202447173e-226"},
+    {"tfmt.fl", "1.27953e-28"},
+    {"tfmt", "tfmt"},
 };
 
 void put32(std::string& s, uint32_t v) { s.append(reinterpret_cast<const char*>(&v), 4); }
@@ -40,17 +69,52 @@ void put16(std::string& s, uint16_t v) { s.append(reinterpret_cast<const char*>(
 // A little-endian pcap with one Ethernet/IPv4/UDP frame carrying payload.
 void writePcap(const std::string& path, const std::vector<uint8_t>& payload, uint16_t sport, uint16_t dport) {
   std::string f;
-  put32(f, 0xa1b2c3d4); put16(f, 2); put16(f, 4); put32(f, 0); put32(f, 0); put32(f, 65535); put32(f, 1);
-  std::vector<uint8_t> frame = {0, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb, 0x08, 0x00};
-  const uint16_t udp_len = static_cast<uint16_t>(8 + payload.size()), ip_len = static_cast<uint16_t>(20 + udp_len);
-  const uint8_t ip[] = {0x45, 0, static_cast<uint8_t>(ip_len >> 8), static_cast<uint8_t>(ip_len), 0, 1, 0, 0, 64, 17,
-                        0, 0, 10, 0, 0, 1, 10, 0, 0, 2};
+  put32(f, 0xa1b2c3d4);
+  put16(f, 2);
+  put16(f, 4);
+  put32(f, 0);
+  put32(f, 0);
+  put32(f, 65535);
+  put32(f, 1);
+  std::vector<uint8_t> frame = {0,    0x11, 0x22, 0x33, 0x44, 0x55, 0x66,
+                                0x77, 0x88, 0x99, 0xaa, 0xbb, 0x08, 0x00};
+  const uint16_t udp_len = static_cast<uint16_t>(8 + payload.size()),
+                 ip_len = static_cast<uint16_t>(20 + udp_len);
+  const uint8_t ip[] = {0x45,
+                        0,
+                        static_cast<uint8_t>(ip_len >> 8),
+                        static_cast<uint8_t>(ip_len),
+                        0,
+                        1,
+                        0,
+                        0,
+                        64,
+                        17,
+                        0,
+                        0,
+                        10,
+                        0,
+                        0,
+                        1,
+                        10,
+                        0,
+                        0,
+                        2};
   frame.insert(frame.end(), ip, ip + 20);
-  const uint8_t udp[] = {static_cast<uint8_t>(sport >> 8), static_cast<uint8_t>(sport), static_cast<uint8_t>(dport >> 8),
-                         static_cast<uint8_t>(dport), static_cast<uint8_t>(udp_len >> 8), static_cast<uint8_t>(udp_len), 0, 0};
+  const uint8_t udp[] = {static_cast<uint8_t>(sport >> 8),
+                         static_cast<uint8_t>(sport),
+                         static_cast<uint8_t>(dport >> 8),
+                         static_cast<uint8_t>(dport),
+                         static_cast<uint8_t>(udp_len >> 8),
+                         static_cast<uint8_t>(udp_len),
+                         0,
+                         0};
   frame.insert(frame.end(), udp, udp + 8);
   frame.insert(frame.end(), payload.begin(), payload.end());
-  put32(f, 1700000000); put32(f, 0); put32(f, static_cast<uint32_t>(frame.size())); put32(f, static_cast<uint32_t>(frame.size()));
+  put32(f, 1700000000);
+  put32(f, 0);
+  put32(f, static_cast<uint32_t>(frame.size()));
+  put32(f, static_cast<uint32_t>(frame.size()));
   f.append(reinterpret_cast<const char*>(frame.data()), frame.size());
   std::ofstream(path, std::ios::binary) << f;
 }
@@ -87,7 +151,8 @@ TEST_CASE("formatValue agrees with the installed tshark", "[lua][format][tshark]
   std::filesystem::create_directories(dir);
   const std::string pcap = (dir / "fmt.pcap").string();
   writePcap(pcap, kFmt, 40000, 7000);
-  std::string cmd = std::string(TSHARK_EXECUTABLE) + " -r " + pcap + " -X lua_script:" + dataPath("fmt.lua") + " -T fields";
+  std::string cmd =
+      std::string(TSHARK_EXECUTABLE) + " -r " + pcap + " -X lua_script:" + dataPath("fmt.lua") + " -T fields";
   std::vector<std::string> names;
   for (const auto& e : kExpected) {
     names.push_back(e.first);
@@ -123,18 +188,19 @@ TEST_CASE("ProtoField argument checks match Wireshark", "[lua][format]") {
     LuaHost h;
     try {
       h.loadScript(path);
-    } catch (const std::exception& e) {
-      return e.what();
-    }
+    } catch (const std::exception& e) { return e.what(); }
     return "";
   };
   CHECK(load("local f = ProtoField.uint8('x.a', 'a', base.NONE)\n") ==
-        "pf.lua:1: bad argument #3 to 'uint8' (Base must be either base.DEC, base.HEX, base.OCT, base.DEC_HEX, base.HEX_DEC or base.UNIT_STRING)");
+        "pf.lua:1: bad argument #3 to 'uint8' (Base must be either base.DEC, base.HEX, base.OCT, "
+        "base.DEC_HEX, base.HEX_DEC or base.UNIT_STRING)");
   CHECK(load("local f = ProtoField.int8('x.a', 'a', base.HEX)\n") ==
         "pf.lua:1: bad argument #3 to 'int8' (Base must be either base.DEC or base.UNIT_STRING)");
-  CHECK(load("local f = ProtoField.bool('x.a', 'a', base.HEX)\n") ==
-        "pf.lua:1: bad argument #3 to 'bool' (Fieldbase (fielddisplay) must be base.NONE if bitmask is zero.)");
+  CHECK(
+      load("local f = ProtoField.bool('x.a', 'a', base.HEX)\n") ==
+      "pf.lua:1: bad argument #3 to 'bool' (Fieldbase (fielddisplay) must be base.NONE if bitmask is zero.)");
   CHECK(load("local p = Proto('x', 'x')\nDissectorTable.get('udp.port'):add(1, p)\n") ==
-        "pf.lua:2: bad argument #2 to 'add' (DissectorTable_add: a Protocol that does not have a dissector cannot be added to a table)");
+        "pf.lua:2: bad argument #2 to 'add' (DissectorTable_add: a Protocol that does not have a dissector "
+        "cannot be added to a table)");
   std::filesystem::remove_all(dir);
 }

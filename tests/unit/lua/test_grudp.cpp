@@ -155,18 +155,18 @@ TEST_CASE("the grudp heuristic accepts valid headers on any port", "[lua][grudp]
   };
   GrudpHeader bad = g;
   bad.length = 2;
-  CHECK(reject(grudp(bad, {1, 2, 3})));       // length disagrees
+  CHECK(reject(grudp(bad, {1, 2, 3})));  // length disagrees
   bad = g;
   bad.type = 7;
-  CHECK(reject(grudp(bad)));                   // reserved type
+  CHECK(reject(grudp(bad)));  // reserved type
   bad = g;
   bad.version = 2;
-  CHECK(reject(grudp(bad)));                   // version
+  CHECK(reject(grudp(bad)));  // version
   bad = g;
   bad.flags = 0x40;
-  CHECK(reject(grudp(bad)));                   // reserved flags
+  CHECK(reject(grudp(bad)));  // reserved flags
   bad = g;
   bad.magic = 0x5256;
-  CHECK(reject(grudp(bad)));                   // magic
-  CHECK(reject({0x52, 0x55, 0x10}));           // short
+  CHECK(reject(grudp(bad)));          // magic
+  CHECK(reject({0x52, 0x55, 0x10}));  // short
 }

@@ -82,7 +82,8 @@ TEST_CASE("values come out in tree order", "[lua]") {
   h.dissectUdp(pkt, false, r);
   std::vector<std::string> seq;
   for (const auto& v : r.values) seq.push_back(h.fields()[v.field].abbrev + "=" + h.formatValue(v, r));
-  CHECK(seq == std::vector<std::string>{"torder=torder", "torder.a=1", "torder.b=1", "torder=torder", "torder.a=2"});
+  CHECK(seq ==
+        std::vector<std::string>{"torder=torder", "torder.a=1", "torder.b=1", "torder=torder", "torder.a=2"});
 }
 
 TEST_CASE("a dissector returning 0 falls through to the heuristics, keeping its items", "[lua]") {

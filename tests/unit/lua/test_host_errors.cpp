@@ -28,7 +28,7 @@ TEST_CASE("a raising dissector marks only its packet", "[lua]") {
   DissectResult r = l.run({0xEE, 1}, 5001);
   CHECK(r.lua_error);
   CHECK(r.error == "raise.lua:8: boom on purpose");
-  CHECK(r.proto == 0);  // an error consumes the packet, as in Wireshark
+  CHECK(r.proto == 0);                                 // an error consumes the packet, as in Wireshark
   CHECK(fieldText(l.h, r, "traise.first") == "0xee");  // added before the error
   CHECK_FALSE(r.malformed);
 
@@ -55,7 +55,8 @@ TEST_CASE("an unimplemented API fails at load time naming it, the file and the l
     h.loadScript(dataPath("missing_load.lua"));
     FAIL("no error");
   } catch (const DissectorError& e) {
-    CHECK(std::string(e.what()) == "missing_load.lua:4: 'TcpConversation' is not implemented by rudpscope's Lua host");
+    CHECK(std::string(e.what()) ==
+          "missing_load.lua:4: 'TcpConversation' is not implemented by rudpscope's Lua host");
   }
 }
 
@@ -99,7 +100,11 @@ TEST_CASE("garbage payloads never crash the GRUDP dissector", "[lua]") {
       x = x * 1103515245 + 12345;
       b = static_cast<uint8_t>(x >> 16);
     }
-    if (i % 3 == 0 && p.size() >= 4) { p[0] = 0x52; p[1] = 0x55; p[2] = 0x10; }
+    if (i % 3 == 0 && p.size() >= 4) {
+      p[0] = 0x52;
+      p[1] = 0x55;
+      p[2] = 0x10;
+    }
     auto pkt = udpPacket(p, 40000, 7777);
     h.dissectUdp(pkt, i % 2 == 0, r);
     CHECK_FALSE(r.lua_error);

@@ -42,16 +42,18 @@ inline std::vector<uint8_t> grudp(const GrudpHeader& h, const std::vector<uint8_
   return v;
 }
 
-inline DecodedPacket udpPacket(const std::vector<uint8_t>& payload, uint16_t sport = 40000, uint16_t dport = 7777,
-                               uint64_t frame = 1) {
+inline DecodedPacket udpPacket(const std::vector<uint8_t>& payload, uint16_t sport = 40000,
+                               uint16_t dport = 7777, uint64_t frame = 1) {
   DecodedPacket p;
   p.frame = frame;
   p.ts_ns = 1700000000'000000000 + static_cast<int64_t>(frame) * 1000000;
   p.caplen = p.origlen = static_cast<uint32_t>(payload.size() + 42);
   p.l3 = L3::IPv4;
   p.src.family = p.dst.family = 4;
-  p.src.bytes[0] = 10; p.src.bytes[3] = 1;
-  p.dst.bytes[0] = 10; p.dst.bytes[3] = 2;
+  p.src.bytes[0] = 10;
+  p.src.bytes[3] = 1;
+  p.dst.bytes[0] = 10;
+  p.dst.bytes[3] = 2;
   p.ip_proto = 17;
   p.l4 = L4::UDP;
   p.sport = sport;

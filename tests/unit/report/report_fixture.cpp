@@ -64,9 +64,9 @@ AnalysedCapture analysedSample(const IngestOptions& options) {
 }
 
 std::vector<std::string> sampleSimArgs() {
-  return {"--connections", "3", "--duration", "20", "--seed", "1", "--loss", "0.02", "--burst", "3",
-          "--delay-ms", "40", "--jitter-ms", "5", "--reorder", "0.01", "--outage", "8:9.5@1",
-          "--vantage", "client"};
+  return {"--connections", "3",       "--duration", "20",         "--seed",    "1",           "--loss",
+          "0.02",          "--burst", "3",          "--delay-ms", "40",        "--jitter-ms", "5",
+          "--reorder",     "0.01",    "--outage",   "8:9.5@1",    "--vantage", "client"};
 }
 
 nlohmann::json reportFacts(const std::string& htmlPath) {

@@ -13,11 +13,14 @@ using namespace rudp;
 using namespace rudp::report;
 
 TEST_CASE("escapeXml escapes markup and replaces bytes XML cannot carry") {
-  CHECK(escapeXml("<a href=\"x\">T&amp;C's</a>") == "&lt;a href=&quot;x&quot;&gt;T&amp;amp;C&#39;s&lt;/a&gt;");
+  CHECK(escapeXml("<a href=\"x\">T&amp;C's</a>") ==
+        "&lt;a href=&quot;x&quot;&gt;T&amp;amp;C&#39;s&lt;/a&gt;");
   CHECK(escapeXml("client\u2192server") == "client\u2192server");  // valid UTF-8 stays
-  CHECK(escapeXml(std::string("a\x01" "b", 3)) == "a\uFFFDb");     // control character
-  CHECK(escapeXml("\xC3(") == "\uFFFD(");                          // cut sequence
-  CHECK(escapeXml("\xC0\xAF") == "\uFFFD\uFFFD");                  // overlong '/'
+  CHECK(escapeXml(std::string("a\x01"
+                              "b",
+                              3)) == "a\uFFFDb");  // control character
+  CHECK(escapeXml("\xC3(") == "\uFFFD(");          // cut sequence
+  CHECK(escapeXml("\xC0\xAF") == "\uFFFD\uFFFD");  // overlong '/'
   CHECK(escapeXml("tab\there\nnew") == "tab\there\nnew");
 }
 
@@ -53,7 +56,8 @@ TEST_CASE("decimation keeps the extremes of each pixel column, in order") {
   CHECK(dots.size() <= 20);
   for (int col = 0; col < 10; ++col) {
     double lo = 1e9, hi = -1e9;
-    for (int i = col * 100; i < col * 100 + 100; ++i) lo = std::min(lo, pts[i].y), hi = std::max(hi, pts[i].y);
+    for (int i = col * 100; i < col * 100 + 100; ++i)
+      lo = std::min(lo, pts[i].y), hi = std::max(hi, pts[i].y);
     size_t found = 0;
     for (const auto& p : dots)
       if (std::floor(p.x) == col && (p.y == lo || p.y == hi)) ++found;
@@ -77,8 +81,9 @@ TEST_CASE("timeout runs follow attempt numbers of one seq and stop at other copi
   };
   using C = ana::RetxCause;
   const std::vector<ana::RetransmissionEvent> events = {
-      retx(200, 7, 2, C::Timeout, 200), retx(250, 9, 2, C::Fast, 30), retx(600, 7, 3, C::Timeout, 400),
-      retx(1400, 7, 4, C::Timeout, 800), retx(1500, 9, 3, C::Timeout, 1250), retx(3000, 7, 6, C::Timeout, 1600)};
+      retx(200, 7, 2, C::Timeout, 200),   retx(250, 9, 2, C::Fast, 30),
+      retx(600, 7, 3, C::Timeout, 400),   retx(1400, 7, 4, C::Timeout, 800),
+      retx(1500, 9, 3, C::Timeout, 1250), retx(3000, 7, 6, C::Timeout, 1600)};
   const auto runs = timeoutRuns(events, 2);
   REQUIRE(runs.size() == 1);
   CHECK(runs[0].seq == 7);
@@ -104,9 +109,9 @@ TEST_CASE("durations read like a person writes them") {
 TEST_CASE("time spans tell whether an interval touches any of them") {
   const std::vector<std::pair<int64_t, int64_t>> raw = {{50, 60}, {10, 40}, {20, 25}};
   const TimeSpans spans(raw, [](const auto& p) { return p; });
-  CHECK(spans.touches(30, 35));   // inside the long one, past the short one's end
-  CHECK(spans.touches(0, 10));    // inclusive start
-  CHECK(spans.touches(60, 70));   // inclusive end
+  CHECK(spans.touches(30, 35));  // inside the long one, past the short one's end
+  CHECK(spans.touches(0, 10));   // inclusive start
+  CHECK(spans.touches(60, 70));  // inclusive end
   CHECK_FALSE(spans.touches(41, 49));
   CHECK_FALSE(spans.touches(61, 100));
   CHECK_FALSE(spans.touches(0, 9));

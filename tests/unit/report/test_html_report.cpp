@@ -119,7 +119,8 @@ TEST_CASE("the sample's report lists every connection and draws the stalls where
   // The outage's band on its true times (the truth's precision: one tick).
   const json& outage = a.truth["connections"][1]["directions"]["client_to_server"]["summary"]["stalls"][0];
   const json& band = facts["timelines"][0]["stalls"][0];
-  CHECK(band["start_s"].get<double>() == Approx(a.secondsSinceCaptureStart(outage["start_ns"])).margin(1.0 / 30));
+  CHECK(band["start_s"].get<double>() ==
+        Approx(a.secondsSinceCaptureStart(outage["start_ns"])).margin(1.0 / 30));
   CHECK(band["end_s"].get<double>() == Approx(a.secondsSinceCaptureStart(outage["end_ns"])).margin(1.0 / 30));
 }
 
@@ -131,8 +132,7 @@ TEST_CASE("a long connection's timeline stays small: points per pixel column, ev
   REQUIRE(record);
   const std::string svg = report::connectionTimelineSvg(reader, *record, a.info.first_ts_ns, {150, 250, 300});
   const std::string html = a.dir / "long.html";
-  std::ofstream(html) << "<html><head><title>t</title></head><body>"
-                      << svg << "</body></html>";
+  std::ofstream(html) << "<html><head><title>t</title></head><body>" << svg << "</body></html>";
   const json facts = reportFacts(html);
   renderTimelines(html, "report_long_timeline");
   REQUIRE(facts["timelines"].size() == 1);
@@ -147,15 +147,16 @@ TEST_CASE("a long connection's timeline stays small: points per pixel column, ev
           record->metrics.dir[size_t(d)].retransmissions);
   }
   const size_t retx = record->metrics.dir[0].retransmissions + record->metrics.dir[1].retransmissions;
-  const size_t losses = reader.losses(1, Direction::ClientToServer).size() +
-                        reader.losses(1, Direction::ServerToClient).size();
+  const size_t losses =
+      reader.losses(1, Direction::ClientToServer).size() + reader.losses(1, Direction::ServerToClient).size();
   // Lines and dots are bounded by the width; marks cost a few hundred bytes each.
   CHECK(svg.size() < 200'000 + 400 * (retx + losses));
 }
 
 TEST_CASE("strings from the capture are escaped in the page") {
   AnalysedCapture a("escape");
-  AnalysedCapture sim = simulateAndAnalyse("escape-sim", {"--connections", "1", "--duration", "1", "--seed", "2"});
+  AnalysedCapture sim =
+      simulateAndAnalyse("escape-sim", {"--connections", "1", "--duration", "1", "--seed", "2"});
   a.pcap = a.dir / "a<b>&\"c'.pcap";
   std::filesystem::copy_file(sim.pcap, a.pcap);
   const std::string script = a.dir / "raising.lua";
@@ -182,7 +183,8 @@ TEST_CASE("strings from the capture are escaped in the page") {
 }
 
 TEST_CASE("a clean capture's report says there are no problems and still draws its connections") {
-  AnalysedCapture a = simulateAndAnalyse("clean-html", {"--connections", "4", "--duration", "5", "--seed", "3"});
+  AnalysedCapture a =
+      simulateAndAnalyse("clean-html", {"--connections", "4", "--duration", "5", "--seed", "3"});
   const std::string html = writeReport(a, {2});
   const json facts = reportFacts(html);
   CHECK(facts["problems"].empty());
@@ -196,6 +198,7 @@ TEST_CASE("a report that cannot be written is one error and leaves no file") {
   AnalysedCapture a = simulateAndAnalyse("nowrite", {"--connections", "1", "--duration", "1", "--seed", "2"});
   StoreReader reader(a.db);
   const std::string path = a.dir / "missing-folder/report.html";
-  CHECK_THROWS_WITH(report::writeHtmlReportFile(reader, path), Catch::Contains("cannot write '" + path + "'"));
+  CHECK_THROWS_WITH(report::writeHtmlReportFile(reader, path),
+                    Catch::Contains("cannot write '" + path + "'"));
   CHECK_FALSE(std::filesystem::exists(a.dir / "missing-folder"));
 }

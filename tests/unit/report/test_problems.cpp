@@ -22,8 +22,8 @@ namespace {
 constexpr double kTick = 1.0 / 30;  // the truth's precision for stall edges (one client tick)
 
 const json& directionTruth(const AnalysedCapture& a, size_t conn, Direction d) {
-  return a.truth["connections"][conn]["directions"][d == Direction::ClientToServer ? "client_to_server"
-                                                                                   : "server_to_client"];
+  return a.truth["connections"][conn]["directions"]
+                [d == Direction::ClientToServer ? "client_to_server" : "server_to_client"];
 }
 
 std::vector<Problem> ofKind(const std::vector<Problem>& all, ProblemKind k, int64_t conn, Direction d) {
@@ -70,7 +70,8 @@ std::vector<TrueRun> trueTimeoutRuns(const json& packets) {
     if (p["type"] != "ACK") lastSend[seq] = send;
   }
   for (auto& [seq, r] : open) close(r);
-  std::sort(runs.begin(), runs.end(), [](const TrueRun& a, const TrueRun& b) { return a.start_ns < b.start_ns; });
+  std::sort(runs.begin(), runs.end(),
+            [](const TrueRun& a, const TrueRun& b) { return a.start_ns < b.start_ns; });
   return runs;
 }
 
@@ -94,8 +95,9 @@ TEST_CASE("the sample's worst problem is the 1.5 s outage stall of client 10.0.1
   CHECK(seconds(a, worst.end_ns) == Approx(a.secondsSinceCaptureStart(truth["end_ns"])).margin(kTick));
   CHECK(worst.frame > 0);
   // The text says it as the truth does: connection, length, start, direction.
-  const std::string expected = "conn " + std::to_string(conn) + " (client 10.0.1.2:40001): " +
-                               report::durationText(truth["duration_ms"]) + " stall at " +
+  const std::string expected = "conn " + std::to_string(conn) +
+                               " (client 10.0.1.2:40001): " + report::durationText(truth["duration_ms"]) +
+                               " stall at " +
                                report::format("%.3f s", a.secondsSinceCaptureStart(truth["start_ns"])) +
                                ": client\u2192server data waited for an ack (";
   CHECK(worst.text.rfind(expected, 0) == 0);
@@ -104,7 +106,8 @@ TEST_CASE("the sample's worst problem is the 1.5 s outage stall of client 10.0.1
   const int64_t from = truth["start_ns"], to = truth["end_ns"];
   unsigned resent = 0;
   for (const auto& p : packets)
-    if (p["attempt"].get<int>() > 1 && p["send_ns"].get<int64_t>() >= from && p["send_ns"].get<int64_t>() <= to)
+    if (p["attempt"].get<int>() > 1 && p["send_ns"].get<int64_t>() >= from &&
+        p["send_ns"].get<int64_t>() <= to)
       ++resent;
   TrueRun longest;
   for (const TrueRun& r : trueTimeoutRuns(packets))
@@ -182,7 +185,8 @@ TEST_CASE("runs of timeout retransmissions outside stalls are problems of their 
     std::vector<TrueRun> truth;
     for (const TrueRun& r : trueTimeoutRuns(directionTruth(a, c, Direction::ClientToServer)["packets"]))
       if (r.count >= 2) truth.push_back(r);
-    const std::vector<Problem> found = ofKind(problems, ProblemKind::RetransmissionRun, conn, Direction::ClientToServer);
+    const std::vector<Problem> found =
+        ofKind(problems, ProblemKind::RetransmissionRun, conn, Direction::ClientToServer);
     INFO("connection " << c);
     REQUIRE(found.size() == truth.size());
     for (size_t i = 0; i < truth.size(); ++i) {
@@ -190,12 +194,15 @@ TEST_CASE("runs of timeout retransmissions outside stalls are problems of their 
         return p.text.find(truth[i].words()) != std::string::npos;
       });
       REQUIRE(match != found.end());
-      CHECK(seconds(a, match->start_ns) == Approx(a.secondsSinceCaptureStart(truth[i].start_ns)).margin(1e-3));
+      CHECK(seconds(a, match->start_ns) ==
+            Approx(a.secondsSinceCaptureStart(truth[i].start_ns)).margin(1e-3));
       CHECK(seconds(a, match->end_ns) == Approx(a.secondsSinceCaptureStart(truth[i].end_ns)).margin(1e-3));
       CHECK(match->severity == Approx((truth[i].end_ns - truth[i].start_ns) / 1e6).margin(1));
     }
   }
-  CHECK(ofKind(problems, ProblemKind::RetransmissionRun, a.connectionId(1), Direction::ClientToServer).size() >= 1);
+  CHECK(
+      ofKind(problems, ProblemKind::RetransmissionRun, a.connectionId(1), Direction::ClientToServer).size() >=
+      1);
 }
 
 TEST_CASE("a capture cut off mid-packet is a capture warning at its last frame") {
@@ -215,7 +222,8 @@ TEST_CASE("a capture cut off mid-packet is a capture warning at its last frame")
   CHECK(problems[0].conn == 0);
   CHECK(problems[0].frame == cut.info.packet_count);
   CHECK(problems[0].start_ns == cut.info.last_ts_ns);
-  CHECK(problems[0].text.rfind("capture: the file is cut off after frame " + std::to_string(cut.info.packet_count), 0) == 0);
+  CHECK(problems[0].text.rfind(
+            "capture: the file is cut off after frame " + std::to_string(cut.info.packet_count), 0) == 0);
 }
 
 TEST_CASE("dissector errors are a capture warning naming the first frame and its error") {
@@ -226,7 +234,8 @@ TEST_CASE("dissector errors are a capture warning naming the first frame and its
                            "  error(\"<script>alert('x')</script> & \\\"co\\\"\")\n"
                            "end\n"
                            "DissectorTable.get(\"udp.port\"):add(7777, p)\n";
-  AnalysedCapture sim = simulateAndAnalyse("luaerr-sim", {"--connections", "1", "--duration", "1", "--seed", "2"});
+  AnalysedCapture sim =
+      simulateAndAnalyse("luaerr-sim", {"--connections", "1", "--duration", "1", "--seed", "2"});
   a.pcap = sim.pcap;
   a.db = a.dir / "e.sqlite";
   DissectorOptions only;
@@ -241,15 +250,16 @@ TEST_CASE("dissector errors are a capture warning naming the first frame and its
   CHECK(problems[0].kind == ProblemKind::CaptureWarning);
   CHECK(problems[0].frame == 1);
   CHECK(problems[0].text.rfind("capture: " + std::to_string(a.info.packet_count) +
-                                   " frames raised dissector errors (first: frame 1 at 0.000 s: ", 0) == 0);
+                                   " frames raised dissector errors (first: frame 1 at 0.000 s: ",
+                               0) == 0);
   CHECK(problems[0].text.find("<script>alert('x')</script> & \"co\"") != std::string::npos);
 }
 
 TEST_CASE("RTT over the highest limit is a problem placed at the first sample over it") {
   // One-way delay 150 ms +- 15 (normal): most round trips exceed 300 ms.
-  AnalysedCapture a = simulateAndAnalyse("rtt", {"--connections", "2", "--duration", "10", "--seed", "4",
-                                                 "--delay-ms", "150", "--jitter-ms", "15", "--jitter-dist",
-                                                 "normal"});
+  AnalysedCapture a =
+      simulateAndAnalyse("rtt", {"--connections", "2", "--duration", "10", "--seed", "4", "--delay-ms", "150",
+                                 "--jitter-ms", "15", "--jitter-dist", "normal"});
   StoreReader reader(a.db);
   const std::vector<Problem> problems = findProblems(reader);
   for (size_t c = 0; c < 2; ++c) {
@@ -277,13 +287,14 @@ TEST_CASE("RTT over the highest limit is a problem placed at the first sample ov
     CHECK(share * double(samples.size()) >= double(surelyOver) - 0.5);
     CHECK(share * double(samples.size()) <= double(maybeOver) + 0.5);
     CHECK(found[0].severity == Approx(share * 10000));
-    CHECK(found[0].text.find(report::percentText(share) + " of client\u2192server RTT samples above 300 ms") !=
-          std::string::npos);
+    CHECK(found[0].text.find(report::percentText(share) +
+                             " of client\u2192server RTT samples above 300 ms") != std::string::npos);
     // Its place: a sample whose true RTT is over the limit (within the 1 ms of ts resolution).
     REQUIRE(trueRtt.count(found[0].frame) == 1);
     CHECK(trueRtt[found[0].frame] > 299);
     CHECK(found[0].severity > problems.back().severity);
   }
   // A round-trip budget is not applied to ack delays (server->client data at the client).
-  for (const auto& p : problems) CHECK_FALSE((p.kind == ProblemKind::RttOverLimit && p.dir == Direction::ServerToClient));
+  for (const auto& p : problems)
+    CHECK_FALSE((p.kind == ProblemKind::RttOverLimit && p.dir == Direction::ServerToClient));
 }

@@ -25,8 +25,14 @@ std::vector<std::unique_ptr<Connection>> oneConnection(uint64_t packets) {
   auto c = std::make_unique<Connection>();
   c->id = 1;
   c->protocol = "grudp";
-  c->client.ip.family = 4; c->client.ip.bytes[0] = 10; c->client.ip.bytes[3] = 2; c->client.port = 40000;
-  c->server.ip.family = 4; c->server.ip.bytes[0] = 10; c->server.ip.bytes[3] = 1; c->server.port = 7777;
+  c->client.ip.family = 4;
+  c->client.ip.bytes[0] = 10;
+  c->client.ip.bytes[3] = 2;
+  c->client.port = 40000;
+  c->server.ip.family = 4;
+  c->server.ip.bytes[0] = 10;
+  c->server.ip.bytes[3] = 1;
+  c->server.port = 7777;
   c->has_conn_id = true;
   c->conn_id = 0xabcdef01;
   c->dir[0].packets = packets;
@@ -42,16 +48,26 @@ void writeDb(const std::string& path, uint64_t packets) {
   s.has = Segment::Seq | Segment::Ts;
   for (uint64_t i = 1; i <= packets; ++i) {
     PacketRow r;
-    r.frame = i; r.ts_ns = static_cast<int64_t>(i) * 1000; r.conn = 1; r.file_offset = 24 + i * 116;
+    r.frame = i;
+    r.ts_ns = static_cast<int64_t>(i) * 1000;
+    r.conn = 1;
+    r.file_offset = 24 + i * 116;
     r.caplen = r.origlen = 100;
     s.seq = static_cast<uint32_t>(1000 + i);
     s.ts = static_cast<uint32_t>(i);
     w.addPacket(r, {s, s});
   }
   CaptureInfo c;
-  c.path = "x.pcap"; c.size = 1234; c.hash = "00"; c.hash_algorithm = "xxh3-128"; c.format = "pcap";
-  c.link_type = 1; c.link_type_name = "EN10MB"; c.packet_count = packets;
-  c.first_ts_ns = 1000; c.last_ts_ns = static_cast<int64_t>(packets) * 1000;
+  c.path = "x.pcap";
+  c.size = 1234;
+  c.hash = "00";
+  c.hash_algorithm = "xxh3-128";
+  c.format = "pcap";
+  c.link_type = 1;
+  c.link_type_name = "EN10MB";
+  c.packet_count = packets;
+  c.first_ts_ns = 1000;
+  c.last_ts_ns = static_cast<int64_t>(packets) * 1000;
   w.finish(c, oneConnection(packets));
 }
 
@@ -93,7 +109,10 @@ TEST_CASE("re-analysing replaces the result; an abandoned run keeps the previous
   std::string db = (dir / "a.sqlite").string();
   writeDb(db, 10);
   writeDb(db, 20);
-  { StoreReader r(db); CHECK(r.capture().packet_count == 20); }
+  {
+    StoreReader r(db);
+    CHECK(r.capture().packet_count == 20);
+  }
   {
     StoreWriter w(db);
     PacketRow row;
@@ -114,7 +133,10 @@ TEST_CASE("an interrupted database is never taken for a complete one") {
   {
     StoreWriter w(db);
     PacketRow row;
-    for (uint64_t i = 1; i <= 60000; ++i) { row.frame = i; w.addPacket(row, {}); }
+    for (uint64_t i = 1; i <= 60000; ++i) {
+      row.frame = i;
+      w.addPacket(row, {});
+    }
     // What a SIGKILL now leaves on disk: the partial file and its WAL.
     fs::copy_file(db + ".partial", copy);
     if (fs::exists(db + ".partial-wal")) fs::copy_file(db + ".partial-wal", copy + "-wal");
@@ -132,7 +154,9 @@ TEST_CASE("other schema versions and foreign files are rejected with a reason") 
     sql::Database raw(db, sql::Database::Mode::ReadWriteCreate);
     raw.exec("PRAGMA user_version = 99");
   }
-  CHECK_THROWS_WITH(StoreReader(db), Catch::Contains("schema version 99") && Catch::Contains("reads version " + std::to_string(store::kSchemaVersion)));
+  CHECK_THROWS_WITH(StoreReader(db),
+                    Catch::Contains("schema version 99") &&
+                        Catch::Contains("reads version " + std::to_string(store::kSchemaVersion)));
   std::string other = (dir / "other.sqlite").string();
   {
     sql::Database raw(other, sql::Database::Mode::ReadWriteCreate);
