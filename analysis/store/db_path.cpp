@@ -12,9 +12,18 @@ namespace fs = std::filesystem;
 
 namespace rudp {
 
+namespace {
+// /usr belongs to the package manager (FHS: read-only, shareable), even when
+// root may write there: the installed sample's database goes to the cache.
+bool packageOwned(const fs::path& dir) {
+  const std::string d = dir.lexically_normal().string();
+  return d == "/usr" || d.rfind("/usr/", 0) == 0;
+}
+}  // namespace
+
 std::string defaultDatabasePath(const std::string& capturePath) {
   fs::path dir = fs::absolute(capturePath).parent_path();
-  return defaultDatabasePath(capturePath, ::access(dir.c_str(), W_OK) == 0);
+  return defaultDatabasePath(capturePath, ::access(dir.c_str(), W_OK) == 0 && !packageOwned(dir));
 }
 
 std::string defaultDatabasePath(const std::string& capturePath, bool folderWritable) {

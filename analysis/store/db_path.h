@@ -5,8 +5,9 @@
 namespace rudp {
 
 // "<capture>.rudpscope.sqlite" beside the capture when that folder is
-// writable, else under $XDG_CACHE_HOME/rudpscope (or ~/.cache/rudpscope),
-// named after the capture plus a hash of its absolute path.
+// writable and not under /usr (installed files, such as the sample), else
+// under $XDG_CACHE_HOME/rudpscope (or ~/.cache/rudpscope), named after the
+// capture plus a hash of its absolute path.
 std::string defaultDatabasePath(const std::string& capturePath);
 // The same choice with the folder's writability given (tests, and callers
 // that already know).

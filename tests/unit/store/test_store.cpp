@@ -179,5 +179,10 @@ TEST_CASE("the default database sits beside the capture, or in the cache when re
   CHECK(fs::is_directory(dir / "cache" / "rudpscope"));
   // Two captures of the same name in different folders do not share a database.
   CHECK(p != defaultDatabasePath((dir / "sub" / "game.pcap").string(), false));
+  // Installed files (the sample under /usr/share) are not written beside, even
+  // by root, who may write to /usr/share (the case CI runs).
+  const std::string installed = defaultDatabasePath("/usr/share/sample.pcap");
+  CHECK(installed.rfind((dir / "cache" / "rudpscope").string() + "/", 0) == 0);
+  CHECK(fs::path(installed).filename().string().substr(17) == "sample.pcap.rudpscope.sqlite");
   fs::remove_all(dir);
 }
