@@ -9,7 +9,7 @@ pkgs=(build-essential cmake ninja-build pkg-config
 if [[ "${1:-}" == "--test" ]]; then
   pkgs+=(catch2 tshark nftables iproute2 tcpdump sqlite3 xvfb clang libclang-rt-14-dev valgrind
         libenet-dev golang-github-xtaci-kcp-dev kcptun time python3 x11-utils debootstrap git
-        dpkg-dev desktop-file-utils appstream clang-tidy clang-format)
+        dpkg-dev file desktop-file-utils appstream man-db shared-mime-info zstd clang-tidy clang-format)
 fi
 missing=()
 for p in "${pkgs[@]}"; do

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/partial_file.h"
 
 namespace rudp {
 
@@ -115,19 +116,9 @@ void PcapngWriter::write(const RawPacket& packet) {
 }
 
 void PcapngWriter::finish() {
-  const bool flushed = std::fflush(file_) == 0;
-  const int err = errno;
-  const bool closed = std::fclose(file_) == 0;
+  const std::string failure = commitPartialFile(file_, partial_, path_);
   file_ = nullptr;
-  if (!flushed || !closed) {
-    std::remove(partial_.c_str());
-    throw CaptureError("cannot write '" + partial_ + "': " + errnoMessage(flushed ? errno : err));
-  }
-  if (std::rename(partial_.c_str(), path_.c_str()) != 0) {
-    const int renameErr = errno;
-    std::remove(partial_.c_str());
-    throw CaptureError("cannot write '" + path_ + "': " + errnoMessage(renameErr));
-  }
+  if (!failure.empty()) throw CaptureError(failure);
 }
 
 }  // namespace rudp

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/error.h"
+#include "core/partial_file.h"
 
 namespace rudp::wireshark {
 
@@ -24,17 +25,14 @@ void writeFileAtomically(const std::string& path, const std::string& contents) {
   std::FILE* f = std::fopen(partial.c_str(), "wb");
   if (!f) throw Error("cannot write '" + partial + "': " + errnoMessage(errno));
   const bool written = std::fwrite(contents.data(), 1, contents.size(), f) == contents.size();
-  const int writeErr = errno;
-  const bool closed = std::fclose(f) == 0;
-  if (!written || !closed) {
+  if (!written) {
+    const int writeErr = errno;
+    std::fclose(f);
     std::remove(partial.c_str());
-    throw Error("cannot write '" + partial + "': " + errnoMessage(written ? errno : writeErr));
+    throw Error("cannot write '" + partial + "': " + errnoMessage(writeErr));
   }
-  if (std::rename(partial.c_str(), path.c_str()) != 0) {
-    const int err = errno;
-    std::remove(partial.c_str());
-    throw Error("cannot write '" + path + "': " + errnoMessage(err));
-  }
+  const std::string failure = commitPartialFile(f, partial, path);
+  if (!failure.empty()) throw Error(failure);
 }
 
 }  // namespace rudp::wireshark

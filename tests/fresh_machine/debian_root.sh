@@ -14,10 +14,11 @@
 # Bump when the recipe changes, so an older cached root is not reused.
 DEBIAN_ROOT_RECIPE=minbase-v1
 
+debian_root_cache_ext() { if command -v zstd >/dev/null; then echo zst; else echo gz; fi; }
+
+# debian_root_cache_file NAME: where the tarball of root NAME is kept.
 debian_root_cache_file() {
-  local ext=gz
-  command -v zstd >/dev/null && ext=zst
-  echo "${RUDPSCOPE_ROOT_CACHE:-/var/tmp/rudpscope-roots}/$1-$DEBIAN_ROOT_RECIPE.tar.$ext"
+  echo "${RUDPSCOPE_ROOT_CACHE:-/var/tmp/rudpscope-roots}/$1.tar.$(debian_root_cache_ext)"
 }
 
 debian_root_compressor() {
@@ -28,15 +29,31 @@ debian_root_cache_is_fresh() {
   [[ -f "$1" ]] && [[ -n "$(find "$1" -mtime -"${RUDPSCOPE_ROOT_MAX_AGE_DAYS:-7}")" ]]
 }
 
+# debian_root_pack DIR CACHE / debian_root_unpack CACHE DIR: a root to and
+# from a tarball. Written aside and renamed, so a run in parallel never reads
+# half a tarball.
+debian_root_pack() {
+  local root="$1" cache="$2"
+  mkdir -p "$(dirname "$cache")"
+  tar -C "$root" --numeric-owner -cf - . | $(debian_root_compressor) > "$cache.tmp.$$" && mv "$cache.tmp.$$" "$cache"
+  echo "== cached the root as $cache ($(du -h "$cache" | cut -f1))"
+}
+
+debian_root_unpack() {
+  local cache="$1" root="$2"
+  echo "== unpacking the cached root $cache"
+  mkdir -p "$root"
+  $(debian_root_compressor) -d -c < "$cache" | tar -C "$root" --numeric-owner -xpf -
+}
+
 # debian_root_make SUITE DIR: DIR (new or empty) becomes a minbase root.
 debian_root_make() {
   local suite="$1" root="$2" cache log
-  cache="$(debian_root_cache_file "$suite")"
+  cache="$(debian_root_cache_file "$suite-$DEBIAN_ROOT_RECIPE")"
   mkdir -p "$root"
   if debian_root_cache_is_fresh "$cache"; then
-    echo "== unpacking the cached $suite root $cache"
-    $(debian_root_compressor) -d -c < "$cache" | tar -C "$root" --numeric-owner -xpf - || return 1
-    return 0
+    debian_root_unpack "$cache" "$root"
+    return
   fi
   command -v debootstrap >/dev/null || { echo "FAIL: needs debootstrap (apt-get install debootstrap)" >&2; return 2; }
   log="$root.debootstrap.log"
@@ -45,10 +62,7 @@ debian_root_make() {
     tail -20 "$log" >&2
     return 1
   fi
-  mkdir -p "$(dirname "$cache")"
-  # Written aside and renamed, so a run in parallel never reads half a tarball.
-  tar -C "$root" --numeric-owner -cf - . | $(debian_root_compressor) > "$cache.tmp.$$" && mv "$cache.tmp.$$" "$cache"
-  echo "== cached the $suite root as $cache ($(du -h "$cache" | cut -f1))"
+  debian_root_pack "$root" "$cache"
 }
 
 # The kernel file systems apt and the programs need, and the host's DNS.

@@ -4,22 +4,13 @@
 
 #include <fstream>
 
+#include "cli_checks.h"
 #include "process.h"
 
 using namespace rudp::test;
 
 namespace {
 const std::string kCli = RUDPSCOPE_CLI;
-
-void requireOneLineError(const ProcessResult& r, const std::string& mustContain) {
-  INFO("stderr: " << r.err);
-  CHECK(r.status != 0);
-  CHECK(r.status < 128);  // an error exit, not a crash
-  auto lines = splitLines(r.err);
-  REQUIRE(lines.size() == 1);
-  CHECK(lines[0].rfind("rudpscope-cli: ", 0) == 0);
-  CHECK(lines[0].find(mustContain) != std::string::npos);
-}
 
 std::string makeSim(const TempDir& dir, const std::string& name, const std::vector<std::string>& extra = {}) {
   std::vector<std::string> argv = {GRUDP_SIM, "--out",  dir / name, "--connections", "2", "--duration",

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "cli_checks.h"
 #include "process.h"
 #include "report/html_report.h"
 #include "store/store_reader.h"
@@ -44,15 +45,6 @@ size_t count(const std::string& text, const std::string& what) {
   size_t n = 0;
   for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
   return n;
-}
-
-void requireOneLineError(const ProcessResult& r, const std::string& mustContain) {
-  INFO("stderr: " << r.err);
-  CHECK(r.status == 2);
-  const auto lines = splitLines(r.err);
-  REQUIRE(lines.size() == 1);
-  CHECK(lines[0].rfind("rudpscope-cli: ", 0) == 0);
-  CHECK(lines[0].find(mustContain) != std::string::npos);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 
+#include "cli_checks.h"
 #include "wireshark_env.h"
 
 using namespace rudp::test;
@@ -32,15 +33,6 @@ std::vector<std::string> grudpFrames(const Env& env, const std::string& capture,
   INFO(r.err);
   REQUIRE(r.status == 0);
   return splitLines(r.out);
-}
-
-void requireOneLineError(const ProcessResult& r, const std::string& mustContain) {
-  INFO("stdout: " << r.out << "\nstderr: " << r.err);
-  CHECK(r.status == 2);
-  const auto lines = splitLines(r.err);
-  REQUIRE(lines.size() == 1);
-  CHECK(lines[0].rfind("rudpscope-cli: ", 0) == 0);
-  CHECK(lines[0].find(mustContain) != std::string::npos);
 }
 
 }  // namespace

@@ -14,25 +14,9 @@ TRIXIE_USER_NAME=wscheck
 TRIXIE_RECIPE=trixie-minbase-tshark-lua54-v1
 TRIXIE_PACKAGES=(tshark lua5.4)
 
-trixie_cache_file() {
-  echo "${RUDPSCOPE_ROOT_CACHE:-/var/tmp/rudpscope-roots}/$TRIXIE_RECIPE.tar.$(trixie_compressor_ext)"
-}
-
-trixie_compressor_ext() { command -v zstd >/dev/null && echo zst || echo gz; }
-trixie_compressor() { command -v zstd >/dev/null && echo "zstd -T0 -3 -q" || echo "gzip -1"; }
-
-# A cached root is fresh when younger than RUDPSCOPE_ROOT_MAX_AGE_DAYS.
-trixie_cache_is_fresh() {
-  local cache="$1" max_days="${RUDPSCOPE_ROOT_MAX_AGE_DAYS:-7}"
-  [[ -s "$cache" ]] && [[ -n "$(find "$cache" -mtime -"$max_days" -print)" ]]
-}
-
-trixie_debootstrap() {
-  local root="$1" log="$2" mirror="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
-  echo "== debootstrap --variant=minbase trixie ($mirror)"
-  debootstrap --variant=minbase trixie "$root" "$mirror" >> "$log" 2>&1 ||
-    { tail -20 "$log"; echo "FAIL: debootstrap trixie failed (log: $log)" >&2; return 1; }
-}
+# The minbase root, its cache and mounts come from the fresh-machine helper.
+# shellcheck source=../fresh_machine/debian_root.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../fresh_machine/debian_root.sh"
 
 trixie_install_tshark() {
   local root="$1" log="$2"
@@ -46,33 +30,18 @@ trixie_install_tshark() {
   chroot "$root" useradd --create-home --uid "$TRIXIE_USER_ID" --user-group "$TRIXIE_USER_NAME" >> "$log" 2>&1
 }
 
-trixie_save_cache() {
-  local root="$1" cache="$2"
-  mkdir -p "$(dirname "$cache")"
-  tar -C "$root" -cf - . | $(trixie_compressor) > "$cache.tmp.$$" && mv "$cache.tmp.$$" "$cache"
-  echo "== cached the root as $cache ($(du -h "$cache" | cut -f1))"
-}
-
-trixie_unpack_cache() {
-  local root="$1" cache="$2"
-  echo "== unpacking the cached root $cache"
-  mkdir -p "$root"
-  $(trixie_compressor) -d -c < "$cache" | tar -C "$root" -xf -
-}
-
 trixie_root_prepare() {
   local root="$1" log="$2" cache
-  cache="$(trixie_cache_file)"
+  cache="$(debian_root_cache_file "$TRIXIE_RECIPE")"
   local t0=$SECONDS
-  if trixie_cache_is_fresh "$cache"; then
-    trixie_unpack_cache "$root" "$cache"
+  if debian_root_cache_is_fresh "$cache"; then
+    debian_root_unpack "$cache" "$root"
   else
-    command -v debootstrap >/dev/null || { echo "FAIL: needs debootstrap (apt-get install debootstrap)" >&2; return 2; }
-    trixie_debootstrap "$root" "$log" || return 1
-    echo "   debootstrap took $((SECONDS - t0)) s"; t0=$SECONDS
+    debian_root_make trixie "$root" || return 1
+    echo "   the minbase root took $((SECONDS - t0)) s"; t0=$SECONDS
     trixie_install_tshark "$root" "$log" || return 1
     echo "   apt-get took $((SECONDS - t0)) s"; t0=$SECONDS
-    trixie_save_cache "$root" "$cache"
+    debian_root_pack "$root" "$cache"
   fi
   echo "   took $((SECONDS - t0)) s"
 }
