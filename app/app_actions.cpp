@@ -34,6 +34,8 @@ AppActions::AppActions(QMainWindow* window, const QStringList& pageNames)
   openInWireshark = make(tr("Open in &Wireshark"), {}, "action.openInWireshark");
   openInWireshark->setToolTip(
       tr("Open the current connection's packets (on the Timeline: those in view) in Wireshark"));
+  openSample = make(tr("Open &Sample Capture"), {}, "action.openSample");
+  openSample->setToolTip(tr("Open the capture shipped with rudpscope: a stall, retransmissions and losses"));
   help = make(tr("rudpscope &Help"), QKeySequence::HelpContents, "action.help");
   about = make(tr("&About rudpscope"), {}, "action.about");
   about->setMenuRole(QAction::AboutRole);
@@ -88,6 +90,7 @@ void AppActions::fillMenus(QMainWindow* window) {
 
   QMenu* helpMenu = window->menuBar()->addMenu(tr("&Help"));
   helpMenu->addAction(help);
+  helpMenu->addAction(openSample);
   helpMenu->addSeparator();
   helpMenu->addAction(about);
   helpMenu->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt);

@@ -32,6 +32,7 @@ class AppActions : public QObject {
   QAction* exportReport;
   QAction* installDissectors;
   QAction* openInWireshark;
+  QAction* openSample;
   QAction* help;
   QAction* about;
   QList<QAction*> pages;  // index = page

@@ -6,7 +6,6 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
-#include <QMessageBox>
 #include <QMimeData>
 #include <QSettings>
 #include <QStackedWidget>
@@ -16,7 +15,9 @@
 #include <QVBoxLayout>
 
 #include "app_actions.h"
+#include "bundled_sample.h"
 #include "exporter.h"
+#include "help_dialogs.h"
 #include "jobs/capture_session.h"
 #include "jobs/wireshark_launcher.h"
 #include "message_banner.h"
@@ -120,6 +121,7 @@ void MainWindow::connectSession() {
 
 void MainWindow::connectPages() {
   connect(m_start, &StartPage::openRequested, this, &MainWindow::chooseCapture);
+  connect(m_start, &StartPage::sampleRequested, this, &MainWindow::openSample);
   connect(m_start, &StartPage::recentFileRequested, this, &MainWindow::openCapture);
   connect(m_analysis, &AnalysisPage::cancelRequested, m_session, &CaptureSession::cancel);
   connect(m_summary, &SummaryPage::problemActivated, this, [this](const Problem& p) {
@@ -143,6 +145,8 @@ void MainWindow::connectPages() {
   connect(m_connections, &ConnectionsPage::openInWiresharkRequested, this,
           [this](qint64 conn) { openInWireshark(conn); });
   connect(m_timeline, &TimelinePage::openInWiresharkRequested, this, &MainWindow::openInWireshark);
+  connect(m_summary, &SummaryPage::openInWiresharkRequested, this, &MainWindow::openSpanInWireshark);
+  connect(m_statistics, &StatisticsPage::openInWiresharkRequested, this, &MainWindow::openSpanInWireshark);
   connect(m_wireshark, &WiresharkLauncher::message, m_banner, &MessageBanner::showMessage);
   connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::refreshStatistics);
   connect(m_recent, &RecentFiles::changed, m_start, &StartPage::setRecentFiles);
@@ -156,8 +160,9 @@ void MainWindow::connectActions() {
   connect(m_actions->cancel, &QAction::triggered, m_session, &CaptureSession::cancel);
   connect(m_actions->quit, &QAction::triggered, this, &QWidget::close);
   connect(m_actions->settings, &QAction::triggered, this, &MainWindow::showSettings);
-  connect(m_actions->help, &QAction::triggered, this, &MainWindow::showHelp);
-  connect(m_actions->about, &QAction::triggered, this, &MainWindow::showAbout);
+  connect(m_actions->openSample, &QAction::triggered, this, &MainWindow::openSample);
+  connect(m_actions->help, &QAction::triggered, this, [this] { showHelpDialog(this); });
+  connect(m_actions->about, &QAction::triggered, this, [this] { showAboutDialog(this); });
   connect(m_actions->exportPng, &QAction::triggered, m_exporter,
           [this] { m_exporter->exportChart(Exporter::Png); });
   connect(m_actions->exportSvg, &QAction::triggered, m_exporter,
@@ -176,6 +181,8 @@ void MainWindow::openCapture(const QString& path) {
   if (path.isEmpty()) return;
   m_session->open(path, m_prefs);
 }
+
+void MainWindow::openSample() { openCapture(bundledSamplePath()); }
 
 void MainWindow::reanalyse() {
   if (!m_session->capturePath().isEmpty()) m_session->open(m_session->capturePath(), m_prefs, false);
@@ -215,6 +222,11 @@ void MainWindow::showOnTimeline(int64_t conn, Direction dir, int64_t start_ns, i
 void MainWindow::openInWireshark(int64_t conn, int64_t start_ns, int64_t end_ns, uint64_t frame) {
   if (m_session->state() != CaptureSession::State::Ready || conn == 0) return;
   m_wireshark->open(WiresharkRequest::forConnection(*m_session, conn, {start_ns, end_ns}, frame));
+}
+
+void MainWindow::openSpanInWireshark(int64_t conn, int64_t start_ns, int64_t end_ns, uint64_t frame) {
+  constexpr int64_t kContextNs = 1'000'000'000;
+  openInWireshark(conn, start_ns - kContextNs, end_ns + kContextNs, frame);
 }
 
 void MainWindow::openCurrentInWireshark() {
@@ -314,20 +326,22 @@ void MainWindow::onFailed(const QString& capturePath, const QString& message) {
   m_stack->setCurrentIndex(StartStack);
   m_actions->setCaptureOpen(false);
   m_actions->cancel->setEnabled(false);
-  m_banner->showMessage(MessageBanner::Kind::Error,
-                        tr("Cannot open %1: %2").arg(fileName(capturePath), message));
+  const QString text = tr("Cannot open %1: %2").arg(fileName(capturePath), message);
+  m_banner->showMessage(MessageBanner::Kind::Error, text);
   updateTitle();
   updateStatusBar();
+  emit captureNotShown(text);
 }
 
 void MainWindow::onCancelled(const QString& capturePath) {
   m_stack->setCurrentIndex(StartStack);
   m_actions->setCaptureOpen(false);
   m_actions->cancel->setEnabled(false);
-  m_banner->showMessage(MessageBanner::Kind::Information,
-                        tr("Analysis of %1 cancelled; nothing was saved.").arg(fileName(capturePath)));
+  const QString text = tr("Analysis of %1 cancelled; nothing was saved.").arg(fileName(capturePath));
+  m_banner->showMessage(MessageBanner::Kind::Information, text);
   updateTitle();
   updateStatusBar();
+  emit captureNotShown(text);
 }
 
 void MainWindow::updateStatusBar() {
@@ -373,34 +387,6 @@ void MainWindow::restoreWindowState() {
   QSettings settings;
   if (!restoreGeometry(settings.value(kGeometryKey).toByteArray())) resize(1280, 820);
   restoreState(settings.value(kStateKey).toByteArray());
-}
-
-void MainWindow::showHelp() {
-  QMessageBox::information(
-      this, tr("rudpscope Help"),
-      tr("<p>Open a pcap or pcapng capture (Ctrl+O, drag and drop, or <tt>rudpscope FILE</tt>). "
-         "It is analysed once; its database is kept beside it and reused while the capture and the "
-         "settings stay the same.</p>"
-         "<table cellspacing=4>"
-         "<tr><td><b>Ctrl+O</b></td><td>open a capture</td></tr>"
-         "<tr><td><b>Ctrl+W</b></td><td>close it</td></tr>"
-         "<tr><td><b>Ctrl+R</b></td><td>analyse it again</td></tr>"
-         "<tr><td><b>Esc</b></td><td>cancel the analysis</td></tr>"
-         "<tr><td><b>Ctrl+1…4</b>, <b>Alt+1…4</b></td><td>Summary, Connections, Timeline, "
-         "Statistics</td></tr>"
-         "<tr><td><b>Ctrl+Shift+P</b></td><td>settings (stall threshold, RTT limits, dissectors)</td></tr>"
-         "<tr><td><b>Ctrl+Shift+E</b></td><td>export the HTML report</td></tr>"
-         "<tr><td><b>Ctrl+Q</b></td><td>quit</td></tr></table>"
-         "<p>On the timeline: click a problem on the Summary page to zoom to it; click a mark to see "
-         "its packet's stored fields.</p>"));
-}
-
-void MainWindow::showAbout() {
-  QMessageBox::about(this, tr("About rudpscope"),
-                     tr("<h3>rudpscope %1</h3><p>RTT, retransmission, loss and stall analysis of game "
-                        "reliable-UDP (and TCP) captures, with Wireshark-compatible Lua dissectors.</p>"
-                        "<p>Built with Qt %2.</p>")
-                         .arg(QCoreApplication::applicationVersion(), QString::fromLatin1(qVersion())));
 }
 
 }  // namespace rudp::gui

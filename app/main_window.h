@@ -41,6 +41,8 @@ class MainWindow : public QMainWindow {
   ~MainWindow() override;
 
   void openCapture(const QString& path);
+  // Help > Open Sample Capture: the capture shipped with rudpscope.
+  void openSample();
   void reanalyse();
   void closeCapture();
   // Saves the preferences; re-analyses the open capture when they changed.
@@ -53,6 +55,9 @@ class MainWindow : public QMainWindow {
   // to a temporary pcapng and opened in Wireshark, `frame` selected.
   void openInWireshark(int64_t conn, int64_t start_ns = INT64_MIN, int64_t end_ns = INT64_MAX,
                        uint64_t frame = 0);
+  // A problem's or a stall's packets of `conn`: its span [start_ns, end_ns)
+  // with a second of context on each side, `frame` (its first packet) selected.
+  void openSpanInWireshark(int64_t conn, int64_t start_ns, int64_t end_ns, uint64_t frame);
   // Tools > Open in Wireshark: what is on the Timeline when it is the current
   // page, else the connection selected on the Connections page.
   void openCurrentInWireshark();
@@ -73,6 +78,9 @@ class MainWindow : public QMainWindow {
  signals:
   // The summary and the connections of the open capture are on screen.
   void captureShown();
+  // The capture asked for is not on screen: its analysis failed or was
+  // cancelled; `text` is the one line the message banner shows.
+  void captureNotShown(const QString& text);
 
  protected:
   void dragEnterEvent(QDragEnterEvent* event) override;
@@ -86,8 +94,6 @@ class MainWindow : public QMainWindow {
   void connectActions();
   void chooseCapture();
   void showSettings();
-  void showHelp();
-  void showAbout();
   void onAnalysisStarted(const QString& capturePath);
   void onReady();
   void onFailed(const QString& capturePath, const QString& message);

@@ -23,6 +23,14 @@ StartPage::StartPage(QWidget* parent) : QWidget(parent), m_recent(new QListWidge
   open->setObjectName(QStringLiteral("start.open"));
   open->setDefault(true);
   connect(open, &QPushButton::clicked, this, &StartPage::openRequested);
+  auto* sample = new QPushButton(tr("Open Sample Capture"), this);
+  sample->setObjectName(QStringLiteral("start.sample"));
+  sample->setToolTip(tr("The capture shipped with rudpscope: a stall, retransmissions and losses"));
+  connect(sample, &QPushButton::clicked, this, &StartPage::sampleRequested);
+  auto* buttons = new QHBoxLayout;
+  buttons->addWidget(open);
+  buttons->addWidget(sample);
+  buttons->addStretch(1);
   auto* hint = new QLabel(tr("or drop a pcap / pcapng file on this window (Ctrl+O)"), this);
   hint->setForegroundRole(QPalette::PlaceholderText);
 
@@ -40,7 +48,7 @@ StartPage::StartPage(QWidget* parent) : QWidget(parent), m_recent(new QListWidge
   column->addWidget(title);
   column->addWidget(subtitle);
   column->addSpacing(24);
-  column->addWidget(open, 0, Qt::AlignLeft);
+  column->addLayout(buttons);
   column->addWidget(hint);
   column->addSpacing(24);
   column->addWidget(recentTitle);

@@ -1,5 +1,6 @@
 // What the window shows with no capture open: how to open one (button, drag
-// and drop, command line) and the recent captures, one click each.
+// and drop, command line), the sample capture to try, and the recent
+// captures, one click each.
 #pragma once
 #include <QWidget>
 
@@ -16,6 +17,7 @@ class StartPage : public QWidget {
 
  signals:
   void openRequested();
+  void sampleRequested();
   void recentFileRequested(const QString& path);
 
  private:

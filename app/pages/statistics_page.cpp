@@ -1,8 +1,10 @@
 #include "pages/statistics_page.h"
 
 #include <QEvent>
+#include <QGuiApplication>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
 #include <QPainter>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -86,12 +88,15 @@ QWidget* StatisticsPage::makeTables() {
   connect(m_stallTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
           [this](const QModelIndex& current) { emitStall(current); });
   connect(m_stallTable, &QAbstractItemView::activated, this, &StatisticsPage::emitStall);
+  m_stallTable->setContextMenuPolicy(Qt::CustomContextMenu);
+  connect(m_stallTable, &QWidget::customContextMenuRequested, this, &StatisticsPage::showStallMenu);
   m_lastFocused = m_stallTable;
 
   auto* tables = new QSplitter(Qt::Horizontal);
   tables->addWidget(titled(tr("Figures"), m_figuresTable));
   tables->addWidget(titled(tr("Loss bursts"), m_burstTable));
-  tables->addWidget(titled(tr("Stalls (select one to see it on the timeline)"), m_stallTable));
+  tables->addWidget(
+      titled(tr("Stalls (select one to see it on the timeline, right-click for Wireshark)"), m_stallTable));
   tables->setStretchFactor(0, 3);
   tables->setStretchFactor(1, 2);
   tables->setStretchFactor(2, 5);
@@ -112,9 +117,29 @@ void StatisticsPage::setData(StatisticsData data) {
 void StatisticsPage::clear() { setData({}); }
 
 void StatisticsPage::emitStall(const QModelIndex& proxyIndex) {
-  if (!proxyIndex.isValid()) return;
+  // A right click selects the row for its menu: staying here for the menu.
+  if (!proxyIndex.isValid() || (QGuiApplication::mouseButtons() & Qt::RightButton)) return;
   const StallRow& s = m_stalls->stall(m_stallsSorted->mapToSource(proxyIndex).row());
   emit stallActivated(s.conn, s.stall.dir, s.stall.start_ns, s.stall.end_ns);
+}
+
+void StatisticsPage::showStallMenu(const QPoint& pos) {
+  const QModelIndex index = m_stallTable->indexAt(pos);
+  if (!index.isValid()) return;
+  const StallRow s = m_stalls->stall(m_stallsSorted->mapToSource(index).row());
+  auto* menu = new QMenu(this);
+  menu->setAttribute(Qt::WA_DeleteOnClose);
+  menu->setToolTipsVisible(true);
+  menu->addAction(tr("Show on &Timeline"), this,
+                  [this, s] { emit stallActivated(s.conn, s.stall.dir, s.stall.start_ns, s.stall.end_ns); });
+  QAction* open = menu->addAction(tr("Open in &Wireshark"), this, [this, s] {
+    emit openInWiresharkRequested(s.conn, s.stall.start_ns, s.stall.end_ns, s.stall.first_frame);
+  });
+  open->setObjectName(QStringLiteral("statistics.openInWireshark"));
+  open->setToolTip(
+      tr("Opens this connection's packets from a second before the stall to a second after "
+         "it in Wireshark, the packet that started the wait selected."));
+  menu->popup(m_stallTable->viewport()->mapToGlobal(pos));
 }
 
 bool StatisticsPage::eventFilter(QObject* watched, QEvent* event) {

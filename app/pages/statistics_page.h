@@ -2,8 +2,8 @@
 // RTT CDF of both, the loss-burst histogram, the per-direction figures
 // (RTT percentiles, RFC 3550 jitter, packet spacing, tick rate, loss) and the
 // stall list; selecting a stall emits stallActivated so the timeline zooms
-// to it. Fed with a StatisticsData (models/statistics_data.h) that
-// loadStatistics made on a worker thread.
+// to it, its context menu also opens its packets in Wireshark. Fed with a StatisticsData
+// (models/statistics_data.h) that loadStatistics made on a worker thread.
 #pragma once
 #include <QWidget>
 
@@ -11,6 +11,7 @@
 
 class QLabel;
 class QModelIndex;
+class QPoint;
 class QSortFilterProxyModel;
 class QTableView;
 
@@ -47,6 +48,9 @@ class StatisticsPage : public QWidget {
   // The user selected (or activated) a stall: `start_ns`/`end_ns` are capture
   // times (as PacketRecord::ts_ns), not relative to the capture start.
   void stallActivated(qint64 conn, rudp::Direction dir, qint64 start_ns, qint64 end_ns);
+  // The packets of connection `conn` around a stall (capture times), with its
+  // first packet `frame` (0: none) selected.
+  void openInWiresharkRequested(qint64 conn, qint64 start_ns, qint64 end_ns, quint64 frame);
 
  protected:
   bool eventFilter(QObject* watched, QEvent* event) override;  // remembers the last focused table
@@ -55,6 +59,7 @@ class StatisticsPage : public QWidget {
   QTableView* makeTable(const QString& name);
   QWidget* makeTables();
   void emitStall(const QModelIndex& proxyIndex);
+  void showStallMenu(const QPoint& pos);
 
   StatisticsData m_data;
   QLabel* m_heading;

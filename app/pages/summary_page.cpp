@@ -6,6 +6,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
+#include <QMenu>
 #include <QPainter>
 #include <QStandardItemModel>
 #include <QTimeZone>
@@ -114,7 +115,8 @@ SummaryPage::SummaryPage(QWidget* parent)
   m_problemsView->setEditTriggers(QAbstractItemView::NoEditTriggers);
   m_problemsView->setSelectionBehavior(QAbstractItemView::SelectRows);
   m_problemsView->setCursor(Qt::PointingHandCursor);
-  m_problemsView->setToolTip(tr("Click a problem to see it on the timeline"));
+  m_problemsView->setToolTip(
+      tr("Click a problem to see it on the timeline; right-click to open its packets in Wireshark"));
   m_problemsView->header()->setStretchLastSection(false);
   m_problemsView->header()->setSectionResizeMode(TextColumn, QHeaderView::Stretch);
   m_problemsView->header()->setSectionResizeMode(KindColumn, QHeaderView::ResizeToContents);
@@ -123,6 +125,8 @@ SummaryPage::SummaryPage(QWidget* parent)
   connect(m_problemsView, &QTreeView::clicked, this, [this](const QModelIndex& i) { activateRow(i.row()); });
   connect(m_problemsView, &QTreeView::activated, this,
           [this](const QModelIndex& i) { activateRow(i.row()); });
+  m_problemsView->setContextMenuPolicy(Qt::CustomContextMenu);
+  connect(m_problemsView, &QWidget::customContextMenuRequested, this, &SummaryPage::showProblemMenu);
 
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(18, 14, 18, 14);
@@ -216,6 +220,25 @@ void SummaryPage::fillProblems(const CaptureOverview& o) {
 
 void SummaryPage::activateRow(int row) {
   if (row >= 0 && size_t(row) < m_problems.size()) emit problemActivated(m_problems[size_t(row)]);
+}
+
+void SummaryPage::showProblemMenu(const QPoint& pos) {
+  const int row = m_problemsView->indexAt(pos).row();
+  if (row < 0 || size_t(row) >= m_problems.size()) return;
+  const Problem p = m_problems[size_t(row)];
+  auto* menu = new QMenu(this);
+  menu->setAttribute(Qt::WA_DeleteOnClose);
+  menu->setToolTipsVisible(true);
+  menu->addAction(tr("Show on &Timeline"), this, [this, row] { activateRow(row); });
+  QAction* open = menu->addAction(tr("Open in &Wireshark"), this, [this, p] {
+    emit openInWiresharkRequested(p.conn, p.start_ns, p.end_ns, p.frame);
+  });
+  open->setObjectName(QStringLiteral("summary.openInWireshark"));
+  open->setEnabled(p.conn != 0);
+  open->setToolTip(p.conn != 0 ? tr("Opens this connection's packets from a second before the problem to a "
+                                    "second after it in Wireshark, its first packet selected.")
+                               : tr("This is about the capture as a whole, not one connection."));
+  menu->popup(m_problemsView->viewport()->mapToGlobal(pos));
 }
 
 }  // namespace rudp::gui

@@ -1,6 +1,7 @@
 // The landing page after a capture opens: the capture's facts (file, size,
 // duration, packets, link type, vantage) and the problems the analysis found,
-// worst first, each one line; one click on a problem shows it on the timeline.
+// worst first, each one line; one click on a problem shows it on the timeline,
+// its context menu also opens its packets in Wireshark.
 #pragma once
 #include <QWidget>
 #include <vector>
@@ -8,6 +9,7 @@
 #include "report/problems.h"
 
 class QLabel;
+class QPoint;
 class QStandardItemModel;
 class QTreeView;
 class QGridLayout;
@@ -30,6 +32,9 @@ class SummaryPage : public QWidget {
 
  signals:
   void problemActivated(const rudp::Problem& problem);
+  // The packets of connection `conn` around a problem (capture times), with
+  // `frame` (0: none) selected.
+  void openInWiresharkRequested(qint64 conn, qint64 start_ns, qint64 end_ns, quint64 frame);
 
  private:
   QLabel* addFact(QGridLayout* grid, int index, const QString& key, const QString& title);
@@ -37,6 +42,7 @@ class SummaryPage : public QWidget {
   void fillFacts(const CaptureOverview& overview, const QString& dbPath, bool reused);
   void fillProblems(const CaptureOverview& overview);
   void activateRow(int row);
+  void showProblemMenu(const QPoint& pos);
 
   QLabel* m_title;
   QLabel* m_path;

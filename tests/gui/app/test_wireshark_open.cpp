@@ -16,7 +16,6 @@
 #include "message_banner.h"
 #include "pages/connections_page.h"
 #include "pages/timeline_page.h"
-#include "session/dissectors.h"
 #include "store/store_reader.h"
 #include "widgets/timeline_view.h"
 #include "wireshark/frame_selection.h"
@@ -51,33 +50,6 @@ struct Fixture {
   }
 };
 
-QByteArray pathWith(const TempDir& bin) {
-  return QByteArray::fromStdString(bin.path.string()) + ":" + qgetenv("PATH");
-}
-
-// -r FILE, then our three dissectors (none is installed in the fresh HOME).
-QStringList expectedArguments(const QString& pcapng) {
-  QStringList args = {"-r", pcapng};
-  for (const char* name : {"enet.lua", "grudp.lua", "kcp.lua"})
-    args << "-X" << QString::fromStdString("lua_script:" + defaultDissectorDir() + "/" + name);
-  return args;
-}
-
-std::string addressFilter(const ConnectionSummary& c) {
-  auto split = [](const std::string& hostPort) {
-    const auto colon = hostPort.rfind(':');
-    return std::make_pair(hostPort.substr(0, colon), hostPort.substr(colon + 1));
-  };
-  const auto [ch, cp] = split(c.client);
-  const auto [sh, sp] = split(c.server);
-  return "ip.addr==" + ch + " && udp.port==" + cp + " && ip.addr==" + sh + " && udp.port==" + sp;
-}
-
-uint64_t packetCount(const ConnectionSummary& c) { return c.dir[0].packets + c.dir[1].packets; }
-
-const std::vector<std::string> kFrameFacts = {"frame.time_epoch", "frame.len", "ip.src",
-                                              "udp.srcport",      "ip.dst",    "udp.dstport"};
-
 }  // namespace
 
 TEST_CASE("Open in Wireshark on a connection hands wireshark exactly its packets") {
@@ -105,8 +77,8 @@ TEST_CASE("Open in Wireshark on a connection hands wireshark exactly its packets
   CHECK(recordedArguments(f.argsFile) == args);
 
   const std::string pcapng = args[1].toStdString();
-  const auto written = tsharkFields(pcapng, kFrameFacts);
-  const auto original = tsharkFields(f.capture, kFrameFacts, addressFilter(conn));
+  const auto written = tsharkFields(pcapng, frameFacts());
+  const auto original = tsharkFields(f.capture, frameFacts(), addressFilter(conn));
   CHECK(written.size() == packetCount(conn));
   CHECK(written == original);
   CHECK(f.window.banner()->kind() == gui::MessageBanner::Kind::Information);

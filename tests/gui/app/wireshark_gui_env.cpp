@@ -6,6 +6,8 @@
 #include <catch2/catch.hpp>
 #include <fstream>
 
+#include "session/dissectors.h"
+
 namespace rudp::test {
 
 ScopedEnv::ScopedEnv(const char* name, const QByteArray& value)
@@ -33,6 +35,35 @@ QStringList recordedArguments(const std::string& argsFile) {
   QStringList lines = QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'));
   if (!lines.isEmpty() && lines.last().isEmpty()) lines.removeLast();
   return lines;
+}
+
+QByteArray pathWith(const TempDir& bin) {
+  return QByteArray::fromStdString(bin.path.string()) + ":" + qgetenv("PATH");
+}
+
+QStringList expectedArguments(const QString& pcapng) {
+  QStringList args = {"-r", pcapng};
+  for (const char* name : {"enet.lua", "grudp.lua", "kcp.lua"})
+    args << "-X" << QString::fromStdString("lua_script:" + defaultDissectorDir() + "/" + name);
+  return args;
+}
+
+std::string addressFilter(const ConnectionSummary& c) {
+  auto split = [](const std::string& hostPort) {
+    const auto colon = hostPort.rfind(':');
+    return std::make_pair(hostPort.substr(0, colon), hostPort.substr(colon + 1));
+  };
+  const auto [ch, cp] = split(c.client);
+  const auto [sh, sp] = split(c.server);
+  return "ip.addr==" + ch + " && udp.port==" + cp + " && ip.addr==" + sh + " && udp.port==" + sp;
+}
+
+uint64_t packetCount(const ConnectionSummary& c) { return c.dir[0].packets + c.dir[1].packets; }
+
+const std::vector<std::string>& frameFacts() {
+  static const std::vector<std::string> facts = {"frame.time_epoch", "frame.len", "ip.src",
+                                                 "udp.srcport",      "ip.dst",    "udp.dstport"};
+  return facts;
 }
 
 std::vector<std::string> tsharkFields(const std::string& capture, const std::vector<std::string>& fields,

@@ -1,0 +1,12 @@
+// The sample capture shipped with rudpscope (a stall, retransmissions and
+// losses on three GRUDP connections), for Help > Open Sample Capture.
+#pragma once
+#include <QString>
+
+namespace rudp::gui {
+
+// Installed: <exe>/../share/rudpscope/sample.pcap; in the build tree, the
+// source tree's resources/sample.pcap (the lookup of rudp::defaultDissectorDir).
+QString bundledSamplePath();
+
+}  // namespace rudp::gui
