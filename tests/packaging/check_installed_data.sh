@@ -44,9 +44,9 @@ check_mime() {
 }
 
 check_man() {
-  local page="$1" file="$share/man/man1/$1.1" text
+  local page="$1" file="$share/man/man1/$1.1.gz" text
   [[ -f "$file" ]] || { fail "no man page $file"; return; }
-  silent "groff -man -ww on $page.1" "" groff -man -ww -z "$file"
+  silent "groff -man -ww on $page.1" "" sh -c 'gzip -d -c "$1" | groff -man -ww -z' sh "$file"
   silent "man --warnings on $page.1" "" sh -c 'MANWIDTH=80 man --warnings -l "$1" > /dev/null' sh "$file"
   text="$(MANWIDTH=80 man -l "$file" 2>/dev/null)"
   grep -q -E "^ +$page +- " <<< "$text" || fail "man -l $page.1 renders no NAME line for $page"

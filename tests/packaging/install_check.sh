@@ -49,7 +49,7 @@ help_words() {
 # (roff's \- read as -), and subcommands' screens are read in turn.
 check_documented() {
   local man="$1" word roff; shift
-  roff="$(sed 's/\\-/-/g' "$man")"
+  roff="$(gzip -d -c "$man" | sed 's/\\-/-/g')"
   for word in $(help_words "$@"); do
     case "$word" in
       -*) grep -q -E -- "(^|[^-A-Za-z])$word([^-A-Za-z]|\$)" <<< "$roff" ||
@@ -69,7 +69,8 @@ check_versions() {
     fail "the AppStream metadata has no release $version"
   local page
   for page in rudpscope rudpscope-cli; do
-    grep -q "^\.TH .* \"rudpscope $version\"" "$usr/share/man/man1/$page.1" || fail "$page.1 is not of rudpscope $version"
+    gzip -d -c "$usr/share/man/man1/$page.1.gz" | grep -q "^\.TH .* \"rudpscope $version\"" ||
+      fail "$page.1 is not of rudpscope $version"
   done
 }
 
@@ -99,8 +100,8 @@ check_installed_summary() {
 
 check_file_list
 "$here/check_installed_data.sh" "$dest" /usr || failures=$((failures + 1))
-check_documented "$usr/share/man/man1/rudpscope-cli.1" "$usr/bin/rudpscope-cli"
-check_documented "$usr/share/man/man1/rudpscope.1" "$usr/bin/rudpscope"
+check_documented "$usr/share/man/man1/rudpscope-cli.1.gz" "$usr/bin/rudpscope-cli"
+check_documented "$usr/share/man/man1/rudpscope.1.gz" "$usr/bin/rudpscope"
 check_versions
 check_installed_dissectors_load
 check_installed_summary

@@ -12,8 +12,8 @@ id=org.rudpscope.rudpscope
   echo "share/applications/$id.desktop"
   for size in 16 22 24 32 48 64 128 256 512; do echo "share/icons/hicolor/${size}x${size}/apps/$id.png"; done
   echo "share/icons/hicolor/scalable/apps/$id.svg"
-  echo "share/man/man1/rudpscope.1"
-  echo "share/man/man1/rudpscope-cli.1"
+  echo "share/man/man1/rudpscope.1.gz"
+  echo "share/man/man1/rudpscope-cli.1.gz"
   echo "share/metainfo/$id.metainfo.xml"
   echo "share/mime/packages/$id.xml"
   for f in "$src"/dissectors/*.lua "$src"/dissectors/README.md; do echo "share/rudpscope/dissectors/$(basename "$f")"; done
