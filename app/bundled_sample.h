@@ -6,7 +6,7 @@
 namespace rudp::gui {
 
 // Installed: <exe>/../share/rudpscope/sample.pcap; in the build tree, the
-// source tree's resources/sample.pcap (the lookup of rudp::defaultDissectorDir).
+// source tree's resources/sample.pcap (rudp::installedOr, as for the dissectors).
 QString bundledSamplePath();
 
 }  // namespace rudp::gui

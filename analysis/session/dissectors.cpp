@@ -6,6 +6,7 @@
 
 #include "core/error.h"
 #include "core/file_hash.h"
+#include "core/install_paths.h"
 
 namespace fs = std::filesystem;
 
@@ -13,13 +14,7 @@ namespace rudp {
 
 std::string defaultDissectorDir() {
   if (const char* env = std::getenv("RUDPSCOPE_DISSECTORS"); env && *env) return env;
-  std::error_code ec;
-  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    fs::path installed = exe.parent_path().parent_path() / "share" / "rudpscope" / "dissectors";
-    if (fs::is_directory(installed, ec)) return installed.string();
-  }
-  return RUDPSCOPE_DISSECTOR_DIR;
+  return installedOr("dissectors", RUDPSCOPE_DISSECTOR_DIR);
 }
 
 std::vector<std::string> dissectorFiles(const DissectorOptions& opts) {
