@@ -31,6 +31,14 @@ class CaptureReader {
   // Empty when none. Also set, with truncated() false, when a damaged
   // record (e.g. an absurd length) ends reading early.
   virtual std::string warning() const = 0;
+
+  // A live source: next() returned false because nothing more has arrived for
+  // now (at least every 100 ms while packets flow, so the pipeline publishes
+  // what it has); next() may be called again. Files never pause.
+  virtual bool paused() const { return false; }
+  // Called once after the last packet: a live source completes its file, so
+  // fileSize() and the file on disk are final.
+  virtual void finish() {}
 };
 
 }  // namespace rudp

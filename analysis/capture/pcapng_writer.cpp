@@ -26,7 +26,8 @@ uint32_t pad4(uint32_t n) { return (n + 3u) & ~3u; }
 // is known only at the end and appears at both ends of the block.
 class Block {
  public:
-  explicit Block(uint32_t type) {
+  Block(uint32_t type, std::vector<uint8_t>& bytes) : bytes_(bytes) {
+    bytes_.clear();
     u32(type);
     u32(0);  // total length, set by finish()
   }
@@ -52,7 +53,7 @@ class Block {
   }
 
  private:
-  std::vector<uint8_t> bytes_;
+  std::vector<uint8_t>& bytes_;
 };
 
 static_assert(std::endian::native == std::endian::little, "the blocks are written in host order");
@@ -68,9 +69,10 @@ uint16_t linkTypeOfDlt(int dlt) {
   }
 }
 
-PcapngWriter::PcapngWriter(const std::string& path, int dlt) : path_(path), partial_(path + ".part") {
-  file_ = std::fopen(partial_.c_str(), "wb");
-  if (!file_) throw CaptureError("cannot create '" + partial_ + "': " + errnoMessage(errno));
+PcapngWriter::PcapngWriter(const std::string& path, int dlt, Mode mode)
+    : path_(path), partial_(path + ".part"), mode_(mode) {
+  file_ = std::fopen(target().c_str(), "wb");
+  if (!file_) throw CaptureError("cannot create '" + target() + "': " + errnoMessage(errno));
   writeSectionHeader();
   writeInterface(dlt);
 }
@@ -78,44 +80,54 @@ PcapngWriter::PcapngWriter(const std::string& path, int dlt) : path_(path), part
 PcapngWriter::~PcapngWriter() {
   if (!file_) return;
   std::fclose(file_);
-  std::remove(partial_.c_str());
+  if (mode_ == Mode::Complete) std::remove(partial_.c_str());
 }
 
-void PcapngWriter::put(const void* data, size_t size) {
-  if (std::fwrite(data, 1, size, file_) != size)
-    throw CaptureError("cannot write '" + partial_ + "': " + errnoMessage(errno));
+void PcapngWriter::put(const std::vector<uint8_t>& bytes) {
+  if (std::fwrite(bytes.data(), 1, bytes.size(), file_) != bytes.size())
+    throw CaptureError("cannot write '" + target() + "': " + errnoMessage(errno));
+  offset_ += bytes.size();
+}
+
+void PcapngWriter::flush() {
+  if (std::fflush(file_) != 0) throw CaptureError("cannot write '" + target() + "': " + errnoMessage(errno));
 }
 
 void PcapngWriter::writeSectionHeader() {
   static const char kApp[] = "rudpscope";
-  Block b(kSectionHeader);
+  Block b(kSectionHeader, block_);
   b.u32(kByteOrderMagic).u16(1).u16(0);  // version 1.0
   b.u32(0xFFFFFFFF).u32(0xFFFFFFFF);     // section length: not given
   b.option(kShbUserAppl, kApp, sizeof kApp - 1).endOfOptions();
-  const auto& bytes = b.finish();
-  put(bytes.data(), bytes.size());
+  put(b.finish());
 }
 
 void PcapngWriter::writeInterface(int dlt) {
   const uint8_t nanoseconds = 9;
-  Block b(kInterfaceDescription);
+  Block b(kInterfaceDescription, block_);
   b.u16(linkTypeOfDlt(dlt)).u16(0).u32(0);  // link type, reserved, snaplen: no limit
   b.option(kIfTsresol, &nanoseconds, 1).endOfOptions();
-  const auto& bytes = b.finish();
-  put(bytes.data(), bytes.size());
+  put(b.finish());
 }
 
-void PcapngWriter::write(const RawPacket& packet) {
+uint64_t PcapngWriter::write(const RawPacket& packet) {
+  const uint64_t at = offset_;
   const auto ts = static_cast<uint64_t>(packet.ts_ns);
-  Block b(kEnhancedPacket);
+  Block b(kEnhancedPacket, block_);
   b.u32(0).u32(uint32_t(ts >> 32)).u32(uint32_t(ts));  // interface 0, timestamp high, low
   b.u32(packet.caplen).u32(packet.origlen).padded(packet.data, packet.caplen);
-  const auto& bytes = b.finish();
-  put(bytes.data(), bytes.size());
+  put(b.finish());
   ++packets_;
+  return at;
 }
 
 void PcapngWriter::finish() {
+  if (mode_ == Mode::Live) {
+    const bool closed = std::fclose(file_) == 0;
+    file_ = nullptr;
+    if (!closed) throw CaptureError("cannot write '" + path_ + "': " + errnoMessage(errno));
+    return;
+  }
   const std::string failure = commitPartialFile(file_, partial_, path_);
   file_ = nullptr;
   if (!failure.empty()) throw CaptureError(failure);

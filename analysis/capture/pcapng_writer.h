@@ -4,13 +4,15 @@
 // lengths are kept exactly. Used by "Open in Wireshark" and for exporting a
 // selection of packets.
 //
-// The file is written as PATH.part and renamed to PATH by finish(), so PATH
+// Mode::Complete writes PATH.part and renames it to PATH in finish(), so PATH
 // never holds half a capture; a writer destroyed before finish() removes the
-// partial file.
+// partial file. Mode::Live (a live capture) writes PATH itself, so that what
+// flush() wrote stays readable even if the process is killed.
 #pragma once
 #include <cstdint>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "core/packet.h"
 
@@ -20,25 +22,36 @@ class PcapngWriter {
  public:
   // `dlt` is the DLT_* value CaptureReader::linkType() reports. Throws
   // CaptureError when the file cannot be created.
-  PcapngWriter(const std::string& path, int dlt);
+  enum class Mode { Complete, Live };
+  PcapngWriter(const std::string& path, int dlt, Mode mode = Mode::Complete);
   ~PcapngWriter();
   PcapngWriter(const PcapngWriter&) = delete;
   PcapngWriter& operator=(const PcapngWriter&) = delete;
 
-  // Throws CaptureError on a write error (e.g. a full disk).
-  void write(const RawPacket& packet);
-  // Flushes, closes and renames the file into place. Throws CaptureError.
+  // Returns the file offset of the packet's block (what CaptureReader reports
+  // as file_offset). Throws CaptureError on a write error (e.g. a full disk).
+  uint64_t write(const RawPacket& packet);
+  // Hands what was written to the kernel. Throws CaptureError.
+  void flush();
+  // Flushes, closes and (Mode::Complete) renames the file into place.
+  // Throws CaptureError.
   void finish();
   uint64_t packetCount() const { return packets_; }
+  uint64_t bytesWritten() const { return offset_; }
+  const std::string& path() const { return path_; }
 
  private:
   void writeSectionHeader();
   void writeInterface(int dlt);
-  void put(const void* data, size_t size);
+  void put(const std::vector<uint8_t>& bytes);
+  const std::string& target() const { return mode_ == Mode::Live ? path_ : partial_; }
 
   std::string path_, partial_;
+  Mode mode_;
   std::FILE* file_ = nullptr;
   uint64_t packets_ = 0;
+  uint64_t offset_ = 0;
+  std::vector<uint8_t> block_;  // reused: no allocation per packet
 };
 
 // The LINKTYPE_* value a pcapng IDB stores for a DLT_* value: the two differ

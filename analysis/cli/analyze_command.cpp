@@ -16,6 +16,8 @@ namespace {
 // The JSON document, streamed connection by connection (memory independent of
 // the count): what `json{capture, connections, database}.dump(2)` would print.
 void printJson(StoreReader& reader, const std::string& dbPath, const CaptureInfo& info) {
+  nlohmann::json capture = captureJson(info);
+  if (auto live = reader.liveCapture()) capture["live"] = liveCaptureJson(*live);
   auto nested = [](const nlohmann::json& v, int depth) {
     std::string out = v.dump(2), pad(size_t(depth) * 2, ' '), r;
     r.reserve(out.size() + out.size() / 8);
@@ -25,7 +27,7 @@ void printJson(StoreReader& reader, const std::string& dbPath, const CaptureInfo
     }
     return r;
   };
-  std::printf("{\n  \"capture\": %s,\n  \"connections\": [", nested(captureJson(info), 1).c_str());
+  std::printf("{\n  \"capture\": %s,\n  \"connections\": [", nested(capture, 1).c_str());
   const std::vector<double> limits = reader.settings().rtt_limits_ms;
   bool any = false;
   reader.forEachConnectionRecord([&](const ConnectionRecord& x) {
@@ -37,22 +39,25 @@ void printJson(StoreReader& reader, const std::string& dbPath, const CaptureInfo
 
 }  // namespace
 
-int runAnalyze(const AnalyzeArgs& args) {
-  const std::string db = args.db.empty() ? defaultDatabasePath(args.capture) : args.db;
-
-  IngestResult r = ingestWithWarnings(args, db);
-
-  // The summary is read back from the database, as the GUI will read it.
-  StoreReader reader(r.db_path);
+void printSummary(const std::string& dbPath, bool json) {
+  // The summary is read back from the database, as the GUI reads it.
+  StoreReader reader(dbPath);
   CaptureInfo info = reader.capture();
-  if (args.json) {
-    printJson(reader, r.db_path, info);
-    return 0;
+  if (json) {
+    printJson(reader, dbPath, info);
+    return;
   }
-  printTableHeader(info, r.db_path);
+  printTableHeader(info, dbPath);
+  if (auto live = reader.liveCapture()) printLiveCapture(*live);
   const std::vector<double> limits = reader.settings().rtt_limits_ms;
   reader.forEachConnectionRecord([&](const ConnectionRecord& x) { printTableRows(x, limits); });
   printTableFooter();
+}
+
+int runAnalyze(const AnalyzeArgs& args) {
+  const std::string db = args.db.empty() ? defaultDatabasePath(args.capture) : args.db;
+  IngestResult r = ingestWithWarnings(args, db);
+  printSummary(r.db_path, args.json);
   return 0;
 }
 

@@ -47,7 +47,16 @@ struct WiresharkArgs {
   bool dryRun = false;
 };
 
+// rudpscope-cli capture: a live capture analysed as it runs (capture_command.cpp).
+struct CaptureArgs {
+  AnalyzeArgs analysis;      // analysis.capture is the pcapng written (-w)
+  LiveOptions live;          // live.output is set from analysis.capture
+  bool noPromiscuous = false;  // -p, as tcpdump and dumpcap spell it
+};
+
 int runDecode(const DecodeArgs& args);
+int runCapture(CaptureArgs& args);
+int runInterfaces(bool json);
 int runAnalyze(const AnalyzeArgs& args);
 int runReport(const ReportArgs& args);
 int runWireshark(const WiresharkArgs& args);
@@ -60,5 +69,7 @@ ProgressSink terminalProgress(bool quiet);
 // Analyses the capture into `db` and prints the one-line warnings (cut-off
 // capture, connections closed early) on stderr.
 IngestResult ingestWithWarnings(const AnalyzeArgs& args, const std::string& db);
+// Prints the summary `analyze` prints (a table, or JSON) from the database.
+void printSummary(const std::string& dbPath, bool json);
 
 }  // namespace rudp::cli

@@ -34,9 +34,8 @@ void resolveDissectorOptions(rudp::DissectorOptions& d, const std::vector<std::s
   }
 }
 
-// Options of every subcommand that analyses a capture (analyze, report).
-void addAnalysisOptions(CLI::App* cmd, rudp::cli::AnalyzeArgs& a) {
-  cmd->add_option("capture", a.capture, "pcap or pcapng file")->required();
+// Options of every subcommand that analyses (analyze, report, capture).
+void addAnalysisSettings(CLI::App* cmd, rudp::cli::AnalyzeArgs& a) {
   cmd->add_option("--db", a.db,
                   "Database to write (default: CAPTURE.rudpscope.sqlite beside the capture,"
                   " or the cache folder when that is read-only)");
@@ -53,6 +52,35 @@ void addAnalysisOptions(CLI::App* cmd, rudp::cli::AnalyzeArgs& a) {
       ->check(CLI::Range(4, 10'000'000));
   cmd->add_option("-j,--jobs", a.jobs,
                   "Lua states dissecting in parallel (default: one per core; 1: single thread)");
+}
+
+void addAnalysisOptions(CLI::App* cmd, rudp::cli::AnalyzeArgs& a) {
+  cmd->add_option("capture", a.capture, "pcap or pcapng file")->required();
+  addAnalysisSettings(cmd, a);
+}
+
+// rudpscope-cli capture: tcpdump's and dumpcap's spelling of the capture options.
+CLI::App* addCaptureCommand(CLI::App& app, rudp::cli::CaptureArgs& c) {
+  auto* cmd = app.add_subcommand(
+      "capture",
+      "Capture live, analyse as packets arrive, and print the summary analyze prints when it stops"
+      " (Ctrl+C, SIGTERM or --duration)");
+  cmd->add_option("-i,--interface", c.live.interface, "Interface to capture on (see: rudpscope-cli interfaces)")
+      ->required();
+  cmd->add_option("-f", c.live.filter, "Capture filter, BPF syntax (default \"udp or tcp\"; \"\" for all)")
+      ->type_name("FILTER");
+  cmd->add_option("-w,--write", c.analysis.capture,
+                  "pcapng file to write (default: capture-IFACE-DATE-TIME.pcapng here)")
+      ->type_name("FILE");
+  cmd->add_option("--duration", c.live.duration_s, "Stop after this many seconds")->check(CLI::PositiveNumber);
+  cmd->add_option("-s,--snaplen", c.live.snaplen, "Bytes kept per packet (default 262144)")
+      ->check(CLI::Range(64, 262144));
+  cmd->add_flag("-p,--no-promiscuous-mode", c.noPromiscuous, "Do not put the interface in promiscuous mode");
+  cmd->add_option("-B,--buffer-size", c.live.buffer_mb, "Kernel buffer in MB (default 32)")
+      ->check(CLI::Range(1, 4096));
+  cmd->add_flag("--json", c.analysis.json, "Print the summary as JSON");
+  addAnalysisSettings(cmd, c.analysis);
+  return cmd;
 }
 
 // rudpscope-cli wireshark install|status|uninstall|open.
@@ -124,6 +152,15 @@ int run(int argc, char** argv) {
   rudp::cli::WiresharkArgs wsArgs;
   auto* wireshark = addWiresharkCommand(app, wsArgs);
 
+  rudp::cli::CaptureArgs cap;
+  std::vector<std::string> capScripts, capPrefs;
+  auto* capture = addCaptureCommand(app, cap);
+  addDissectorOptions(capture, cap.analysis.dissectors, capScripts, capPrefs);
+
+  bool interfacesJson = false;
+  auto* interfaces = app.add_subcommand("interfaces", "List the interfaces capture can capture on");
+  interfaces->add_flag("--json", interfacesJson, "Print the list as JSON");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) { return app.exit(e); }
@@ -134,6 +171,11 @@ int run(int argc, char** argv) {
       return rudp::cli::runDecode(dec);
     }
     if (*wireshark) return rudp::cli::runWireshark(wsArgs);
+    if (*interfaces) return rudp::cli::runInterfaces(interfacesJson);
+    if (*capture) {
+      resolveDissectorOptions(cap.analysis.dissectors, capScripts, capPrefs);
+      return rudp::cli::runCapture(cap);
+    }
     if (*report) {
       resolveDissectorOptions(rep.analysis.dissectors, repScripts, repPrefs);
       return rudp::cli::runReport(rep);

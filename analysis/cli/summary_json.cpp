@@ -108,6 +108,12 @@ json captureJson(const CaptureInfo& c) {
           {"dissector_errors", c.lua_errors}};
 }
 
+json liveCaptureJson(const LiveCaptureRecord& x) {
+  return {{"interface", x.interface},         {"filter", x.filter},
+          {"snaplen", x.snaplen},             {"promiscuous", x.promiscuous},
+          {"kernel_drops", x.kernel_drops},   {"interface_drops", x.interface_drops}};
+}
+
 json connectionJson(const ConnectionRecord& r, const std::vector<double>& limits) {
   const ConnectionSummary& x = r.summary;
   json j = {{"id", x.id},

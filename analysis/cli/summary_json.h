@@ -8,6 +8,7 @@
 namespace rudp::cli {
 
 nlohmann::json captureJson(const CaptureInfo& c);
+nlohmann::json liveCaptureJson(const LiveCaptureRecord& x);
 // `limits` names the share_above keys (AnalysisSettings::rtt_limits_ms).
 nlohmann::json connectionJson(const ConnectionRecord& r, const std::vector<double>& limits);
 

@@ -73,6 +73,12 @@ void printTableHeader(const CaptureInfo& c, const std::string& dbPath) {
               "stalls");
 }
 
+void printLiveCapture(const LiveCaptureRecord& x) {
+  std::printf("live      on %s, filter \"%s\", %" PRIu64 " dropped by the kernel, %" PRIu64
+              " by the interface\n",
+              x.interface.c_str(), x.filter.c_str(), x.kernel_drops, x.interface_drops);
+}
+
 void printTableRows(const ConnectionRecord& r, const std::vector<double>& limits) {
   const ConnectionSummary& x = r.summary;
   char id[16] = "-";

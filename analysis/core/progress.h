@@ -10,6 +10,7 @@ struct Progress {
   uint64_t done = 0;   // bytes (or items) done
   uint64_t total = 0;  // 0 when unknown
   uint64_t packets = 0;
+  uint64_t connections = 0;  // seen so far
 };
 
 struct ProgressSink {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <functional>
 #include <optional>
 #include <thread>
 
@@ -29,12 +30,14 @@ class BatchReader {
  public:
   BatchReader(CaptureReader& r, DissectPool& pool) : reader_(r), decoder_(r.linkType()), pool_(pool) {}
 
+  // False at the end of the capture. A live capture that pauses ends the
+  // batch early, possibly empty, so that what arrived is published now.
   bool fill(PacketBatch& b) {
     if (b.slots.size() < kBatchPackets) b.slots.resize(kBatchPackets);
     b.size = 0;
     while (b.size < kBatchPackets && !done_) {
       if (!reader_.next(raw_)) {
-        done_ = true;
+        done_ = !reader_.paused();
         break;
       }
       if (!started_) {
@@ -48,7 +51,7 @@ class BatchReader {
       s.pkt.payload = s.payload.data();
       s.lane = s.pkt.l4 == L4::UDP ? pool_.laneOf(s.pkt) : 0;
     }
-    return b.size > 0;
+    return b.size > 0 || !done_;
   }
 
  private:
@@ -182,32 +185,46 @@ AnalysisSettings settingsOf(const IngestOptions& options, const DissectorOptions
   return s;
 }
 
-}  // namespace
+// The capture's description: its file as it stands once the reader is finished.
+void describeFile(CaptureInfo& info, CaptureReader& reader, const std::string& path) {
+  info.path = path;
+  info.size = reader.fileSize();
+  info.hash = hashFile(path);
+  info.hash_algorithm = kFileHashAlgorithm;
+  info.format = reader.format();
+  info.link_type = reader.linkType();
+  info.link_type_name = reader.linkTypeName();
+  info.truncated = reader.truncated();
+  info.warning = reader.warning();
+}
 
-IngestResult ingestCapture(const std::string& capturePath, const std::string& dbPath,
-                           const DissectorOptions& dissectors, const IngestOptions& options,
-                           const ProgressSink& progress) {
-  auto reader = CaptureReader::open(capturePath);
+// What the pipeline reads: a file, or a live capture writing one.
+struct Source {
+  CaptureReader& reader;
+  std::string path;
+  uint64_t total = 0;  // bytes, for progress; 0 for a live capture
+  std::function<void(StoreWriter&)> beforeFinish = {};  // adds what only the caller knows
+};
+
+// Runs the pipeline over the source until its end, then completes the database.
+IngestResult ingestSource(const Source& source, const std::string& dbPath, const DissectorOptions& dissectors,
+                          const IngestOptions& options, const ProgressSink& progress) {
+  CaptureReader& reader = source.reader;
   unsigned lanes = options.dissector_lanes;
   if (lanes == 0) lanes = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
   DissectPool pool(dissectors, lanes);
 
   CaptureInfo info;
-  info.path = capturePath;
-  info.size = reader->fileSize();
-  info.hash = hashFile(capturePath);
-  info.hash_algorithm = kFileHashAlgorithm;
-  info.format = reader->format();
-  info.link_type = reader->linkType();
-  info.link_type_name = reader->linkTypeName();
-
   StoreWriter store(dbPath);
   store.addProtocols(pool.host().protocols());
   // Its statements must be finalized before finish() closes the database.
   std::optional<AnalysisWriter> analysis(std::in_place, store);
   store.addSettings(settingsOf(options, dissectors));
   FlowStage flows(pool.host(), info, options);
-  BatchReader batches(*reader, pool);
+  BatchReader batches(reader, pool);
+  auto report = [&](uint64_t done) {
+    if (progress.report) progress.report({done, source.total, info.packet_count, uint64_t(flows.table().created())});
+  };
   {
     StoreThread writer(store, *analysis, options.threaded_store);
     // Double buffering: the next batch is read and decoded while the
@@ -224,7 +241,7 @@ IngestResult ingestCapture(const std::string& capturePath, const std::string& db
       flows.closeIdle(*rows);
       writer.write(std::move(rows));
       if (progress.cancelled()) throw Cancelled();
-      if (progress.report) progress.report({reader->bytesRead(), info.size, info.packet_count});
+      report(reader.bytesRead());
       cur ^= 1;
     }
     // Events the analyzers emit while finishing (open stalls, late losses).
@@ -236,11 +253,31 @@ IngestResult ingestCapture(const std::string& capturePath, const std::string& db
     analysis->createIndexes();
   }
   analysis.reset();
-  info.truncated = reader->truncated();
-  info.warning = reader->warning();
+  reader.finish();
+  describeFile(info, reader, source.path);
+  if (source.beforeFinish) source.beforeFinish(store);
   store.finish(info, flows.table().connections());
-  if (progress.report) progress.report({info.size, info.size, info.packet_count});
+  report(info.size);
   return IngestResult{store.path(), info, static_cast<size_t>(flows.table().created()), flows.closedEarly()};
+}
+
+}  // namespace
+
+IngestResult ingestCapture(const std::string& capturePath, const std::string& dbPath,
+                           const DissectorOptions& dissectors, const IngestOptions& options,
+                           const ProgressSink& progress) {
+  auto reader = CaptureReader::open(capturePath);
+  return ingestSource({*reader, capturePath, reader->fileSize()}, dbPath, dissectors, options, progress);
+}
+
+IngestResult ingestLive(LiveCapture& capture, const std::string& dbPath, const DissectorOptions& dissectors,
+                        const IngestOptions& options, const ProgressSink& progress) {
+  const LiveOptions& o = capture.options();
+  auto addDrops = [&](StoreWriter& store) {
+    const LiveCounters c = capture.counters();
+    store.addLiveCapture({o.interface, o.filter, o.snaplen, o.promiscuous, c.kernel_drops, c.interface_drops});
+  };
+  return ingestSource({capture, o.output, 0, addDrops}, dbPath, dissectors, options, progress);
 }
 
 }  // namespace rudp

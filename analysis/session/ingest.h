@@ -3,6 +3,7 @@
 #include <string>
 
 #include "analyzers/events.h"
+#include "capture/live_capture.h"
 #include "core/progress.h"
 #include "session/dissectors.h"
 #include "store/store_writer.h"
@@ -44,5 +45,14 @@ struct IngestResult {
 IngestResult ingestCapture(const std::string& capturePath, const std::string& dbPath,
                            const DissectorOptions& dissectors, const IngestOptions& options = {},
                            const ProgressSink& progress = {});
+
+// Analyses a live capture as packets arrive, until it stops (LiveOptions::stop,
+// its duration, or the interface going away). Then it completes the capture's
+// file and the database: the same rows ingestCapture of that file writes,
+// plus the capture's settings and drop counters (StoreReader::liveCapture).
+// `progress` is called at least every 100 ms while packets flow, with
+// Progress::total 0.
+IngestResult ingestLive(LiveCapture& capture, const std::string& dbPath, const DissectorOptions& dissectors,
+                        const IngestOptions& options = {}, const ProgressSink& progress = {});
 
 }  // namespace rudp

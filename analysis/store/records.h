@@ -29,6 +29,15 @@ struct CaptureInfo {
   uint64_t decode_errors = 0, malformed = 0, lua_errors = 0;
 };
 
+// A capture made live (rudpscope-cli capture, Capture > Start): how it was
+// taken and what the kernel and the interface dropped (pcap_stats at Stop).
+struct LiveCaptureRecord {
+  std::string interface, filter;
+  int snaplen = 0;
+  bool promiscuous = false;
+  uint64_t kernel_drops = 0, interface_drops = 0;
+};
+
 // The settings a database's figures were computed with (its meta table).
 struct AnalysisSettings {
   double stall_ms = 0;

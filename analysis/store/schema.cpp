@@ -17,6 +17,11 @@ CREATE TABLE capture(
   first_ts_ns INTEGER, last_ts_ns INTEGER, packet_count INTEGER NOT NULL,
   truncated INTEGER NOT NULL, warning TEXT NOT NULL,
   decode_errors INTEGER NOT NULL, malformed INTEGER NOT NULL, lua_errors INTEGER NOT NULL);
+-- One row when the capture was made live, none for a file.
+CREATE TABLE live_capture(
+  id INTEGER PRIMARY KEY CHECK (id = 1), interface TEXT NOT NULL, filter TEXT NOT NULL,
+  snaplen INTEGER NOT NULL, promiscuous INTEGER NOT NULL,
+  kernel_drops INTEGER NOT NULL, interface_drops INTEGER NOT NULL);
 CREATE TABLE protocols(
   id INTEGER PRIMARY KEY, name TEXT NOT NULL, description TEXT NOT NULL, script TEXT NOT NULL,
   has_contract INTEGER NOT NULL);

@@ -5,7 +5,8 @@
 namespace rudp::store {
 
 // Bumped on every incompatible change; readers reject other versions.
-inline constexpr int kSchemaVersion = 2;  // 2: chunk directories (rtt, rate, packet)
+// 2: chunk directories (rtt, rate, packet); 3: live_capture.
+inline constexpr int kSchemaVersion = 3;
 
 // Creates every table in an empty database.
 void createSchema(sql::Database& db);

@@ -25,6 +25,8 @@ class StoreReader {
   const std::string& path() const;
   CaptureInfo capture();
   AnalysisSettings settings();
+  // How a live capture was taken and what it dropped; none for a file.
+  std::optional<LiveCaptureRecord> liveCapture();
   std::vector<ProtocolRecord> protocols();
 
   // Connections in order of id. The summaries come from one table; the

@@ -255,6 +255,17 @@ void StoreWriter::addSettings(const AnalysisSettings& settings) {
   put("dissectors", settings.dissectors);
 }
 
+void StoreWriter::addLiveCapture(const LiveCaptureRecord& live) {
+  sql::Statement st(d->db, "INSERT INTO live_capture VALUES (1,?,?,?,?,?,?)");
+  st.bind(1, live.interface)
+      .bind(2, live.filter)
+      .bind(3, int64_t{live.snaplen})
+      .bind(4, int64_t{live.promiscuous})
+      .bind(5, static_cast<int64_t>(live.kernel_drops))
+      .bind(6, static_cast<int64_t>(live.interface_drops));
+  st.run();
+}
+
 void StoreWriter::addProtocols(const std::vector<ProtoInfo>& protos) {
   sql::Statement st(d->db, "INSERT INTO protocols VALUES (?,?,?,?,?)");
   for (size_t i = 0; i < protos.size(); ++i) {

@@ -39,6 +39,7 @@ class StoreWriter {
   // The settings the figures depend on (meta), so readers can label them and
   // later runs can tell whether the analysis still stands (session/reuse.h).
   void addSettings(const AnalysisSettings& settings);
+  void addLiveCapture(const LiveCaptureRecord& live);
   void addPacket(const PacketRow& row, const Segment* segs, size_t n);
   void addPacket(const PacketRow& row, const std::vector<Segment>& segs) {
     addPacket(row, segs.data(), segs.size());

@@ -1,0 +1,104 @@
+// rudpscope-cli capture: capture live, analyse as packets arrive, and print
+// what `analyze` prints of the written file once the capture stops.
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cinttypes>
+#include <csignal>
+#include <cstdio>
+#include <ctime>
+
+#include "cli/commands.h"
+#include "store/db_path.h"
+
+namespace rudp::cli {
+
+namespace {
+
+std::atomic<bool> g_stop{false};
+
+void requestStop(int) { g_stop.store(true); }
+
+// SIGINT and SIGTERM stop the capture cleanly, once: a second one kills, in
+// case completing the file and the database were to hang.
+void stopOnSignals() {
+  struct sigaction sa = {};
+  sa.sa_handler = requestStop;
+  sa.sa_flags = SA_RESETHAND;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+}
+
+// capture-IFACE-YYYYmmdd-HHMMSS.pcapng in the current folder: kept for the bug tracker.
+std::string defaultOutput(const std::string& iface) {
+  char stamp[32];
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  localtime_r(&now, &tm);
+  std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+  return "capture-" + iface + "-" + stamp + ".pcapng";
+}
+
+// The live line on stderr: redrawn in place on a terminal, one line a second
+// otherwise (logs, tests).
+class StatusLine {
+ public:
+  StatusLine(LiveCapture& capture, bool quiet)
+      : capture_(capture), quiet_(quiet), tty_(::isatty(STDERR_FILENO)), last_(Clock::now()) {}
+
+  void update(const Progress& p) {
+    const auto now = Clock::now();
+    const double dt = std::chrono::duration<double>(now - last_).count();
+    if (quiet_ || dt < (tty_ ? 0.25 : 1.0)) return;
+    const LiveCounters c = capture_.counters();
+    const double rate = static_cast<double>(p.packets - packets_) / dt;
+    std::fprintf(stderr,
+                 "%scapturing on %s: %" PRIu64 " packets, %.0f packets/s, %" PRIu64 " dropped, %" PRIu64
+                 " connections, %.1f MB%s",
+                 tty_ ? "\r\033[K" : "", capture_.options().interface.c_str(), p.packets, rate,
+                 c.kernel_drops + c.interface_drops, p.connections, static_cast<double>(c.bytes) / 1e6,
+                 tty_ ? "" : "\n");
+    last_ = now;
+    packets_ = p.packets;
+  }
+  void clear() const {
+    if (!quiet_ && tty_) std::fprintf(stderr, "\r\033[K");
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  LiveCapture& capture_;
+  const bool quiet_, tty_;
+  Clock::time_point last_;
+  uint64_t packets_ = 0;
+};
+
+}  // namespace
+
+int runCapture(CaptureArgs& args) {
+  AnalyzeArgs& a = args.analysis;
+  if (a.capture.empty()) a.capture = defaultOutput(args.live.interface);
+  args.live.output = a.capture;
+  args.live.promiscuous = !args.noPromiscuous;
+  args.live.stop = &g_stop;
+  const std::string db = a.db.empty() ? defaultDatabasePath(a.capture) : a.db;
+
+  LiveCapture capture(args.live);
+  stopOnSignals();
+  StatusLine status(capture, a.quiet);
+  ProgressSink progress;
+  progress.report = [&status](const Progress& p) { status.update(p); };
+  IngestResult r = ingestLive(capture, db, a.dissectors, ingestOptions(a), progress);
+  status.clear();
+  if (!r.capture.warning.empty()) std::fprintf(stderr, "rudpscope-cli: warning: %s\n", r.capture.warning.c_str());
+  const LiveCounters c = capture.counters();
+  std::fprintf(stderr, "rudpscope-cli: captured %" PRIu64 " packets to %s (%" PRIu64
+               " dropped by the kernel, %" PRIu64 " by the interface)\n",
+               c.packets, a.capture.c_str(), c.kernel_drops, c.interface_drops);
+  printSummary(r.db_path, a.json);
+  return 0;
+}
+
+}  // namespace rudp::cli
