@@ -39,7 +39,8 @@ CaptureInterface interfaceOf(const pcap_if_t& dev) {
 std::vector<CaptureInterface> captureInterfaces() {
   char errbuf[PCAP_ERRBUF_SIZE] = {0};
   pcap_if_t* devs = nullptr;
-  if (pcap_findalldevs(&devs, errbuf) != 0) throw CaptureError(std::string("cannot list interfaces: ") + errbuf);
+  if (pcap_findalldevs(&devs, errbuf) != 0)
+    throw CaptureError(std::string("cannot list interfaces: ") + errbuf);
   std::vector<CaptureInterface> out;
   for (const pcap_if_t* d = devs; d; d = d->next) out.push_back(interfaceOf(*d));
   pcap_freealldevs(devs);

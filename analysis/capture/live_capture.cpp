@@ -91,7 +91,8 @@ void LiveCapture::applyFilter() {
                        ": " + pcap_geterr(p_));
   const int rc = pcap_setfilter(p_, &program);
   pcap_freecode(&program);
-  if (rc != 0) throw CaptureError("cannot apply capture filter " + quoted(options_.filter) + ": " + pcap_geterr(p_));
+  if (rc != 0)
+    throw CaptureError("cannot apply capture filter " + quoted(options_.filter) + ": " + pcap_geterr(p_));
 }
 
 std::string LiveCapture::linkTypeName() const {

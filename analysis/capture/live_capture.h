@@ -16,13 +16,13 @@ struct pcap;
 namespace rudp {
 
 struct LiveOptions {
-  std::string interface;  // a name pcap_findalldevs lists ("lo", "any", ...)
+  std::string interface;              // a name pcap_findalldevs lists ("lo", "any", ...)
   std::string filter = "udp or tcp";  // BPF capture filter; empty: everything
   int snaplen = 262144;               // bytes kept per packet (Wireshark's default)
   bool promiscuous = true;
-  int buffer_mb = 32;   // kernel buffer: bursts above the analysis rate wait here
-  std::string output;   // the pcapng file written as packets arrive
-  double duration_s = 0;                 // stop after this long; 0: until stopped
+  int buffer_mb = 32;                       // kernel buffer: bursts above the analysis rate wait here
+  std::string output;                       // the pcapng file written as packets arrive
+  double duration_s = 0;                    // stop after this long; 0: until stopped
   const std::atomic<bool>* stop = nullptr;  // set from any thread (or a signal handler)
 };
 

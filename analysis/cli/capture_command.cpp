@@ -83,18 +83,19 @@ int runCapture(CaptureArgs& args) {
   args.live.output = a.capture;
   args.live.promiscuous = !args.noPromiscuous;
   args.live.stop = &g_stop;
-  const std::string db = a.db.empty() ? defaultDatabasePath(a.capture) : a.db;
-
   LiveCapture capture(args.live);
+  const std::string db = a.db.empty() ? defaultDatabasePath(a.capture) : a.db;
   stopOnSignals();
   StatusLine status(capture, a.quiet);
   ProgressSink progress;
   progress.report = [&status](const Progress& p) { status.update(p); };
   IngestResult r = ingestLive(capture, db, a.dissectors, ingestOptions(a), progress);
   status.clear();
-  if (!r.capture.warning.empty()) std::fprintf(stderr, "rudpscope-cli: warning: %s\n", r.capture.warning.c_str());
+  if (!r.capture.warning.empty())
+    std::fprintf(stderr, "rudpscope-cli: warning: %s\n", r.capture.warning.c_str());
   const LiveCounters c = capture.counters();
-  std::fprintf(stderr, "rudpscope-cli: captured %" PRIu64 " packets to %s (%" PRIu64
+  std::fprintf(stderr,
+               "rudpscope-cli: captured %" PRIu64 " packets to %s (%" PRIu64
                " dropped by the kernel, %" PRIu64 " by the interface)\n",
                c.packets, a.capture.c_str(), c.kernel_drops, c.interface_drops);
   printSummary(r.db_path, a.json);

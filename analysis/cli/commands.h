@@ -49,8 +49,8 @@ struct WiresharkArgs {
 
 // rudpscope-cli capture: a live capture analysed as it runs (capture_command.cpp).
 struct CaptureArgs {
-  AnalyzeArgs analysis;      // analysis.capture is the pcapng written (-w)
-  LiveOptions live;          // live.output is set from analysis.capture
+  AnalyzeArgs analysis;        // analysis.capture is the pcapng written (-w)
+  LiveOptions live;            // live.output is set from analysis.capture
   bool noPromiscuous = false;  // -p, as tcpdump and dumpcap spell it
 };
 

@@ -30,8 +30,12 @@ int runInterfaces(bool json) {
   if (json) {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& i : list)
-      out.push_back({{"name", i.name},     {"description", i.description}, {"addresses", i.addresses},
-                     {"up", i.up},         {"running", i.running},         {"loopback", i.loopback},
+      out.push_back({{"name", i.name},
+                     {"description", i.description},
+                     {"addresses", i.addresses},
+                     {"up", i.up},
+                     {"running", i.running},
+                     {"loopback", i.loopback},
                      {"wireless", i.wireless}});
     std::printf("%s\n", out.dump(2).c_str());
     return 0;

@@ -65,14 +65,16 @@ CLI::App* addCaptureCommand(CLI::App& app, rudp::cli::CaptureArgs& c) {
       "capture",
       "Capture live, analyse as packets arrive, and print the summary analyze prints when it stops"
       " (Ctrl+C, SIGTERM or --duration)");
-  cmd->add_option("-i,--interface", c.live.interface, "Interface to capture on (see: rudpscope-cli interfaces)")
+  cmd->add_option("-i,--interface", c.live.interface,
+                  "Interface to capture on (see: rudpscope-cli interfaces)")
       ->required();
   cmd->add_option("-f", c.live.filter, "Capture filter, BPF syntax (default \"udp or tcp\"; \"\" for all)")
       ->type_name("FILTER");
   cmd->add_option("-w,--write", c.analysis.capture,
                   "pcapng file to write (default: capture-IFACE-DATE-TIME.pcapng here)")
       ->type_name("FILE");
-  cmd->add_option("--duration", c.live.duration_s, "Stop after this many seconds")->check(CLI::PositiveNumber);
+  cmd->add_option("--duration", c.live.duration_s, "Stop after this many seconds")
+      ->check(CLI::PositiveNumber);
   cmd->add_option("-s,--snaplen", c.live.snaplen, "Bytes kept per packet (default 262144)")
       ->check(CLI::Range(64, 262144));
   cmd->add_flag("-p,--no-promiscuous-mode", c.noPromiscuous, "Do not put the interface in promiscuous mode");

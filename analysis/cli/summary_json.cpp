@@ -109,9 +109,9 @@ json captureJson(const CaptureInfo& c) {
 }
 
 json liveCaptureJson(const LiveCaptureRecord& x) {
-  return {{"interface", x.interface},         {"filter", x.filter},
-          {"snaplen", x.snaplen},             {"promiscuous", x.promiscuous},
-          {"kernel_drops", x.kernel_drops},   {"interface_drops", x.interface_drops}};
+  return {{"interface", x.interface},       {"filter", x.filter},
+          {"snaplen", x.snaplen},           {"promiscuous", x.promiscuous},
+          {"kernel_drops", x.kernel_drops}, {"interface_drops", x.interface_drops}};
 }
 
 json connectionJson(const ConnectionRecord& r, const std::vector<double>& limits) {

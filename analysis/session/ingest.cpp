@@ -202,7 +202,7 @@ void describeFile(CaptureInfo& info, CaptureReader& reader, const std::string& p
 struct Source {
   CaptureReader& reader;
   std::string path;
-  uint64_t total = 0;  // bytes, for progress; 0 for a live capture
+  uint64_t total = 0;                                   // bytes, for progress; 0 for a live capture
   std::function<void(StoreWriter&)> beforeFinish = {};  // adds what only the caller knows
 };
 
@@ -223,7 +223,8 @@ IngestResult ingestSource(const Source& source, const std::string& dbPath, const
   FlowStage flows(pool.host(), info, options);
   BatchReader batches(reader, pool);
   auto report = [&](uint64_t done) {
-    if (progress.report) progress.report({done, source.total, info.packet_count, uint64_t(flows.table().created())});
+    if (progress.report)
+      progress.report({done, source.total, info.packet_count, uint64_t(flows.table().created())});
   };
   {
     StoreThread writer(store, *analysis, options.threaded_store);
@@ -275,7 +276,8 @@ IngestResult ingestLive(LiveCapture& capture, const std::string& dbPath, const D
   const LiveOptions& o = capture.options();
   auto addDrops = [&](StoreWriter& store) {
     const LiveCounters c = capture.counters();
-    store.addLiveCapture({o.interface, o.filter, o.snaplen, o.promiscuous, c.kernel_drops, c.interface_drops});
+    store.addLiveCapture(
+        {o.interface, o.filter, o.snaplen, o.promiscuous, c.kernel_drops, c.interface_drops});
   };
   return ingestSource({capture, o.output, 0, addDrops}, dbPath, dissectors, options, progress);
 }

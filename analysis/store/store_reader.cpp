@@ -73,8 +73,12 @@ std::optional<LiveCaptureRecord> StoreReader::liveCapture() {
                "SELECT interface, filter, snaplen, promiscuous, kernel_drops, interface_drops"
                " FROM live_capture WHERE id = 1");
   if (!st.step()) return std::nullopt;
-  return LiveCaptureRecord{st.text(0),           st.text(1),           static_cast<int>(st.int64(2)),
-                           st.int64(3) != 0,     uint64_t(st.int64(4)), uint64_t(st.int64(5))};
+  return LiveCaptureRecord{st.text(0),
+                           st.text(1),
+                           static_cast<int>(st.int64(2)),
+                           st.int64(3) != 0,
+                           uint64_t(st.int64(4)),
+                           uint64_t(st.int64(5))};
 }
 
 std::vector<ProtocolRecord> StoreReader::protocols() {

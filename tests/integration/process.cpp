@@ -1,6 +1,7 @@
 #include "process.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -13,16 +14,18 @@ namespace rudp::test {
 
 namespace fs = std::filesystem;
 
-ProcessResult run(const std::vector<std::string>& argv, const std::string& workDir) {
-  // Output goes to files, not pipes, so a chatty child can never block.
+Background::Background(const std::vector<std::string>& argv, const std::string& workDir) {
   char outT[] = "/tmp/rudpscope-outXXXXXX";
   char errT[] = "/tmp/rudpscope-errXXXXXX";
-  int outFd = mkstemp(outT), errFd = mkstemp(errT);
-  if (outFd < 0 || errFd < 0) throw std::runtime_error("mkstemp failed");
-  pid_t pid = fork();
-  if (pid == 0) {
-    dup2(outFd, 1);
-    dup2(errFd, 2);
+  outFd_ = mkstemp(outT);
+  errFd_ = mkstemp(errT);
+  if (outFd_ < 0 || errFd_ < 0) throw std::runtime_error("mkstemp failed");
+  outPath_ = outT;
+  errPath_ = errT;
+  pid_ = fork();
+  if (pid_ == 0) {
+    dup2(outFd_, 1);
+    dup2(errFd_, 2);
     int nul = open("/dev/null", O_RDONLY);
     dup2(nul, 0);
     if (!workDir.empty() && chdir(workDir.c_str()) != 0) _exit(126);
@@ -32,22 +35,39 @@ ProcessResult run(const std::vector<std::string>& argv, const std::string& workD
     execvp(args[0], args.data());
     _exit(127);
   }
+}
+
+Background::~Background() {
+  if (pid_ > 0) stop(SIGKILL);
+}
+
+ProcessResult Background::stop(int signal) {
+  if (pid_ > 0) kill(pid_, signal);
+  return wait();
+}
+
+ProcessResult Background::wait() {
   int st = 0;
-  waitpid(pid, &st, 0);
-  close(outFd);
-  close(errFd);
-  auto slurp = [](const char* p) {
+  waitpid(pid_, &st, 0);
+  pid_ = -1;
+  close(outFd_);
+  close(errFd_);
+  auto slurp = [](const std::string& p) {
     std::ifstream f(p, std::ios::binary);
     std::stringstream ss;
     ss << f.rdbuf();
-    std::remove(p);
+    std::remove(p.c_str());
     return ss.str();
   };
   ProcessResult r;
-  r.out = slurp(outT);
-  r.err = slurp(errT);
+  r.out = slurp(outPath_);
+  r.err = slurp(errPath_);
   r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
   return r;
+}
+
+ProcessResult run(const std::vector<std::string>& argv, const std::string& workDir) {
+  return Background(argv, workDir).wait();
 }
 
 TempDir::TempDir(const std::string& tag) {

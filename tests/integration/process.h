@@ -15,6 +15,26 @@ struct ProcessResult {
 // waiting for it to end.
 ProcessResult run(const std::vector<std::string>& argv, const std::string& workDir = {});
 
+// The same, running in the background until stop() or wait(). Output goes to
+// files, so a chatty child never blocks. The destructor kills and reaps a
+// child still running.
+class Background {
+ public:
+  explicit Background(const std::vector<std::string>& argv, const std::string& workDir = {});
+  ~Background();
+  Background(const Background&) = delete;
+  Background& operator=(const Background&) = delete;
+
+  ProcessResult stop(int signal);  // sends `signal`, then waits
+  ProcessResult wait();
+  int pid() const { return pid_; }
+
+ private:
+  int pid_ = -1;
+  std::string outPath_, errPath_;
+  int outFd_ = -1, errFd_ = -1;
+};
+
 // A fresh folder under the system temp folder, removed by the destructor.
 struct TempDir {
   explicit TempDir(const std::string& tag);

@@ -1,0 +1,122 @@
+// rudpscope-cli capture on loopback with real traffic. Needs capture
+// permission (root, or the capabilities), as every live capture does.
+#include <signal.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "cli_checks.h"
+#include "db_compare.h"
+#include "process.h"
+#include "udp_traffic.h"
+
+using namespace rudp::test;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+// The capture creates its file once the interface is capturing with its filter.
+void waitUntilCapturing(const std::string& file) {
+  for (int i = 0; i < 200 && !fs::exists(file); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(25));
+  REQUIRE(fs::exists(file));
+}
+
+uint64_t tsharkFrames(const std::string& file) {
+  ProcessResult r = run({TSHARK_EXECUTABLE, "-r", file, "-T", "fields", "-e", "frame.number"});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  return splitLines(r.out).size();
+}
+
+}  // namespace
+
+TEST_CASE("SIGTERM ends a capture with every packet in a complete file, analysed as analyze analyses it") {
+  TempDir dir("live-term");
+  const std::string file = dir / "term.pcapng", db = dir / "live.sqlite";
+  Background capture(
+      {RUDPSCOPE_CLI, "capture", "-i", "lo", "-f", "udp port 47101", "-w", file, "--db", db, "--json"});
+  waitUntilCapturing(file);
+  sendUdp(47101, 500, 120, 500);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  ProcessResult r = capture.stop(SIGTERM);
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  const json summary = json::parse(r.out);
+  CHECK(summary["capture"]["packets"] == 500);
+  CHECK(summary["capture"]["live"]["interface"] == "lo");
+  CHECK(summary["capture"]["live"]["filter"] == "udp port 47101");
+  CHECK(summary["capture"]["live"]["kernel_drops"] == 0);
+  CHECK(summary["connections"].size() == 1);
+  CHECK(summary["connections"][0]["directions"]["client_to_server"]["packets"] == 500);
+  CHECK(tsharkFrames(file) == 500);
+
+  REQUIRE(run({RUDPSCOPE_CLI, "analyze", file, "--db", dir / "fresh.sqlite", "-q"}).status == 0);
+  const auto rows = requireSameTables(db, dir / "fresh.sqlite", {"live_capture"});
+  CHECK(rows.at("packets") == 500);
+}
+
+TEST_CASE("after SIGKILL the file holds every packet flushed before it") {
+  TempDir dir("live-kill");
+  const std::string file = dir / "kill.pcapng";
+  Background capture({RUDPSCOPE_CLI, "capture", "-i", "lo", "-f", "udp port 47102", "-w", file, "-q"});
+  waitUntilCapturing(file);
+  sendUdp(47102, 300, 100, 500);
+  // The capture flushes at least every 100 ms while packets flow, and when
+  // the interface falls idle.
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  CHECK(capture.stop(SIGKILL).status == 128 + SIGKILL);
+  CHECK(tsharkFrames(file) == 300);
+  ProcessResult r = run({RUDPSCOPE_CLI, "analyze", file, "--db", dir / "after.sqlite", "--json", "-q"});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  CHECK(json::parse(r.out)["capture"]["packets"] == 300);
+  CHECK(r.err.empty());
+}
+
+TEST_CASE("a capture given a duration stops by itself") {
+  TempDir dir("live-duration");
+  const std::string file = dir / "d.pcapng";
+  const auto start = std::chrono::steady_clock::now();
+  ProcessResult r = run({RUDPSCOPE_CLI, "capture", "-i", "lo", "-f", "udp port 47103", "-w", file,
+                         "--duration", "1.5", "--json"});
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  CHECK(took >= 1.5);
+  CHECK(took < 5.0);
+  CHECK(json::parse(r.out)["capture"]["packets"] == 0);
+  CHECK(tsharkFrames(file) == 0);
+}
+
+TEST_CASE("a bad filter, a missing interface and no permission each get one clear line") {
+  TempDir dir("live-errors");
+  const std::string file = dir / "e.pcapng";
+  requireOneLineError(run({RUDPSCOPE_CLI, "capture", "-i", "lo", "-f", "udp porrt 5", "-w", file}),
+                      "bad capture filter 'udp porrt 5': can't parse filter expression: syntax error");
+  requireOneLineError(run({RUDPSCOPE_CLI, "capture", "-i", "nosuch0", "-w", file}),
+                      "no interface 'nosuch0' to capture on (rudpscope-cli interfaces lists them)");
+  requireOneLineError(run({"setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups",
+                           "--inh-caps=-all", RUDPSCOPE_CLI, "capture", "-i", "lo", "-w", file}),
+                      "no permission to capture on 'lo': run as root, or allow this program once with: sudo "
+                      "setcap cap_net_raw,cap_net_admin+eip");
+  CHECK_FALSE(fs::exists(file));
+}
+
+TEST_CASE("interfaces lists loopback with its address") {
+  ProcessResult r = run({RUDPSCOPE_CLI, "interfaces", "--json"});
+  REQUIRE(r.status == 0);
+  bool found = false;
+  for (const json& i : json::parse(r.out))
+    if (i["name"] == "lo") {
+      found = true;
+      CHECK(i["loopback"] == true);
+      CHECK(i["addresses"][0] == "127.0.0.1");
+    }
+  CHECK(found);
+}
