@@ -16,6 +16,7 @@
 #include "flow/segment_extractor.h"
 #include "session/connection_analyzers.h"
 #include "session/dissect_pool.h"
+#include "session/live_view.h"
 #include "session/store_thread.h"
 #include "store/schema.h"
 
@@ -204,6 +205,8 @@ struct Source {
   std::string path;
   uint64_t total = 0;                                   // bytes, for progress; 0 for a live capture
   std::function<void(StoreWriter&)> beforeFinish = {};  // adds what only the caller knows
+  // After each batch, before its rows go to the store (a live view).
+  std::function<void(const RowBatch&, const ConnectionTable&, const CaptureInfo&, bool last)> onBatch = {};
 };
 
 // Runs the pipeline over the source until its end, then completes the database.
@@ -240,6 +243,7 @@ IngestResult ingestSource(const Source& source, const std::string& dbPath, const
       auto rows = writer.take();
       for (size_t i = 0; i < buf[cur].size; ++i) flows.process(buf[cur].slots[i], *rows);
       flows.closeIdle(*rows);
+      if (source.onBatch) source.onBatch(*rows, flows.table(), info, false);
       writer.write(std::move(rows));
       if (progress.cancelled()) throw Cancelled();
       report(reader.bytesRead());
@@ -249,6 +253,7 @@ IngestResult ingestSource(const Source& source, const std::string& dbPath, const
     auto last = writer.take();
     flows.analyzers().setOutput(last.get());
     flows.analyzers().finish();
+    if (source.onBatch) source.onBatch(*last, flows.table(), info, true);
     writer.write(std::move(last));
     writer.flush();
     analysis->createIndexes();
@@ -272,14 +277,21 @@ IngestResult ingestCapture(const std::string& capturePath, const std::string& db
 }
 
 IngestResult ingestLive(LiveCapture& capture, const std::string& dbPath, const DissectorOptions& dissectors,
-                        const IngestOptions& options, const ProgressSink& progress) {
+                        const IngestOptions& options, const ProgressSink& progress, LiveView* view) {
   const LiveOptions& o = capture.options();
   auto addDrops = [&](StoreWriter& store) {
     const LiveCounters c = capture.counters();
     store.addLiveCapture(
         {o.interface, o.filter, o.snaplen, o.promiscuous, c.kernel_drops, c.interface_drops});
   };
-  return ingestSource({capture, o.output, 0, addDrops}, dbPath, dissectors, options, progress);
+  auto publish = [&](const RowBatch& batch, const ConnectionTable& table, const CaptureInfo& info,
+                     bool last) {
+    if (view) view->publish(batch, table.connections(), info, capture.counters(), last);
+  };
+  IngestResult r =
+      ingestSource({capture, o.output, 0, addDrops, publish}, dbPath, dissectors, options, progress);
+  if (view) view->finish();
+  return r;
 }
 
 }  // namespace rudp

@@ -10,6 +10,8 @@
 
 namespace rudp {
 
+class LiveView;
+
 struct IngestOptions {
   // Lua states dissecting in parallel (flows partitioned between them);
   // 0 = one per core. 1 = everything on the calling thread.
@@ -51,8 +53,10 @@ IngestResult ingestCapture(const std::string& capturePath, const std::string& db
 // file and the database: the same rows ingestCapture of that file writes,
 // plus the capture's settings and drop counters (StoreReader::liveCapture).
 // `progress` is called at least every 100 ms while packets flow, with
-// Progress::total 0.
+// Progress::total 0; so is `view`'s publish(), and its finish() once the
+// database is complete.
 IngestResult ingestLive(LiveCapture& capture, const std::string& dbPath, const DissectorOptions& dissectors,
-                        const IngestOptions& options = {}, const ProgressSink& progress = {});
+                        const IngestOptions& options = {}, const ProgressSink& progress = {},
+                        LiveView* view = nullptr);
 
 }  // namespace rudp

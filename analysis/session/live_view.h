@@ -1,0 +1,83 @@
+// What a live capture has found so far, for a window to show while it runs:
+// the pipeline publishes after every batch (at least every 100 ms while
+// packets flow) and a viewer on any thread copies a snapshot. Values only;
+// the database stays the record once the capture stops.
+#pragma once
+#include <array>
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "analyzers/events.h"
+#include "capture/live_capture.h"
+#include "flow/connection.h"
+#include "store/records.h"
+
+namespace rudp {
+
+struct RowBatch;
+
+// One connection's analysis events so far, in the order the analyzers
+// emitted them (the most recent kMaxEvents of each kind).
+struct LiveEvents {
+  std::vector<ana::RttEvent> rtts;
+  std::vector<ana::RetransmissionEvent> retransmissions;
+  std::vector<ana::LossEvent> losses;
+  std::vector<ana::StallEvent> stalls;
+  std::vector<ana::RateEvent> rates;
+};
+
+struct LiveConnection {
+  ConnectionSummary summary;
+  // Per direction whose data they concern (0 client to server).
+  std::array<uint64_t, 2> retransmissions{}, lost{}, stalls{};
+  std::array<double, 2> last_rtt_ms{-1, -1};
+};
+
+struct LiveSnapshot {
+  uint64_t generation = 0;  // grows with every publish; 0: nothing yet
+  bool finished = false;    // the capture stopped and its database is complete
+  uint64_t packets = 0;
+  int64_t first_ts_ns = 0, last_ts_ns = 0;
+  LiveCounters counters;                    // file size and drops
+  std::vector<LiveConnection> connections;  // by id
+  int64_t watched = 0;                      // the connection `events` belong to (0: none)
+  LiveEvents events;
+};
+
+class LiveView {
+ public:
+  static constexpr size_t kMaxEvents = 1'000'000;
+
+  // The connection whose events snapshots carry (any thread).
+  void watch(int64_t conn);
+  LiveSnapshot snapshot() const;
+
+  // The pipeline, after each batch: its events, the connections it closed
+  // and those still open (their summaries at most every 100 ms, and at the
+  // `last` batch).
+  void publish(const RowBatch& batch, const std::vector<std::unique_ptr<Connection>>& open,
+               const CaptureInfo& info, const LiveCounters& counters, bool last = false);
+  // The capture stopped and its database is complete.
+  void finish();
+
+ private:
+  void addEvents(const RowBatch& batch);
+  void updateConnection(const Connection& c);
+
+  mutable std::mutex mu_;
+  uint64_t generation_ = 0;
+  bool finished_ = false;
+  uint64_t packets_ = 0;
+  int64_t first_ns_ = 0, last_ns_ = 0;
+  LiveCounters counters_;
+  std::map<int64_t, LiveConnection> conns_;
+  std::map<int64_t, LiveEvents> events_;
+  int64_t watched_ = 0;
+  std::chrono::steady_clock::time_point summarised_{};
+};
+
+}  // namespace rudp
