@@ -5,6 +5,9 @@
 #include <unistd.h>
 
 #include <climits>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
 
 #include "capture/capture_filter.h"
 #include "core/error.h"
@@ -14,13 +17,14 @@ namespace rudp {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+namespace fs = std::filesystem;
 
 // How often a flowing capture pauses so that the pipeline publishes and the
 // file is flushed: the GUI wants at least five updates a second.
 constexpr auto kPublishEvery = std::chrono::milliseconds(100);
 constexpr int kReadTimeoutMs = 50;
 
-std::string quoted(const std::string& s) { return "'" + s + "'"; }
+std::string inQuotes(const std::string& s) { return "'" + s + "'"; }
 
 std::string thisProgram() {
   char path[PATH_MAX];
@@ -32,15 +36,15 @@ std::string thisProgram() {
 std::string activationError(int rc, const std::string& iface, const std::string& detail) {
   switch (rc) {
     case PCAP_ERROR_NO_SUCH_DEVICE:
-      return "no interface " + quoted(iface) + " to capture on (rudpscope-cli interfaces lists them)";
+      return "no interface " + inQuotes(iface) + " to capture on (rudpscope-cli interfaces lists them)";
     case PCAP_ERROR_PERM_DENIED:
-      return "no permission to capture on " + quoted(iface) +
+      return "no permission to capture on " + inQuotes(iface) +
              ": run as root, or allow this program once with: sudo setcap cap_net_raw,cap_net_admin+eip " +
              thisProgram();
     case PCAP_ERROR_PROMISC_PERM_DENIED:
-      return "no permission to put " + quoted(iface) + " in promiscuous mode: capture without it (-p)";
-    case PCAP_ERROR_IFACE_NOT_UP: return "interface " + quoted(iface) + " is down";
-    default: return "cannot capture on " + quoted(iface) + ": " + detail;
+      return "no permission to put " + inQuotes(iface) + " in promiscuous mode: capture without it (-p)";
+    case PCAP_ERROR_IFACE_NOT_UP: return "interface " + inQuotes(iface) + " is down";
+    default: return "cannot capture on " + inQuotes(iface) + ": " + detail;
   }
 }
 
@@ -51,11 +55,11 @@ LiveCapture::LiveCapture(const LiveOptions& options) : options_(options) {
   if (std::string why = captureFilterError(options_.filter); !why.empty()) throw CaptureError(why);
   char errbuf[PCAP_ERRBUF_SIZE] = {0};
   p_ = pcap_create(options_.interface.c_str(), errbuf);
-  if (!p_) throw CaptureError("cannot capture on " + quoted(options_.interface) + ": " + errbuf);
+  if (!p_) throw CaptureError("cannot capture on " + inQuotes(options_.interface) + ": " + errbuf);
   try {
     activate();
     applyFilter();
-    writer_ = std::make_unique<PcapngWriter>(options_.output, link_type_, PcapngWriter::Mode::Live);
+    openFile();
   } catch (...) {
     pcap_close(p_);
     throw;
@@ -75,24 +79,57 @@ void LiveCapture::activate() {
   nanoseconds_ = pcap_set_tstamp_precision(p_, PCAP_TSTAMP_PRECISION_NANO) == 0;
   const int rc = pcap_activate(p_);
   if (rc < 0) throw CaptureError(activationError(rc, options_.interface, pcap_geterr(p_)));
-  if (rc > 0) warning_ = "capture on " + quoted(options_.interface) + ": " + pcap_geterr(p_);
+  if (rc > 0) warning_ = "capture on " + inQuotes(options_.interface) + ": " + pcap_geterr(p_);
   nanoseconds_ = pcap_get_tstamp_precision(p_) == PCAP_TSTAMP_PRECISION_NANO;
   link_type_ = pcap_datalink(p_);
   char errbuf[PCAP_ERRBUF_SIZE] = {0};
   if (pcap_setnonblock(p_, 1, errbuf) != 0)
-    throw CaptureError("cannot capture on " + quoted(options_.interface) + ": " + errbuf);
+    throw CaptureError("cannot capture on " + inQuotes(options_.interface) + ": " + errbuf);
 }
 
 void LiveCapture::applyFilter() {
   if (options_.filter.empty()) return;
   bpf_program program;
   if (pcap_compile(p_, &program, options_.filter.c_str(), 1, PCAP_NETMASK_UNKNOWN) != 0)
-    throw CaptureError("bad capture filter " + quoted(options_.filter) + " on " + quoted(options_.interface) +
-                       ": " + pcap_geterr(p_));
+    throw CaptureError("bad capture filter " + inQuotes(options_.filter) + " on " +
+                       inQuotes(options_.interface) + ": " + pcap_geterr(p_));
   const int rc = pcap_setfilter(p_, &program);
   pcap_freecode(&program);
   if (rc != 0)
-    throw CaptureError("cannot apply capture filter " + quoted(options_.filter) + ": " + pcap_geterr(p_));
+    throw CaptureError("cannot apply capture filter " + inQuotes(options_.filter) + ": " + pcap_geterr(p_));
+}
+
+// OUTPUT's stem + _NNNNN_YYYYmmddHHMMSS + its extension, as Wireshark names ring files.
+static std::string ringFileName(const std::string& output, unsigned index) {
+  const fs::path path(output);
+  char stamp[32];
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  localtime_r(&now, &tm);
+  std::strftime(stamp, sizeof stamp, "%Y%m%d%H%M%S", &tm);
+  char number[16];
+  std::snprintf(number, sizeof number, "_%05u_", index);
+  return (path.parent_path() / (path.stem().string() + number + stamp + path.extension().string())).string();
+}
+
+void LiveCapture::openFile() {
+  const bool ring = options_.ring_files > 0;
+  const std::string path = ring ? ringFileName(options_.output, file_index_) : options_.output;
+  writer_ = std::make_unique<PcapngWriter>(path, link_type_, PcapngWriter::Mode::Live);
+  if (ring) kept_.push_back(path);
+}
+
+std::string LiveCapture::rotate() {
+  file_full_ = false;
+  finished_ = false;
+  frame_ = 0;
+  ++file_index_;
+  openFile();
+  if (kept_.size() <= options_.ring_files) return {};
+  const std::string dropped = kept_.front();
+  kept_.erase(kept_.begin());
+  std::remove(dropped.c_str());
+  return dropped;
 }
 
 std::string LiveCapture::linkTypeName() const {
@@ -119,6 +156,10 @@ bool LiveCapture::pause() {
 bool LiveCapture::next(RawPacket& out) {
   paused_ = false;
   if (finished_ || stopRequested()) return false;
+  if (options_.ring_files > 0 && writer_->bytesWritten() >= options_.ring_file_bytes) {
+    file_full_ = true;
+    return false;
+  }
   if (Clock::now() - published_ >= kPublishEvery) return pause();
   pcap_pkthdr* header = nullptr;
   const u_char* data = nullptr;
@@ -126,7 +167,7 @@ bool LiveCapture::next(RawPacket& out) {
   if (rc == 0 && waitForPackets()) rc = pcap_next_ex(p_, &header, &data);
   if (rc == 0) return pause();
   if (rc != 1) {  // the interface went away, or another error: keep what came before
-    warning_ = "capture on " + quoted(options_.interface) + " stopped: " + pcap_geterr(p_);
+    warning_ = "capture on " + inQuotes(options_.interface) + " stopped: " + pcap_geterr(p_);
     return false;
   }
   const int64_t fraction = nanoseconds_ ? header->ts.tv_usec : int64_t(header->ts.tv_usec) * 1000;
@@ -165,8 +206,10 @@ void LiveCapture::finish() {
   if (finished_) return;
   readStats();
   finished_ = true;
-  pcap_close(p_);
-  p_ = nullptr;
+  if (!file_full_) {
+    pcap_close(p_);
+    p_ = nullptr;
+  }
   writer_->finish();
 }
 

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "capture/capture_reader.h"
 #include "capture/pcapng_writer.h"
@@ -20,9 +21,15 @@ struct LiveOptions {
   std::string filter = "udp or tcp";  // BPF capture filter; empty: everything
   int snaplen = 262144;               // bytes kept per packet (Wireshark's default)
   bool promiscuous = true;
-  int buffer_mb = 32;                       // kernel buffer: bursts above the analysis rate wait here
-  std::string output;                       // the pcapng file written as packets arrive
-  double duration_s = 0;                    // stop after this long; 0: until stopped
+  int buffer_mb = 32;     // kernel buffer: bursts above the analysis rate wait here
+  std::string output;     // the pcapng file written as packets arrive
+  double duration_s = 0;  // stop after this long; 0: until stopped
+  // A ring buffer: when the file reaches ring_file_bytes the capture goes on
+  // in a new file, and only the newest ring_files are kept. The files are
+  // named as Wireshark names its ring: OUTPUT's stem + _NNNNN_YYYYmmddHHMMSS
+  // + its extension. 0: one file.
+  unsigned ring_files = 0;
+  uint64_t ring_file_bytes = 0;
   const std::atomic<bool>* stop = nullptr;  // set from any thread (or a signal handler)
 };
 
@@ -42,9 +49,19 @@ class LiveCapture final : public CaptureReader {
   explicit LiveCapture(const LiveOptions& options);
   ~LiveCapture() override;
 
+  // False also when a ring file is full (fileFull()): the file's stream ends
+  // there, and rotate() starts the next one.
   bool next(RawPacket& out) override;
   bool paused() const override { return paused_; }
+  // Completes the current file; stops capturing unless the file is full.
   void finish() override;
+
+  bool fileFull() const { return file_full_; }
+  // After finish() of a full ring file: starts the next file, frames
+  // numbered from 1 again. Returns the file the ring dropped ("" if none),
+  // already deleted.
+  std::string rotate();
+  const std::string& currentFile() const { return writer_->path(); }
 
   int linkType() const override { return link_type_; }
   std::string linkTypeName() const override;
@@ -55,6 +72,7 @@ class LiveCapture final : public CaptureReader {
   std::string warning() const override { return warning_; }
 
   // Call on the thread that calls next(). Final after finish().
+  // `packets` counts the whole capture, `bytes` the current file.
   LiveCounters counters();
   const LiveOptions& options() const { return options_; }
 
@@ -65,6 +83,7 @@ class LiveCapture final : public CaptureReader {
   bool pause();
   bool waitForPackets();
   void readStats();
+  void openFile();
 
   LiveOptions options_;
   pcap* p_ = nullptr;
@@ -73,6 +92,9 @@ class LiveCapture final : public CaptureReader {
   bool nanoseconds_ = true;
   bool paused_ = false;
   bool finished_ = false;
+  bool file_full_ = false;
+  unsigned file_index_ = 1;
+  std::vector<std::string> kept_;  // ring files, oldest first
   uint64_t frame_ = 0;
   LiveCounters counters_;
   std::string warning_;

@@ -10,6 +10,7 @@
 #include <ctime>
 
 #include "cli/commands.h"
+#include "core/error.h"
 #include "store/db_path.h"
 
 namespace rudp::cli {
@@ -75,6 +76,17 @@ class StatusLine {
   uint64_t packets_ = 0;
 };
 
+// --ring N:MB
+void parseRing(const std::string& text, LiveOptions& live) {
+  unsigned files = 0;
+  double mb = 0;
+  char rest = 0;
+  if (std::sscanf(text.c_str(), "%u:%lf%c", &files, &mb, &rest) != 2 || files < 2 || mb <= 0)
+    throw Error("--ring takes N:MB with N >= 2 files and MB > 0 megabytes each, not '" + text + "'");
+  live.ring_files = files;
+  live.ring_file_bytes = static_cast<uint64_t>(mb * 1e6);
+}
+
 }  // namespace
 
 int runCapture(CaptureArgs& args) {
@@ -83,8 +95,14 @@ int runCapture(CaptureArgs& args) {
   args.live.output = a.capture;
   args.live.promiscuous = !args.noPromiscuous;
   args.live.stop = &g_stop;
+  if (!args.ring.empty()) {
+    parseRing(args.ring, args.live);
+    if (!a.db.empty())
+      throw Error("--db cannot be used with --ring: each file gets its own database beside it");
+  }
+
   LiveCapture capture(args.live);
-  const std::string db = a.db.empty() ? defaultDatabasePath(a.capture) : a.db;
+  const std::string db = a.db.empty() && args.ring.empty() ? defaultDatabasePath(a.capture) : a.db;
   stopOnSignals();
   StatusLine status(capture, a.quiet);
   ProgressSink progress;
@@ -95,9 +113,10 @@ int runCapture(CaptureArgs& args) {
     std::fprintf(stderr, "rudpscope-cli: warning: %s\n", r.capture.warning.c_str());
   const LiveCounters c = capture.counters();
   std::fprintf(stderr,
-               "rudpscope-cli: captured %" PRIu64 " packets to %s (%" PRIu64
+               "rudpscope-cli: captured %" PRIu64 " packets%s to %s (%" PRIu64
                " dropped by the kernel, %" PRIu64 " by the interface)\n",
-               c.packets, a.capture.c_str(), c.kernel_drops, c.interface_drops);
+               c.packets, args.ring.empty() ? "" : ", the newest", r.capture.path.c_str(), c.kernel_drops,
+               c.interface_drops);
   printSummary(r.db_path, a.json);
   return 0;
 }

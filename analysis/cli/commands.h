@@ -52,6 +52,7 @@ struct CaptureArgs {
   AnalyzeArgs analysis;        // analysis.capture is the pcapng written (-w)
   LiveOptions live;            // live.output is set from analysis.capture
   bool noPromiscuous = false;  // -p, as tcpdump and dumpcap spell it
+  std::string ring;            // --ring N:MB
 };
 
 int runDecode(const DecodeArgs& args);

@@ -80,6 +80,10 @@ CLI::App* addCaptureCommand(CLI::App& app, rudp::cli::CaptureArgs& c) {
   cmd->add_flag("-p,--no-promiscuous-mode", c.noPromiscuous, "Do not put the interface in promiscuous mode");
   cmd->add_option("-B,--buffer-size", c.live.buffer_mb, "Kernel buffer in MB (default 32)")
       ->check(CLI::Range(1, 4096));
+  cmd->add_option("--ring", c.ring,
+                  "A ring buffer of N files of MB megabytes each, each with its own database"
+                  " (the summary is the last file's)")
+      ->type_name("N:MB");
   cmd->add_flag("--json", c.analysis.json, "Print the summary as JSON");
   addAnalysisSettings(cmd, c.analysis);
   return cmd;

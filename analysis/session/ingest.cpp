@@ -18,6 +18,7 @@
 #include "session/dissect_pool.h"
 #include "session/live_view.h"
 #include "session/store_thread.h"
+#include "store/db_path.h"
 #include "store/schema.h"
 
 namespace rudp {
@@ -288,10 +289,19 @@ IngestResult ingestLive(LiveCapture& capture, const std::string& dbPath, const D
                      bool last) {
     if (view) view->publish(batch, table.connections(), info, capture.counters(), last);
   };
-  IngestResult r =
-      ingestSource({capture, o.output, 0, addDrops, publish}, dbPath, dissectors, options, progress);
-  if (view) view->finish();
-  return r;
+  // A ring: one database per file, beside it, each what analysing that file gives.
+  for (;;) {
+    const std::string file = capture.currentFile();
+    const std::string db = dbPath.empty() ? defaultDatabasePath(file) : dbPath;
+    IngestResult r = ingestSource({capture, file, 0, addDrops, publish}, db, dissectors, options, progress);
+    if (!capture.fileFull()) {
+      if (view) view->finish();
+      return r;
+    }
+    if (const std::string dropped = capture.rotate(); !dropped.empty())
+      std::remove(defaultDatabasePath(dropped).c_str());
+    if (view) view->startFile();
+  }
 }
 
 }  // namespace rudp

@@ -52,6 +52,9 @@ IngestResult ingestCapture(const std::string& capturePath, const std::string& db
 // its duration, or the interface going away). Then it completes the capture's
 // file and the database: the same rows ingestCapture of that file writes,
 // plus the capture's settings and drop counters (StoreReader::liveCapture).
+// With a ring buffer (LiveOptions::ring_files) each file gets its own
+// database, beside it (`dbPath` must be empty), and the result is the last
+// file's; the ring's dropped files lose their database too.
 // `progress` is called at least every 100 ms while packets flow, with
 // Progress::total 0; so is `view`'s publish(), and its finish() once the
 // database is complete.

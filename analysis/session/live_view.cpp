@@ -99,6 +99,13 @@ void LiveView::publish(const RowBatch& batch, const std::vector<std::unique_ptr<
   ++generation_;
 }
 
+void LiveView::startFile() {
+  std::lock_guard lock(mu_);
+  conns_.clear();
+  events_.clear();
+  ++generation_;
+}
+
 void LiveView::finish() {
   std::lock_guard lock(mu_);
   finished_ = true;

@@ -63,6 +63,8 @@ class LiveView {
                const CaptureInfo& info, const LiveCounters& counters, bool last = false);
   // The capture stopped and its database is complete.
   void finish();
+  // A ring buffer moved to its next file: connections start again.
+  void startFile();
 
  private:
   void addEvents(const RowBatch& batch);
