@@ -126,7 +126,7 @@ std::string LiveCapture::rotate() {
   ++file_index_;
   openFile();
   if (kept_.size() <= options_.ring_files) return {};
-  const std::string dropped = kept_.front();
+  std::string dropped = kept_.front();
   kept_.erase(kept_.begin());
   std::remove(dropped.c_str());
   return dropped;
