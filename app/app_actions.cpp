@@ -19,6 +19,12 @@ AppActions::AppActions(QMainWindow* window, const QStringList& pageNames)
   reanalyse = make(tr("&Reload and Analyse Again"), QKeySequence(Qt::CTRL | Qt::Key_R), "action.reanalyse");
   reanalyse->setIcon(style->standardIcon(QStyle::SP_BrowserReload));
   cancel = make(tr("Cancel &Analysis"), QKeySequence(Qt::Key_Escape), "action.cancel");
+  startCapture = make(tr("&Start…"), QKeySequence(Qt::CTRL | Qt::Key_E), "action.startCapture");
+  startCapture->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_E), QKeySequence(Qt::CTRL | Qt::Key_K)});
+  startCapture->setIcon(style->standardIcon(QStyle::SP_MediaPlay));
+  startCapture->setToolTip(tr("Capture from an interface and watch the connections as they play"));
+  stopCapture = make(tr("S&top"), {}, "action.stopCapture");
+  stopCapture->setIcon(style->standardIcon(QStyle::SP_MediaStop));
   quit = make(tr("&Quit"), QKeySequence(Qt::CTRL | Qt::Key_Q), "action.quit");
   quit->setMenuRole(QAction::QuitRole);
   settings = make(tr("&Settings…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P), "action.settings");
@@ -48,6 +54,7 @@ AppActions::AppActions(QMainWindow* window, const QStringList& pageNames)
   }
   fillMenus(window);
   setCaptureOpen(false);
+  setCapturing(false);
 }
 
 QAction* AppActions::make(const QString& text, const QKeySequence& key, const QString& objectName) {
@@ -83,6 +90,10 @@ void AppActions::fillMenus(QMainWindow* window) {
   view->addSeparator();
   view->addAction(cancel);
 
+  QMenu* capture = window->menuBar()->addMenu(tr("&Capture"));
+  capture->addAction(startCapture);
+  capture->addAction(stopCapture);
+
   QMenu* tools = window->menuBar()->addMenu(tr("&Tools"));
   tools->addAction(openInWireshark);
   tools->addSeparator();
@@ -115,6 +126,21 @@ void AppActions::setCaptureOpen(bool isOpen) {
   for (QAction* a : {close, reanalyse, exportPng, exportSvg, exportCsv, exportReport, openInWireshark})
     a->setEnabled(isOpen);
   for (QAction* a : pages) a->setEnabled(isOpen);
+}
+
+// One action holds Ctrl+E at a time: two enabled actions with one key would
+// be ambiguous and neither would fire.
+void AppActions::setCapturing(bool capturing) {
+  startCapture->setEnabled(!capturing);
+  stopCapture->setEnabled(capturing);
+  if (capturing) {
+    startCapture->setShortcuts({});
+    stopCapture->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+  } else {
+    stopCapture->setShortcut({});
+    startCapture->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_E), QKeySequence(Qt::CTRL | Qt::Key_K)});
+  }
+  for (QAction* a : {open, openSample}) a->setEnabled(!capturing);
 }
 
 }  // namespace rudp::gui

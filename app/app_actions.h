@@ -1,6 +1,7 @@
 // The window's actions and menus, with the keys Wireshark and hotspot users
 // expect: Ctrl+O open, Ctrl+W close, Ctrl+R re-analyse, Ctrl+Q quit,
-// Ctrl+Shift+P settings, Ctrl+1..4 (and Alt+1..4) the pages, F1 help;
+// Ctrl+Shift+P settings, Ctrl+1..4 (and Alt+1..4) the pages, F1 help,
+// Ctrl+E (or Ctrl+K) start a capture and Ctrl+E again stop it, as Wireshark;
 // Tools: our dissectors into Wireshark, and the current connection opened in it.
 #pragma once
 #include <QList>
@@ -24,6 +25,8 @@ class AppActions : public QObject {
   QAction* close;
   QAction* reanalyse;
   QAction* cancel;
+  QAction* startCapture;
+  QAction* stopCapture;
   QAction* quit;
   QAction* settings;
   QAction* exportPng;
@@ -40,6 +43,8 @@ class AppActions : public QObject {
   void setRecentFiles(const QStringList& paths);
   // Actions that need an open capture.
   void setCaptureOpen(bool open);
+  // While a live capture runs: Stop takes Ctrl+E, Start and opening files wait.
+  void setCapturing(bool capturing);
 
  signals:
   void recentFileChosen(const QString& path);

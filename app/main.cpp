@@ -1,11 +1,15 @@
 // rudpscope [--page NAME] [--quit-after-load] [FILE]: the GUI. A capture
 // given on the command line (or by the file manager through the .desktop
-// file) opens at start.
+// file) opens at start. --capture IFACE starts a live capture instead (as
+// Capture > Start; with --capture-duration it stops by itself and opens).
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDir>
+#include <QFileInfo>
 #include <QIcon>
 #include <cstdio>
 
+#include "capture_dialog.h"
 #include "main_window.h"
 
 namespace {
@@ -25,6 +29,17 @@ void quitAfterLoad(MainWindow& window) {
         QCoreApplication::exit(1);
       },
       Qt::QueuedConnection);
+}
+
+rudp::LiveOptions liveOptions(const QString& iface, const QString& filter, QString output,
+                              double duration_s) {
+  if (output.isEmpty()) output = rudp::gui::defaultCaptureFile(QDir::currentPath(), iface);
+  rudp::LiveOptions o;
+  o.interface = iface.toStdString();
+  o.filter = filter.toStdString();
+  o.output = QFileInfo(output).absoluteFilePath().toStdString();
+  o.duration_s = duration_s;
+  return o;
 }
 
 }  // namespace
@@ -54,25 +69,42 @@ int main(int argc, char** argv) {
       QStringLiteral("exit (status 0) once FILE is analysed and on screen; if it cannot be opened, say "
                      "why on stderr and exit with status 1"));
   parser.addOption(quit);
+  const QCommandLineOption capture(QStringLiteral("capture"),
+                                   QStringLiteral("start a live capture on IFACE (Capture > Start)"),
+                                   QStringLiteral("IFACE"));
+  const QCommandLineOption captureFilter(QStringLiteral("capture-filter"),
+                                         QStringLiteral("BPF capture filter (default: udp or tcp)"),
+                                         QStringLiteral("FILTER"), QStringLiteral("udp or tcp"));
+  const QCommandLineOption captureOutput(
+      QStringLiteral("capture-output"),
+      QStringLiteral("pcapng file to write (default: capture-IFACE-DATE-TIME.pcapng here)"),
+      QStringLiteral("FILE"));
+  const QCommandLineOption captureDuration(QStringLiteral("capture-duration"),
+                                           QStringLiteral("stop the capture after S seconds and open it"),
+                                           QStringLiteral("S"), QStringLiteral("0"));
+  parser.addOptions({capture, captureFilter, captureOutput, captureDuration});
   parser.process(app);
   const QStringList pages{QStringLiteral("summary"), QStringLiteral("connections"),
                           QStringLiteral("timeline"), QStringLiteral("statistics")};
   const int startPage = pages.indexOf(parser.value(page).toLower());
   if (startPage < 0) parser.showHelp(2);
   const QStringList files = parser.positionalArguments();
-  if (parser.isSet(quit) && files.isEmpty()) {
-    std::fputs("rudpscope: --quit-after-load needs a FILE to open\n", stderr);
+  if (parser.isSet(quit) && files.isEmpty() && !parser.isSet(capture)) {
+    std::fputs("rudpscope: --quit-after-load needs a FILE to open or --capture\n", stderr);
     return 2;
   }
 
   MainWindow window;
   window.show();
-  if (!files.isEmpty()) {
-    QObject::connect(
-        &window, &MainWindow::captureShown, &window,
-        [&window, startPage] { window.showPage(MainWindow::Page(startPage)); }, Qt::SingleShotConnection);
-    if (parser.isSet(quit)) quitAfterLoad(window);
+  if (files.isEmpty() && !parser.isSet(capture)) return app.exec();
+  QObject::connect(
+      &window, &MainWindow::captureShown, &window,
+      [&window, startPage] { window.showPage(MainWindow::Page(startPage)); }, Qt::SingleShotConnection);
+  if (parser.isSet(quit)) quitAfterLoad(window);
+  if (parser.isSet(capture))
+    window.startCapture(liveOptions(parser.value(capture), parser.value(captureFilter),
+                                    parser.value(captureOutput), parser.value(captureDuration).toDouble()));
+  else
     window.openCapture(files.first());
-  }
   return app.exec();
 }

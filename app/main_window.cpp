@@ -1,7 +1,6 @@
 #include "main_window.h"
 
 #include <QAbstractItemView>
-#include <QApplication>
 #include <QCloseEvent>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -20,6 +19,7 @@
 #include "help_dialogs.h"
 #include "jobs/capture_session.h"
 #include "jobs/wireshark_launcher.h"
+#include "live_capture_controller.h"
 #include "message_banner.h"
 #include "models/value_text.h"
 #include "pages/analysis_page.h"
@@ -76,6 +76,8 @@ MainWindow::MainWindow(QWidget* parent)
   setCentralWidget(central);
 
   m_actions = new AppActions(this, {tr("Summary"), tr("Connections"), tr("Timeline"), tr("Statistics")});
+  m_live = new LiveCaptureController(*this);
+  bannerBox->addWidget(m_live->bar());
   m_exporter = new Exporter(this);
   for (QLabel* label : {m_packetsLabel, m_connectionsLabel, m_problemsLabel})
     statusBar()->addPermanentWidget(label);
@@ -159,6 +161,10 @@ void MainWindow::connectActions() {
   connect(m_actions->reanalyse, &QAction::triggered, this, &MainWindow::reanalyse);
   connect(m_actions->cancel, &QAction::triggered, m_session, &CaptureSession::cancel);
   connect(m_actions->quit, &QAction::triggered, this, &QWidget::close);
+  connect(m_actions->startCapture, &QAction::triggered, m_live, &LiveCaptureController::chooseAndStart);
+  connect(m_actions->stopCapture, &QAction::triggered, m_live, &LiveCaptureController::stop);
+  connect(m_live, &LiveCaptureController::finished, this, &MainWindow::openCapture);
+  connect(m_live, &LiveCaptureController::notCaptured, this, &MainWindow::captureNotShown);
   connect(m_actions->settings, &QAction::triggered, this, &MainWindow::showSettings);
   connect(m_actions->openSample, &QAction::triggered, this, &MainWindow::openSample);
   connect(m_actions->help, &QAction::triggered, this, [this] { showHelpDialog(this); });
@@ -178,7 +184,7 @@ void MainWindow::connectActions() {
 }
 
 void MainWindow::openCapture(const QString& path) {
-  if (path.isEmpty()) return;
+  if (path.isEmpty() || m_live->capturing()) return;  // nothing else opens while capturing
   m_session->open(path, m_prefs);
 }
 
@@ -192,6 +198,10 @@ void MainWindow::closeCapture() {
   m_session->close();
   resetPages();
   m_banner->dismiss();
+  showStartPage();
+}
+
+void MainWindow::showStartPage() {
   m_stack->setCurrentIndex(StartStack);
   m_actions->setCaptureOpen(false);
   m_actions->cancel->setEnabled(false);
@@ -233,11 +243,9 @@ void MainWindow::openCurrentInWireshark() {
   if (m_tabs->currentWidget() == m_timeline) return m_timeline->requestOpenInWireshark();
   const int64_t conn =
       m_connections->selectedConnection() ? m_connections->selectedConnection() : m_timeline->connection();
-  if (conn == 0) {
-    m_banner->showMessage(MessageBanner::Kind::Information,
-                          tr("Choose a connection to open in Wireshark first."));
-    return;
-  }
+  if (conn == 0)
+    return m_banner->showMessage(MessageBanner::Kind::Information,
+                                 tr("Choose a connection to open in Wireshark first."));
   openInWireshark(conn);
 }
 
@@ -245,6 +253,13 @@ void MainWindow::showWiresharkDialog() {
   auto* dialog = new WiresharkDialog(this);
   dialog->setAttribute(Qt::WA_DeleteOnClose);
   dialog->open();
+}
+
+void MainWindow::startCapture(const rudp::LiveOptions& options) {
+  if (m_live->capturing()) return;
+  closeCapture();
+  m_stack->setCurrentIndex(ResultsStack);
+  m_live->start(options, m_prefs);
 }
 
 void MainWindow::followConnection(int64_t conn) {
@@ -323,24 +338,16 @@ void MainWindow::onReady() {
 
 void MainWindow::onFailed(const QString& capturePath, const QString& message) {
   if (!QFileInfo::exists(capturePath)) m_recent->remove(capturePath);  // gone: not worth offering again
-  m_stack->setCurrentIndex(StartStack);
-  m_actions->setCaptureOpen(false);
-  m_actions->cancel->setEnabled(false);
   const QString text = tr("Cannot open %1: %2").arg(fileName(capturePath), message);
   m_banner->showMessage(MessageBanner::Kind::Error, text);
-  updateTitle();
-  updateStatusBar();
+  showStartPage();
   emit captureNotShown(text);
 }
 
 void MainWindow::onCancelled(const QString& capturePath) {
-  m_stack->setCurrentIndex(StartStack);
-  m_actions->setCaptureOpen(false);
-  m_actions->cancel->setEnabled(false);
   const QString text = tr("Analysis of %1 cancelled; nothing was saved.").arg(fileName(capturePath));
   m_banner->showMessage(MessageBanner::Kind::Information, text);
-  updateTitle();
-  updateStatusBar();
+  showStartPage();
   emit captureNotShown(text);
 }
 
@@ -360,6 +367,7 @@ void MainWindow::updateTitle() {
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  if (m_live->capturing()) return;
   for (const QUrl& url : event->mimeData()->urls())
     if (url.isLocalFile()) return event->acceptProposedAction();
 }

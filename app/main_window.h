@@ -6,6 +6,7 @@
 #include <QMainWindow>
 
 #include "analysis_preferences.h"
+#include "capture/live_capture.h"
 #include "flow/connection.h"
 #include "jobs/job_tracker.h"
 
@@ -23,6 +24,7 @@ class AnalysisPage;
 class AppActions;
 class CaptureSession;
 class ConnectionsPage;
+class LiveCaptureController;
 class Exporter;
 class MessageBanner;
 class RecentFiles;
@@ -62,6 +64,9 @@ class MainWindow : public QMainWindow {
   // page, else the connection selected on the Connections page.
   void openCurrentInWireshark();
   void showWiresharkDialog();
+  // Capture > Start: the open capture closes, the Connections and Timeline
+  // pages follow the capture, and at Stop its file opens as File > Open would.
+  void startCapture(const rudp::LiveOptions& options);
 
   CaptureSession& session() const { return *m_session; }
   AppActions& actions() const { return *m_actions; }
@@ -74,6 +79,7 @@ class MainWindow : public QMainWindow {
   AnalysisPage* analysisPage() const { return m_analysis; }
   StartPage* startPage() const { return m_start; }
   WiresharkLauncher* wiresharkLauncher() const { return m_wireshark; }
+  LiveCaptureController* liveCapture() const { return m_live; }
 
  signals:
   // The summary and the connections of the open capture are on screen.
@@ -101,6 +107,8 @@ class MainWindow : public QMainWindow {
   void followConnection(int64_t conn);
   void refreshStatistics();
   void resetPages();
+  // The start page, with no capture open (the banner keeps its message).
+  void showStartPage();
   void updateStatusBar();
   void updateTitle();
   void restoreWindowState();
@@ -118,6 +126,7 @@ class MainWindow : public QMainWindow {
   TimelinePage* m_timeline = nullptr;
   StatisticsPage* m_statistics = nullptr;
   AppActions* m_actions = nullptr;
+  LiveCaptureController* m_live = nullptr;
   Exporter* m_exporter = nullptr;
   WiresharkLauncher* m_wireshark;
   QLabel* m_packetsLabel;

@@ -1,5 +1,8 @@
 #include "models/connections_model.h"
 
+#include <algorithm>
+#include <iterator>
+
 namespace rudp::gui {
 
 ConnectionsModel::ConnectionsModel(QObject* parent)
@@ -11,6 +14,28 @@ void ConnectionsModel::setConnections(std::vector<ConnectionRecord> records, con
   records_ = std::move(records);
   columns_ = connectionColumns(settings, capture.first_ts_ns);
   endResetModel();
+}
+
+void ConnectionsModel::updateConnections(std::vector<ConnectionRecord> records) {
+  const size_t old = records_.size();
+  const bool sameRows =
+      records.size() >= old && std::equal(records_.begin(), records_.end(), records.begin(),
+                                          [](const ConnectionRecord& a, const ConnectionRecord& b) {
+                                            return a.summary.id == b.summary.id;
+                                          });
+  if (!sameRows) {
+    beginResetModel();
+    records_ = std::move(records);
+    endResetModel();
+    return;
+  }
+  std::move(records.begin(), records.begin() + static_cast<std::ptrdiff_t>(old), records_.begin());
+  if (old > 0) emit dataChanged(index(0, 0), index(int(old) - 1, columnCount() - 1));
+  if (records.size() == old) return;
+  beginInsertRows({}, int(old), int(records.size()) - 1);
+  records_.insert(records_.end(), std::make_move_iterator(records.begin() + static_cast<std::ptrdiff_t>(old)),
+                  std::make_move_iterator(records.end()));
+  endInsertRows();
 }
 
 int ConnectionsModel::rowCount(const QModelIndex& parent) const {

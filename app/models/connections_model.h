@@ -27,6 +27,11 @@ class ConnectionsModel : public QAbstractTableModel {
   void setConnections(std::vector<ConnectionRecord> records, const AnalysisSettings& settings,
                       const CaptureInfo& capture);
 
+  // Newer figures of the same connections with new ones after them (a live
+  // capture: ids only grow): rows change in place and new rows are appended,
+  // so the selection and the scroll position stay. Anything else resets.
+  void updateConnections(std::vector<ConnectionRecord> records);
+
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;
   QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;

@@ -136,6 +136,13 @@ void ConnectionsPage::setData(std::vector<ConnectionRecord> records, const Analy
 
 void ConnectionsPage::clear() { setData({}, {}, {}); }
 
+void ConnectionsPage::updateData(std::vector<ConnectionRecord> records) {
+  const bool first = m_model->rowCount() == 0;
+  m_model->updateConnections(std::move(records));
+  if (first && m_model->rowCount() > 0) m_table->resizeColumnsToContents();
+  updateCount();
+}
+
 void ConnectionsPage::applyColumnVisibility() {
   const QVariantMap chosen = QSettings().value(kColumnsKey).toMap();
   for (int c = 0; c < m_model->columnCount(); ++c) {

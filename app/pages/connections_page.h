@@ -30,6 +30,8 @@ class ConnectionsPage : public QWidget {
   void setData(std::vector<ConnectionRecord> records, const AnalysisSettings& settings,
                const CaptureInfo& capture);
   void clear();
+  // A live capture's newer rows: the selection, sort and filter stay.
+  void updateData(std::vector<ConnectionRecord> records);
 
   // Selects and shows the row of `conn` (clearing the filter when it hides
   // it) without emitting connectionActivated.

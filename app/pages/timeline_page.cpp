@@ -162,8 +162,36 @@ void TimelinePage::want(int64_t conn) {
   if (isVisible() && conn != m_requestedConn) load(conn);
 }
 
+void TimelinePage::setLive(bool live) { m_live = live; }
+
+void TimelinePage::setLiveConnections(const std::vector<ConnectionRecord>& connections) {
+  for (const ConnectionRecord& c : connections)
+    if (m_connectionBox->findData(qlonglong(c.summary.id)) < 0)
+      m_connectionBox->addItem(connectionLabel(c), qlonglong(c.summary.id));
+  if (m_wantedConn == 0 && !connections.empty()) want(connections.front().summary.id);
+  if (connections.empty()) m_state->setText(tr("No connections yet."));
+}
+
+void TimelinePage::setLiveData(std::shared_ptr<const TimelineData> data) {
+  if (!m_live || !data || data->conn != m_wantedConn) return;
+  const int64_t conn = data->conn;
+  m_requestedConn = conn;
+  if (conn == m_shownConn) return m_view->updateData(std::move(data));
+  m_view->setData(std::move(data));
+  m_view->setDirection(m_direction);
+  m_shownConn = conn;
+  m_viewStack->setCurrentIndex(ViewStackIndex);
+  emit timelineShown(conn);
+}
+
 void TimelinePage::load(int64_t conn) {
   m_requestedConn = conn;
+  if (m_live) {
+    if (conn == m_shownConn) return m_viewStack->setCurrentIndex(ViewStackIndex);
+    m_state->setText(tr("Waiting for the packets of connection #%1…").arg(conn));
+    m_viewStack->setCurrentIndex(MessageStack);
+    return;
+  }
   m_state->setText(tr("Loading connection #%1…").arg(conn));
   m_openInWireshark->setEnabled(false);
   m_viewStack->setCurrentIndex(MessageStack);

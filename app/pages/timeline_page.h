@@ -4,7 +4,9 @@
 // a newer request drops an older one's result.
 #pragma once
 #include <QWidget>
+#include <memory>
 #include <optional>
+#include <vector>
 
 #include "flow/connection.h"
 #include "jobs/job_tracker.h"
@@ -22,6 +24,7 @@ class CaptureSession;
 struct CaptureOverview;
 class PacketFieldsView;
 class TimelineView;
+struct TimelineData;
 
 class TimelinePage : public QWidget {
   Q_OBJECT
@@ -36,6 +39,17 @@ class TimelinePage : public QWidget {
   // Shows `conn`'s `dir` zoomed to [start_ns, end_ns] (with a margin) and
   // marks `frame` (0: none).
   void showRange(int64_t conn, Direction dir, int64_t start_ns, int64_t end_ns, uint64_t frame);
+
+  // A live capture: nothing is read from a database; the connections so far
+  // come through setLiveConnections (the first one seen is chosen unless one
+  // was) and the chosen connection's timeline through setLiveData each time
+  // it grows (the view follows the live edge unless moved away).
+  void setLive(bool live);
+  bool isLive() const { return m_live; }
+  void setLiveConnections(const std::vector<ConnectionRecord>& connections);
+  void setLiveData(std::shared_ptr<const TimelineData> data);
+  // The connection chosen (shown, or waited for).
+  int64_t wantedConnection() const { return m_wantedConn; }
 
   int64_t connection() const { return m_shownConn; }
   Direction direction() const { return m_direction; }
@@ -88,6 +102,7 @@ class TimelinePage : public QWidget {
   int64_t m_wantedConn = 0, m_requestedConn = 0, m_shownConn = 0;
   Direction m_direction = Direction::ClientToServer;
   std::optional<Range> m_pendingRange;  // applied when the requested data arrives
+  bool m_live = false;
 };
 
 }  // namespace rudp::gui

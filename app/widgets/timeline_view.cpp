@@ -7,6 +7,7 @@
 #include <QToolTip>
 #include <QWheelEvent>
 #include <cmath>
+#include <utility>
 
 #include "widgets/chart_export.h"
 #include "widgets/crosshair_painter.h"
@@ -26,6 +27,15 @@ constexpr double kWheelZoom = 0.8;  // span factor per wheel notch
 double keyZoomAnchor(Lane lane, ValueSpan current) {
   return lane == Lane::Sequence ? (current.min + current.max) / 2 : current.min;
 }
+
+// The connection's span with a little air on both sides, so the first and
+// last marks are not cut.
+std::pair<int64_t, int64_t> paddedSpan(const TimelineData* data) {
+  if (!data) return {0, 1'000'000'000};
+  const int64_t span = std::max<int64_t>(data->last_ns - data->first_ns, 1'000'000);
+  const int64_t pad = std::max<int64_t>(span / 100, 1'000'000);
+  return {data->first_ns - pad, data->last_ns + pad};
+}
 }  // namespace
 
 TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
@@ -41,14 +51,18 @@ void TimelineView::setData(std::shared_ptr<const TimelineData> data) {
   data_ = std::move(data);
   markedFrame_.reset();
   const int64_t oldStart = viewport_.start(), oldEnd = viewport_.end();
-  if (data_) {
-    // A little air on both sides so the first and last marks are not cut.
-    const int64_t span = std::max<int64_t>(data_->last_ns - data_->first_ns, 1'000'000);
-    const int64_t pad = std::max<int64_t>(span / 100, 1'000'000);
-    viewport_.setFullRange(data_->first_ns - pad, data_->last_ns + pad);
-  } else {
-    viewport_.setFullRange(0, 1'000'000'000);
-  }
+  const auto [start, end] = paddedSpan(data_.get());
+  viewport_.setFullRange(start, end);
+  viewChanged();
+  rangeMaybeChanged(oldStart, oldEnd);
+}
+
+void TimelineView::updateData(std::shared_ptr<const TimelineData> data) {
+  if (!data_ || !data || data->conn != data_->conn) return setData(std::move(data));
+  data_ = std::move(data);
+  const int64_t oldStart = viewport_.start(), oldEnd = viewport_.end();
+  const auto [start, end] = paddedSpan(data_.get());
+  viewport_.followFullRange(start, end);
   viewChanged();
   rangeMaybeChanged(oldStart, oldEnd);
 }

@@ -42,6 +42,11 @@ class TimelineView : public QWidget {
   // Shows the connection's whole span (the zoom is reset). Null clears.
   void setData(std::shared_ptr<const TimelineData> data);
   const std::shared_ptr<const TimelineData>& data() const { return data_; }
+  // Newer data of the same connection (a live capture): the whole span stays
+  // whole, a view ending at the live edge follows it, one the user moved
+  // away stays put; value zooms and the marked packet are kept. Another
+  // connection's data is setData.
+  void updateData(std::shared_ptr<const TimelineData> data);
 
   void setDirection(Direction d);
   Direction direction() const { return direction_; }

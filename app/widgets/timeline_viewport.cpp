@@ -11,6 +11,19 @@ void TimelineViewport::setFullRange(int64_t start, int64_t end) {
   reset();
 }
 
+void TimelineViewport::followFullRange(int64_t start, int64_t end) {
+  const bool whole = !zoomedX(), atEdge = end_ >= fullEnd_;
+  const int64_t span = end_ - start_;
+  fullStart_ = start;
+  fullEnd_ = std::max(end, start + kMinSpanNs);
+  if (whole)
+    setRange(fullStart_, fullEnd_);
+  else if (atEdge)
+    setRange(fullEnd_ - span, fullEnd_);
+  else
+    setRange(start_, end_);
+}
+
 void TimelineViewport::reset() {
   start_ = fullStart_;
   end_ = fullEnd_;

@@ -22,6 +22,10 @@ class TimelineViewport {
   int64_t start() const { return start_; }
   int64_t end() const { return end_; }
 
+  // The full range of data still arriving: a view of all of it stays all of
+  // it, a view ending at the old end keeps its span and follows the new end,
+  // any other stays where it is. Value ranges are kept.
+  void followFullRange(int64_t start, int64_t end);
   // Clamped into the full range, at least kMinSpanNs wide.
   void setRange(int64_t start, int64_t end);
   // factor < 1 zooms in: the span is multiplied by it around `anchor`,

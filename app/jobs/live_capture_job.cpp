@@ -1,0 +1,55 @@
+#include "jobs/live_capture_job.h"
+
+#include <QThread>
+#include <exception>
+
+#include "session/ingest.h"
+#include "session/live_view.h"
+#include "store/db_path.h"
+
+namespace rudp::gui {
+
+LiveCaptureJob::LiveCaptureJob(LiveCaptureRequest request, QObject* parent)
+    : QObject(parent), m_request(std::move(request)), m_view(std::make_shared<rudp::LiveView>()) {
+  m_request.options.stop = &m_stop;
+  if (m_request.dbPath.isEmpty())
+    m_request.dbPath = QString::fromStdString(rudp::defaultDatabasePath(m_request.options.output));
+}
+
+LiveCaptureJob::~LiveCaptureJob() {
+  stop();
+  if (m_thread) {
+    m_thread->wait();
+    delete m_thread;
+  }
+}
+
+void LiveCaptureJob::start() {
+  Q_ASSERT(!m_thread);
+  m_thread = QThread::create([this] { work(); });
+  m_thread->setObjectName(QStringLiteral("rudp-live-capture"));
+  m_thread->start();
+}
+
+void LiveCaptureJob::stop() { m_stop.store(true); }
+
+void LiveCaptureJob::post(std::function<void()> f) {
+  QMetaObject::invokeMethod(this, std::move(f), Qt::QueuedConnection);
+}
+
+void LiveCaptureJob::work() {
+  bool captured = false;
+  try {
+    rudp::LiveCapture capture(m_request.options);
+    captured = true;
+    post([this] { emit capturing(); });
+    rudp::ingestLive(capture, m_request.dbPath.toStdString(), m_request.prefs.dissectorOptions(),
+                     m_request.prefs.ingestOptions(), {}, m_view.get());
+    post([this] { emit finished(capturePath(), m_request.dbPath); });
+  } catch (const std::exception& e) {
+    const QString message = QString::fromStdString(e.what());
+    post([this, message, captured] { emit failed(message, captured); });
+  }
+}
+
+}  // namespace rudp::gui
