@@ -76,6 +76,7 @@ ConnCounters& ConnCounters::operator+=(const ConnCounters& o) {
   blocked_ticks += o.blocked_ticks;
   skipped_ticks += o.skipped_ticks;
   gave_up = gave_up || o.gave_up;
+  last_original_dropped = last_original_dropped || o.last_original_dropped;
   return *this;
 }
 
@@ -89,6 +90,7 @@ json ConnCounters::to_json(bool with_rtt) const {
              {{"drops", drops.to_json()},
               {"duplicates", duplicated.to_json()},
               {"reordered", reordered},
+              {"last_original_dropped", last_original_dropped},
               {"delayed", delayed}}},
             {"send_errors", send_errors},
             {"received_duplicates", received_duplicates},

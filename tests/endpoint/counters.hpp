@@ -63,6 +63,9 @@ struct ConnCounters {
   uint64_t blocked_ticks = 0;     // ticks skipped because of the ack window
   uint64_t skipped_ticks = 0;     // ticks dropped because the loop fell more than 4 ticks behind
   bool gave_up = false;
+  // The original of the highest seq sent was reliable and dropped: a capture
+  // cannot tell its first surviving copy from an original (no later seq exists).
+  bool last_original_dropped = false;
   std::vector<RttSample> rtt;
 
   ConnCounters& operator+=(const ConnCounters& o);  // rtt samples are not summed

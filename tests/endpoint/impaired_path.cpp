@@ -51,6 +51,8 @@ void ImpairedPath::send(int64_t now_ns, const Header& h, const uint8_t* data, si
   // Always draw both, so one option does not shift the other's pattern.
   const bool dup_draw = rng_.chance(opt_.duplicate);
   const bool hold_draw = rng_.chance(opt_.reorder);
+  if (!retransmission && consumes_seq(h))
+    c.last_original_dropped = fate.lost && (h.flags & grudp_sim::kReliable);
   if (fate.lost) {
     count_drop(h, retransmission);
     return;
