@@ -135,7 +135,9 @@ QWidget* CaptureDialog::makeInterfaceList() {
   m_interfaceError->hide();
   auto* layout = new QVBoxLayout(box);
   layout->setContentsMargins(0, 0, 0, 0);
-  layout->addWidget(new QLabel(tr("&Interface:"), box));
+  auto* label = new QLabel(tr("&Interface:"), box);
+  label->setBuddy(m_interfaces);
+  layout->addWidget(label);
   layout->addWidget(m_interfaces, 1);
   layout->addWidget(m_interfaceError);
   return box;

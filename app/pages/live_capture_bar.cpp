@@ -62,12 +62,13 @@ void LiveCaptureBar::start(const QString& iface, const QString& filter, const QS
 }
 
 void LiveCaptureBar::setFrame(const LiveFrame& f, double packetsPerSecond) {
-  QStringList parts{tr("%L1 packets").arg(f.packets),
-                    tr("%L1 packets/s").arg(qint64(packetsPerSecond)),
-                    tr("%L1 connections").arg(f.connections.size()),
-                    tr("%L1 dropped").arg(drops(f)),
-                    sizeText(f.counters.bytes),
-                    elapsedText(m_clock.elapsed())};
+  QStringList parts{
+      tr("%L1 packets").arg(f.packets),
+      tr("%L1 packets/s").arg(qint64(packetsPerSecond)),
+      (f.connections.size() == 1 ? tr("1 connection") : tr("%L1 connections").arg(f.connections.size())),
+      tr("%L1 dropped").arg(drops(f)),
+      sizeText(f.counters.bytes),
+      elapsedText(m_clock.elapsed())};
   m_facts->setText(parts.join(QStringLiteral("  ·  ")));
 }
 
