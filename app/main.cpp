@@ -90,7 +90,7 @@ int main(int argc, char** argv) {
   if (startPage < 0) parser.showHelp(2);
   const QStringList files = parser.positionalArguments();
   if (parser.isSet(quit) && files.isEmpty() && !parser.isSet(capture)) {
-    std::fputs("rudpscope: --quit-after-load needs a FILE to open or --capture\n", stderr);
+    std::fputs("rudpscope: --quit-after-load needs a FILE to open\n", stderr);
     return 2;
   }
 

@@ -52,6 +52,11 @@ void PacketFieldsView::showPacket(const std::optional<PacketRecord>& packet, con
   m_table->resizeColumnToContents(PacketFieldsModel::Name);
 }
 
+void PacketFieldsView::showNote(const QString& text) {
+  showPacket(std::nullopt, {});
+  m_heading->setText(text);
+}
+
 QString PacketFieldsView::heading() const { return m_heading->text(); }
 
 QString PacketFieldsView::selectionCsv() const { return viewSelectionToCsv(*m_table); }

@@ -21,6 +21,8 @@ class PacketFieldsView : public QWidget {
 
   // No packet: the table empties and the heading says how to pick one.
   void showPacket(const std::optional<PacketRecord>& packet, const CaptureInfo& capture);
+  // No packet, and why (a live capture has no packet index until it stops).
+  void showNote(const QString& text);
 
   QString heading() const;
   QString selectionCsv() const;

@@ -240,6 +240,8 @@ void TimelinePage::requestOpenInWireshark() {
 }
 
 void TimelinePage::showPacket(quint64 frame) {
+  if (m_live)
+    return m_fields->showNote(tr("Frame %1: its fields can be read once the capture stops.").arg(frame));
   m_session.queries().run(
       m_packetTracker, m_session.dbPath(), [frame](StoreReader& reader) { return reader.packet(frame); },
       [this, frame](std::optional<PacketRecord> packet) {
