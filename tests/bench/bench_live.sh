@@ -110,7 +110,7 @@ if [[ -x "$APP" ]]; then
   read -r u s e mem <"$TMP/gui.time"
   report "window 100k/s x ${SECONDS_SUSTAINED}s" "$wire" "$(sqlite3 "$db" 'SELECT packet_count FROM capture')" \
     "$(sqlite3 "$db" 'SELECT kernel_drops FROM live_capture')" "$(sqlite3 "$db" 'SELECT interface_drops FROM live_capture')" \
-    "$(echo "$u + $s" | bc)" "$e" $(( mem / 1024 ))
+    "$(awk "BEGIN{print $u + $s}")" "$e" $(( mem / 1024 ))
 else
   echo "-- the window: $APP not built, skipped"
 fi
