@@ -289,6 +289,7 @@ IngestResult ingestLive(LiveCapture& capture, const std::string& dbPath, const D
                      bool last) {
     if (view) view->publish(batch, table.connections(), info, capture.counters(), last);
   };
+  if (view) view->setRttLimits(options.analysis.rtt_limits_ms);
   // A ring: one database per file, beside it, each what analysing that file gives.
   for (;;) {
     const std::string file = capture.currentFile();

@@ -55,29 +55,66 @@ LiveSnapshot LiveView::snapshot() const {
   return s;
 }
 
-void LiveView::updateConnection(const Connection& c) {
-  LiveConnection& live = conns_[c.id];
-  live.summary = summaryOf(c);
+void LiveView::setRttLimits(const std::array<double, 3>& limitsMs) {
+  std::lock_guard lock(mu_);
+  rtt_limits_ms_ = limitsMs;
 }
+
+void LiveView::updateConnection(const Connection& c) { conns_[c.id].summary = summaryOf(c); }
 
 void LiveView::addEvents(const RowBatch& b) {
   for (const auto& [id, e] : b.rtts) {
     append(events_[id].rtts, e);
-    conns_[id].last_rtt_ms[index(e.dir)] = e.rtt_ms;
+    ana::RttStats& stats = conns_[id].metrics[index(e.dir)].rtt;
+    stats.srtt = e.srtt_ms;
+    stats.rto = e.rto_ms;
+    stats.span = e.span;
+    RttState& state = rtt_[id][index(e.dir)];
+    state.samples.add(e.rtt_ms);
+    state.dirty = true;
   }
   for (const auto& [id, e] : b.retx) {
     append(events_[id].retransmissions, e);
-    ++conns_[id].retransmissions[index(e.dir)];
+    ana::DirectionMetrics& m = conns_[id].metrics[index(e.dir)];
+    ++m.retransmissions;
+    if (e.cause == ana::RetxCause::Timeout) ++m.retransmissions_timeout;
+    if (e.cause == ana::RetxCause::Fast) ++m.retransmissions_fast;
+    if (e.cause == ana::RetxCause::Spurious) ++m.retransmissions_spurious;
+    if (e.previous_frame == 0) ++m.retransmissions_inferred;  // no earlier copy captured
   }
   for (const auto& [id, e] : b.losses) {
     append(events_[id].losses, e);
-    conns_[id].lost[index(e.dir)] += e.count;
+    ana::DirectionMetrics& m = conns_[id].metrics[index(e.dir)];
+    m.lost += e.count;
+    ++m.loss_bursts[e.count];
   }
   for (const auto& [id, e] : b.stalls) {
     append(events_[id].stalls, e);
-    ++conns_[id].stalls[index(e.dir)];
+    conns_[id].metrics[index(e.dir)].stalls.push_back(e);
   }
   for (const auto& [id, e] : b.rates) append(events_[id].rates, e);
+}
+
+// Percentiles sort their samples: done with the summaries, not per event.
+void LiveView::updateRttStats() {
+  for (auto& [id, dirs] : rtt_)
+    for (size_t d = 0; d < 2; ++d) {
+      RttState& state = dirs[d];
+      if (!state.dirty) continue;
+      state.dirty = false;
+      ana::Percentiles& p = state.samples;
+      ana::RttStats& stats = conns_[id].metrics[d].rtt;
+      stats.samples = p.count();
+      stats.min = p.min();
+      stats.max = p.max();
+      stats.mean = p.mean();
+      stats.p50 = p.quantile(0.50);
+      stats.p95 = p.quantile(0.95);
+      stats.p99 = p.quantile(0.99);
+      stats.exact_percentiles = p.exact();
+      for (size_t i = 0; i < stats.share_above.size(); ++i)
+        stats.share_above[i] = p.shareAbove(rtt_limits_ms_[i]);
+    }
 }
 
 void LiveView::publish(const RowBatch& batch, const std::vector<std::unique_ptr<Connection>>& open,
@@ -90,6 +127,7 @@ void LiveView::publish(const RowBatch& batch, const std::vector<std::unique_ptr<
   if (last || now - summarised_ >= std::chrono::milliseconds(100)) {
     summarised_ = now;
     for (const auto& c : open) updateConnection(*c);
+    updateRttStats();
   }
   for (const auto& c : batch.closed) updateConnection(*c);
   packets_ = info.packet_count;
@@ -103,6 +141,7 @@ void LiveView::startFile() {
   std::lock_guard lock(mu_);
   conns_.clear();
   events_.clear();
+  rtt_.clear();
   ++generation_;
 }
 

@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "analyzers/events.h"
+#include "analyzers/metrics.h"
+#include "analyzers/percentiles.h"
 #include "capture/live_capture.h"
 #include "flow/connection.h"
 #include "store/records.h"
@@ -30,11 +32,17 @@ struct LiveEvents {
   std::vector<ana::RateEvent> rates;
 };
 
+// A connection's figures so far. Per direction whose data they concern (0
+// client to server), `metrics` holds what the events tell while the capture
+// runs, exact so far: retransmissions (all, by cause, inferred), lost seqs
+// and loss bursts, the RTT statistics (percentiles as the analyzers compute
+// them, share above the limits, last SRTT/RTO and span) and the stalls that
+// ended. The rest of DirectionMetrics (vantage, data packets and loss %,
+// jitter, gaps, head-of-line blocking, duplicates, window) is known only at
+// Stop and stays at its default here.
 struct LiveConnection {
   ConnectionSummary summary;
-  // Per direction whose data they concern (0 client to server).
-  std::array<uint64_t, 2> retransmissions{}, lost{}, stalls{};
-  std::array<double, 2> last_rtt_ms{-1, -1};
+  std::array<ana::DirectionMetrics, 2> metrics;
 };
 
 struct LiveSnapshot {
@@ -52,6 +60,9 @@ class LiveView {
  public:
   static constexpr size_t kMaxEvents = 1'000'000;
 
+  // The limits of RttStats::share_above (AnalyzerConfig::rtt_limits_ms);
+  // ingestLive sets the run's.
+  void setRttLimits(const std::array<double, 3>& limitsMs);
   // The connection whose events snapshots carry (any thread).
   void watch(int64_t conn);
   LiveSnapshot snapshot() const;
@@ -67,8 +78,14 @@ class LiveView {
   void startFile();
 
  private:
+  // Per connection and direction, what the RTT statistics are computed from.
+  struct RttState {
+    ana::Percentiles samples;
+    bool dirty = false;
+  };
   void addEvents(const RowBatch& batch);
   void updateConnection(const Connection& c);
+  void updateRttStats();
 
   mutable std::mutex mu_;
   uint64_t generation_ = 0;
@@ -78,6 +95,8 @@ class LiveView {
   LiveCounters counters_;
   std::map<int64_t, LiveConnection> conns_;
   std::map<int64_t, LiveEvents> events_;
+  std::map<int64_t, std::array<RttState, 2>> rtt_;
+  std::array<double, 3> rtt_limits_ms_{150.0, 250.0, 300.0};
   int64_t watched_ = 0;
   std::chrono::steady_clock::time_point summarised_{};
 };

@@ -74,6 +74,10 @@ struct ConnectionRecord {
   bool has_analysis = false;
   std::array<bool, 2> has_direction{};  // a direction_metrics row exists
   ana::ConnectionMetrics metrics;
+  // A live capture's figures so far (LiveConnection): only what its events
+  // tell is known; views show the rest (vantage, loss %, jitter, ...) as
+  // unknown until Stop.
+  bool in_progress = false;
 };
 
 // A half-open capture-time interval [from_ns, to_ns); the default is all time.

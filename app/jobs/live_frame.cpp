@@ -38,13 +38,13 @@ rudp::ConnectionRecord liveConnectionRecord(const rudp::LiveConnection& c) {
   rudp::ConnectionRecord r;
   r.summary = c.summary;
   r.has_analysis = true;
+  r.in_progress = true;
   for (size_t i = 0; i < 2; ++i) {
     r.has_direction[i] = c.summary.dir[i].packets > 0;
     ana::DirectionMetrics& m = r.metrics.dir[i];
+    m = c.metrics[i];
     m.packets = c.summary.dir[i].packets;
     m.bytes = c.summary.dir[i].bytes;
-    m.retransmissions = c.retransmissions[i];
-    m.lost = c.lost[i];
   }
   return r;
 }

@@ -58,6 +58,17 @@ PerDir rttMetric(double ana::RttStats::*field) {
 
 QVariant count(uint64_t v) { return QVariant::fromValue<qulonglong>(v); }
 
+// A figure known only once the analysis is complete: unknown ("–") while a
+// live capture runs, never a 0 that was not measured.
+Whole finalOnly(Whole f) {
+  return [f = std::move(f)](const ConnectionRecord& r) { return r.in_progress ? QVariant() : f(r); };
+}
+PerDir finalOnly(PerDir f) {
+  return [f = std::move(f)](const ConnectionRecord& r, Direction d) {
+    return r.in_progress ? QVariant() : f(r, d);
+  };
+}
+
 const QString kDirTip = QStringLiteral("\nShown client→server / server→client; sorted by the %1 of the two.");
 
 QString dirTip(const QString& text, Combine how) {
@@ -80,12 +91,13 @@ std::vector<ConnectionColumn> identityColumns(int64_t captureStartNs) {
                     return r.summary.has_conn_id ? QVariant(hexText(r.summary.conn_id, 8)) : QVariant();
                   }),
       wholeColumn("vantage", "Vantage", "Where the capture was taken, detected from the traffic.",
-                  NumberKind::Text, [](const ConnectionRecord& r) { return vantageText(r.metrics.vantage); }),
+                  NumberKind::Text,
+                  finalOnly([](const ConnectionRecord& r) { return vantageText(r.metrics.vantage); })),
       wholeColumn("badness", "Badness",
                   "Longest stall (ms) + 1000 × share of RTT samples above the first limit (0..1) + "
                   "20 × loss %, each the worse direction. Higher is worse.",
                   NumberKind::Decimal,
-                  [](const ConnectionRecord& r) { return QVariant(connectionBadness(r)); }),
+                  finalOnly([](const ConnectionRecord& r) { return QVariant(connectionBadness(r)); })),
       hidden(wholeColumn("start", "Start (s)", "First packet, seconds after the capture's first frame.",
                          NumberKind::Seconds,
                          [captureStartNs](const ConnectionRecord& r) {
@@ -158,8 +170,9 @@ std::vector<ConnectionColumn> lossColumns() {
                 dirTip("Seqs never delivered per distinct seq captured: 100 × lost ÷ (data packets − "
                        "retransmissions − network duplicates).",
                        Combine::Max),
-                NumberKind::Percent, Combine::Max,
-                [](const ConnectionRecord& r, Direction d) { return fromOptional(lossPercent(r, d)); }),
+                NumberKind::Percent, Combine::Max, finalOnly([](const ConnectionRecord& r, Direction d) {
+                  return fromOptional(lossPercent(r, d));
+                })),
       dirColumn("lost", "Lost", dirTip("Seqs never delivered.", Combine::Sum), NumberKind::Count,
                 Combine::Sum, metric([](const ana::DirectionMetrics& m) { return count(m.lost); })),
       dirColumn("retx", "Retx", dirTip("Retransmitted copies, all kinds.", Combine::Sum), NumberKind::Count,
@@ -190,7 +203,7 @@ std::vector<ConnectionColumn> stallColumns() {
                 [](const ConnectionRecord& r, Direction d) { return fromOptional(longestStallMs(r, d)); }),
       dirColumn("jitter", "Jitter (ms)", dirTip("RFC 3550 interarrival jitter, in ms.", Combine::Max),
                 NumberKind::Milliseconds, Combine::Max,
-                metric([](const ana::DirectionMetrics& m) { return QVariant(m.jitter_ms); })),
+                finalOnly(metric([](const ana::DirectionMetrics& m) { return QVariant(m.jitter_ms); }))),
   };
 }
 

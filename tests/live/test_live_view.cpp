@@ -5,6 +5,7 @@
 #include <future>
 #include <thread>
 
+#include "analyzers/metrics.h"
 #include "process.h"
 #include "session/ingest.h"
 #include "session/live_view.h"
@@ -72,4 +73,69 @@ TEST_CASE("the live view updates at least 5 times a second and ends equal to the
   REQUIRE(after.connections.size() == 2);
   for (size_t i = 0; i < 2; ++i) requireSameSummary(after.connections[i].summary, stored[i]);
   CHECK(after.packets == reader.capture().packet_count);
+}
+
+namespace {
+
+void requireSameFigures(const ana::DirectionMetrics& live, const ana::DirectionMetrics& stored) {
+  CHECK(live.retransmissions == stored.retransmissions);
+  CHECK(live.retransmissions_timeout == stored.retransmissions_timeout);
+  CHECK(live.retransmissions_fast == stored.retransmissions_fast);
+  CHECK(live.retransmissions_spurious == stored.retransmissions_spurious);
+  CHECK(live.retransmissions_inferred == stored.retransmissions_inferred);
+  CHECK(live.lost == stored.lost);
+  CHECK(live.loss_bursts == stored.loss_bursts);
+  CHECK(live.stalls.size() == stored.stalls.size());
+  CHECK(live.rtt.samples == stored.rtt.samples);
+  CHECK(live.rtt.min == stored.rtt.min);
+  CHECK(live.rtt.p50 == stored.rtt.p50);
+  CHECK(live.rtt.p95 == stored.rtt.p95);
+  CHECK(live.rtt.p99 == stored.rtt.p99);
+  CHECK(live.rtt.max == stored.rtt.max);
+  CHECK(live.rtt.mean == Approx(stored.rtt.mean).epsilon(1e-12));
+  CHECK(live.rtt.share_above == stored.rtt.share_above);
+}
+
+}  // namespace
+
+TEST_CASE("the live view's figures of GRUDP endpoints with loss end equal to the stored analysis") {
+  TempDir dir("live-view-grudp");
+  std::atomic<bool> stop{false};
+  LiveOptions o;
+  o.interface = "lo";
+  o.filter = "udp port 47112";
+  o.output = dir / "grudp.pcapng";
+  o.stop = &stop;
+  LiveCapture capture(o);
+  LiveView view;
+  auto done = std::async(std::launch::async, [&] {
+    return ingestLive(capture, dir / "grudp.sqlite", DissectorOptions{}, IngestOptions{}, ProgressSink{},
+                      &view);
+  });
+  Background server({GRUDP_ENDPOINT, "server", "--port", "47112", "--exit-after-clients", "--loss", "8",
+                     "--burst", "2", "--delay-ms", "30", "--seed", "21", "--quiet"});
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  REQUIRE(run({GRUDP_ENDPOINT, "client", "--server", "127.0.0.1:47112", "--clients", "2", "--duration", "3",
+               "--loss", "8", "--burst", "2", "--seed", "22", "--quiet"})
+              .status == 0);
+  REQUIRE(server.wait().status == 0);
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  stop = true;
+  const IngestResult r = done.get();
+
+  const LiveSnapshot live = view.snapshot();
+  StoreReader reader(r.db_path);
+  const std::vector<ConnectionRecord> stored = reader.connectionRecords();
+  REQUIRE(stored.size() == 2);
+  REQUIRE(live.connections.size() == 2);
+  uint64_t retransmissions = 0;
+  for (size_t i = 0; i < 2; ++i) {
+    requireSameSummary(live.connections[i].summary, stored[i].summary);
+    for (size_t d = 0; d < 2; ++d) {
+      INFO("connection " << i + 1 << " direction " << d);
+      requireSameFigures(live.connections[i].metrics[d], stored[i].metrics.dir[d]);
+      retransmissions += stored[i].metrics.dir[d].retransmissions;
+    }
+  }
+  CHECK(retransmissions >= 4);  // the comparison is not between empty figures
 }
