@@ -12,13 +12,7 @@ constexpr int64_t kMs = 1000000;
 // Payload bytes are a function of (conn_id, seq), so a retransmission
 // regenerates exactly the original's bytes without keeping them.
 void fill_payload(uint32_t conn_id, uint32_t seq, uint8_t* p, size_t n) {
-  uint64_t x = (uint64_t(conn_id) << 32 | seq) | 1;
-  for (size_t i = 0; i < n; ++i) {
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    p[i] = uint8_t(x);
-  }
+  xorshift_fill(uint64_t(conn_id) << 32 | seq, p, n);
 }
 }  // namespace
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 
 namespace grudp_sim {
@@ -63,5 +64,17 @@ class Rng {
   static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
   uint64_t s_[4];
 };
+
+// Filler bytes from a xorshift stream seeded with `seed` (payload content
+// does not matter to the analysis, only its size and that copies match).
+inline void xorshift_fill(uint64_t seed, uint8_t* p, size_t n) {
+  uint64_t x = seed | 1;
+  for (size_t i = 0; i < n; ++i) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    p[i] = uint8_t(x);
+  }
+}
 
 }  // namespace grudp_sim

@@ -11,15 +11,7 @@ namespace {
 constexpr int64_t kMs = 1000000;
 
 // Deterministic filler: payload content does not matter, only its size.
-void fill(Rng& rng, uint8_t* p, size_t n) {
-  uint64_t x = rng.next() | 1;
-  for (size_t i = 0; i < n; ++i) {
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    p[i] = uint8_t(x);
-  }
-}
+void fill(Rng& rng, uint8_t* p, size_t n) { xorshift_fill(rng.next(), p, n); }
 }  // namespace
 
 void Simulator::Impl::dispatch(const Event& e) {
