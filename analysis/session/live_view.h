@@ -36,10 +36,10 @@ struct LiveEvents {
 // client to server), `metrics` holds what the events tell while the capture
 // runs, exact so far: retransmissions (all, by cause, inferred), lost seqs
 // and loss bursts, the RTT statistics (percentiles as the analyzers compute
-// them, share above the limits, last SRTT/RTO and span) and the stalls that
-// ended. The rest of DirectionMetrics (vantage, data packets and loss %,
-// jitter, gaps, head-of-line blocking, duplicates, window) is known only at
-// Stop and stays at its default here.
+// them, share above the limits: refreshed once a second and at the end;
+// last SRTT/RTO and span) and the stalls that ended. The rest of DirectionMetrics (vantage, data packets and
+// loss %, jitter, gaps, head-of-line blocking, duplicates, window) is known only at Stop and stays at its
+// default here.
 struct LiveConnection {
   ConnectionSummary summary;
   std::array<ana::DirectionMetrics, 2> metrics;
@@ -98,7 +98,7 @@ class LiveView {
   std::map<int64_t, std::array<RttState, 2>> rtt_;
   std::array<double, 3> rtt_limits_ms_{150.0, 250.0, 300.0};
   int64_t watched_ = 0;
-  std::chrono::steady_clock::time_point summarised_{};
+  std::chrono::steady_clock::time_point summarised_{}, rtt_updated_{};
 };
 
 }  // namespace rudp
