@@ -43,7 +43,7 @@ QString stateText(const rudp::CaptureInterface& i) {
 }
 
 QString defaultFolder() {
-  const QString saved = QSettings().value(kFolderKey).toString();
+  QString saved = QSettings().value(kFolderKey).toString();
   if (!saved.isEmpty() && QFileInfo(saved).isDir()) return saved;
   const QString docs = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
   return QFileInfo(docs).isDir() ? docs : QDir::homePath();
