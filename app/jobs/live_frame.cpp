@@ -25,6 +25,7 @@ std::shared_ptr<const TimelineData> liveTimeline(const rudp::LiveSnapshot& s,
   // quiet shows its silence growing, as a stall would.
   TimelineBuilder builder(s.watched, s.first_ts_ns, c->summary.first_ts_ns,
                           std::max(c->summary.last_ts_ns, s.last_ts_ns), rttLimitsMs);
+  builder.setLastPacket(c->summary.last_ts_ns);
   const rudp::LiveEvents& e = s.events;
   for (Direction d : {Direction::ClientToServer, Direction::ServerToClient})
     builder.setEvents(d, {ofDirection(e.rtts, d), ofDirection(e.retransmissions, d), ofDirection(e.losses, d),

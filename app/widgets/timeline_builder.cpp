@@ -22,8 +22,12 @@ void buildRtt(const std::vector<ana::RttEvent>& events, DirectionTimeline& out) 
 }
 
 // Step series per second; a bucket without packets reads as zero, so each
-// gap starts with an explicit zero.
-void buildRates(const std::vector<ana::RateEvent>& events, int64_t bucket, DirectionTimeline& out) {
+// gap starts with an explicit zero, and so does the end of the traffic,
+// unless packets after the last reported bucket (`lastPacketNs`, while a
+// live capture runs) are in a bucket not reported yet: a zero there would be
+// a drop that did not happen.
+void buildRates(const std::vector<ana::RateEvent>& events, int64_t bucket, int64_t lastPacketNs,
+                DirectionTimeline& out) {
   SeriesBuilder packets, bytes;
   const double perSecond = 1e9 / static_cast<double>(bucket);
   int64_t nextExpected = 0;
@@ -38,7 +42,7 @@ void buildRates(const std::vector<ana::RateEvent>& events, int64_t bucket, Direc
     nextExpected = e.start_ns + bucket;
     any = true;
   }
-  if (any) {
+  if (any && lastPacketNs < nextExpected) {
     packets.add(nextExpected, 0);
     bytes.add(nextExpected, 0);
   }
@@ -123,7 +127,7 @@ TimelineBuilder::TimelineBuilder(int64_t conn, int64_t origin_ns, int64_t first_
 void TimelineBuilder::setEvents(Direction d, DirectionEvents events) {
   DirectionTimeline& out = data_.dir[static_cast<size_t>(d)];
   buildRtt(events.rtts, out);
-  buildRates(events.rates, data_.rate_bucket_ns, out);
+  buildRates(events.rates, data_.rate_bucket_ns, last_packet_ns_, out);
   buildRetransmissions(events.retransmissions, out);
   out.stalls = std::move(events.stalls);
   losses_[static_cast<size_t>(d)] = std::move(events.losses);

@@ -3,6 +3,7 @@
 // series, marks and bands either way; the packets (sequence graph, loss
 // placement on the lost copy) are added only when they are known.
 #pragma once
+#include <climits>
 #include <cstdint>
 #include <vector>
 
@@ -30,6 +31,9 @@ class TimelineBuilder {
   // RTT series, rates, retransmission marks and stalls now; the losses wait
   // for finish() (they are placed on their lost copy when its frame is known).
   void setEvents(Direction d, DirectionEvents events);
+  // A live capture's connection: its newest packet so far, whose rate bucket
+  // may not be reported yet (call before setEvents).
+  void setLastPacket(int64_t ns) { last_packet_ns_ = ns; }
   // For adding the packets (frames, sequence graph) before finish().
   TimelineData& data() { return data_; }
   // Places the losses and builds the recovery bands.
@@ -38,6 +42,7 @@ class TimelineBuilder {
  private:
   TimelineData data_;
   std::array<std::vector<ana::LossEvent>, 2> losses_;
+  int64_t last_packet_ns_ = INT64_MIN;  // a finished connection: every bucket reported
 };
 
 }  // namespace rudp::gui
