@@ -8,6 +8,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -72,7 +73,10 @@ CaptureDialog::CaptureDialog(QWidget* parent)
       m_duration(new QDoubleSpinBox(this)),
       m_snaplen(new QSpinBox(this)),
       m_promiscuous(new QCheckBox(tr("Promiscuous mode"), this)),
-      m_buffer(new QSpinBox(this)) {
+      m_buffer(new QSpinBox(this)),
+      m_ring(new QCheckBox(tr("Ring buffer"), this)),
+      m_ringFiles(new QSpinBox(this)),
+      m_ringMegabytes(new QSpinBox(this)) {
   setWindowTitle(tr("Start Capture"));
   setObjectName(QStringLiteral("captureDialog"));
   QSettings settings;
@@ -143,6 +147,34 @@ QWidget* CaptureDialog::makeInterfaceList() {
   return box;
 }
 
+// Keep the newest N files of M MB, each with its database (as --ring N:MB).
+QWidget* CaptureDialog::makeRingOptions(QWidget* parent) {
+  auto* row = new QWidget(parent);
+  m_ring->setObjectName(QStringLiteral("capture.ring"));
+  m_ring->setToolTip(
+      tr("Go on in a new file when the file reaches the size, keeping the newest files; "
+         "each file gets its own database. Stop opens the newest."));
+  m_ringFiles->setObjectName(QStringLiteral("capture.ringFiles"));
+  m_ringFiles->setRange(2, 100000);
+  m_ringFiles->setValue(10);
+  m_ringFiles->setSuffix(tr(" files"));
+  m_ringMegabytes->setObjectName(QStringLiteral("capture.ringMegabytes"));
+  m_ringMegabytes->setRange(1, 100000);
+  m_ringMegabytes->setValue(100);
+  m_ringMegabytes->setSuffix(tr(" MB each"));
+  for (QSpinBox* box : {m_ringFiles, m_ringMegabytes}) {
+    box->setEnabled(false);
+    connect(m_ring, &QCheckBox::toggled, box, &QWidget::setEnabled);
+  }
+  auto* layout = new QHBoxLayout(row);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->addWidget(m_ring);
+  layout->addWidget(m_ringFiles);
+  layout->addWidget(m_ringMegabytes);
+  layout->addStretch(1);
+  return row;
+}
+
 QWidget* CaptureDialog::makeMoreOptions() {
   auto* box = new QWidget(this);
   auto* toggle = new QToolButton(box);
@@ -165,6 +197,7 @@ QWidget* CaptureDialog::makeMoreOptions() {
   form->addRow(tr("Snap length:"), m_snaplen);
   form->addRow(QString(), m_promiscuous);
   form->addRow(tr("Buffer size:"), m_buffer);
+  form->addRow(QString(), makeRingOptions(options));
   options->hide();
   connect(toggle, &QToolButton::toggled, options, [toggle, options](bool on) {
     options->setVisible(on);
@@ -250,6 +283,10 @@ rudp::LiveOptions CaptureDialog::options() const {
   o.buffer_mb = m_buffer->value();
   o.output = QFileInfo(m_file->text()).absoluteFilePath().toStdString();
   o.duration_s = m_duration->value();
+  if (m_ring->isChecked()) {
+    o.ring_files = unsigned(m_ringFiles->value());
+    o.ring_file_bytes = uint64_t(m_ringMegabytes->value()) * 1'000'000;
+  }
   return o;
 }
 

@@ -43,6 +43,7 @@ class CaptureDialog : public QDialog {
  private:
   QWidget* makeInterfaceList();
   QWidget* makeMoreOptions();
+  QWidget* makeRingOptions(QWidget* parent);
   void fillInterfaces();
   void checkFilter();
   void interfaceChanged();
@@ -59,6 +60,9 @@ class CaptureDialog : public QDialog {
   QSpinBox* m_snaplen;
   QCheckBox* m_promiscuous;
   QSpinBox* m_buffer;
+  QCheckBox* m_ring;
+  QSpinBox* m_ringFiles;
+  QSpinBox* m_ringMegabytes;
   QPushButton* m_start;
   QString m_filterError;
   bool m_fileEdited = false;  // the user typed or chose a file: keep it

@@ -289,6 +289,8 @@ IngestResult ingestLive(LiveCapture& capture, const std::string& dbPath, const D
                      bool last) {
     if (view) view->publish(batch, table.connections(), info, capture.counters(), last);
   };
+  if (o.ring_files > 0 && !dbPath.empty())
+    throw StoreError("a ring capture writes each file's database beside it: no database path can be given");
   if (view) view->setRttLimits(options.analysis.rtt_limits_ms);
   // A ring: one database per file, beside it, each what analysing that file gives.
   for (;;) {

@@ -12,7 +12,8 @@ namespace rudp::gui {
 LiveCaptureJob::LiveCaptureJob(LiveCaptureRequest request, QObject* parent)
     : QObject(parent), m_request(std::move(request)), m_view(std::make_shared<rudp::LiveView>()) {
   m_request.options.stop = &m_stop;
-  if (m_request.dbPath.isEmpty())
+  // A ring's files each get their database beside them (ingestLive).
+  if (m_request.dbPath.isEmpty() && m_request.options.ring_files == 0)
     m_request.dbPath = QString::fromStdString(rudp::defaultDatabasePath(m_request.options.output));
 }
 
@@ -43,9 +44,12 @@ void LiveCaptureJob::work() {
     rudp::LiveCapture capture(m_request.options);
     captured = true;
     post([this] { emit capturing(); });
-    rudp::ingestLive(capture, m_request.dbPath.toStdString(), m_request.prefs.dissectorOptions(),
-                     m_request.prefs.ingestOptions(), {}, m_view.get());
-    post([this] { emit finished(capturePath(), m_request.dbPath); });
+    const rudp::IngestResult r =
+        rudp::ingestLive(capture, m_request.dbPath.toStdString(), m_request.prefs.dissectorOptions(),
+                         m_request.prefs.ingestOptions(), {}, m_view.get());
+    // The file written last (a ring's newest), with its database.
+    const QString file = QString::fromStdString(r.capture.path), db = QString::fromStdString(r.db_path);
+    post([this, file, db] { emit finished(file, db); });
   } catch (const std::exception& e) {
     const QString message = QString::fromStdString(e.what());
     post([this, message, captured] { emit failed(message, captured); });

@@ -23,7 +23,7 @@ namespace rudp::gui {
 
 struct LiveCaptureRequest {
   rudp::LiveOptions options;  // `stop` is the job's own
-  QString dbPath;             // empty: the capture file's default database
+  QString dbPath;             // empty: the capture file's default database (a ring: each file's)
   AnalysisPreferences prefs;
 };
 
@@ -34,6 +34,7 @@ class LiveCaptureJob : public QObject {
   ~LiveCaptureJob() override;  // stops and waits for the worker
 
   const LiveCaptureRequest& request() const { return m_request; }
+  // The file asked for (a ring's files are named after it).
   QString capturePath() const { return QString::fromStdString(m_request.options.output); }
   // Shared: a snapshot task still running when the job goes keeps it alive.
   std::shared_ptr<rudp::LiveView> view() const { return m_view; }

@@ -1,11 +1,13 @@
 // Capture > Start's dialog: Ctrl+E opens it; the capture filter is checked as
 // it is typed (red with libpcap's reason, green when valid; Start follows);
 // loopback is listed with its address; the file is named as the CLI names it.
+#include <QCheckBox>
 #include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QSpinBox>
 #include <QTest>
 #include <QTreeWidget>
 
@@ -75,6 +77,21 @@ TEST_CASE("Ctrl+E opens the capture dialog, which checks the filter as it is typ
   CHECK(o.filter == "udp port 7777");
   CHECK(o.output == QFileInfo(dialog->fileEdit()->text()).absoluteFilePath().toStdString());
   CHECK(o.duration_s == 0);
+  CHECK(o.ring_files == 0);
+
+  // More options: a ring of 5 files of 20 MB, as --ring 5:20.
+  auto* ring = dialog->findChild<QCheckBox*>("capture.ring");
+  auto* files = dialog->findChild<QSpinBox*>("capture.ringFiles");
+  auto* megabytes = dialog->findChild<QSpinBox*>("capture.ringMegabytes");
+  REQUIRE((ring && files && megabytes));
+  CHECK_FALSE(files->isEnabled());
+  ring->setChecked(true);
+  CHECK(files->isEnabled());
+  files->setValue(5);
+  megabytes->setValue(20);
+  const LiveOptions r = dialog->options();
+  CHECK(r.ring_files == 5);
+  CHECK(r.ring_file_bytes == 20'000'000);
   dialog->reject();
 }
 
