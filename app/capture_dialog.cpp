@@ -104,7 +104,10 @@ CaptureDialog::CaptureDialog(QWidget* parent)
   auto* form = new QFormLayout;
   form->addRow(tr("Capture &filter:"), m_filter);
   form->addRow(QString(), m_filterMessage);
-  form->addRow(tr("&Write to:"), fileRow);
+  // A row of several widgets has no buddy of its own: the label needs one for its Alt+W.
+  auto* fileLabel = new QLabel(tr("&Write to:"), this);
+  fileLabel->setBuddy(m_file);
+  form->addRow(fileLabel, fileRow);
   form->addRow(tr("&Duration:"), m_duration);
 
   auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);

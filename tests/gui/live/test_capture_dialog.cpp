@@ -9,6 +9,7 @@
 #include <QRegularExpression>
 #include <QSpinBox>
 #include <QTest>
+#include <QToolButton>
 #include <QTreeWidget>
 
 #include "../models/catch_qt.h"
@@ -72,6 +73,9 @@ TEST_CASE("Ctrl+E opens the capture dialog, which checks the filter as it is typ
   CHECK(dialog->startButton()->isEnabled());
   dialog->grab().save(QString::fromStdString(artifactPath("gui-capture-dialog-good-filter.png")));
 
+  QTest::keyClick(dialog, Qt::Key_W, Qt::AltModifier);  // the file row's label has its buddy
+  CHECK(dialog->fileEdit()->hasFocus());
+
   const LiveOptions o = dialog->options();
   CHECK(o.interface == "lo");
   CHECK(o.filter == "udp port 7777");
@@ -85,6 +89,9 @@ TEST_CASE("Ctrl+E opens the capture dialog, which checks the filter as it is typ
   auto* megabytes = dialog->findChild<QSpinBox*>("capture.ringMegabytes");
   REQUIRE((ring && files && megabytes));
   CHECK_FALSE(files->isEnabled());
+  for (auto* button : dialog->findChildren<QToolButton*>())
+    if (button->text() == "More options") button->click();
+  REQUIRE(ring->isVisible());
   ring->setChecked(true);
   CHECK(files->isEnabled());
   files->setValue(5);
@@ -92,6 +99,7 @@ TEST_CASE("Ctrl+E opens the capture dialog, which checks the filter as it is typ
   const LiveOptions r = dialog->options();
   CHECK(r.ring_files == 5);
   CHECK(r.ring_file_bytes == 20'000'000);
+  dialog->grab().save(QString::fromStdString(artifactPath("gui-capture-dialog-more-options.png")));
   dialog->reject();
 }
 
