@@ -8,7 +8,9 @@
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTest>
+#include <algorithm>
 #include <atomic>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <thread>
 
@@ -171,4 +173,50 @@ TEST_CASE("a loopback capture updates the window while it runs and Stop opens it
   const gui::TimelineData stored = gui::loadTimelineData(reader, rows.record(0).summary.id);
   CHECK(stored.of(kC2S).rtt.size() == liveC2S.rtt.size());
   CHECK(stored.of(kC2S).retransmissions.size() == liveC2S.retransmissions.size());
+}
+
+TEST_CASE("a ring capture in the window keeps its newest files and Stop opens the newest") {
+  useTemporarySettings();
+  TempDir dir("gui-live-ring");
+  MainWindow window;
+  window.show();
+  REQUIRE(QTest::qWaitForWindowActive(&window));
+  LiveCaptureController& live = *window.liveCapture();
+  const uint16_t port = freeUdpPort();
+  LiveOptions o;
+  o.interface = "lo";
+  o.filter = "udp port " + std::to_string(port);
+  o.output = dir / "ring.pcapng";
+  o.ring_files = 2;
+  o.ring_file_bytes = 20'000;
+  QSignalSpy started(&live, &LiveCaptureController::started);
+  window.startCapture(o);
+  REQUIRE(started.wait(10000));
+  GrudpTalkCounts sent;
+  std::atomic<bool> talked{false};
+  std::thread talker([&] {
+    sent = talkGrudp({port, 300, 0, 2, nullptr});
+    talked = true;
+  });
+  const bool done = QTest::qWaitFor([&] { return talked.load(); }, 30000);  // the window keeps updating
+  talker.join();
+  REQUIRE(done);
+  QTest::qWait(300);
+  QSignalSpy shown(&window, &MainWindow::captureShown);
+  QTest::keyClick(&window, Qt::Key_E, Qt::ControlModifier);
+  REQUIRE(shown.wait(30000));
+
+  std::vector<std::string> files;
+  for (const auto& e : std::filesystem::directory_iterator(dir.path))
+    if (e.path().extension() == ".pcapng") files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());
+  INFO("sent " << sent.clientPackets + sent.serverPackets << " packets");
+  REQUIRE(files.size() == 2);
+  CHECK(files[0].find("ring_0000") != std::string::npos);
+  CHECK(window.session().capturePath() == QString::fromStdString(files[1]));
+  CHECK(window.session().outcome().reused);
+  const ProcessResult tshark = run({TSHARK_EXECUTABLE, "-r", files[1], "-T", "fields", "-e", "frame.number"});
+  REQUIRE(tshark.status == 0);
+  StoreReader reader(window.session().dbPath().toStdString());
+  CHECK(reader.capture().packet_count == splitLines(tshark.out).size());
 }
