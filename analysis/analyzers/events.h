@@ -17,6 +17,7 @@
 #include <array>
 #include <cstdint>
 #include <string_view>
+#include <vector>
 
 #include "flow/connection.h"
 
@@ -111,6 +112,16 @@ struct RateEvent {
   int64_t start_ns = 0;  // bucket start: floor(ts / 100 ms) * 100 ms
   uint32_t packets = 0;
   uint64_t bytes = 0;  // wire bytes
+};
+
+// Analysis events of one connection (or one direction of it), each kind in
+// the order the analyzers emitted it: what a timeline is drawn from.
+struct EventLists {
+  std::vector<RttEvent> rtts;
+  std::vector<RetransmissionEvent> retransmissions;
+  std::vector<LossEvent> losses;
+  std::vector<StallEvent> stalls;
+  std::vector<RateEvent> rates;
 };
 
 // The enumerator (of 0..last) whose toString() is `name`; `fallback` when none

@@ -22,15 +22,8 @@ namespace rudp {
 
 struct RowBatch;
 
-// One connection's analysis events so far, in the order the analyzers
-// emitted them (the most recent kMaxEvents of each kind).
-struct LiveEvents {
-  std::vector<ana::RttEvent> rtts;
-  std::vector<ana::RetransmissionEvent> retransmissions;
-  std::vector<ana::LossEvent> losses;
-  std::vector<ana::StallEvent> stalls;
-  std::vector<ana::RateEvent> rates;
-};
+// One connection's analysis events so far (the most recent kMaxEvents of each kind).
+using LiveEvents = ana::EventLists;
 
 // A connection's figures so far. Per direction whose data they concern (0
 // client to server), `metrics` holds what the events tell while the capture

@@ -13,13 +13,7 @@
 namespace rudp::gui {
 
 // One direction's analysis events (the direction whose data they concern).
-struct DirectionEvents {
-  std::vector<ana::RttEvent> rtts;
-  std::vector<ana::RetransmissionEvent> retransmissions;
-  std::vector<ana::LossEvent> losses;
-  std::vector<ana::StallEvent> stalls;
-  std::vector<ana::RateEvent> rates;
-};
+using DirectionEvents = ana::EventLists;
 
 class TimelineBuilder {
  public:
