@@ -21,19 +21,23 @@ void RttTracker::add(RttEvent& ev) {
   ev.rto_ms = rto_;
 }
 
-void RttTracker::fill(RttStats& out, RttSpan span) {
-  out.samples = pct_.count();
-  out.span = span;
-  out.exact_percentiles = pct_.exact();
+void fillSampleFigures(RttStats& out, Percentiles& samples, const std::array<double, 3>& limitsMs) {
+  out.samples = samples.count();
+  out.exact_percentiles = samples.exact();
   if (out.samples == 0) return;
-  out.min = pct_.min();
-  out.max = pct_.max();
-  out.mean = pct_.mean();
-  out.p50 = pct_.quantile(0.50);
-  out.p95 = pct_.quantile(0.95);
-  out.p99 = pct_.quantile(0.99);
-  for (size_t i = 0; i < out.share_above.size(); ++i)
-    out.share_above[i] = pct_.shareAbove(cfg_->rtt_limits_ms[i]);
+  out.min = samples.min();
+  out.max = samples.max();
+  out.mean = samples.mean();
+  out.p50 = samples.quantile(0.50);
+  out.p95 = samples.quantile(0.95);
+  out.p99 = samples.quantile(0.99);
+  for (size_t i = 0; i < out.share_above.size(); ++i) out.share_above[i] = samples.shareAbove(limitsMs[i]);
+}
+
+void RttTracker::fill(RttStats& out, RttSpan span) {
+  out.span = span;
+  fillSampleFigures(out, pct_, cfg_->rtt_limits_ms);
+  if (out.samples == 0) return;
   out.srtt = srtt_;
   out.rto = rto_;
 }

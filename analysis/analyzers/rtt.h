@@ -6,6 +6,10 @@
 
 namespace rudp::ana {
 
+// The sample figures of `out` (count, min/max/mean, percentiles, share above
+// each limit) from `samples`; the estimator's fields are left alone.
+void fillSampleFigures(RttStats& out, Percentiles& samples, const std::array<double, 3>& limitsMs);
+
 class RttTracker {
  public:
   explicit RttTracker(const AnalyzerConfig& cfg) : cfg_(&cfg), pct_(cfg.exact_rtt_samples) {}

@@ -102,18 +102,7 @@ void LiveView::updateRttStats() {
       RttState& state = dirs[d];
       if (!state.dirty) continue;
       state.dirty = false;
-      ana::Percentiles& p = state.samples;
-      ana::RttStats& stats = conns_[id].metrics[d].rtt;
-      stats.samples = p.count();
-      stats.min = p.min();
-      stats.max = p.max();
-      stats.mean = p.mean();
-      stats.p50 = p.quantile(0.50);
-      stats.p95 = p.quantile(0.95);
-      stats.p99 = p.quantile(0.99);
-      stats.exact_percentiles = p.exact();
-      for (size_t i = 0; i < stats.share_above.size(); ++i)
-        stats.share_above[i] = p.shareAbove(rtt_limits_ms_[i]);
+      ana::fillSampleFigures(conns_[id].metrics[d].rtt, state.samples, rtt_limits_ms_);
     }
 }
 

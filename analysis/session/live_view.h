@@ -14,6 +14,7 @@
 #include "analyzers/events.h"
 #include "analyzers/metrics.h"
 #include "analyzers/percentiles.h"
+#include "analyzers/rtt.h"
 #include "capture/live_capture.h"
 #include "flow/connection.h"
 #include "store/records.h"
