@@ -55,7 +55,18 @@ struct CaptureArgs {
   std::string ring;            // --ring N:MB
 };
 
+// rudpscope-cli compare: the comparison table and matrix of captures (compare_command.cpp).
+struct CompareArgs {
+  AnalyzeArgs analysis;             // settings for captures that need analysing; capture unused
+  std::vector<std::string> inputs;  // captures and folders of captures
+  std::vector<std::string> labels;  // KEY=VALUE, over every capture's own
+  bool json = false, csv = false;
+  std::string metric = "share_over_300", x = "loss", group = "stack", panel = "delay";
+  std::string direction = "c2s";  // c2s or s2c: the direction the matrix reads
+};
+
 int runDecode(const DecodeArgs& args);
+int runCompare(const CompareArgs& args);
 int runCapture(CaptureArgs& args);
 int runInterfaces(bool json);
 int runAnalyze(const AnalyzeArgs& args);

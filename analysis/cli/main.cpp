@@ -5,6 +5,7 @@
 #include <string>
 
 #include "cli/commands.h"
+#include "cli/lab_command.h"
 #include "core/error.h"
 
 namespace {
@@ -118,6 +119,26 @@ CLI::App* addWiresharkCommand(CLI::App& app, rudp::cli::WiresharkArgs& w) {
   return cmd;
 }
 
+// rudpscope-cli compare CAPTURE|DIR ...
+CLI::App* addCompareCommand(CLI::App& app, rudp::cli::CompareArgs& c) {
+  auto* cmd = app.add_subcommand(
+      "compare",
+      "Compare connections of captures side by side, and a capture set as a matrix (a metric against a"
+      " label, one line per group)");
+  cmd->add_option("inputs", c.inputs, "Captures, or folders of captures (a capture set)")->required();
+  cmd->add_option("--label", c.labels, "KEY=VALUE given to every capture, over its own labels (repeatable)");
+  cmd->add_flag("--json", c.json, "Print the table and the matrix as JSON");
+  cmd->add_flag("--csv", c.csv, "Print the table and the matrix as CSV");
+  cmd->add_option("--metric", c.metric, "Matrix metric (default share_over_300)");
+  cmd->add_option("--x", c.x, "Matrix x axis: a numeric label (default loss)");
+  cmd->add_option("--group", c.group, "One matrix line per value of this label (default stack)");
+  cmd->add_option("--panel", c.panel, "One matrix panel per value of this label (default delay)");
+  cmd->add_option("--direction", c.direction, "Direction the matrix reads: c2s or s2c (default c2s)")
+      ->check(CLI::IsMember({"c2s", "s2c"}));
+  addAnalysisSettings(cmd, c.analysis);
+  return cmd;
+}
+
 int run(int argc, char** argv) {
   CLI::App app{"rudpscope-cli: decode and analyse game reliable-UDP captures"};
   app.require_subcommand(1);
@@ -167,6 +188,14 @@ int run(int argc, char** argv) {
   auto* interfaces = app.add_subcommand("interfaces", "List the interfaces capture can capture on");
   interfaces->add_flag("--json", interfacesJson, "Print the list as JSON");
 
+  rudp::cli::CompareArgs cmpArgs;
+  std::vector<std::string> cmpScripts, cmpPrefs;
+  auto* compare = addCompareCommand(app, cmpArgs);
+  addDissectorOptions(compare, cmpArgs.analysis.dissectors, cmpScripts, cmpPrefs);
+
+  rudp::cli::LabArgs labArgs;
+  auto* lab = rudp::cli::addLabCommand(app, labArgs);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) { return app.exit(e); }
@@ -178,6 +207,11 @@ int run(int argc, char** argv) {
     }
     if (*wireshark) return rudp::cli::runWireshark(wsArgs);
     if (*interfaces) return rudp::cli::runInterfaces(interfacesJson);
+    if (*lab) return rudp::cli::runLab(labArgs);
+    if (*compare) {
+      resolveDissectorOptions(cmpArgs.analysis.dissectors, cmpScripts, cmpPrefs);
+      return rudp::cli::runCompare(cmpArgs);
+    }
     if (*capture) {
       resolveDissectorOptions(cap.analysis.dissectors, capScripts, capPrefs);
       return rudp::cli::runCapture(cap);

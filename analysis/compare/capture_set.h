@@ -25,8 +25,9 @@ AnalysedCapture ensureAnalysed(const std::string& capture, const DissectorOption
 
 // Every capture of the set, analysed or reused, with its labels
 // (captureLabels(capture, overrides)).
-std::vector<DirectionComparison> compareCaptures(const std::vector<std::string>& captures, const Labels& overrides,
-                                                 const DissectorOptions& dissectors, const IngestOptions& options,
+std::vector<DirectionComparison> compareCaptures(const std::vector<std::string>& captures,
+                                                 const Labels& overrides, const DissectorOptions& dissectors,
+                                                 const IngestOptions& options,
                                                  std::vector<AnalysedCapture>* analysed = nullptr,
                                                  const ProgressSink& progress = {});
 

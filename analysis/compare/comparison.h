@@ -52,7 +52,7 @@ struct DirectionComparison {
   uint64_t unmeasured_recoveries = 0;  // retransmitted seqs whose original was not captured
 
   uint64_t lost = 0;
-  double loss_percent = kNone;  // lost / data_packets * 100
+  double loss_percent = kNone;               // lost / data_packets * 100
   std::map<uint32_t, uint64_t> loss_bursts;  // burst length -> count
   double mean_loss_burst = 0;
 

@@ -12,18 +12,19 @@
 //   3. labels the user gives (--label KEY=VALUE).
 #pragma once
 #include <map>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "core/error.h"
 
 namespace rudp::cmp {
 
 using Labels = std::map<std::string, std::string>;
 
 // A bad sidecar, label, folder or metric name: one line for the user.
-struct CompareError : std::runtime_error {
-  using std::runtime_error::runtime_error;
+class CompareError : public Error {
+  using Error::Error;
 };
 
 Labels labelsFromFileName(std::string_view path);

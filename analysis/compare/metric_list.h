@@ -1,5 +1,6 @@
 // The named figures a comparison table, a matrix chart and the CLI offer.
 #pragma once
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -12,7 +13,7 @@ struct MetricInfo {
   std::string key;    // "share_over_300", "response_p99", "fast_share", ...
   std::string title;  // "Share of responses over 300 ms"
   std::string unit;   // "ms", "%", "/min", "kbit/s", ""
-  double (*value)(const DirectionComparison&) = nullptr;  // kNone when it cannot be told
+  std::function<double(const DirectionComparison&)> value;  // kNone when it cannot be told
 };
 
 // Every metric in table order. share_over_N exists for 150, 250 and 300 ms;

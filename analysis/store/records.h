@@ -81,6 +81,12 @@ struct ConnectionRecord {
 };
 
 // A half-open capture-time interval [from_ns, to_ns); the default is all time.
+// Application data of one direction: the contract's segment length summed
+// over data segments (every copy), and over the retransmitted copies.
+struct DataBytes {
+  uint64_t all = 0, retransmitted = 0;
+};
+
 struct TimeRange {
   int64_t from_ns = std::numeric_limits<int64_t>::min();
   int64_t to_ns = std::numeric_limits<int64_t>::max();

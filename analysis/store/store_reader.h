@@ -48,6 +48,7 @@ class StoreReader {
   std::vector<ana::StallEvent> stalls(int64_t conn, Direction dir, TimeRange range = {});
   std::vector<ana::RateEvent> rates(int64_t conn, Direction dir, TimeRange range = {});
   std::map<uint32_t, uint64_t> lossBursts(int64_t conn, Direction dir);
+  DataBytes dataBytes(int64_t conn, Direction dir);
 
   // Packets in frame order.
   std::vector<PacketRecord> packets(const PacketQuery& q);

@@ -1,0 +1,23 @@
+// rudpscope-cli lab: the stack comparison experiment in one command (see lab_command.cpp).
+#pragma once
+#include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+}
+
+namespace rudp::cli {
+
+struct LabArgs {
+  std::vector<std::string> stacks;  // tcp-cubic, tcp-bbr, grudp, enet, kcp
+  std::vector<double> loss_percent;
+  std::vector<double> delay_ms;  // one-way
+  double seconds = 60;
+  std::string output;  // the capture set's folder
+};
+
+CLI::App* addLabCommand(CLI::App& app, LabArgs& args);
+int runLab(const LabArgs& args);
+
+}  // namespace rudp::cli

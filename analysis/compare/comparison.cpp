@@ -1,0 +1,183 @@
+#include "compare/comparison.h"
+
+#include <algorithm>
+#include <map>
+
+#include "analyzers/percentiles.h"
+#include "report/wording.h"
+#include "store/store_reader.h"
+
+namespace rudp::cmp {
+namespace {
+
+constexpr double kNsPerMs = 1e6;
+
+Distribution distributionOf(const std::vector<double>& sorted) {
+  Distribution d;
+  d.count = sorted.size();
+  if (sorted.empty()) return d;
+  ana::Percentiles p(static_cast<uint32_t>(sorted.size()));
+  for (double v : sorted) p.add(v);
+  d.mean = p.mean();
+  d.p50 = p.quantile(0.50);
+  d.p95 = p.quantile(0.95);
+  d.p99 = p.quantile(0.99);
+  d.max = p.max();
+  return d;
+}
+
+Distribution distributionOf(const ana::RttStats& s) {
+  Distribution d;
+  d.count = s.samples;
+  d.mean = s.mean;
+  d.p50 = s.p50;
+  d.p95 = s.p95;
+  d.p99 = s.p99;
+  d.max = s.max;
+  return d;
+}
+
+double ratio(uint64_t part, uint64_t whole) {
+  return whole ? static_cast<double>(part) / static_cast<double>(whole) : kNone;
+}
+
+// The copies of one seq sent since its captured original (retransmission
+// events name their original; a seq sent again later has a new original).
+struct Chain {
+  int64_t original_ts = 0;
+  int64_t last_ts = 0;
+  bool repaired_loss = false;  // at least one copy was not spurious
+};
+
+struct Recoveries {
+  std::map<uint64_t, double> since_original_ms;  // retransmitted copy's frame -> ms since its original
+  std::vector<double> recovery_ms;
+  uint64_t unmeasured = 0;
+};
+
+Recoveries recoveries(const std::vector<ana::RetransmissionEvent>& retx) {
+  Recoveries out;
+  std::map<std::pair<uint32_t, uint64_t>, Chain> chains;  // (seq, original frame)
+  std::map<uint32_t, bool> unmeasuredSeqs;
+  for (const auto& r : retx) {
+    if (r.original_frame == 0) {
+      unmeasuredSeqs[r.seq] = true;
+      continue;
+    }
+    auto [it, fresh] = chains.try_emplace({r.seq, r.original_frame});
+    Chain& c = it->second;
+    if (fresh) {
+      // The first retransmission of a captured original follows that original.
+      if (r.previous_frame != r.original_frame || r.since_previous_ms < 0) {
+        chains.erase(it);
+        unmeasuredSeqs[r.seq] = true;
+        continue;
+      }
+      c.original_ts = r.ts_ns - static_cast<int64_t>(r.since_previous_ms * kNsPerMs + 0.5);
+    }
+    c.last_ts = r.ts_ns;
+    c.repaired_loss = c.repaired_loss || r.cause != ana::RetxCause::Spurious;
+    out.since_original_ms[r.frame] = static_cast<double>(r.ts_ns - c.original_ts) / kNsPerMs;
+  }
+  for (const auto& [key, c] : chains)
+    if (c.repaired_loss) out.recovery_ms.push_back(static_cast<double>(c.last_ts - c.original_ts) / kNsPerMs);
+  std::sort(out.recovery_ms.begin(), out.recovery_ms.end());
+  out.unmeasured = unmeasuredSeqs.size();
+  return out;
+}
+
+std::vector<double> responseTimes(const std::vector<ana::RttEvent>& rtts, const Recoveries& rec) {
+  std::vector<double> out;
+  out.reserve(rtts.size());
+  for (const auto& s : rtts) {
+    const auto it = rec.since_original_ms.find(s.data_frame);
+    out.push_back(s.rtt_ms + (it == rec.since_original_ms.end() ? 0.0 : it->second));
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+void fillRetransmissions(DirectionComparison& c, const ana::DirectionMetrics& m) {
+  c.data_packets = m.data_packets;
+  c.retransmissions = m.retransmissions;
+  c.retx_timeout = m.retransmissions_timeout;
+  c.retx_fast = m.retransmissions_fast;
+  c.retx_spurious = m.retransmissions_spurious;
+  c.retx_inferred = m.retransmissions_inferred;
+  c.fast_share = ratio(c.retx_fast, c.retx_fast + c.retx_timeout);
+  c.spurious_share = ratio(c.retx_spurious, c.retransmissions);
+}
+
+void fillLossAndStalls(DirectionComparison& c, const ConnectionRecord& r, Direction dir) {
+  const ana::DirectionMetrics& m = r.metrics.dir[static_cast<size_t>(dir)];
+  c.lost = m.lost;
+  if (c.data_packets) c.loss_percent = 100.0 * report::lossFraction(m, r.metrics.vantage, dir);
+  c.loss_bursts = m.loss_bursts;
+  c.mean_loss_burst = m.mean_loss_burst;
+  c.stalls = m.stalls.size();
+  for (const auto& s : m.stalls) c.longest_stall_ms = std::max(c.longest_stall_ms, s.duration_ms);
+  if (c.duration_s > 0) c.stalls_per_minute = static_cast<double>(c.stalls) * 60.0 / c.duration_s;
+  c.hol_observable = m.hol_observable;
+  c.hol_blocking_ms = m.hol_blocking_ms;
+  c.hol_max_ms = m.hol_max_ms;
+}
+
+void fillRates(DirectionComparison& c, const ana::DirectionMetrics& m, const DataBytes& data) {
+  c.packets = m.packets;
+  c.bytes = m.bytes;
+  c.payload_bytes = data.all;
+  c.retransmitted_payload_bytes = data.retransmitted;
+  if (c.duration_s <= 0) return;
+  c.throughput_kbps = static_cast<double>(c.bytes) * 8.0 / c.duration_s / 1000.0;
+  const uint64_t unique = data.all > data.retransmitted ? data.all - data.retransmitted : 0;
+  c.goodput_kbps = static_cast<double>(unique) * 8.0 / c.duration_s / 1000.0;
+}
+
+DirectionComparison compareDirection(StoreReader& db, const ConnectionRecord& r, Direction dir) {
+  const ConnectionSummary& s = r.summary;
+  const ana::DirectionMetrics& m = r.metrics.dir[static_cast<size_t>(dir)];
+  DirectionComparison c;
+  c.conn = s.id;
+  c.protocol = s.protocol;
+  c.client = s.client;
+  c.server = s.server;
+  c.dir = dir;
+  c.duration_s = static_cast<double>(s.last_ts_ns - s.first_ts_ns) / 1e9;
+  c.rtt = distributionOf(m.rtt);
+  const Recoveries rec = recoveries(db.retransmissions(s.id, dir));
+  c.response_ms = responseTimes(db.rttSamples(s.id, dir), rec);
+  c.response = distributionOf(c.response_ms);
+  c.loss_recovery = distributionOf(rec.recovery_ms);
+  c.unmeasured_recoveries = rec.unmeasured;
+  fillRetransmissions(c, m);
+  fillLossAndStalls(c, r, dir);
+  fillRates(c, m, db.dataBytes(s.id, dir));
+  return c;
+}
+
+}  // namespace
+
+double shareAbove(const DirectionComparison& d, double limit_ms) {
+  if (d.response_ms.empty()) return kNone;
+  const auto above =
+      d.response_ms.end() - std::upper_bound(d.response_ms.begin(), d.response_ms.end(), limit_ms);
+  return static_cast<double>(above) / static_cast<double>(d.response_ms.size());
+}
+
+std::vector<DirectionComparison> compareConnections(StoreReader& db, const std::string& capture,
+                                                    const Labels& labels) {
+  std::vector<ConnectionRecord> records = db.connectionRecords();
+  std::vector<DirectionComparison> out;
+  for (const auto& r : records) {
+    if (!r.has_analysis) continue;
+    for (Direction dir : {Direction::ClientToServer, Direction::ServerToClient}) {
+      if (!r.has_direction[static_cast<size_t>(dir)]) continue;
+      out.push_back(compareDirection(db, r, dir));
+      out.back().capture = capture;
+      out.back().labels = labels;
+    }
+  }
+  return out;
+}
+
+}  // namespace rudp::cmp

@@ -1,0 +1,131 @@
+#include "compare/labels.h"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace rudp::cmp {
+namespace {
+
+bool isCaptureFile(const fs::path& p) {
+  static const char* const kExtensions[] = {".pcap", ".pcapng", ".cap"};
+  const std::string ext = p.extension().string();
+  return std::any_of(std::begin(kExtensions), std::end(kExtensions), [&](const char* e) { return ext == e; });
+}
+
+// "game.pcapng" -> "game"; "run.pcap.gz" keeps "run.pcap" stripped as well.
+std::string stem(std::string_view path) {
+  fs::path p{std::string(path)};
+  std::string name = p.filename().string();
+  while (true) {
+    const auto dot = name.rfind('.');
+    if (dot == std::string::npos || dot == 0) return name;
+    const std::string ext = name.substr(dot);
+    if (ext != ".pcap" && ext != ".pcapng" && ext != ".cap" && ext != ".gz" && ext != ".zst") return name;
+    name.erase(dot);
+  }
+}
+
+// "loss5" -> {loss, 5}; "delay12.5" -> {delay, 12.5}; anything else: nothing.
+bool splitKeyNumber(const std::string& token, std::string& key, std::string& value) {
+  size_t i = 0;
+  while (i < token.size() && std::isalpha(static_cast<unsigned char>(token[i]))) ++i;
+  if (i == 0 || i == token.size()) return false;
+  const std::string rest = token.substr(i);
+  if (!std::isdigit(static_cast<unsigned char>(rest[0]))) return false;
+  if (rest.find_first_not_of("0123456789.") != std::string::npos) return false;
+  if (std::count(rest.begin(), rest.end(), '.') > 1) return false;
+  key = token.substr(0, i);
+  value = rest;
+  return true;
+}
+
+}  // namespace
+
+Labels labelsFromFileName(std::string_view path) {
+  Labels labels;
+  std::istringstream tokens(stem(path));
+  std::string token;
+  bool haveStack = false;
+  while (std::getline(tokens, token, '_')) {
+    if (token.empty()) continue;
+    std::string key, value;
+    if (token.find('=') != std::string::npos) {
+      key = token.substr(0, token.find('='));
+      value = token.substr(token.find('=') + 1);
+      if (!key.empty()) labels[key] = value;
+    } else if (splitKeyNumber(token, key, value)) {
+      labels[key] = value;
+    } else if (!haveStack) {
+      labels["stack"] = token;
+      haveStack = true;
+    }
+  }
+  return labels;
+}
+
+std::pair<std::string, std::string> parseLabel(std::string_view keyValue) {
+  const auto eq = keyValue.find('=');
+  if (eq == std::string_view::npos || eq == 0 || eq + 1 == keyValue.size())
+    throw CompareError("a label is KEY=VALUE, not '" + std::string(keyValue) + "'");
+  return {std::string(keyValue.substr(0, eq)), std::string(keyValue.substr(eq + 1))};
+}
+
+Labels sidecarLabels(const std::string& capturePath) {
+  const std::string sidecar = capturePath + ".labels";
+  std::ifstream in(sidecar);
+  if (!in) return {};
+  Labels labels;
+  std::string line;
+  while (std::getline(in, line)) {
+    line = line.substr(0, line.find('#'));
+    std::istringstream words(line);
+    std::string word;
+    while (words >> word) {
+      try {
+        auto [key, value] = parseLabel(word);
+        labels[key] = value;
+      } catch (const CompareError& e) { throw CompareError(sidecar + ": " + e.what()); }
+    }
+  }
+  return labels;
+}
+
+Labels captureLabels(const std::string& capturePath, const Labels& overrides) {
+  Labels labels = labelsFromFileName(capturePath);
+  for (const auto& [k, v] : sidecarLabels(capturePath)) labels[k] = v;
+  for (const auto& [k, v] : overrides) labels[k] = v;
+  return labels;
+}
+
+std::string labelText(const Labels& labels) {
+  std::string out;
+  for (const auto& [k, v] : labels) out += (out.empty() ? "" : " ") + k + "=" + v;
+  return out;
+}
+
+std::vector<std::string> expandCaptureSet(const std::vector<std::string>& paths) {
+  std::vector<std::string> out;
+  for (const auto& path : paths) {
+    std::error_code ec;
+    if (!fs::exists(path, ec)) throw CompareError("no such file or folder: " + path);
+    if (!fs::is_directory(path, ec)) {
+      out.push_back(path);
+      continue;
+    }
+    std::vector<std::string> found;
+    for (const auto& entry : fs::directory_iterator(path, ec))
+      if (entry.is_regular_file() && isCaptureFile(entry.path())) found.push_back(entry.path().string());
+    if (ec) throw CompareError("cannot list " + path + ": " + ec.message());
+    if (found.empty()) throw CompareError(path + " holds no capture (*.pcap, *.pcapng, *.cap)");
+    std::sort(found.begin(), found.end());
+    out.insert(out.end(), found.begin(), found.end());
+  }
+  return out;
+}
+
+}  // namespace rudp::cmp
