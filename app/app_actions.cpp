@@ -15,6 +15,11 @@ AppActions::AppActions(QMainWindow* window, const QStringList& pageNames)
   QStyle* style = window->style();
   open = make(tr("&Open Capture…"), QKeySequence::Open, "action.open");
   open->setIcon(style->standardIcon(QStyle::SP_DialogOpenButton));
+  openCaptureSet =
+      make(tr("Open Capture &Set…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O), "action.openCaptureSet");
+  openCaptureSet->setToolTip(tr("Compare the captures of a folder: one per condition and stack"));
+  compareWith = make(tr("Compare &With…"), {}, "action.compareWith");
+  compareWith->setToolTip(tr("Add captures (and the open one) to the comparison"));
   close = make(tr("&Close"), QKeySequence(Qt::CTRL | Qt::Key_W), "action.close");
   reanalyse = make(tr("&Reload and Analyse Again"), QKeySequence(Qt::CTRL | Qt::Key_R), "action.reanalyse");
   reanalyse->setIcon(style->standardIcon(QStyle::SP_BrowserReload));
@@ -52,6 +57,9 @@ AppActions::AppActions(QMainWindow* window, const QStringList& pageNames)
     page->setShortcuts({QKeySequence(Qt::CTRL | digit), QKeySequence(Qt::ALT | digit)});
     pages.append(page);
   }
+  const Qt::Key compareDigit = Qt::Key(Qt::Key_1 + pageNames.size());
+  compare = make(tr("Co&mpare"), QKeySequence(Qt::CTRL | compareDigit), "action.compare");
+  compare->setShortcuts({QKeySequence(Qt::CTRL | compareDigit), QKeySequence(Qt::ALT | compareDigit)});
   fillMenus(window);
   setCaptureOpen(false);
   setCapturing(false);
@@ -70,6 +78,8 @@ void AppActions::fillMenus(QMainWindow* window) {
   file->addAction(open);
   m_recent = file->addMenu(tr("Open &Recent"));
   m_recent->setObjectName(QStringLiteral("menu.recent"));
+  file->addAction(openCaptureSet);
+  file->addAction(compareWith);
   file->addAction(close);
   file->addAction(reanalyse);
   file->addSeparator();
@@ -87,6 +97,7 @@ void AppActions::fillMenus(QMainWindow* window) {
 
   QMenu* view = window->menuBar()->addMenu(tr("&View"));
   for (QAction* page : pages) view->addAction(page);
+  view->addAction(compare);
   view->addSeparator();
   view->addAction(cancel);
 
@@ -140,7 +151,7 @@ void AppActions::setCapturing(bool capturing) {
     stopCapture->setShortcut({});
     startCapture->setShortcuts({QKeySequence(Qt::CTRL | Qt::Key_E), QKeySequence(Qt::CTRL | Qt::Key_K)});
   }
-  for (QAction* a : {open, openSample}) a->setEnabled(!capturing);
+  for (QAction* a : {open, openSample, openCaptureSet, compareWith}) a->setEnabled(!capturing);
 }
 
 }  // namespace rudp::gui

@@ -1,6 +1,7 @@
 // The window's actions and menus, with the keys Wireshark and hotspot users
 // expect: Ctrl+O open, Ctrl+W close, Ctrl+R re-analyse, Ctrl+Q quit,
-// Ctrl+Shift+P settings, Ctrl+1..4 (and Alt+1..4) the pages, F1 help,
+// Ctrl+Shift+P settings, Ctrl+1..4 (and Alt+1..4) the pages, Ctrl+5 (Alt+5)
+// the Compare page, Ctrl+Shift+O open a capture set to compare, F1 help,
 // Ctrl+E (or Ctrl+K) start a capture and Ctrl+E again stop it, as Wireshark;
 // Tools: our dissectors into Wireshark, and the current connection opened in it.
 #pragma once
@@ -22,6 +23,9 @@ class AppActions : public QObject {
   AppActions(QMainWindow* window, const QStringList& pageNames);
 
   QAction* open;
+  QAction* openCaptureSet;
+  QAction* compareWith;
+  QAction* compare;  // View > Compare: the Compare page
   QAction* close;
   QAction* reanalyse;
   QAction* cancel;

@@ -2,6 +2,7 @@
 // given on the command line (or by the file manager through the .desktop
 // file) opens at start. --capture IFACE starts a live capture instead (as
 // Capture > Start; with --capture-duration it stops by itself and opens).
+// --compare CAPTURE|DIR ... opens the Compare page with those captures.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
@@ -11,6 +12,7 @@
 
 #include "capture_dialog.h"
 #include "main_window.h"
+#include "pages/compare_page.h"
 
 namespace {
 
@@ -18,17 +20,28 @@ using rudp::gui::MainWindow;
 
 // --quit-after-load: scripts and install checks open a capture the way a user
 // does and learn whether it worked from the exit status.
-void quitAfterLoad(MainWindow& window) {
+// `shown` and `notShown` are the signals of what was asked for: a capture on
+// the window, or a comparison on the Compare page.
+template <class Source, class Shown, class NotShown>
+void quitAfterLoad(Source* source, Shown shown, NotShown notShown) {
   // Queued: the pages finish their own handling of the signal first.
   QObject::connect(
-      &window, &MainWindow::captureShown, qApp, [] { QCoreApplication::exit(0); }, Qt::QueuedConnection);
+      source, shown, qApp, [] { QCoreApplication::exit(0); }, Qt::QueuedConnection);
   QObject::connect(
-      &window, &MainWindow::captureNotShown, qApp,
+      source, notShown, qApp,
       [](const QString& text) {
         std::fprintf(stderr, "rudpscope: %s\n", text.toLocal8Bit().constData());
         QCoreApplication::exit(1);
       },
       Qt::QueuedConnection);
+}
+
+void quitAfterLoad(MainWindow& window, bool compare) {
+  if (compare)
+    quitAfterLoad(window.comparePage(), &rudp::gui::ComparePage::comparisonShown,
+                  &rudp::gui::ComparePage::comparisonNotShown);
+  else
+    quitAfterLoad(&window, &MainWindow::captureShown, &MainWindow::captureNotShown);
 }
 
 rudp::LiveOptions liveOptions(const QString& iface, const QString& filter, QString output,
@@ -83,6 +96,11 @@ int main(int argc, char** argv) {
                                            QStringLiteral("stop the capture after S seconds and open it"),
                                            QStringLiteral("S"), QStringLiteral("0"));
   parser.addOptions({capture, captureFilter, captureOutput, captureDuration});
+  const QCommandLineOption compare(
+      QStringLiteral("compare"),
+      QStringLiteral(
+          "compare the captures given as FILEs (captures or folders of captures) on the Compare page"));
+  parser.addOption(compare);
   parser.process(app);
   const QStringList pages{QStringLiteral("summary"), QStringLiteral("connections"),
                           QStringLiteral("timeline"), QStringLiteral("statistics")};
@@ -93,6 +111,10 @@ int main(int argc, char** argv) {
     std::fputs("rudpscope: --quit-after-load needs a FILE to open\n", stderr);
     return 2;
   }
+  if (parser.isSet(compare) && files.isEmpty()) {
+    std::fputs("rudpscope: --compare needs captures or folders to compare\n", stderr);
+    return 2;
+  }
 
   MainWindow window;
   window.show();
@@ -100,8 +122,10 @@ int main(int argc, char** argv) {
   QObject::connect(
       &window, &MainWindow::captureShown, &window,
       [&window, startPage] { window.showPage(MainWindow::Page(startPage)); }, Qt::SingleShotConnection);
-  if (parser.isSet(quit)) quitAfterLoad(window);
-  if (parser.isSet(capture))
+  if (parser.isSet(quit)) quitAfterLoad(window, parser.isSet(compare));
+  if (parser.isSet(compare))
+    window.compareCaptures(files);
+  else if (parser.isSet(capture))
     window.startCapture(liveOptions(parser.value(capture), parser.value(captureFilter),
                                     parser.value(captureOutput), parser.value(captureDuration).toDouble()));
   else

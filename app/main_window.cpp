@@ -23,6 +23,7 @@
 #include "message_banner.h"
 #include "models/value_text.h"
 #include "pages/analysis_page.h"
+#include "pages/compare_page.h"
 #include "pages/connections_page.h"
 #include "pages/start_page.h"
 #include "pages/statistics_page.h"
@@ -36,7 +37,7 @@ namespace rudp::gui {
 
 namespace {
 
-enum StackIndex { StartStack, AnalysisStack, ResultsStack };
+enum StackIndex { StartStack, AnalysisStack, ResultsStack, CompareStack };
 
 const QString kGeometryKey = QStringLiteral("window/geometry");
 const QString kStateKey = QStringLiteral("window/state");
@@ -53,6 +54,7 @@ MainWindow::MainWindow(QWidget* parent)
       m_stack(new QStackedWidget),
       m_start(new StartPage),
       m_analysis(new AnalysisPage),
+      m_compare(new ComparePage),
       m_wireshark(new WiresharkLauncher(this)),
       m_packetsLabel(new QLabel),
       m_connectionsLabel(new QLabel),
@@ -73,6 +75,7 @@ MainWindow::MainWindow(QWidget* parent)
   m_stack->addWidget(m_start);
   m_stack->addWidget(m_analysis);
   m_stack->addWidget(createResultPages());
+  m_stack->addWidget(m_compare);
   setCentralWidget(central);
 
   m_actions = new AppActions(this, {tr("Summary"), tr("Connections"), tr("Timeline"), tr("Statistics")});
@@ -180,6 +183,15 @@ void MainWindow::connectActions() {
   for (int i = 0; i < m_actions->pages.size(); ++i)
     connect(m_actions->pages[i], &QAction::triggered, this, [this, i] { showPage(Page(i)); });
   connect(m_actions, &AppActions::recentFileChosen, this, &MainWindow::openCapture);
+  connect(m_actions->compare, &QAction::triggered, this, &MainWindow::showCompare);
+  connect(m_actions->openCaptureSet, &QAction::triggered, this, [this] {
+    m_compare->setPreferences(m_prefs);
+    if (m_compare->chooseFolder()) showCompare();
+  });
+  connect(m_actions->compareWith, &QAction::triggered, this, [this] {
+    m_compare->setPreferences(m_prefs);
+    if (m_compare->chooseCapturesToAdd(m_session->capturePath())) showCompare();
+  });
   connect(m_actions, &AppActions::clearRecentChosen, m_recent, &RecentFiles::clear);
 }
 
@@ -220,8 +232,18 @@ void MainWindow::applyPreferences(const AnalysisPreferences& prefs) {
 }
 
 void MainWindow::showPage(Page page) {
+  const bool ready = m_session->state() == CaptureSession::State::Ready;
+  if (m_stack->currentIndex() == CompareStack && ready) m_stack->setCurrentIndex(ResultsStack);
   if (m_stack->currentIndex() == ResultsStack) m_tabs->setCurrentIndex(page);
 }
+
+void MainWindow::compareCaptures(const QStringList& paths) {
+  m_compare->setPreferences(m_prefs);
+  m_compare->compare(paths);
+  showCompare();
+}
+
+void MainWindow::showCompare() { m_stack->setCurrentIndex(CompareStack); }
 
 void MainWindow::showOnTimeline(int64_t conn, Direction dir, int64_t start_ns, int64_t end_ns,
                                 uint64_t frame) {

@@ -1,6 +1,6 @@
 // The rudpscope window (hotspot's shape): a stack of the start page, the
-// analysis progress page and the result pages (Summary, Connections,
-// Timeline, Statistics), a message banner above them for errors and
+// analysis progress page, the result pages (Summary, Connections,
+// Timeline, Statistics) and the Compare page, a message banner above them for errors and
 // warnings, and a status bar with the capture's counts.
 #pragma once
 #include <QMainWindow>
@@ -23,6 +23,7 @@ namespace rudp::gui {
 class AnalysisPage;
 class AppActions;
 class CaptureSession;
+class ComparePage;
 class ConnectionsPage;
 class LiveCaptureController;
 class Exporter;
@@ -67,6 +68,10 @@ class MainWindow : public QMainWindow {
   // Capture > Start: the open capture closes, the Connections and Timeline
   // pages follow the capture, and at Stop its file opens as File > Open would.
   void startCapture(const rudp::LiveOptions& options);
+  // The Compare page with the captures `paths` names (files, folders), as
+  // File > Open Capture Set does; and the page as it is (View > Compare).
+  void compareCaptures(const QStringList& paths);
+  void showCompare();
 
   CaptureSession& session() const { return *m_session; }
   AppActions& actions() const { return *m_actions; }
@@ -80,6 +85,7 @@ class MainWindow : public QMainWindow {
   StartPage* startPage() const { return m_start; }
   WiresharkLauncher* wiresharkLauncher() const { return m_wireshark; }
   LiveCaptureController* liveCapture() const { return m_live; }
+  ComparePage* comparePage() const { return m_compare; }
 
  signals:
   // The summary and the connections of the open capture are on screen.
@@ -120,6 +126,7 @@ class MainWindow : public QMainWindow {
   QStackedWidget* m_stack;
   StartPage* m_start;
   AnalysisPage* m_analysis;
+  ComparePage* m_compare;
   QTabWidget* m_tabs = nullptr;
   SummaryPage* m_summary = nullptr;
   ConnectionsPage* m_connections = nullptr;

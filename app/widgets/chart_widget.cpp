@@ -44,7 +44,7 @@ void ChartWidget::paint(QPainter& p, QSize size) const {
   frame.paintBackground(p, c);
   frame.paintTitle(p, c, title_);
   paintContents(p, c, size);
-  frame.paintBorder(p, c);
+  if (framedPlot()) frame.paintBorder(p, c);
   p.restore();
 }
 

@@ -34,6 +34,9 @@ class ChartWidget : public QWidget {
   virtual void paintContents(QPainter& p, const ChartColours& c, QSize size) const = 0;
   // Rows under the title a legend needs.
   virtual int legendRows() const { return 0; }
+  // False for a chart of several plots (MatrixChart): the frame then draws
+  // no border around its single plot rectangle.
+  virtual bool framedPlot() const { return true; }
   ChartFrame frameFor(QSize size) const;
   // The hover text at `at` (widget coordinates); empty hides the tooltip.
   virtual QString toolTipAt(QPoint at) const = 0;

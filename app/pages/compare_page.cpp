@@ -1,0 +1,315 @@
+#include "pages/compare_page.h"
+
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenu>
+#include <QPushButton>
+#include <QSaveFile>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QToolButton>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include "message_banner.h"
+#include "models/compare_rows_model.h"
+#include "models/comparison_model.h"
+#include "models/table_csv.h"
+#include "pages/matrix_panel.h"
+#include "widgets/cdf_chart.h"
+#include "widgets/chart_export.h"
+#include "widgets/matrix_chart.h"
+
+namespace rudp::gui {
+
+namespace {
+enum CaptureColumn { FileColumn, LabelsColumn, StatusColumn };
+
+QTableView* makeTable(QAbstractItemModel* model, const char* name) {
+  auto* view = new QTableView;
+  view->setObjectName(QLatin1String(name));
+  view->setModel(model);
+  view->setSelectionBehavior(QAbstractItemView::SelectRows);
+  view->verticalHeader()->hide();
+  view->horizontalHeader()->setStretchLastSection(true);
+  return view;
+}
+
+QString captureStatus(const CompareCapture& c) {
+  if (!c.error.isEmpty()) return c.error;
+  const QString read = c.reused ? ComparePage::tr("database reused") : ComparePage::tr("analysed");
+  return ComparePage::tr("%1, %n connection(s)", nullptr, c.connections).arg(read);
+}
+}  // namespace
+
+ComparePage::ComparePage(QWidget* parent)
+    : QWidget(parent),
+      m_banner(new MessageBanner),
+      m_status(new QLabel),
+      m_cancel(new QPushButton(tr("Cancel"))),
+      m_captures(new QTreeWidget),
+      m_rows(new CompareRowsModel(this)),
+      m_rowsView(makeTable(m_rows, "compare.connections")),
+      m_table(new ComparisonModel(this)),
+      m_tableView(makeTable(m_table, "compare.table")),
+      m_cdf(new CdfChart),
+      m_matrix(new MatrixPanel),
+      m_tabs(new QTabWidget) {
+  setObjectName(QStringLiteral("comparePage"));
+  m_status->setObjectName(QStringLiteral("compare.status"));
+  m_banner->setObjectName(QStringLiteral("compare.banner"));
+  auto* splitter = new QSplitter(Qt::Horizontal);
+  splitter->addWidget(createLists());
+  splitter->addWidget(createTabs());
+  splitter->setStretchFactor(1, 2);
+  auto* layout = new QVBoxLayout(this);
+  layout->addWidget(m_banner);
+  layout->addWidget(createToolbar());
+  layout->addWidget(splitter, 1);
+  connect(m_rows, &CompareRowsModel::checkedChanged, this, &ComparePage::refreshChecked);
+  connect(m_matrix, &MatrixPanel::captureActivated, this,
+          [this](const QString& capture, qint64 conn, Direction dir) {
+            const int row = m_rows->rowOf(capture.toStdString(), conn, dir);
+            if (row >= 0) m_rowsView->selectRow(row);
+          });
+  setBusy(false);
+  m_status->setText(tr("Open a folder of captures (one per condition and stack) or add captures."));
+}
+
+ComparePage::~ComparePage() = default;
+
+QWidget* ComparePage::createToolbar() {
+  auto* open = new QPushButton(tr("Open &Folder…"));
+  auto* add = new QPushButton(tr("&Add Captures…"));
+  auto* saveTable = new QPushButton(tr("Export Table (CSV)…"));
+  auto* saveChart = new QToolButton;
+  saveChart->setText(tr("Save Chart"));
+  saveChart->setPopupMode(QToolButton::InstantPopup);
+  auto* menu = new QMenu(saveChart);
+  menu->addAction(tr("as PNG…"), this, [this] { this->saveChart(false); });
+  menu->addAction(tr("as SVG…"), this, [this] { this->saveChart(true); });
+  saveChart->setMenu(menu);
+  connect(open, &QPushButton::clicked, this, [this] { chooseFolder(); });
+  connect(add, &QPushButton::clicked, this, [this] { chooseCapturesToAdd(); });
+  connect(m_cancel, &QPushButton::clicked, this, &ComparePage::cancel);
+  connect(saveTable, &QPushButton::clicked, this, &ComparePage::saveTable);
+  auto* bar = new QWidget;
+  auto* row = new QHBoxLayout(bar);
+  row->setContentsMargins(0, 0, 0, 0);
+  for (QWidget* w : std::initializer_list<QWidget*>{open, add, m_cancel}) row->addWidget(w);
+  row->addWidget(m_status, 1);
+  row->addWidget(saveTable);
+  row->addWidget(saveChart);
+  return bar;
+}
+
+QWidget* ComparePage::createLists() {
+  m_captures->setObjectName(QStringLiteral("compare.captures"));
+  m_captures->setHeaderLabels({tr("Capture"), tr("Labels"), tr("Status")});
+  m_captures->setRootIsDecorated(false);
+  auto* lists = new QSplitter(Qt::Vertical);
+  lists->addWidget(m_captures);
+  lists->addWidget(m_rowsView);
+  return lists;
+}
+
+QWidget* ComparePage::createTabs() {
+  m_cdf->setObjectName(QStringLiteral("compare.cdf"));
+  m_cdf->setTitle(tr("RTT samples"));
+  m_cdf->setAxisLabel(tr("RTT (ms)"));
+  m_tabs->setObjectName(QStringLiteral("compare.tabs"));
+  m_tabs->addTab(m_tableView, tr("Side by Side"));
+  m_tabs->addTab(m_cdf, tr("RTT CDF"));
+  m_tabs->addTab(m_matrix, tr("Matrix"));
+  return m_tabs;
+}
+
+void ComparePage::compare(const QStringList& paths) {
+  m_paths = paths;
+  CompareRequest request{paths, {}, m_prefs};
+  m_banner->dismiss();
+  setBusy(true);
+  m_status->setText(tr("Starting…"));
+  if (m_job) {
+    m_pending = std::move(request);
+    m_tracker.invalidate();
+    m_job->cancel();
+    return;
+  }
+  launch(std::move(request));
+}
+
+void ComparePage::addCaptures(const QStringList& paths) {
+  QStringList all = m_paths;
+  for (const QString& p : paths)
+    if (!all.contains(p)) all << p;
+  compare(all);
+}
+
+void ComparePage::cancel() {
+  if (!m_job) return;
+  m_pending.reset();
+  m_job->cancel();
+}
+
+void ComparePage::launch(CompareRequest request) {
+  m_job = new CompareJob(m_tracker.startJob(), std::move(request), this);
+  connect(m_job, &CompareJob::progressed, this, &ComparePage::onProgress);
+  connect(m_job, &CompareJob::succeeded, this, &ComparePage::onSucceeded);
+  connect(m_job, &CompareJob::failed, this, &ComparePage::onFailed);
+  connect(m_job, &CompareJob::cancelled, this, &ComparePage::onCancelled);
+  m_job->start();
+}
+
+// The job has stopped: frees it and starts the request that waited for it.
+void ComparePage::jobEnded(quint64 id) {
+  if (!m_job || m_job->id() != id) return;
+  m_job->deleteLater();
+  m_job = nullptr;
+  if (m_pending) {
+    CompareRequest next = std::move(*m_pending);
+    m_pending.reset();
+    launch(std::move(next));
+    return;
+  }
+  setBusy(false);
+}
+
+void ComparePage::onProgress(quint64 id, const CompareProgress& p) {
+  if (!m_tracker.isCurrent(id)) return;
+  QString text = tr("Analysing %1 of %2: %3").arg(p.capture + 1).arg(p.captures).arg(p.name);
+  if (p.fraction >= 0) text += QStringLiteral(" (%1 %)").arg(qRound(100 * p.fraction));
+  m_status->setText(text);
+}
+
+void ComparePage::onSucceeded(quint64 id, const CompareOutcome& outcome) {
+  const bool current = m_tracker.isCurrent(id);
+  jobEnded(id);
+  if (!current) return;
+  m_outcome = outcome;
+  showOutcome();
+}
+
+void ComparePage::onFailed(quint64 id, const QString& message) {
+  const bool current = m_tracker.isCurrent(id);
+  jobEnded(id);
+  if (!current) return;
+  const QString text = tr("Nothing to compare: %1").arg(message);
+  m_banner->showMessage(MessageBanner::Kind::Error, text);
+  m_status->setText(text);
+  emit comparisonNotShown(text);
+}
+
+void ComparePage::onCancelled(quint64 id) {
+  const bool current = m_tracker.isCurrent(id);
+  jobEnded(id);
+  if (!current) return;
+  const QString text = tr("Comparison cancelled; the captures analysed so far keep their databases.");
+  m_banner->showMessage(MessageBanner::Kind::Information, text);
+  m_status->setText(text);
+  emit comparisonNotShown(text);
+}
+
+void ComparePage::showOutcome() {
+  fillCaptures();
+  m_rows->setRows(m_outcome.rows);  // checks the busiest connections: refreshChecked follows
+  m_matrix->setRows(m_outcome.rows);
+  const int total = static_cast<int>(m_outcome.captures.size());
+  const int failed = m_outcome.failed();
+  m_status->setText(tr("%n capture(s) compared", nullptr, total - failed));
+  QStringList problems;
+  for (const CompareCapture& c : m_outcome.captures)
+    if (!c.error.isEmpty()) problems << QFileInfo(c.path).fileName() + QStringLiteral(": ") + c.error;
+  problems << m_outcome.warnings;
+  if (failed == total) {
+    const QString text = tr("No capture could be read: %1").arg(problems.join(QStringLiteral("; ")));
+    m_banner->showMessage(MessageBanner::Kind::Error, text);
+    emit comparisonNotShown(text);
+    return;
+  }
+  if (!problems.isEmpty())
+    m_banner->showMessage(failed ? MessageBanner::Kind::Error : MessageBanner::Kind::Warning,
+                          problems.join(QStringLiteral("; ")));
+  emit comparisonShown();
+}
+
+void ComparePage::fillCaptures() {
+  m_captures->clear();
+  for (const CompareCapture& c : m_outcome.captures) {
+    auto* item = new QTreeWidgetItem(m_captures, {QFileInfo(c.path).fileName(), c.labels, captureStatus(c)});
+    item->setToolTip(FileColumn, c.path);
+    item->setToolTip(StatusColumn, captureStatus(c));
+    if (!c.error.isEmpty()) item->setForeground(StatusColumn, QColor(Qt::red));
+  }
+  for (int i = 0; i < m_captures->columnCount(); ++i) m_captures->resizeColumnToContents(i);
+}
+
+void ComparePage::refreshChecked() {
+  m_cdf->clear();
+  for (int i : m_rows->checkedIndexes())
+    m_cdf->addSeries(ComparisonModel::columnName(m_outcome.rows[i]), m_outcome.rttMs[i]);
+  m_table->setColumns(m_rows->checkedRows());
+  m_tableView->resizeColumnsToContents();
+}
+
+void ComparePage::setBusy(bool busy) { m_cancel->setEnabled(busy); }
+
+QString ComparePage::statusText() const { return m_status->text(); }
+
+QString ComparePage::csv() const { return tableToCsv(*m_table); }
+
+QString ComparePage::exportTableTo(const QString& path) const {
+  if (m_table->columns().empty()) return tr("no connection is chosen for the table");
+  QSaveFile file(path);
+  if (!file.open(QIODevice::WriteOnly)) return file.errorString();
+  file.write(csv().toUtf8());
+  return file.commit() ? QString() : file.errorString();
+}
+
+const ChartWidget& ComparePage::currentChart() const {
+  if (m_tabs->currentIndex() == CdfTab) return *m_cdf;
+  return *m_matrix->chart();
+}
+
+QString ComparePage::exportChartTo(const QString& path, bool svg) const {
+  const ChartWidget& chart = currentChart();
+  const bool ok = svg ? chart.exportSvg(path) : chart.exportPng(path);
+  return ok ? QString() : tr("the file could not be written");
+}
+
+bool ComparePage::chooseFolder() {
+  const QString dir = QFileDialog::getExistingDirectory(this, tr("Open Capture Set"));
+  if (dir.isEmpty()) return false;
+  compare({dir});
+  return true;
+}
+
+bool ComparePage::chooseCapturesToAdd(const QString& alsoAdd) {
+  QStringList files = QFileDialog::getOpenFileNames(this, tr("Compare With"), {},
+                                                    tr("Captures (*.pcap *.pcapng *.cap);;All files (*)"));
+  if (files.isEmpty()) return false;
+  if (!alsoAdd.isEmpty()) files.prepend(alsoAdd);
+  addCaptures(files);
+  return true;
+}
+
+void ComparePage::saveTable() {
+  const QString path = QFileDialog::getSaveFileName(
+      this, tr("Export Table as CSV"), QStringLiteral("comparison.csv"), tr("CSV files (*.csv)"));
+  if (path.isEmpty()) return;
+  const QString error = exportTableTo(path);
+  if (!error.isEmpty())
+    m_banner->showMessage(MessageBanner::Kind::Error, tr("Cannot export to %1: %2").arg(path, error));
+}
+
+void ComparePage::saveChart(bool svg) {
+  const ChartWidget& chart = currentChart();
+  saveChartAs(this, svg, exportSize(&chart, {}), chart.chartTitle(),
+              [&chart](QPainter& p, QSize s) { chart.paint(p, s); });
+}
+
+}  // namespace rudp::gui

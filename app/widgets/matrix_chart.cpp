@@ -1,0 +1,215 @@
+#include "widgets/matrix_chart.h"
+
+#include <QFileInfo>
+#include <QMouseEvent>
+#include <algorithm>
+#include <cmath>
+
+#include "compare/metric_list.h"
+#include "widgets/chart_colours.h"
+#include "widgets/legend_painter.h"
+#include "widgets/mark_shapes.h"
+#include "widgets/text_label.h"
+
+namespace rudp::gui {
+
+namespace {
+constexpr double kMarker = 12.0;  // marker diameter is half of this (MarkShape::Dot)
+constexpr double kHitRadius = 6.0;
+constexpr int kPanelGap = 4;
+
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+bool hasValue(const cmp::MatrixPoint& pt) { return !std::isnan(pt.y); }
+}  // namespace
+
+// A panel's frame in its own coordinates (the painter is translated to
+// `origin`), with the shared axes mapped onto its plot rectangle.
+struct MatrixChart::Panel {
+  QPoint origin;
+  ChartFrame frame;
+  HorizontalAxis x;
+  ValueAxis y;
+  QPointF at(double xv, double yv) const { return QPointF(origin.x() + x.x(xv), origin.y() + y.y(yv)); }
+};
+
+MatrixChart::MatrixChart(QWidget* parent) : ChartWidget(parent) {}
+
+void MatrixChart::clear() { setMatrix({}); }
+
+void MatrixChart::setMatrix(cmp::Matrix matrix) {
+  const bool any = !matrix.panels.empty();
+  const cmp::MetricInfo info = any ? cmp::metric(matrix.request.metric) : cmp::MetricInfo{};
+  matrix_ = std::move(matrix);
+  title_ = qs(info.title);
+  unit_ = qs(info.unit);
+  groups_.clear();
+  bool seen = false;
+  double xLo = 0, xHi = 1, yLo = 0, yHi = 1;
+  for (const cmp::MatrixPanel& panel : matrix_.panels)
+    for (const cmp::MatrixLine& line : panel.lines) {
+      if (std::find(groups_.begin(), groups_.end(), line.group) == groups_.end())
+        groups_.push_back(line.group);
+      for (const cmp::MatrixPoint& pt : line.points) {
+        xLo = seen ? std::min(xLo, pt.x) : pt.x;
+        xHi = seen ? std::max(xHi, pt.x) : pt.x;
+        if (hasValue(pt)) yLo = std::min(yLo, pt.y), yHi = std::max(yHi, pt.y);
+        seen = true;
+      }
+    }
+  // Room around the outer points so their markers are whole.
+  const double pad = xHi > xLo ? (xHi - xLo) * 0.06 : 1.0;
+  xLo_ = xLo - pad;
+  xHi_ = xHi + pad;
+  yLo_ = yLo < 0 ? -niceCeil(-yLo * 1.08) : 0;
+  yHi_ = niceCeil(std::max(yHi * 1.08, 1e-9));
+  update();
+}
+
+const cmp::MatrixPoint& MatrixChart::point(const PointRef& ref) const {
+  return matrix_.panels.at(ref.panel).lines.at(ref.line).points.at(ref.point);
+}
+
+QColor MatrixChart::groupColour(const std::string& group) const {
+  const ChartColours c = ChartColours::fromPalette(palette());
+  const auto it = std::find(groups_.begin(), groups_.end(), group);
+  const size_t i = it == groups_.end() ? 0 : static_cast<size_t>(it - groups_.begin());
+  return c.cycle[i % c.cycle.size()];
+}
+
+std::vector<MatrixChart::Panel> MatrixChart::layout(QSize size) const {
+  const ChartFrame outer = frameFor(size);
+  int top = 0;
+  if (!outer.title().isEmpty()) top = outer.title().bottom() + 3;
+  if (!outer.legend().isEmpty()) top = outer.legend().bottom() + 3;
+  const int count = std::max<int>(1, static_cast<int>(matrix_.panels.size()));
+  const int width = std::max(40, (size.width() - (count - 1) * kPanelGap) / count);
+  std::vector<Panel> panels;
+  for (int i = 0; i < count; ++i) {
+    const QSize panelSize(width, std::max(40, size.height() - top));
+    Panel g{QPoint(i * (width + kPanelGap), top), ChartFrame(panelSize, font(), true, 0), {}, {}};
+    const QRect& plot = g.frame.plot();
+    g.x = {xLo_, xHi_, double(plot.left()), double(plot.width())};
+    g.y = {yLo_, yHi_, double(plot.top()), double(plot.height())};
+    panels.push_back(g);
+  }
+  return panels;
+}
+
+QRect MatrixChart::plotRect(int panel, QSize size) const {
+  const Panel g = layout(sizeOr(size)).at(panel);
+  return g.frame.plot().translated(g.origin);
+}
+
+std::optional<QPointF> MatrixChart::pixelOf(const PointRef& ref, QSize size) const {
+  const cmp::MatrixPoint& pt = point(ref);
+  if (!hasValue(pt)) return std::nullopt;
+  return layout(sizeOr(size)).at(ref.panel).at(pt.x, pt.y);
+}
+
+std::optional<MatrixChart::PointRef> MatrixChart::pointAt(QPointF at, QSize size) const {
+  const std::vector<Panel> panels = layout(sizeOr(size));
+  std::optional<PointRef> best;
+  double bestDistance = kHitRadius;
+  for (int pi = 0; pi < static_cast<int>(matrix_.panels.size()); ++pi) {
+    const auto& lines = matrix_.panels[pi].lines;
+    for (int li = 0; li < static_cast<int>(lines.size()); ++li)
+      for (int k = 0; k < static_cast<int>(lines[li].points.size()); ++k) {
+        const cmp::MatrixPoint& pt = lines[li].points[k];
+        if (!hasValue(pt)) continue;
+        const QPointF d = panels[pi].at(pt.x, pt.y) - at;
+        const double distance = std::hypot(d.x(), d.y());
+        if (distance <= bestDistance) best = PointRef{pi, li, k}, bestDistance = distance;
+      }
+  }
+  return best;
+}
+
+QString MatrixChart::legendText(const std::string& group) const {
+  if (matrix_.request.group.empty()) return tr("all captures");
+  return QStringLiteral("%1=%2").arg(qs(matrix_.request.group), group.empty() ? tr("(none)") : qs(group));
+}
+
+QString MatrixChart::axisTitle() const {
+  return unit_.isEmpty() ? title_ : QStringLiteral("%1 (%2)").arg(title_, unit_);
+}
+
+void MatrixChart::paintContents(QPainter& p, const ChartColours& c, QSize size) const {
+  const ChartFrame outer = frameFor(size);
+  const std::vector<Panel> panels = layout(size);
+  // The outer frame filled one plot rectangle; the panels draw their own.
+  p.fillRect(QRect(0, panels.front().origin.y(), size.width(), size.height()), c.background);
+  for (int i = 0; i < static_cast<int>(panels.size()); ++i) paintPanel(p, c, panels[i], i);
+  std::vector<LegendEntry> legend;
+  for (const std::string& g : groups_) legend.push_back({MarkShape::Dot, groupColour(g), legendText(g)});
+  LegendPainter(p, c).paintAt(
+      legend, QPoint(panels.front().origin.x() + panels.front().frame.plot().left(), outer.legend().top()),
+      false);
+}
+
+void MatrixChart::paintPanel(QPainter& p, const ChartColours& c, const Panel& g, int index) const {
+  p.save();
+  p.translate(g.origin);
+  g.frame.paintBackground(p, c);
+  const QRect& plot = g.frame.plot();
+  const bool any = index < static_cast<int>(matrix_.panels.size());
+  const QString panelTitle =
+      any && !matrix_.request.panel.empty()
+          ? QStringLiteral("%1=%2").arg(qs(matrix_.request.panel), qs(matrix_.panels[index].panel))
+          : QString();
+  g.frame.paintTitle(p, c, panelTitle);
+  g.frame.paintYAxis(p, c, g.y, niceTicks(g.y.v0, g.y.v1, std::max(2, plot.height() / 50)),
+                     index == 0 ? axisTitle() : QString());
+  g.frame.paintXAxis(p, c, g.x, niceTicks(g.x.v0, g.x.v1, std::max(2, plot.width() / 70)),
+                     qs(matrix_.request.x));
+  g.frame.paintBorder(p, c);
+  if (!any) paintNoData(p, c, plot);
+  p.restore();
+  if (!any) return;
+  for (const cmp::MatrixLine& line : matrix_.panels[index].lines)
+    paintLine(p, g, line, groupColour(line.group));
+}
+
+// The line joins the points that have a value; a point without one breaks it.
+void MatrixChart::paintLine(QPainter& p, const Panel& g, const cmp::MatrixLine& line,
+                            const QColor& colour) const {
+  p.save();
+  p.setClipRect(g.frame.plot().translated(g.origin));
+  p.setRenderHint(QPainter::Antialiasing, true);
+  QPen pen(colour, 2);
+  pen.setCosmetic(true);
+  p.setPen(pen);
+  QPolygonF run;
+  auto flush = [&] {
+    if (run.size() > 1) p.drawPolyline(run);
+    run.clear();
+  };
+  for (const cmp::MatrixPoint& pt : line.points) {
+    if (!hasValue(pt))
+      flush();
+    else
+      run << g.at(pt.x, pt.y);
+  }
+  flush();
+  for (const cmp::MatrixPoint& pt : line.points)
+    if (hasValue(pt)) drawMark(p, MarkShape::Dot, g.at(pt.x, pt.y), kMarker, colour);
+  p.restore();
+}
+
+QString MatrixChart::toolTipAt(QPoint at) const {
+  const std::optional<PointRef> ref = pointAt(at);
+  if (!ref) return {};
+  const cmp::MatrixPoint& pt = point(*ref);
+  const cmp::MatrixLine& line = matrix_.panels[ref->panel].lines[ref->line];
+  QStringList lines{QStringLiteral("%1 #%2").arg(QFileInfo(qs(pt.capture)).fileName()).arg(pt.conn),
+                    legendText(line.group),
+                    QStringLiteral("%1=%2").arg(qs(matrix_.request.x)).arg(pt.x, 0, 'g', 6),
+                    QStringLiteral("%1: %2 %3").arg(title_).arg(pt.y, 0, 'g', 6).arg(unit_)};
+  return lines.join(QLatin1Char('\n'));
+}
+
+void MatrixChart::mousePressEvent(QMouseEvent* e) {
+  if (e->button() != Qt::LeftButton) return ChartWidget::mousePressEvent(e);
+  if (const std::optional<PointRef> ref = pointAt(e->position())) emit pointActivated(*ref);
+}
+
+}  // namespace rudp::gui
