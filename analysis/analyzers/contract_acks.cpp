@@ -129,6 +129,8 @@ bool ContractAnalyzer::cover(Dir& d, uint32_t seq, uint64_t frame, int64_t ns) {
     s.flags = uint16_t(s.flags & ~SeqSlot::Lost);
     if (d.m.lost > 0) --d.m.lost;
   }
+  if (s.has(SeqSlot::Seen) && s.has(SeqSlot::Reliable) && !s.has(SeqSlot::RetxCounted))
+    d.response.add(s.first_ns, ns);
   if (!echo_rtt_ && s.has(SeqSlot::Seen) && s.copies == 1) {
     RttEvent ev{frame,
                 s.last.frame,

@@ -418,6 +418,7 @@ ConnectionMetrics ContractAnalyzer::finish() {
     }
     m.mean_loss_burst = runs ? double(total) / double(runs) : 0;
     d.rtt.fill(m.rtt, spanFor(vantage_, d.id));
+    d.response.fill(m.response, spanFor(vantage_, d.id));
     m.jitter_ms = d.jitter.jitterMs();
     d.jitter.fill(m.gaps);
     m.hol_observable = !atSender(vantage_, d.id) && vantage_ != Vantage::Unknown;

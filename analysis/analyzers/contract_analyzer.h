@@ -124,13 +124,14 @@ class ContractAnalyzer {
   };
   struct Dir : SeqState {
     Dir(Direction d, const AnalyzerConfig& cfg)
-        : id(d), rtt(cfg), stall(d, cfg.stall_ms), rate(d), remote(d, cfg.stall_ms) {}
+        : id(d), rtt(cfg), response(cfg), stall(d, cfg.stall_ms), rate(d), remote(d, cfg.stall_ms) {}
     Direction id;
     uint32_t space = 0;                                 // the seq space swapped in
     std::vector<std::pair<uint32_t, SeqState>> parked;  // the other spaces
     std::vector<Numbering> numberings;
     uint32_t outstanding = 0;  // reliable seqs captured and not yet covered (all spaces)
     RttTracker rtt;
+    ResponseTracker response;
     JitterTracker jitter;
     StallTracker stall;
     RateTracker rate;

@@ -38,6 +38,9 @@ struct DirectionMetrics {
   uint64_t duplicates = 0;          // copies of seqs the receiver already had
   uint64_t network_duplicates = 0;  // the same copy (same ts) captured twice
   RttStats rtt;
+  // First captured copy to the first ack covering it, for every reliable seq
+  // (TCP: segment) whose first copy was its original; srtt/rto unused.
+  RttStats response;
   double jitter_ms = 0;  // RFC 3550 interarrival jitter
   GapStats gaps;
   std::vector<StallEvent> stalls;  // also streamed to the sink

@@ -29,4 +29,24 @@ class RttTracker {
   double srtt_ = 0, rttvar_ = 0, rto_ = 1000;
 };
 
+// Message response time of one direction: from the first captured copy of a
+// reliable seq to the first ack that covers it, retransmitted or not (unlike
+// RTT samples, which Karn's rule keeps off retransmitted data). What a game
+// waits for a message that was lost and repaired.
+class ResponseTracker {
+ public:
+  explicit ResponseTracker(const AnalyzerConfig& cfg) : cfg_(&cfg), pct_(cfg.exact_rtt_samples) {}
+  void add(int64_t first_copy_ns, int64_t covered_ns) {
+    if (covered_ns >= first_copy_ns) pct_.add(double(covered_ns - first_copy_ns) / 1e6);
+  }
+  void fill(RttStats& out, RttSpan span) {
+    out.span = span;
+    fillSampleFigures(out, pct_, cfg_->rtt_limits_ms);
+  }
+
+ private:
+  const AnalyzerConfig* cfg_;
+  Percentiles pct_;
+};
+
 }  // namespace rudp::ana

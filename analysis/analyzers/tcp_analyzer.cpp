@@ -267,6 +267,7 @@ void TcpAnalyzer::onAck(Dir& d, const DecodedPacket& p, bool pure, uint64_t fram
     int64_t delivered_ns = -1;  // the latest send among the segments this ack covers
     while (d.count && !after(at(d, 0).end, a)) {
       if (at(d, 0).copies > 0) {
+        if (!at(d, 0).retx_first) d.response.add(at(d, 0).first_ns, ns);
         lossRun(d, false, frame, ns, at(d, 0).start);
         delivered_ns = std::max(delivered_ns, at(d, 0).last_ns);
       }
@@ -441,6 +442,7 @@ ConnectionMetrics TcpAnalyzer::finish() {
     for (auto [len, count] : m.loss_bursts) runs += count, total += uint64_t(len) * count;
     m.mean_loss_burst = runs ? double(total) / double(runs) : 0;
     d.rtt.fill(m.rtt, spanFor(vantage_, d.id));
+    d.response.fill(m.response, spanFor(vantage_, d.id));
     m.jitter_ms = d.jitter.jitterMs();
     d.jitter.fill(m.gaps);
     conn_.dir[size_t(d.id)] = m;

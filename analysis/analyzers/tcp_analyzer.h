@@ -90,7 +90,8 @@ class TcpAnalyzer {
     uint64_t frame;
   };
   struct Dir {
-    Dir(Direction d, const AnalyzerConfig& cfg) : id(d), rtt(cfg), stall(d, cfg.stall_ms), rate(d) {}
+    Dir(Direction d, const AnalyzerConfig& cfg)
+        : id(d), rtt(cfg), response(cfg), stall(d, cfg.stall_ms), rate(d) {}
     Direction id;
     bool started = false, any_ack = false, has_ts = false, has_echo = false, zero_window = false;
     uint32_t isn = 0, nxt = 0, una = 0;  // highest end captured; highest cumulative ack
@@ -102,6 +103,7 @@ class TcpAnalyzer {
     int64_t zero_since = -1;
     uint64_t zero_frame = 0;
     RttTracker rtt;
+    ResponseTracker response;
     JitterTracker jitter;
     StallTracker stall;
     RateTracker rate;

@@ -82,6 +82,9 @@ void addAnalysis(const ana::DirectionMetrics& m, const std::vector<double>& limi
   d["hol_observable"] = m.hol_observable ? 1 : 0;
   d["min_window"] = m.min_window == UINT32_MAX ? json(nullptr) : json(m.min_window);
   d["rtt_ms"] = rttJson(m.rtt, limits);
+  d["response_ms"] = rttJson(m.response, limits);
+  d["response_ms"].erase("srtt");  // the RFC 6298 estimator runs on RTT samples only
+  d["response_ms"].erase("rto");
   d["loss_bursts"] = json::object();
   for (const auto& [len, count] : m.loss_bursts) d["loss_bursts"][std::to_string(len)] = count;
   d["stalls"] = json::array();

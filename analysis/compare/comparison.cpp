@@ -12,7 +12,7 @@ namespace {
 
 constexpr double kNsPerMs = 1e6;
 
-Distribution distributionOf(const std::vector<double>& sorted) {
+Distribution distributionOf(const std::vector<double>& sorted) {  // ascending
   Distribution d;
   d.count = sorted.size();
   if (sorted.empty()) return d;
@@ -50,7 +50,6 @@ struct Chain {
 };
 
 struct Recoveries {
-  std::map<uint64_t, double> since_original_ms;  // retransmitted copy's frame -> ms since its original
   std::vector<double> recovery_ms;
   uint64_t unmeasured = 0;
 };
@@ -77,23 +76,11 @@ Recoveries recoveries(const std::vector<ana::RetransmissionEvent>& retx) {
     }
     c.last_ts = r.ts_ns;
     c.repaired_loss = c.repaired_loss || r.cause != ana::RetxCause::Spurious;
-    out.since_original_ms[r.frame] = static_cast<double>(r.ts_ns - c.original_ts) / kNsPerMs;
   }
   for (const auto& [key, c] : chains)
     if (c.repaired_loss) out.recovery_ms.push_back(static_cast<double>(c.last_ts - c.original_ts) / kNsPerMs);
   std::sort(out.recovery_ms.begin(), out.recovery_ms.end());
   out.unmeasured = unmeasuredSeqs.size();
-  return out;
-}
-
-std::vector<double> responseTimes(const std::vector<ana::RttEvent>& rtts, const Recoveries& rec) {
-  std::vector<double> out;
-  out.reserve(rtts.size());
-  for (const auto& s : rtts) {
-    const auto it = rec.since_original_ms.find(s.data_frame);
-    out.push_back(s.rtt_ms + (it == rec.since_original_ms.end() ? 0.0 : it->second));
-  }
-  std::sort(out.begin(), out.end());
   return out;
 }
 
@@ -133,7 +120,15 @@ void fillRates(DirectionComparison& c, const ana::DirectionMetrics& m, const Dat
   c.goodput_kbps = static_cast<double>(unique) * 8.0 / c.duration_s / 1000.0;
 }
 
-DirectionComparison compareDirection(StoreReader& db, const ConnectionRecord& r, Direction dir) {
+std::vector<std::pair<double, double>> shares(const ana::RttStats& s, const std::vector<double>& limits) {
+  std::vector<std::pair<double, double>> out;
+  for (size_t i = 0; i < limits.size() && i < s.share_above.size(); ++i)
+    out.emplace_back(limits[i], s.samples ? s.share_above[i] : kNone);
+  return out;
+}
+
+DirectionComparison compareDirection(StoreReader& db, const ConnectionRecord& r, Direction dir,
+                                     const std::vector<double>& limits) {
   const ConnectionSummary& s = r.summary;
   const ana::DirectionMetrics& m = r.metrics.dir[static_cast<size_t>(dir)];
   DirectionComparison c;
@@ -144,9 +139,9 @@ DirectionComparison compareDirection(StoreReader& db, const ConnectionRecord& r,
   c.dir = dir;
   c.duration_s = static_cast<double>(s.last_ts_ns - s.first_ts_ns) / 1e9;
   c.rtt = distributionOf(m.rtt);
+  c.response = distributionOf(m.response);
+  c.response_share = shares(m.response, limits);
   const Recoveries rec = recoveries(db.retransmissions(s.id, dir));
-  c.response_ms = responseTimes(db.rttSamples(s.id, dir), rec);
-  c.response = distributionOf(c.response_ms);
   c.loss_recovery = distributionOf(rec.recovery_ms);
   c.unmeasured_recoveries = rec.unmeasured;
   fillRetransmissions(c, m);
@@ -158,21 +153,21 @@ DirectionComparison compareDirection(StoreReader& db, const ConnectionRecord& r,
 }  // namespace
 
 double shareAbove(const DirectionComparison& d, double limit_ms) {
-  if (d.response_ms.empty()) return kNone;
-  const auto above =
-      d.response_ms.end() - std::upper_bound(d.response_ms.begin(), d.response_ms.end(), limit_ms);
-  return static_cast<double>(above) / static_cast<double>(d.response_ms.size());
+  for (const auto& [limit, share] : d.response_share)
+    if (limit == limit_ms) return share;
+  return kNone;
 }
 
 std::vector<DirectionComparison> compareConnections(StoreReader& db, const std::string& capture,
                                                     const Labels& labels) {
+  const std::vector<double> limits = db.settings().rtt_limits_ms;
   std::vector<ConnectionRecord> records = db.connectionRecords();
   std::vector<DirectionComparison> out;
   for (const auto& r : records) {
     if (!r.has_analysis) continue;
     for (Direction dir : {Direction::ClientToServer, Direction::ServerToClient}) {
       if (!r.has_direction[static_cast<size_t>(dir)]) continue;
-      out.push_back(compareDirection(db, r, dir));
+      out.push_back(compareDirection(db, r, dir, limits));
       out.back().capture = capture;
       out.back().labels = labels;
     }

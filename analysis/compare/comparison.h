@@ -33,13 +33,13 @@ struct DirectionComparison {
   Direction dir{};
   double duration_s = 0;  // the connection's first to last packet
 
-  Distribution rtt;  // the analysis' RTT samples
-  // Message response time: from the first captured copy of the data to the
-  // ack that covered it. An RTT sample of a retransmitted copy whose original
-  // was captured counts from the original, so a recovered loss counts in full
-  // (Karn's rule drops those from `rtt`). Sorted ascending.
-  std::vector<double> response_ms;
+  Distribution rtt;  // the analysis' RTT samples (Karn's rule: data sent once)
+  // Message response time (DirectionMetrics::response): from the first
+  // captured copy of a reliable message to the first ack covering it, lost
+  // and repaired ones included. Its share above each of the analysis' RTT
+  // limits (AnalysisSettings::rtt_limits_ms, 150/250/300 ms by default):
   Distribution response;
+  std::vector<std::pair<double, double>> response_share;  // (limit ms, share 0..1)
 
   uint64_t data_packets = 0, retransmissions = 0;
   uint64_t retx_timeout = 0, retx_fast = 0, retx_spurious = 0, retx_inferred = 0;
@@ -69,7 +69,8 @@ struct DirectionComparison {
   double goodput_kbps = 0;     // payload bits not retransmitted per second / 1000
 };
 
-// Share of response times strictly above `limit_ms` (kNone with no sample).
+// Share of response times strictly above `limit_ms`: kNone with no sample or
+// when `limit_ms` is not one of the analysis' limits.
 double shareAbove(const DirectionComparison& d, double limit_ms);
 
 // Both directions of every analysed connection of the database, in

@@ -96,6 +96,14 @@ bool ConnectionAnalysisReader::readDirection(int64_t conn, Direction dir, ana::D
   m.hol_blocked_packets = u64(s, c++);
   m.hol_observable = s.int64(c++) != 0;
   m.min_window = s.isNull(c) ? UINT32_MAX : static_cast<uint32_t>(s.int64(c));
+  ++c;
+  ana::RttStats& resp = m.response;
+  resp.samples = u64(s, c++);
+  for (double* v : {&resp.min, &resp.p50, &resp.p95, &resp.p99, &resp.max, &resp.mean, &resp.share_above[0],
+                    &resp.share_above[1], &resp.share_above[2]})
+    *v = s.real(c++);
+  resp.exact_percentiles = s.int64(c++) != 0;
+  resp.span = r.span;
 
   bursts_.reset();
   bursts_.bind(1, conn).bind(2, int64_t(dir));

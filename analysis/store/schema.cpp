@@ -70,6 +70,9 @@ CREATE TABLE direction_metrics(
   gap_p99 REAL, gap_max REAL, tick_hz REAL NOT NULL,
   hol_blocking_ms REAL NOT NULL, hol_max_ms REAL NOT NULL, hol_blocked_packets INTEGER NOT NULL,
   hol_observable INTEGER NOT NULL, min_window INTEGER,
+  response_samples INTEGER NOT NULL, response_min REAL, response_p50 REAL, response_p95 REAL,
+  response_p99 REAL, response_max REAL, response_mean REAL, response_above_1 REAL,
+  response_above_2 REAL, response_above_3 REAL, response_exact INTEGER NOT NULL,
   PRIMARY KEY (conn, dir)) WITHOUT ROWID;
 CREATE TABLE loss_bursts(conn INTEGER NOT NULL, dir INTEGER NOT NULL, length INTEGER NOT NULL,
   count INTEGER NOT NULL, PRIMARY KEY (conn, dir, length)) WITHOUT ROWID;
