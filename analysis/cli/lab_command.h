@@ -1,4 +1,6 @@
 // rudpscope-cli lab: the stack comparison experiment in one command (see lab_command.cpp).
+// Exit status: 0 every cell passed, 1 a cell failed (or none ran), 2 not root
+// or bad arguments, 130 interrupted.
 #pragma once
 #include <string>
 #include <vector>
@@ -14,7 +16,9 @@ struct LabArgs {
   std::vector<double> loss_percent;
   std::vector<double> delay_ms;  // one-way
   double seconds = 60;
-  std::string output;  // the capture set's folder
+  std::string output;                     // the capture set's folder
+  std::string metric = "share_over_300";  // the matrix's metric (cmp::comparisonMetrics)
+  unsigned seed = 1;                      // the endpoints' message streams
 };
 
 CLI::App* addLabCommand(CLI::App& app, LabArgs& args);

@@ -19,6 +19,8 @@
  * Options: --hz N --min N --max N --burst N --burst-ms N --duration S
  *          --nodelay 0|1 --seed N --timeout S (whole run; default
  *          duration + 120 s; SIGALRM ends the process when exceeded)
+ *          --cc NAME (TCP_CONGESTION on this end's socket, e.g. cubic, bbr;
+ *          the JSON's "cc" is what the socket used)
  * Exit status 0 only if the byte stream the peer announced was received in
  * full and intact (every message's length prefix and fill pattern checked).
  */
@@ -107,11 +109,19 @@ static int write_all(int fd, const unsigned char* p, size_t n) {
   return 0;
 }
 
+/* TCP_CONGESTION before connect/listen, so the handshake already uses it. */
+static int set_cc(int fd, const char* cc) {
+  if (!cc) return 0;
+  if (setsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, cc, (socklen_t)strlen(cc)) == 0) return 0;
+  fprintf(stderr, "tcp_workload: congestion control %s: %s\n", cc, strerror(errno));
+  return 1;
+}
+
 static void usage(void) {
   fprintf(stderr,
           "usage: tcp_workload server PORT [opts] | client IP PORT [opts]\n"
           "opts: --hz N --min N --max N --burst N --burst-ms N --duration S --nodelay 0|1 "
-          "--seed N\n");
+          "--seed N --timeout S --cc NAME\n");
   exit(2);
 }
 
@@ -125,6 +135,7 @@ int main(int argc, char** argv) {
   int port = atoi(argv[argi++]);
   struct opts o = {is_server ? 60 : 30, 15, 20, 200, 4096, is_server ? 3000 : 2000, 1, 0};
   uint64_t seed = is_server ? 2 : 1;
+  const char* cc = NULL;
   for (; argi + 1 < argc; argi += 2) {
     const char *k = argv[argi], *v = argv[argi + 1];
     if (!strcmp(k, "--hz"))
@@ -145,6 +156,8 @@ int main(int argc, char** argv) {
       seed = strtoull(v, 0, 10);
     else if (!strcmp(k, "--timeout"))
       o.timeout = atof(v);
+    else if (!strcmp(k, "--cc"))
+      cc = v;
     else
       usage();
   }
@@ -162,6 +175,7 @@ int main(int argc, char** argv) {
   if (is_server) {
     int ls = socket(AF_INET, SOCK_STREAM, 0), one = 1;
     setsockopt(ls, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    if (set_cc(ls, cc)) return 1; /* an accepted socket starts with its listener's */
     if (bind(ls, (struct sockaddr*)&a, sizeof a) || listen(ls, 4)) {
       perror("listen");
       return 1;
@@ -174,6 +188,7 @@ int main(int argc, char** argv) {
     close(ls);
   } else {
     fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (set_cc(fd, cc)) return 1;
     if (connect(fd, (struct sockaddr*)&a, sizeof a)) {
       perror("connect");
       return 1;
@@ -254,6 +269,9 @@ int main(int argc, char** argv) {
   socklen_t tl = sizeof ti;
   memset(&ti, 0, sizeof ti);
   getsockopt(fd, IPPROTO_TCP, TCP_INFO, &ti, &tl);
+  char used_cc[32] = "";
+  socklen_t ccl = sizeof used_cc - 1;
+  getsockopt(fd, IPPROTO_TCP, TCP_CONGESTION, used_cc, &ccl);
   printf(
       "{\"role\":\"%s\",\"nodelay\":%d,\"duration_s\":%.3f,\"tx_bytes\":%llu,"
       "\"tx_messages\":%llu,\"tx_bursts\":%llu,\"rx_bytes\":%llu,\"rx_messages\":%llu,"
@@ -261,13 +279,13 @@ int main(int argc, char** argv) {
       "\"tcpi_rtt_us\":%u,\"tcpi_rttvar_us\":%u,\"tcpi_rto_us\":%u,\"tcpi_snd_mss\":%u,"
       "\"tcpi_data_segs_out\":%u,\"tcpi_segs_out\":%u,\"tcpi_segs_in\":%u,"
       "\"tcpi_bytes_retrans\":%llu,\"tcpi_dsack_dups\":%u,\"tcpi_reord_seen\":%u,"
-      "\"tcpi_options\":%u}\n",
+      "\"tcpi_options\":%u,\"cc\":\"%s\"}\n",
       is_server ? "server" : "client", o.nodelay, now_s() - t0, (unsigned long long)tx_bytes,
       (unsigned long long)tx_messages, (unsigned long long)tx_bursts, (unsigned long long)rx.bytes,
       (unsigned long long)rx.messages, (unsigned long long)rx.errors, ti.tcpi_total_retrans, ti.tcpi_retrans,
       ti.tcpi_lost, ti.tcpi_rtt, ti.tcpi_rttvar, ti.tcpi_rto, ti.tcpi_snd_mss, ti.tcpi_data_segs_out,
       ti.tcpi_segs_out, ti.tcpi_segs_in, (unsigned long long)ti.tcpi_bytes_retrans, ti.tcpi_dsack_dups,
-      ti.tcpi_reord_seen, (unsigned)ti.tcpi_options);
+      ti.tcpi_reord_seen, (unsigned)ti.tcpi_options, used_cc);
   fflush(stdout);
   close(fd);
   return (rx.errors || rx.hdr_have || rx.remain) ? 3 : 0;

@@ -1,0 +1,25 @@
+// Where `rudpscope-cli lab` finds its programs: the cell script
+// (lab_cell.sh, with three_ns.sh beside it), the delay relay, veth_offload
+// and each stack's endpoint.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace rudp::cli {
+
+// The stacks the lab knows, in the order the README lists them.
+const std::vector<std::string>& labStacks();
+
+// $RUDPSCOPE_LAB_DIR when set; else <exe>/../lib/rudpscope/lab when the
+// program is installed; else the build tree's tests/lab/tools (rudpscope-cli
+// is built in <build>/analysis/cli). Empty when none has lab_cell.sh.
+std::string labToolsDir();
+
+// The endpoint program a stack runs (tcp_workload, grudp-endpoint, ...).
+std::string stackProgram(const std::string& stack);
+
+// "" when `dir` holds everything a cell of `stack` runs, else one line
+// naming what is missing and where it was looked for.
+std::string missingLabTool(const std::string& dir, const std::string& stack);
+
+}  // namespace rudp::cli

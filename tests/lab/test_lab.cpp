@@ -1,0 +1,168 @@
+// rudpscope-cli lab, run for real: a small experiment (GRUDP and Linux TCP
+// cubic, loss 2 and 8 %, one-way delay 40 ms, 10 s each) in network
+// namespaces, with every cell's counters check passing and a matrix of one
+// point per capture equal to `rudpscope-cli analyze --json` of that capture;
+// and the one line it prints without root.
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+
+#include "process.h"
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using rudp::test::run;
+using rudp::test::splitLines;
+
+namespace {
+
+json readJson(const fs::path& p) {
+  std::ifstream in(p);
+  INFO("reading " << p);
+  REQUIRE(in.good());
+  return json::parse(in);
+}
+
+std::string readText(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// `analyze --json` of a capture into a database of its own, and the busiest
+// connection's client->server figures (the matrix's rule: most data packets).
+json analyzedClientToServer(const std::string& capture, const fs::path& scratch) {
+  const auto r =
+      run({RUDPSCOPE_CLI, "analyze", capture, "--db", (scratch / "a.sqlite").string(), "--json", "-q"});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  fs::remove(scratch / "a.sqlite");
+  const json a = json::parse(r.out);
+  json best;
+  for (const auto& c : a.at("connections")) {
+    const json& d = c.at("directions").at("client_to_server");
+    if (best.is_null() || d.at("data_packets").get<uint64_t>() > best.at("data_packets").get<uint64_t>())
+      best = d;
+  }
+  REQUIRE_FALSE(best.is_null());
+  return best;
+}
+
+struct Cell {
+  std::string stack;
+  int loss;
+};
+const Cell kCells[] = {{"grudp", 2}, {"grudp", 8}, {"tcp-cubic", 2}, {"tcp-cubic", 8}};
+constexpr int kDelay = 40;
+
+std::string cellName(const Cell& c) {
+  return c.stack + "_loss" + std::to_string(c.loss) + "_delay" + std::to_string(kDelay);
+}
+
+}  // namespace
+
+TEST_CASE(
+    "a small lab run: counters checks pass and the matrix has one point per capture, equal to analyze") {
+  if (geteuid() != 0) {
+    std::cout << "SKIPPED: rudpscope-cli lab needs root (network namespaces)" << std::endl;
+    std::exit(77);
+  }
+  const fs::path out = fs::path(LAB_RUN_DIR) / "small";
+  fs::remove_all(out);
+  const auto r =
+      run({RUDPSCOPE_CLI, "lab", "--stacks", "grudp,tcp-cubic", "--loss", "2,8", "--delay",
+           std::to_string(kDelay), "--seconds", "10", "-o", out.string(), "--metric", "retransmissions"});
+  std::cout << r.out << r.err;
+  REQUIRE(r.status == 0);
+
+  // One line per cell, in stack x loss x delay order, then the summary.
+  const auto lines = splitLines(r.out);
+  REQUIRE(lines.size() == 6);
+  for (size_t i = 0; i < 4; ++i) {
+    const std::regex line("^" + kCells[i].stack + " +loss +" + std::to_string(kCells[i].loss) + "%  delay +" +
+                          std::to_string(kDelay) + " ms  PASS  rtt min [0-9.]+ ms \\(asked 2x40\\) .*");
+    CHECK(std::regex_match(lines[i], line));
+  }
+  CHECK(lines[4].rfind("matrix: " + (out / "matrix.csv").string() + " (retransmissions against loss", 0) ==
+        0);
+  CHECK(lines[5] == "4 cells: 4 passed, 0 failed, 0 skipped");
+
+  std::map<std::string, json> c2sOf;  // capture -> analyze's client->server figures
+  for (const Cell& c : kCells) {
+    const std::string capture = (out / (cellName(c) + ".pcapng")).string();
+    INFO(capture);
+    CHECK(readText(capture + ".labels") ==
+          "stack=" + c.stack + " loss=" + std::to_string(c.loss) + " delay=" + std::to_string(kDelay) + "\n");
+    const json result = readJson(out / (cellName(c) + ".json"));
+    CHECK(result.at("result") == "PASS");
+    CHECK(result.at("failures").empty());
+    // The exact counter check of the sender's direction is among them and held.
+    const std::string key = c.stack == "grudp" ? "c2s retransmissions = client retransmissions"
+                                               : "c2s retransmissions = client TcpRetransSegs";
+    int found = 0;
+    for (const auto& k : result.at("checks"))
+      if (k.at("what") == key) {
+        ++found;
+        CHECK(k.at("ok") == true);
+        CHECK(k.at("analysis") == k.at("counter"));
+      }
+    CHECK(found == 1);
+    // The relay's delay is in the capture: no RTT sample below 2 x 40 ms, the smallest within 2 ms of it.
+    const double rttMin = result.at("figures").at("c2s_rtt_min_ms").get<double>();
+    CHECK(rttMin >= 2.0 * kDelay);
+    CHECK(rttMin <= 2.0 * kDelay + 2.0);
+    c2sOf[capture] = analyzedClientToServer(capture, out);
+    CHECK(c2sOf[capture].at("rtt_ms").at("min").get<double>() == rttMin);
+  }
+
+  // matrix.json: one panel (delay 40), one line per stack, one point per capture at x = loss.
+  const json m = readJson(out / "matrix.json");
+  CHECK(m.at("metric") == "retransmissions");
+  CHECK(m.at("skipped").empty());
+  REQUIRE(m.at("panels").size() == 1);
+  CHECK(m.at("panels")[0].at("panel") == std::to_string(kDelay));
+  const json& lines2 = m.at("panels")[0].at("lines");
+  REQUIRE(lines2.size() == 2);
+  size_t points = 0;
+  for (const auto& line : lines2) {
+    const std::string stack = line.at("group");
+    REQUIRE(line.at("points").size() == 2);
+    for (size_t i = 0; i < 2; ++i) {
+      const json& p = line.at("points")[i];
+      const Cell c{stack, i == 0 ? 2 : 8};
+      const std::string capture = (out / (cellName(c) + ".pcapng")).string();
+      INFO(stack << " point " << i << ": " << p.dump());
+      CHECK(p.at("x") == c.loss);
+      CHECK(p.at("capture") == capture);
+      REQUIRE(c2sOf.count(capture) == 1);
+      CHECK(p.at("y") == c2sOf[capture].at("retransmissions"));
+      ++points;
+    }
+  }
+  CHECK(points == 4);
+  // matrix.csv holds the same four points (and its header).
+  CHECK(splitLines(readText(out / "matrix.csv")).size() == 5);
+}
+
+TEST_CASE("without root, lab says so in one line and exits 2 before doing anything") {
+  rudp::test::TempDir dir("lab-nobody");
+  fs::permissions(dir.path, fs::perms::all);
+  const std::string out = dir / "set";
+  std::vector<std::string> argv = {RUDPSCOPE_CLI, "lab",     "--stacks", "grudp", "--loss",
+                                   "1",           "--delay", "30",       "-o",    out};
+  if (geteuid() == 0)
+    argv.insert(argv.begin(), {"setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"});
+  const auto r = run(argv);
+  CHECK(r.status == 2);
+  CHECK(r.out.empty());
+  CHECK(r.err == "lab needs root: it creates network namespaces; run it with sudo\n");
+  CHECK_FALSE(fs::exists(out));
+}
