@@ -47,6 +47,16 @@ std::set<std::string> labelKeys(const std::vector<DirectionComparison>& rows) {
 
 json number(double v) { return std::isnan(v) ? json(nullptr) : json(v); }
 
+json distributionJson(const cmp::Distribution& d) {
+  const bool any = d.count > 0;
+  return {{"count", d.count},
+          {"mean", any ? json(d.mean) : json(nullptr)},
+          {"p50", any ? json(d.p50) : json(nullptr)},
+          {"p95", any ? json(d.p95) : json(nullptr)},
+          {"p99", any ? json(d.p99) : json(nullptr)},
+          {"max", any ? json(d.max) : json(nullptr)}};
+}
+
 std::string columnTitle(const DirectionComparison& c) {
   const std::string labels = cmp::labelText(c.labels);
   return (labels.empty() ? c.capture : labels) + " #" + std::to_string(c.conn) + " " + dirName(c.dir);
@@ -148,6 +158,9 @@ json comparisonJson(const std::vector<DirectionComparison>& rows) {
     json bursts = json::object();
     for (const auto& [len, n] : r.loss_bursts) bursts[std::to_string(len)] = n;
     j["loss_bursts"] = bursts;
+    j["rtt_ms"] = distributionJson(r.rtt);
+    j["response_ms"] = distributionJson(r.response);
+    j["loss_recovery_ms"] = distributionJson(r.loss_recovery);
     for (const auto& m : cmp::comparisonMetrics()) j[m.key] = number(m.value(r));
     out.push_back(std::move(j));
   }

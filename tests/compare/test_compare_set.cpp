@@ -1,0 +1,165 @@
+// A capture set (simulated GRUDP at two loss rates and two RTO floors, and a
+// real Linux TCP capture): the matrix has one point per capture, at its
+// labels, and each value is what `analyze --json` says of that capture.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "cli_checks.h"
+#include "process.h"
+
+using namespace rudp::test;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+namespace {
+
+void simulate(const std::string& path, const std::string& loss, const std::string& rtoMs) {
+  const auto r = run({GRUDP_SIM, "--out", path, "--connections", "1", "--duration", "20", "--seed", "21",
+                      "--loss", loss, "--delay-ms", "30", "--rto-min-ms", rtoMs, "--vantage", "client"});
+  REQUIRE(r.status == 0);
+}
+
+// What `analyze --json` says of the busiest connection's client-to-server direction.
+json analysedDirection(const std::string& capture, const std::string& db) {
+  const auto r = run({RUDPSCOPE_CLI, "analyze", capture, "--db", db, "--json"});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  const json out = json::parse(r.out);
+  const json* best = nullptr;
+  for (const auto& c : out["connections"]) {
+    const json& d = c["directions"]["client_to_server"];
+    if (!best || d["data_packets"].get<uint64_t>() > (*best)["data_packets"].get<uint64_t>()) best = &d;
+  }
+  REQUIRE(best);
+  return *best;
+}
+
+struct CaptureSet {
+  TempDir dir{"cmp-set"};
+  std::string folder = dir / "set";
+  CaptureSet() {
+    fs::create_directories(folder);
+    simulate(folder + "/grudp_loss1_rto50.pcap", "0.01", "50");
+    simulate(folder + "/grudp_loss5_rto50.pcap", "0.05", "50");
+    simulate(folder + "/grudp_loss1_rto200.pcap", "0.01", "200");
+    simulate(folder + "/grudp_loss5_rto200.pcap", "0.05", "200");
+    // Real Linux TCP at 5 % loss (tests/netns), labelled by a sidecar.
+    fs::copy_file(std::string(NETNS_DATA_DIR) + "/loss5-nodelay/client.pcap", folder + "/tcp.pcap");
+    std::ofstream(folder + "/tcp.pcap.labels")
+        << "# the namespace lab's run\nstack=tcp-cubic loss=5\nrto=200\n";
+  }
+};
+
+const json* pointOf(const json& matrix, const std::string& capture) {
+  for (const auto& p : matrix["panels"])
+    for (const auto& l : p["lines"])
+      for (const auto& pt : l["points"])
+        if (fs::path(pt["capture"].get<std::string>()).filename() == capture) return &pt;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("a capture set's matrix: one point per capture, each equal to its capture's analysis") {
+  CaptureSet set;
+  const auto r = run({RUDPSCOPE_CLI, "compare", set.folder, "--json", "--metric", "share_over_300", "--x",
+                      "loss", "--group", "stack", "--panel", "rto"});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  CHECK(r.err.empty());
+  const json out = json::parse(r.out);
+  const json& m = out["matrix"];
+  REQUIRE(m["skipped"].empty());
+  REQUIRE(m["panels"].size() == 2);
+  CHECK(m["panels"][0]["panel"] == "50");
+  CHECK(m["panels"][1]["panel"] == "200");
+  CHECK(m["panels"][0]["lines"].size() == 1);  // grudp only
+  REQUIRE(m["panels"][1]["lines"].size() == 2);
+  CHECK(m["panels"][1]["lines"][0]["group"] == "grudp");
+  CHECK(m["panels"][1]["lines"][1]["group"] == "tcp-cubic");
+  size_t points = 0;
+  for (const auto& p : m["panels"])
+    for (const auto& l : p["lines"]) points += l["points"].size();
+  CHECK(points == 5);
+
+  const std::pair<const char*, double> expectedX[] = {{"grudp_loss1_rto50.pcap", 1},
+                                                      {"grudp_loss5_rto50.pcap", 5},
+                                                      {"grudp_loss1_rto200.pcap", 1},
+                                                      {"grudp_loss5_rto200.pcap", 5},
+                                                      {"tcp.pcap", 5}};
+  for (const auto& [name, x] : expectedX) {
+    INFO(name);
+    const json* pt = pointOf(m, name);
+    REQUIRE(pt);
+    CHECK((*pt)["x"].get<double>() == x);
+    const json ours = analysedDirection(set.folder + "/" + name, set.dir / (std::string(name) + ".sqlite"));
+    const double share = ours["response_ms"]["share_above"]["300"].get<double>();
+    CHECK((*pt)["y"].get<double>() == Approx(100.0 * share).epsilon(1e-12));
+  }
+  // The TCP capture's loss repairs were timeouts and fast retransmissions,
+  // exactly as its analysis counted them.
+  for (const auto& c : out["connections"]) {
+    if (fs::path(c["capture"].get<std::string>()).filename() != "tcp.pcap" || c["dir"] != "c2s") continue;
+    const json ours = analysedDirection(set.folder + "/tcp.pcap", set.dir / "tcp2.sqlite");
+    CHECK(c["retx_fast"] == ours["retransmissions_fast"]);
+    CHECK(c["retx_timeout"] == ours["retransmissions_timeout"]);
+    CHECK(c["labels"] == json({{"stack", "tcp-cubic"}, {"loss", "5"}, {"rto", "200"}}));
+  }
+}
+
+TEST_CASE("compare's second run reuses every database and prints the same") {
+  CaptureSet set;
+  const auto first = run({RUDPSCOPE_CLI, "compare", set.folder, "--csv", "--panel", "rto"});
+  REQUIRE(first.status == 0);
+  const auto second = run({RUDPSCOPE_CLI, "compare", set.folder, "--json", "--panel", "rto"});
+  REQUIRE(second.status == 0);
+  for (const auto& c : json::parse(second.out)["captures"]) CHECK(c["reused"] == true);
+  const auto third = run({RUDPSCOPE_CLI, "compare", set.folder, "--csv", "--panel", "rto"});
+  CHECK(third.out == first.out);
+  // CSV: a header, one line per connection direction, a blank line, the matrix.
+  std::istringstream lines(first.out);
+  std::string line;
+  std::getline(lines, line);
+  CHECK(line.rfind("capture,loss,rto,stack,conn,protocol,client,server,dir,response_mean,", 0) == 0);
+  size_t rows = 0;
+  while (std::getline(lines, line) && !line.empty()) ++rows;
+  CHECK(rows == json::parse(second.out)["connections"].size());
+  std::getline(lines, line);
+  CHECK(line == "panel:rto,group:stack,x:loss,share_over_300,capture,conn");
+  size_t points = 0;
+  while (std::getline(lines, line)) ++points;
+  CHECK(points == 5);
+}
+
+TEST_CASE("compare's errors are one line") {
+  TempDir dir("cmp-err");
+  SECTION("a missing path") {
+    requireOneLineError(run({RUDPSCOPE_CLI, "compare", dir / "nothing"}), "no such file or folder: ");
+  }
+  SECTION("a folder without captures") {
+    requireOneLineError(run({RUDPSCOPE_CLI, "compare", dir.path.string()}), "holds no capture");
+  }
+  SECTION("an unknown metric names the valid ones") {
+    simulate(dir / "grudp_loss1.pcap", "0.01", "200");
+    requireOneLineError(run({RUDPSCOPE_CLI, "compare", dir / "grudp_loss1.pcap", "--metric", "speed"}),
+                        "no metric 'speed'; the metrics are: response_mean, ");
+  }
+  SECTION("a bad label and a bad sidecar") {
+    simulate(dir / "grudp_loss1.pcap", "0.01", "200");
+    requireOneLineError(run({RUDPSCOPE_CLI, "compare", dir / "grudp_loss1.pcap", "--label", "loss"}),
+                        "a label is KEY=VALUE, not 'loss'");
+    std::ofstream(dir / "grudp_loss1.pcap.labels") << "stack=x oops\n";
+    requireOneLineError(run({RUDPSCOPE_CLI, "compare", dir / "grudp_loss1.pcap"}),
+                        "grudp_loss1.pcap.labels: a label is KEY=VALUE, not 'oops'");
+  }
+  SECTION("a capture without the matrix's label is left out, and said so") {
+    simulate(dir / "game.pcap", "0.01", "200");
+    const auto r = run({RUDPSCOPE_CLI, "compare", dir / "game.pcap"});
+    REQUIRE(r.status == 0);
+    CHECK(r.out.find("left out: " + (dir / "game.pcap") + ": no label 'loss'") != std::string::npos);
+  }
+}
