@@ -61,6 +61,7 @@ struct CompareArgs {
   std::vector<std::string> inputs;  // captures and folders of captures
   std::vector<std::string> labels;  // KEY=VALUE, over every capture's own
   bool json = false, csv = false;
+  std::string html;  // also write the comparison as an HTML page
   std::string metric = "share_over_300", x = "loss", group = "stack", panel = "delay";
   std::string direction = "c2s";  // c2s or s2c: the direction the matrix reads
 };

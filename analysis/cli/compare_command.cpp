@@ -4,6 +4,7 @@
 
 #include "cli/commands.h"
 #include "cli/compare_output.h"
+#include "compare/comparison_report.h"
 #include "compare/metric_list.h"
 
 namespace rudp::cli {
@@ -45,6 +46,9 @@ int runCompare(const CompareArgs& args) {
                            ingestOptions(args.analysis), &analysed, terminalProgress(args.analysis.quiet));
   printWarnings(analysed);
   const cmp::Matrix matrix = cmp::buildMatrix(rows, request);
+  if (!args.html.empty())
+    cmp::writeComparisonReportFile(
+        {comparedColumns(rows, request.dir), &matrix, "rudpscope-cli " RUDPSCOPE_VERSION}, args.html);
   if (args.json) {
     nlohmann::json doc = {{"captures", analysedJson(analysed)},
                           {"connections", comparisonJson(rows)},

@@ -129,6 +129,9 @@ CLI::App* addCompareCommand(CLI::App& app, rudp::cli::CompareArgs& c) {
   cmd->add_option("--label", c.labels, "KEY=VALUE given to every capture, over its own labels (repeatable)");
   cmd->add_flag("--json", c.json, "Print the table and the matrix as JSON");
   cmd->add_flag("--csv", c.csv, "Print the table and the matrix as CSV");
+  cmd->add_option("--html", c.html,
+                  "Also write the comparison (table, loss bursts, matrix chart) as an HTML page")
+      ->type_name("FILE");
   cmd->add_option("--metric", c.metric, "Matrix metric (default share_over_300)");
   cmd->add_option("--x", c.x, "Matrix x axis: a numeric label (default loss)");
   cmd->add_option("--group", c.group, "One matrix line per value of this label (default stack)");

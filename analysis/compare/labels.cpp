@@ -44,6 +44,30 @@ bool splitKeyNumber(const std::string& token, std::string& key, std::string& val
   return true;
 }
 
+// "loss5" before "loss10": runs of digits compare as numbers.
+bool naturalLess(const std::string& a, const std::string& b) {
+  size_t i = 0, j = 0;
+  auto digit = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; };
+  while (i < a.size() && j < b.size()) {
+    if (digit(a[i]) && digit(b[j])) {
+      const size_t i0 = i, j0 = j;
+      while (i < a.size() && digit(a[i])) ++i;
+      while (j < b.size() && digit(b[j])) ++j;
+      const std::string x = a.substr(i0, i - i0), y = b.substr(j0, j - j0);
+      const auto trim = [](const std::string& s) {
+        return s.substr(std::min(s.find_first_not_of('0'), s.size()));
+      };
+      const std::string tx = trim(x), ty = trim(y);
+      if (tx.size() != ty.size()) return tx.size() < ty.size();
+      if (tx != ty) return tx < ty;
+      continue;
+    }
+    if (a[i] != b[j]) return a[i] < b[j];
+    ++i, ++j;
+  }
+  return a.size() - i < b.size() - j;
+}
+
 }  // namespace
 
 Labels labelsFromFileName(std::string_view path) {
@@ -122,7 +146,7 @@ std::vector<std::string> expandCaptureSet(const std::vector<std::string>& paths)
       if (entry.is_regular_file() && isCaptureFile(entry.path())) found.push_back(entry.path().string());
     if (ec) throw CompareError("cannot list " + path + ": " + ec.message());
     if (found.empty()) throw CompareError(path + " holds no capture (*.pcap, *.pcapng, *.cap)");
-    std::sort(found.begin(), found.end());
+    std::sort(found.begin(), found.end(), naturalLess);
     out.insert(out.end(), found.begin(), found.end());
   }
   return out;

@@ -37,7 +37,8 @@ Labels captureLabels(const std::string& capturePath, const Labels& overrides = {
 std::string labelText(const Labels& labels);
 
 // The captures named by `paths`: a file stands for itself, a folder for the
-// captures in it (*.pcap, *.pcapng, *.cap, not recursive), sorted by name.
+// captures in it (*.pcap, *.pcapng, *.cap, not recursive), sorted by name
+// with numbers in numeric order (loss5 before loss10).
 // Throws CompareError for a missing path or a folder with no capture.
 std::vector<std::string> expandCaptureSet(const std::vector<std::string>& paths);
 

@@ -15,6 +15,7 @@
 #include "report/connections_table.h"
 #include "report/html_style.h"
 #include "report/markup.h"
+#include "report/page_file.h"
 #include "report/timeline_svg.h"
 #include "report/wording.h"
 #include "store/store_reader.h"
@@ -218,27 +219,7 @@ void writeHtmlReportFile(StoreReader& reader, const std::string& path, const Htm
 
 void writeHtmlReportFile(StoreReader& reader, const std::vector<Problem>& problems, const std::string& path,
                          const HtmlReportOptions& options) {
-  const std::string partial = path + ".partial";
-  auto fail = [&](const std::string& why) {
-    std::error_code ignored;
-    std::filesystem::remove(partial, ignored);
-    throw Error("cannot write '" + path + "': " + why);
-  };
-  std::ofstream f(partial, std::ios::binary | std::ios::trunc);
-  if (!f) fail(errnoMessage(errno));
-  try {
-    writeHtmlReport(reader, problems, f, options);
-  } catch (...) {
-    f.close();
-    std::error_code ignored;
-    std::filesystem::remove(partial, ignored);
-    throw;
-  }
-  f.close();
-  if (!f) fail(errnoMessage(errno));
-  std::error_code ec;
-  std::filesystem::rename(partial, path, ec);
-  if (ec) fail(ec.message());
+  writePageFile(path, [&](std::ostream& out) { writeHtmlReport(reader, problems, out, options); });
 }
 
 }  // namespace rudp::report

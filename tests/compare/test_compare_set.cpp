@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -162,4 +163,38 @@ TEST_CASE("compare's errors are one line") {
     REQUIRE(r.status == 0);
     CHECK(r.out.find("left out: " + (dir / "game.pcap") + ": no label 'loss'") != std::string::npos);
   }
+}
+
+TEST_CASE("compare --html writes the table, the loss bursts and the matrix chart with a point per capture") {
+  CaptureSet set;
+  const std::string page = set.dir / "cmp.html";
+  const auto r = run({RUDPSCOPE_CLI, "compare", set.folder, "--json", "--panel", "rto", "--html", page});
+  REQUIRE(r.status == 0);
+  const json m = json::parse(r.out)["matrix"];
+  std::ifstream f(page);
+  const std::string html((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+  CHECK(html.find("<th>[5]</th>") != std::string::npos);  // loss-burst columns, one per capture
+  CHECK(html.find("<th>[6]</th>") == std::string::npos);
+  // Every point is a circle titled with its capture; a larger value sits higher.
+  std::map<std::string, double> cy;
+  for (size_t at = html.find("<circle"); at != std::string::npos; at = html.find("<circle", at + 1)) {
+    const size_t end = html.find("</circle>", at);
+    const std::string el = html.substr(at, end - at);
+    const size_t c = el.find("cy=\"") + 4;
+    const size_t t = el.find("<title>") + 7;
+    cy[el.substr(t, el.find("</title>") - t)] = std::stod(el.substr(c, el.find('"', c) - c));
+  }
+  REQUIRE(cy.size() == 5);
+  std::vector<std::pair<double, double>> valueAndY;
+  for (const auto& p : m["panels"])
+    for (const auto& l : p["lines"])
+      for (const auto& pt : l["points"]) {
+        REQUIRE(cy.count(pt["capture"].get<std::string>()) == 1);
+        valueAndY.emplace_back(pt["y"].get<double>(), cy[pt["capture"].get<std::string>()]);
+      }
+  for (const auto& [v1, y1] : valueAndY)
+    for (const auto& [v2, y2] : valueAndY) {
+      if (v1 == v2) CHECK(y1 == y2);
+      if (v1 > v2) CHECK(y1 < y2);
+    }
 }
