@@ -103,6 +103,7 @@ CompareCapture CompareJob::compareOne(const std::string& capture, int index, int
     const cmp::AnalysedCapture analysed = cmp::ensureAnalysed(capture, m_request.prefs.dissectorOptions(),
                                                               m_request.prefs.ingestOptions(), sink);
     result.reused = analysed.reused;
+    result.db = QString::fromStdString(analysed.db);
     for (const std::string& w : analysed.warnings)
       outcome.warnings << name + QStringLiteral(": ") + QString::fromStdString(w);
     StoreReader reader(analysed.db);

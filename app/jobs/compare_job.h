@@ -32,6 +32,7 @@ struct CompareRequest {
 // One capture of the set, as the capture list shows it.
 struct CompareCapture {
   QString path;
+  QString db;      // its database (empty when it failed before one was found)
   QString labels;  // labelText of its labels ("" when it failed before they were read)
   bool reused = false;
   int connections = 0;

@@ -36,13 +36,15 @@ QTableView* makeTable(QAbstractItemModel* model, const char* name) {
   view->setSelectionBehavior(QAbstractItemView::SelectRows);
   view->verticalHeader()->hide();
   view->horizontalHeader()->setStretchLastSection(true);
+  view->setWordWrap(false);
   return view;
 }
 
 QString captureStatus(const CompareCapture& c) {
   if (!c.error.isEmpty()) return c.error;
   const QString read = c.reused ? ComparePage::tr("database reused") : ComparePage::tr("analysed");
-  return ComparePage::tr("%1, %n connection(s)", nullptr, c.connections).arg(read);
+  return c.connections == 1 ? ComparePage::tr("%1, 1 connection").arg(read)
+                            : ComparePage::tr("%1, %2 connections").arg(read).arg(c.connections);
 }
 }  // namespace
 
@@ -66,6 +68,7 @@ ComparePage::ComparePage(QWidget* parent)
   splitter->addWidget(createLists());
   splitter->addWidget(createTabs());
   splitter->setStretchFactor(1, 2);
+  splitter->setSizes({480, 1000});
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(m_banner);
   layout->addWidget(createToolbar());
@@ -217,10 +220,12 @@ void ComparePage::onCancelled(quint64 id) {
 void ComparePage::showOutcome() {
   fillCaptures();
   m_rows->setRows(m_outcome.rows);  // checks the busiest connections: refreshChecked follows
+  m_rowsView->resizeColumnsToContents();
   m_matrix->setRows(m_outcome.rows);
   const int total = static_cast<int>(m_outcome.captures.size());
   const int failed = m_outcome.failed();
-  m_status->setText(tr("%n capture(s) compared", nullptr, total - failed));
+  m_status->setText(total - failed == 1 ? tr("1 capture compared")
+                                        : tr("%1 captures compared").arg(total - failed));
   QStringList problems;
   for (const CompareCapture& c : m_outcome.captures)
     if (!c.error.isEmpty()) problems << QFileInfo(c.path).fileName() + QStringLiteral(": ") + c.error;
@@ -241,7 +246,7 @@ void ComparePage::fillCaptures() {
   m_captures->clear();
   for (const CompareCapture& c : m_outcome.captures) {
     auto* item = new QTreeWidgetItem(m_captures, {QFileInfo(c.path).fileName(), c.labels, captureStatus(c)});
-    item->setToolTip(FileColumn, c.path);
+    item->setToolTip(FileColumn, c.db.isEmpty() ? c.path : tr("%1\ndatabase: %2").arg(c.path, c.db));
     item->setToolTip(StatusColumn, captureStatus(c));
     if (!c.error.isEmpty()) item->setForeground(StatusColumn, QColor(Qt::red));
   }

@@ -70,8 +70,9 @@ MatrixPanel::MatrixPanel(QWidget* parent)
 }
 
 void MatrixPanel::setRows(std::vector<cmp::DirectionComparison> rows) {
+  // The boxes' choice carries over to a new set; the first set gets the default.
+  const cmp::MatrixRequest wanted = m_rows.empty() ? cmp::MatrixRequest{} : request();
   m_rows = std::move(rows);
-  const cmp::MatrixRequest wanted = request();
   fillLabelBoxes();
   setRequest(wanted);
 }

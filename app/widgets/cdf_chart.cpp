@@ -100,18 +100,30 @@ QString CdfChart::legendText(const Series& s) const {
   return QStringLiteral("%1 (n=%2, median %3)").arg(s.name).arg(s.sorted.size()).arg(median, 0, 'g', 4);
 }
 
+std::vector<std::vector<LegendEntry>> CdfChart::legendLines(const ChartColours& c, QSize size) const {
+  std::vector<LegendEntry> entries;
+  for (size_t i = 0; i < series_.size(); ++i)
+    entries.push_back({MarkShape::Line, c.cycle[i % c.cycle.size()], legendText(series_[i])});
+  // The legend starts where the plot does (the frame without a legend tells where).
+  const int left = ChartFrame(size, font(), false, 0).plot().left();
+  return LegendPainter::wrap(entries, font(), size.width() - left - 8);
+}
+
+int CdfChart::legendRows(QSize size) const {
+  return static_cast<int>(legendLines(ChartColours::fromPalette(palette()), size).size());
+}
+
 void CdfChart::paintContents(QPainter& p, const ChartColours& c, QSize size) const {
   const Geometry g = geometryFor(size);
   const QRect& plot = g.frame.plot();
   g.frame.paintYAxis(p, c, g.y, niceTicks(0, 1, 5), QStringLiteral("share of samples"));
   g.frame.paintXAxis(p, c, g.x, niceTicks(g.x.v0, g.x.v1, std::max(2, plot.width() / 70)), xLabel_);
-  std::vector<LegendEntry> legend;
-  for (size_t i = 0; i < series_.size(); ++i) {
-    const QColor colour = c.cycle[i % c.cycle.size()];
-    paintSeries(p, g, series_[i], colour);
-    legend.push_back({MarkShape::Line, colour, legendText(series_[i])});
-  }
-  LegendPainter(p, c).paintAt(legend, QPoint(plot.left(), g.frame.legend().top()), false);
+  for (size_t i = 0; i < series_.size(); ++i) paintSeries(p, g, series_[i], c.cycle[i % c.cycle.size()]);
+  const std::vector<std::vector<LegendEntry>> legend = legendLines(c, size);
+  const int rowHeight = legend.empty() ? 0 : g.frame.legend().height() / static_cast<int>(legend.size());
+  for (size_t row = 0; row < legend.size(); ++row)
+    LegendPainter(p, c).paintAt(legend[row],
+                                QPoint(plot.left(), g.frame.legend().top() + int(row) * rowHeight), false);
   if (series_.empty()) paintNoData(p, c, plot);
 }
 

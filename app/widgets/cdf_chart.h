@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "widgets/chart_widget.h"
+#include "widgets/legend_painter.h"
 
 namespace rudp::gui {
 
@@ -30,7 +31,8 @@ class CdfChart : public ChartWidget {
 
  protected:
   void paintContents(QPainter& p, const ChartColours& c, QSize size) const override;
-  int legendRows() const override { return series_.empty() ? 0 : 1; }
+  // As many rows as the series' names need at that width.
+  int legendRows(QSize size) const override;
   QString toolTipAt(QPoint at) const override;
 
  private:
@@ -42,6 +44,7 @@ class CdfChart : public ChartWidget {
   Geometry geometryFor(QSize size) const;
   void paintSeries(QPainter& p, const Geometry& g, const Series& s, const QColor& colour) const;
   QString legendText(const Series& s) const;
+  std::vector<std::vector<LegendEntry>> legendLines(const ChartColours& c, QSize size) const;
 
   QString xLabel_;
   std::vector<Series> series_;

@@ -33,7 +33,7 @@ bool ChartWidget::exportSvg(const QString& path, QSize size) const {
 }
 
 ChartFrame ChartWidget::frameFor(QSize size) const {
-  return ChartFrame(size, font(), !title_.isEmpty(), legendRows());
+  return ChartFrame(size, font(), !title_.isEmpty(), legendRows(size));
 }
 
 void ChartWidget::paint(QPainter& p, QSize size) const {

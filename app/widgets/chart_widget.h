@@ -32,8 +32,11 @@ class ChartWidget : public QWidget {
  protected:
   // Inside the frame's background and border, with the widget's font set.
   virtual void paintContents(QPainter& p, const ChartColours& c, QSize size) const = 0;
-  // Rows under the title a legend needs.
-  virtual int legendRows() const { return 0; }
+  // Rows under the title a legend needs at `size`.
+  virtual int legendRows(QSize size) const {
+    (void)size;
+    return 0;
+  }
   // False for a chart of several plots (MatrixChart): the frame then draws
   // no border around its single plot rectangle.
   virtual bool framedPlot() const { return true; }

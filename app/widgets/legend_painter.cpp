@@ -20,6 +20,23 @@ QRect LegendPainter::paintRightAligned(const std::vector<LegendEntry>& entries, 
   return QRect(topLeft, s);
 }
 
+std::vector<std::vector<LegendEntry>> LegendPainter::wrap(const std::vector<LegendEntry>& entries,
+                                                          const QFont& font, int width) {
+  const QFontMetrics fm(font);
+  std::vector<std::vector<LegendEntry>> rows;
+  int used = 0;
+  for (const LegendEntry& e : entries) {
+    const int w = kSwatch + kPad + fm.horizontalAdvance(e.text) + kSpacing;
+    if (rows.empty() || (used + w > width && !rows.back().empty())) {
+      rows.emplace_back();
+      used = 2 * kPad;
+    }
+    rows.back().push_back(e);
+    used += w;
+  }
+  return rows;
+}
+
 void LegendPainter::paintAt(const std::vector<LegendEntry>& entries, QPoint topLeft, bool box) {
   if (entries.empty()) return;
   const QFontMetrics fm(p_.font());

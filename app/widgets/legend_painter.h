@@ -27,6 +27,11 @@ class LegendPainter {
   QRect paintRightAligned(const std::vector<LegendEntry>& entries, QPoint topRight, bool box = true);
   void paintAt(const std::vector<LegendEntry>& entries, QPoint topLeft, bool box = true);
 
+  // The entries split into rows no wider than `width` in `font` (at least
+  // one entry a row), for a legend too long for one row.
+  static std::vector<std::vector<LegendEntry>> wrap(const std::vector<LegendEntry>& entries,
+                                                    const QFont& font, int width);
+
  private:
   static constexpr int kSwatch = 14, kPad = 4, kSpacing = 12;
   QPainter& p_;

@@ -4,6 +4,7 @@
 #include <QMouseEvent>
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include "compare/metric_list.h"
 #include "widgets/chart_colours.h"
@@ -14,9 +15,10 @@
 namespace rudp::gui {
 
 namespace {
-constexpr double kMarker = 12.0;  // marker diameter is half of this (MarkShape::Dot)
+constexpr double kMarker = 16.0;  // MarkShape::Dot draws a disc half as wide
 constexpr double kHitRadius = 6.0;
 constexpr int kPanelGap = 4;
+constexpr size_t kMaxValueTicks = 12;
 
 QString qs(const std::string& s) { return QString::fromStdString(s); }
 bool hasValue(const cmp::MatrixPoint& pt) { return !std::isnan(pt.y); }
@@ -43,6 +45,7 @@ void MatrixChart::setMatrix(cmp::Matrix matrix) {
   title_ = qs(info.title);
   unit_ = qs(info.unit);
   groups_.clear();
+  std::set<double> xs;
   bool seen = false;
   double xLo = 0, xHi = 1, yLo = 0, yHi = 1;
   for (const cmp::MatrixPanel& panel : matrix_.panels)
@@ -50,12 +53,16 @@ void MatrixChart::setMatrix(cmp::Matrix matrix) {
       if (std::find(groups_.begin(), groups_.end(), line.group) == groups_.end())
         groups_.push_back(line.group);
       for (const cmp::MatrixPoint& pt : line.points) {
+        xs.insert(pt.x);
         xLo = seen ? std::min(xLo, pt.x) : pt.x;
         xHi = seen ? std::max(xHi, pt.x) : pt.x;
         if (hasValue(pt)) yLo = std::min(yLo, pt.y), yHi = std::max(yHi, pt.y);
         seen = true;
       }
     }
+  xTicks_.clear();
+  if (xs.size() <= kMaxValueTicks)
+    for (double x : xs) xTicks_.push_back({x, QString::number(x, 'g', 6)});
   // Room around the outer points so their markers are whole.
   const double pad = xHi > xLo ? (xHi - xLo) * 0.06 : 1.0;
   xLo_ = xLo - pad;
@@ -159,8 +166,7 @@ void MatrixChart::paintPanel(QPainter& p, const ChartColours& c, const Panel& g,
   g.frame.paintTitle(p, c, panelTitle);
   g.frame.paintYAxis(p, c, g.y, niceTicks(g.y.v0, g.y.v1, std::max(2, plot.height() / 50)),
                      index == 0 ? axisTitle() : QString());
-  g.frame.paintXAxis(p, c, g.x, niceTicks(g.x.v0, g.x.v1, std::max(2, plot.width() / 70)),
-                     qs(matrix_.request.x));
+  g.frame.paintXAxis(p, c, g.x, xTicksFor(plot), qs(matrix_.request.x));
   g.frame.paintBorder(p, c);
   if (!any) paintNoData(p, c, plot);
   p.restore();
@@ -193,6 +199,12 @@ void MatrixChart::paintLine(QPainter& p, const Panel& g, const cmp::MatrixLine& 
   for (const cmp::MatrixPoint& pt : line.points)
     if (hasValue(pt)) drawMark(p, MarkShape::Dot, g.at(pt.x, pt.y), kMarker, colour);
   p.restore();
+}
+
+// The conditions' own values when there are few (loss 1, 3, 5, 7, 10), else round numbers.
+std::vector<Tick> MatrixChart::xTicksFor(const QRect& plot) const {
+  if (!xTicks_.empty()) return xTicks_;
+  return niceTicks(xLo_, xHi_, std::max(2, plot.width() / 70));
 }
 
 QString MatrixChart::toolTipAt(QPoint at) const {

@@ -51,7 +51,7 @@ class MatrixChart : public ChartWidget {
 
  protected:
   void paintContents(QPainter& p, const ChartColours& c, QSize size) const override;
-  int legendRows() const override { return groups_.empty() ? 0 : 1; }
+  int legendRows(QSize) const override { return groups_.empty() ? 0 : 1; }
   bool framedPlot() const override { return false; }
   QString toolTipAt(QPoint at) const override;
   void mousePressEvent(QMouseEvent* e) override;
@@ -63,12 +63,14 @@ class MatrixChart : public ChartWidget {
   void paintLine(QPainter& p, const Panel& g, const cmp::MatrixLine& line, const QColor& colour) const;
   QString legendText(const std::string& group) const;
   QString axisTitle() const;
+  std::vector<Tick> xTicksFor(const QRect& plot) const;
   QSize sizeOr(QSize size) const { return size.isValid() ? size : this->size(); }
 
   cmp::Matrix matrix_;
   std::vector<std::string> groups_;
   QString title_, unit_;  // the metric's
   double xLo_ = 0, xHi_ = 1, yLo_ = 0, yHi_ = 1;
+  std::vector<Tick> xTicks_;  // at the conditions' values when they are few
 };
 
 }  // namespace rudp::gui

@@ -1,0 +1,235 @@
+// The Compare page: a folder loaded through the CompareJob, a capture that
+// cannot be read, a newer request replacing a running one, CSV and chart
+// exports, the window's actions and `rudpscope --compare`. The PNGs it
+// renders go to RUDPSCOPE_TEST_ARTIFACTS.
+#include <QAction>
+#include <QComboBox>
+#include <QFile>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+
+#include "app_actions.h"
+#include "catch_qt.h"
+#include "compare/matrix.h"
+#include "compare_fixture.h"
+#include "main_window.h"
+#include "message_banner.h"
+#include "models/compare_rows_model.h"
+#include "models/comparison_model.h"
+#include "models/table_csv.h"
+#include "pages/compare_page.h"
+#include "pages/matrix_panel.h"
+#include "process.h"
+#include "sim_capture.h"
+#include "widgets/cdf_chart.h"
+#include "widgets/matrix_chart.h"
+
+using namespace rudp;
+using rudp::gui::ComparePage;
+
+namespace {
+
+void useTemporarySettings() {
+  static QTemporaryDir dir;
+  QSettings::setDefaultFormat(QSettings::IniFormat);
+  QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir.path());
+  QSettings().clear();
+}
+
+bool compareAndWait(ComparePage& page, const QStringList& paths, int timeoutMs = 300000) {
+  QSignalSpy shown(&page, &ComparePage::comparisonShown);
+  QSignalSpy notShown(&page, &ComparePage::comparisonNotShown);
+  page.compare(paths);
+  (void)QTest::qWaitFor([&] { return !shown.isEmpty() || !notShown.isEmpty(); }, timeoutMs);
+  return !shown.isEmpty();
+}
+
+QString savePng(QWidget& w, const std::string& name) {
+  const QString path = QString::fromStdString(test::artifactPath(name));
+  return w.grab().save(path, "PNG") ? path : QString();
+}
+
+}  // namespace
+
+TEST_CASE("the Compare page loads a folder through the job: captures, connections, table, CDF and matrix") {
+  const test::CompareSet& set = test::compareSet();
+  ComparePage page;
+  page.resize(1500, 900);
+  page.show();
+  REQUIRE(compareAndWait(page, {set.dir.path()}));
+  CHECK(!page.busy());
+  CHECK(page.statusText() == "6 captures compared");
+  CHECK(!page.banner()->isVisible());
+
+  QTreeWidget* captures = page.capturesView();
+  REQUIRE(captures->topLevelItemCount() == 6);
+  for (int i = 0; i < 6; ++i) {
+    const QTreeWidgetItem* item = captures->topLevelItem(i);
+    const std::string path = set.captures[i];
+    CHECK(item->text(0).toStdString() == std::filesystem::path(path).filename().string());
+    CHECK(item->text(1) == set.outcome.captures[i].labels);
+    CHECK(item->text(2) == "database reused, 2 connections");  // compareSet() analysed them
+  }
+  CHECK(page.rowsModel()->rowCount() == 24);
+  CHECK(page.rowsModel()->checkedIndexes().size() == 6);
+  CHECK(page.tableModel()->columnCount() == 7);
+
+  // The CDF overlay: one curve per checked direction, holding its RTT samples.
+  REQUIRE(page.cdfChart()->seriesCount() == 6);
+  const std::vector<int> checked = page.rowsModel()->checkedIndexes();
+  for (int i = 0; i < 6; ++i) {
+    const std::vector<double>& rtt = set.outcome.rttMs[checked[i]];
+    REQUIRE(!rtt.empty());
+    CHECK(page.cdfChart()->quantile(i, 1.0) == *std::max_element(rtt.begin(), rtt.end()));
+    CHECK(page.cdfChart()->fractionAt(i, *std::min_element(rtt.begin(), rtt.end()) - 1e-9) == 0.0);
+  }
+
+  // The matrix: by default the share over 300 ms against loss, a line per stack.
+  gui::MatrixPanel* matrix = page.matrixPanel();
+  CHECK(matrix->request().metric == "share_over_300");
+  CHECK(matrix->request().x == "loss");
+  CHECK(matrix->request().group == "stack");
+  CHECK(matrix->request().panel == "");  // the captures have no delay label
+  CHECK(matrix->xBox()->count() == 3);   // loss, rto, stack
+  matrix->groupBox()->setCurrentIndex(matrix->groupBox()->findData(QStringLiteral("rto")));
+  matrix->metricBox()->setCurrentIndex(matrix->metricBox()->findData(QStringLiteral("share_over_150")));
+  const cmp::Matrix& m = matrix->chart()->matrix();
+  CHECK(m.request.group == "rto");
+  CHECK(m.request.metric == "share_over_150");
+  REQUIRE(m.panels.size() == 1);
+  CHECK(m.panels[0].lines.size() == 2);
+  CHECK(matrix->skippedText().isEmpty());
+
+  page.tabs()->setCurrentIndex(ComparePage::TableTab);
+  CHECK(!savePng(page, "compare-page-table.png").isEmpty());
+  page.tabs()->setCurrentIndex(ComparePage::CdfTab);
+  CHECK(!savePng(page, "compare-page-cdf.png").isEmpty());
+  page.tabs()->setCurrentIndex(ComparePage::MatrixTab);
+  CHECK(!savePng(page, "compare-page-matrix.png").isEmpty());
+
+  // Exports: the table as CSV reads back as the table; the chart as PNG and SVG.
+  QTemporaryDir out;
+  const QString csvPath = out.filePath("comparison.csv");
+  REQUIRE(page.exportTableTo(csvPath).isEmpty());
+  QFile csvFile(csvPath);
+  REQUIRE(csvFile.open(QIODevice::ReadOnly));
+  const QList<QStringList> records = gui::parseCsv(QString::fromUtf8(csvFile.readAll()));
+  const gui::ComparisonModel& model = *page.tableModel();
+  REQUIRE(records.size() == 1 + model.rowCount());
+  for (int c = 0; c < model.columnCount(); ++c) {
+    CHECK(records[0][c] == model.headerData(c, Qt::Horizontal).toString());
+    for (int r = 0; r < model.rowCount(); ++r)
+      CHECK(records[r + 1][c] == model.data(model.index(r, c)).toString());
+  }
+  REQUIRE(page.exportChartTo(out.filePath("matrix.png"), false).isEmpty());
+  CHECK(QImage(out.filePath("matrix.png")).size() == matrix->chart()->size());
+  REQUIRE(page.exportChartTo(out.filePath("matrix.svg"), true).isEmpty());
+  QFile svg(out.filePath("matrix.svg"));
+  REQUIRE(svg.open(QIODevice::ReadOnly));
+  CHECK(svg.readAll().contains("<svg"));
+}
+
+TEST_CASE("a capture that cannot be read is one line; the others still come") {
+  QTemporaryDir dir;
+  test::simulateCapture(dir.path(), 5, 100);
+  test::simulateCapture(dir.path(), 10, 300);
+  std::ofstream(dir.filePath("grudp_loss7_rto100.pcap").toStdString()) << "not a capture\n";
+  ComparePage page;
+  page.resize(1400, 800);
+  page.show();
+  REQUIRE(compareAndWait(page, {dir.path()}));
+  REQUIRE(page.outcome().captures.size() == 3);
+  CHECK(page.outcome().failed() == 1);
+  const gui::CompareCapture& broken = page.outcome().captures[2];  // by name: loss10, loss5, loss7
+  REQUIRE(broken.path.endsWith("grudp_loss7_rto100.pcap"));
+  CHECK(broken.error == QStringLiteral("'%1' is not a pcap or pcapng capture").arg(broken.path));
+  CHECK(page.capturesView()->topLevelItem(2)->text(2) == broken.error);
+  CHECK(page.outcome().captures[0].error.isEmpty());
+  CHECK(page.outcome().captures[1].error.isEmpty());
+  CHECK(page.outcome().rows.size() == 8);
+  CHECK(page.statusText() == "2 captures compared");
+  CHECK(page.banner()->isVisible());
+  CHECK(page.banner()->kind() == gui::MessageBanner::Kind::Error);
+  CHECK(page.banner()->text() == "grudp_loss7_rto100.pcap: " + broken.error);
+  CHECK(page.tableModel()->columnCount() == 3);
+  CHECK(!savePng(page, "compare-page-broken.png").isEmpty());
+}
+
+TEST_CASE("nothing to compare: the banner says why") {
+  QTemporaryDir empty;
+  ComparePage page;
+  QSignalSpy notShown(&page, &ComparePage::comparisonNotShown);
+  CHECK(!compareAndWait(page, {empty.path()}));
+  REQUIRE(notShown.size() == 1);
+  CHECK(notShown.first().first().toString().startsWith("Nothing to compare: "));
+  CHECK(page.banner()->text() == notShown.first().first().toString());
+  CHECK(page.banner()->kind() == gui::MessageBanner::Kind::Error);
+  CHECK(page.rowsModel()->rowCount() == 0);
+}
+
+TEST_CASE("a newer comparison replaces a running one: only its result is shown") {
+  QTemporaryDir first, second;
+  test::simulateCapture(first.path(), 1, 300);
+  test::simulateCapture(second.path(), 10, 100);
+  ComparePage page;
+  QSignalSpy shown(&page, &ComparePage::comparisonShown);
+  QSignalSpy notShown(&page, &ComparePage::comparisonNotShown);
+  page.compare({first.path()});
+  REQUIRE(page.busy());
+  page.compare({second.path()});
+  REQUIRE(QTest::qWaitFor([&] { return !shown.isEmpty() || !notShown.isEmpty(); }, 300000));
+  REQUIRE(QTest::qWaitFor([&] { return !page.busy(); }, 60000));
+  QTest::qWait(100);  // nothing else arrives
+  CHECK(shown.size() == 1);
+  CHECK(notShown.isEmpty());
+  REQUIRE(page.outcome().captures.size() == 1);
+  CHECK(page.outcome().captures[0].path.endsWith("grudp_loss10_rto100.pcap"));
+  CHECK(page.paths() == QStringList{second.path()});
+}
+
+TEST_CASE("File > Open Capture Set, View > Compare and the Compare page in the window") {
+  useTemporarySettings();
+  const test::CompareSet& set = test::compareSet();
+  gui::MainWindow window;
+  window.show();
+  CHECK(window.actions().openCaptureSet->shortcut() == QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
+  CHECK(window.actions().compare->shortcut() == QKeySequence(Qt::CTRL | Qt::Key_5));
+  CHECK(window.actions().compare->isEnabled());
+  CHECK(window.actions().compareWith->isEnabled());
+  QSignalSpy shown(window.comparePage(), &ComparePage::comparisonShown);
+  window.compareCaptures({set.dir.path()});
+  CHECK(window.comparePage()->isVisible());
+  REQUIRE(shown.wait(300000));
+  CHECK(window.comparePage()->rowsModel()->rowCount() == 24);
+  CHECK(!savePng(window, "compare-window.png").isEmpty());
+  window.closeCapture();  // Ctrl+W: back to the start page
+  CHECK(!window.comparePage()->isVisible());
+  QTest::keyClick(&window, Qt::Key_5, Qt::ControlModifier);
+  CHECK(window.comparePage()->isVisible());
+}
+
+TEST_CASE("rudpscope --compare DIR --quit-after-load shows the comparison, or says why not") {
+  const test::CompareSet& set = test::compareSet();
+  const test::ProcessResult ok =
+      test::run({RUDPSCOPE_GUI, "--compare", set.dir.path().toStdString(), "--quit-after-load"});
+  INFO(ok.err);
+  CHECK(ok.status == 0);
+  QTemporaryDir empty;
+  const test::ProcessResult none =
+      test::run({RUDPSCOPE_GUI, "--compare", empty.path().toStdString(), "--quit-after-load"});
+  CHECK(none.status == 1);
+  // Qt may say things on stderr first (XDG_RUNTIME_DIR); ours is the last line.
+  CHECK(test::splitLines(none.err).back() == "rudpscope: Nothing to compare: " + empty.path().toStdString() +
+                                                 " holds no capture (*.pcap, *.pcapng, *.cap)");
+  const test::ProcessResult noArgs = test::run({RUDPSCOPE_GUI, "--compare"});
+  CHECK(noArgs.status == 2);
+  CHECK(test::splitLines(noArgs.err).back() == "rudpscope: --compare needs captures or folders to compare");
+}
