@@ -4,6 +4,7 @@
 #include <map>
 
 #include "analyzers/percentiles.h"
+#include "analyzers/rtt.h"
 #include "report/wording.h"
 #include "store/store_reader.h"
 
@@ -11,20 +12,6 @@ namespace rudp::cmp {
 namespace {
 
 constexpr double kNsPerMs = 1e6;
-
-Distribution distributionOf(const std::vector<double>& sorted) {  // ascending
-  Distribution d;
-  d.count = sorted.size();
-  if (sorted.empty()) return d;
-  ana::Percentiles p(static_cast<uint32_t>(sorted.size()));
-  for (double v : sorted) p.add(v);
-  d.mean = p.mean();
-  d.p50 = p.quantile(0.50);
-  d.p95 = p.quantile(0.95);
-  d.p99 = p.quantile(0.99);
-  d.max = p.max();
-  return d;
-}
 
 Distribution distributionOf(const ana::RttStats& s) {
   Distribution d;
@@ -35,6 +22,14 @@ Distribution distributionOf(const ana::RttStats& s) {
   d.p99 = s.p99;
   d.max = s.max;
   return d;
+}
+
+Distribution distributionOf(const std::vector<double>& samples) {
+  ana::Percentiles p(static_cast<uint32_t>(std::max<size_t>(samples.size(), 1)));
+  for (double v : samples) p.add(v);
+  ana::RttStats stats;
+  ana::fillSampleFigures(stats, p, {});
+  return distributionOf(stats);
 }
 
 double ratio(uint64_t part, uint64_t whole) {
@@ -79,7 +74,6 @@ Recoveries recoveries(const std::vector<ana::RetransmissionEvent>& retx) {
   }
   for (const auto& [key, c] : chains)
     if (c.repaired_loss) out.recovery_ms.push_back(static_cast<double>(c.last_ts - c.original_ts) / kNsPerMs);
-  std::sort(out.recovery_ms.begin(), out.recovery_ms.end());
   out.unmeasured = unmeasuredSeqs.size();
   return out;
 }
