@@ -17,7 +17,10 @@ port=$(python3 -c 'import socket; s=socket.socket(socket.AF_INET, socket.SOCK_DG
 mkdir -p "$work"
 tcpdump -i lo -U -w "$work/cap.pcap" udp port "$port" 2>"$work/tcpdump.err" &
 dump=$!
-sleep 1  # tcpdump is listening
+# tcpdump says "listening on" once its filter is in place; a fixed sleep lost
+# the first packets on a loaded machine.
+for _ in $(seq 100); do grep -q "listening on" "$work/tcpdump.err" && break; sleep 0.1; done
+grep -q "listening on" "$work/tcpdump.err" || { echo "capture_agreement: tcpdump did not start" >&2; exit 1; }
 "$endpoint" server --port "$port" --exit-after-clients --loss 5 --delay-ms 20 --seed 11 \
   --json "$work/server.json" --quiet &
 server=$!
