@@ -70,11 +70,12 @@ void printLabCellLine(const LabCellOutcome& o) {
   if (o.state == LabCellOutcome::State::Skipped || !o.why.empty()) {
     std::printf("  %s\n", o.why.c_str());
   } else {
-    std::printf("  rtt min %s ms (asked 2x%s)  p50 %s  c2s retx %s  s2c retx %s  drops %s/%s  checks %zu\n",
-                figure(f, "c2s_rtt_min_ms", "%.2f").c_str(), labNumber(o.cell.delay_ms).c_str(),
-                figure(f, "c2s_rtt_p50_ms", "%.2f").c_str(), figure(f, "c2s_retransmissions", "%.0f").c_str(),
-                figure(f, "s2c_retransmissions", "%.0f").c_str(), figure(f, "drop_c2s", "%.0f").c_str(),
-                figure(f, "drop_s2c", "%.0f").c_str(), o.check.checks.size());
+    std::printf(
+        "  path rtt %s ms (asked 2x%s)  c2s rtt p50 %s  c2s retx %s  s2c retx %s  drops %s/%s  checks %zu\n",
+        figure(f, "path_rtt_ms", "%.2f").c_str(), labNumber(o.cell.delay_ms).c_str(),
+        figure(f, "c2s_rtt_p50_ms", "%.2f").c_str(), figure(f, "c2s_retransmissions", "%.0f").c_str(),
+        figure(f, "s2c_retransmissions", "%.0f").c_str(), figure(f, "drop_c2s", "%.0f").c_str(),
+        figure(f, "drop_s2c", "%.0f").c_str(), o.check.checks.size());
   }
   for (const auto& failure : o.check.failures) std::printf("    failed: %s\n", failure.c_str());
   std::fflush(stdout);

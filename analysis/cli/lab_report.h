@@ -23,7 +23,7 @@ struct LabCellOutcome {
 // Writes NAME.json (cell, labels, counters, checks, figures) and the sidecar.
 void writeLabCellResult(const LabCellOutcome& outcome, const nlohmann::json& counters, double seconds);
 
-// "tcp-cubic  loss 5%  delay 50 ms  PASS  rtt min 100.06 ms (2x50)  c2s retx 9  ..." and,
+// "tcp-cubic loss 5%  delay 50 ms  PASS  path rtt 100.06 ms (asked 2x50)  ..." and,
 // for a failure, one indented line per failed check.
 void printLabCellLine(const LabCellOutcome& outcome);
 

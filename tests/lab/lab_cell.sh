@@ -65,6 +65,8 @@ three_ns_setup rlab 79
 # The router is a delaying bridge, not an IP router: no forwarding, no
 # addresses; the end hosts reach each other on-link through it.
 inR sysctl -qw net.ipv4.ip_forward=0
+# No IPv6 chatter (router solicitations, MLD) through the relay.
+for n in $NC $NR $NS; do ip netns exec "$n" sysctl -qw net.ipv6.conf.all.disable_ipv6=1; done
 inR ip addr flush dev r1
 inR ip addr flush dev r2
 inC ip route replace "$S_IP/32" dev c0
