@@ -61,6 +61,7 @@ MainWindow::MainWindow(QWidget* parent)
       m_problemsLabel(new QLabel) {
   QSettings settings;
   m_prefs = AnalysisPreferences::load(settings);
+  m_compare->setPreferences(m_prefs);
   setAcceptDrops(true);
 
   auto* central = new QWidget;
@@ -185,11 +186,9 @@ void MainWindow::connectActions() {
   connect(m_actions, &AppActions::recentFileChosen, this, &MainWindow::openCapture);
   connect(m_actions->compare, &QAction::triggered, this, &MainWindow::showCompare);
   connect(m_actions->openCaptureSet, &QAction::triggered, this, [this] {
-    m_compare->setPreferences(m_prefs);
     if (m_compare->chooseFolder()) showCompare();
   });
   connect(m_actions->compareWith, &QAction::triggered, this, [this] {
-    m_compare->setPreferences(m_prefs);
     if (m_compare->chooseCapturesToAdd(m_session->capturePath())) showCompare();
   });
   connect(m_actions, &AppActions::clearRecentChosen, m_recent, &RecentFiles::clear);
@@ -224,6 +223,7 @@ void MainWindow::showStartPage() {
 void MainWindow::applyPreferences(const AnalysisPreferences& prefs) {
   if (prefs == m_prefs) return;
   m_prefs = prefs;
+  m_compare->setPreferences(m_prefs);
   QSettings settings;
   m_prefs.save(settings);
   // Dissector options are not recorded in the database, so any change
@@ -238,7 +238,6 @@ void MainWindow::showPage(Page page) {
 }
 
 void MainWindow::compareCaptures(const QStringList& paths) {
-  m_compare->setPreferences(m_prefs);
   m_compare->compare(paths);
   showCompare();
 }

@@ -19,6 +19,7 @@
 #include "models/compare_rows_model.h"
 #include "models/comparison_model.h"
 #include "models/table_csv.h"
+#include "pages/aligned_timelines.h"
 #include "pages/matrix_panel.h"
 #include "widgets/cdf_chart.h"
 #include "widgets/chart_export.h"
@@ -60,6 +61,7 @@ ComparePage::ComparePage(QWidget* parent)
       m_tableView(makeTable(m_table, "compare.table")),
       m_cdf(new CdfChart),
       m_matrix(new MatrixPanel),
+      m_timelines(new AlignedTimelines),
       m_tabs(new QTabWidget) {
   setObjectName(QStringLiteral("comparePage"));
   m_status->setObjectName(QStringLiteral("compare.status"));
@@ -127,7 +129,9 @@ QWidget* ComparePage::createTabs() {
   m_tabs->setObjectName(QStringLiteral("compare.tabs"));
   m_tabs->addTab(m_tableView, tr("Side by Side"));
   m_tabs->addTab(m_cdf, tr("RTT CDF"));
+  m_tabs->addTab(m_timelines, tr("Timelines"));
   m_tabs->addTab(m_matrix, tr("Matrix"));
+  connect(m_tabs, &QTabWidget::currentChanged, this, &ComparePage::refreshTimelines);
   return m_tabs;
 }
 
@@ -259,6 +263,20 @@ void ComparePage::refreshChecked() {
     m_cdf->addSeries(ComparisonModel::columnName(m_outcome.rows[i]), m_outcome.rttMs[i]);
   m_table->setColumns(m_rows->checkedRows());
   m_tableView->resizeColumnsToContents();
+  m_timelinesStale = true;
+  refreshTimelines();
+}
+
+void ComparePage::refreshTimelines() {
+  if (!m_timelinesStale || m_tabs->currentWidget() != m_timelines) return;
+  m_timelinesStale = false;
+  std::vector<TimelineRequest> requests;
+  for (const cmp::DirectionComparison& d : m_table->columns()) {
+    const QString capture = QString::fromStdString(d.capture);
+    for (const CompareCapture& c : m_outcome.captures)
+      if (c.path == capture) requests.push_back({ComparisonModel::columnName(d), c.db, d.conn, d.dir});
+  }
+  m_timelines->load(std::move(requests));
 }
 
 void ComparePage::setBusy(bool busy) { m_cancel->setEnabled(busy); }

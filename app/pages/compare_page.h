@@ -7,6 +7,7 @@
 //     connection of each capture checked at first;
 //   - the side-by-side table of the checked directions (CSV export);
 //   - their RTT sample CDFs overlaid;
+//   - their timelines stacked, aligned on each connection's start;
 //   - the matrix chart of the whole set (PNG/SVG export).
 // A new set replaces a running one: the running job is cancelled, its result
 // dropped, and the new one starts when it has stopped.
@@ -27,6 +28,7 @@ class QTreeWidget;
 
 namespace rudp::gui {
 
+class AlignedTimelines;
 class CdfChart;
 class ChartWidget;
 class CompareRowsModel;
@@ -37,7 +39,7 @@ class MessageBanner;
 class ComparePage : public QWidget {
   Q_OBJECT
  public:
-  enum Tab { TableTab, CdfTab, MatrixTab };
+  enum Tab { TableTab, CdfTab, TimelinesTab, MatrixTab };
 
   explicit ComparePage(QWidget* parent = nullptr);
   ~ComparePage() override;
@@ -64,6 +66,7 @@ class ComparePage : public QWidget {
   QTreeWidget* capturesView() const { return m_captures; }
   CdfChart* cdfChart() const { return m_cdf; }
   MatrixPanel* matrixPanel() const { return m_matrix; }
+  AlignedTimelines* timelines() const { return m_timelines; }
   QTabWidget* tabs() const { return m_tabs; }
   MessageBanner* banner() const { return m_banner; }
   QString statusText() const;
@@ -94,6 +97,8 @@ class ComparePage : public QWidget {
   void showOutcome();
   void fillCaptures();
   void refreshChecked();
+  // The checked connections' timelines, read when their tab is showing.
+  void refreshTimelines();
   void setBusy(bool busy);
   void saveTable();
   void saveChart(bool svg);
@@ -116,6 +121,8 @@ class ComparePage : public QWidget {
   QTableView* m_tableView;
   CdfChart* m_cdf;
   MatrixPanel* m_matrix;
+  AlignedTimelines* m_timelines;
+  bool m_timelinesStale = false;
   QTabWidget* m_tabs;
 };
 

@@ -72,8 +72,9 @@ struct FrameTime {
 
 struct TimelineData {
   int64_t conn = 0;
-  int64_t origin_ns = 0;              // the capture's first frame: axis times are relative to it
-  int64_t first_ns = 0, last_ns = 0;  // the connection's first and last packet
+  int64_t origin_ns = 0;                    // the capture's first frame: axis times are relative to it
+  bool origin_is_connection_start = false;  // origin_ns is the connection's first packet (Compare page)
+  int64_t first_ns = 0, last_ns = 0;        // the connection's first and last packet
   int64_t rate_bucket_ns = 100'000'000;
   std::vector<double> rttLimitsMs;  // the limits the database was analysed with
   std::array<DirectionTimeline, 2> dir;

@@ -104,7 +104,10 @@ void TimelineFramePainter::paintTimeAxis() {
   }
   p_.setPen(s_.colours.text);
   drawLabel(p_, QRect(axis.left(), axis.top() + 5 + fm.height(), axis.width(), fm.height() + 2),
-            Qt::AlignCenter, QStringLiteral("Time since the capture's first packet"));
+            Qt::AlignCenter,
+            s_.data && s_.data->origin_is_connection_start
+                ? QStringLiteral("Time since the connection's first packet")
+                : QStringLiteral("Time since the capture's first packet"));
 }
 
 void TimelineFramePainter::paintLaneTitle(Lane lane) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 
+#include "compare/labels.h"
 #include "simulator.hpp"
 
 namespace rudp::test {
@@ -42,8 +43,9 @@ const CompareSet& compareSet() {
     auto* s = new CompareSet;
     REQUIRE(s->dir.isValid());
     for (int loss : kLossPercents)
-      for (int rto : kRtoMinMs) s->captures.push_back(simulateCapture(s->dir.path(), loss, rto));
-    std::sort(s->captures.begin(), s->captures.end());
+      for (int rto : kRtoMinMs) simulateCapture(s->dir.path(), loss, rto);
+    s->captures = cmp::expandCaptureSet({s->dir.path().toStdString()});
+    REQUIRE(s->captures.size() == kLossPercents.size() * kRtoMinMs.size());
     s->outcome = runCompareJob({s->dir.path()});
     return s;
   }();

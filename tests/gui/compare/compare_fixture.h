@@ -16,7 +16,7 @@ namespace rudp::test {
 
 struct CompareSet {
   QTemporaryDir dir;
-  std::vector<std::string> captures;  // sorted by name, as a folder lists them
+  std::vector<std::string> captures;  // as cmp::expandCaptureSet lists the folder
   gui::CompareOutcome outcome;        // the folder compared by a CompareJob
 };
 

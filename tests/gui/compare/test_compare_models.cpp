@@ -5,6 +5,7 @@
 #include <QFileInfo>
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "catch_qt.h"
@@ -51,7 +52,7 @@ double raw(const ComparisonModel& model, const char* key, int column) {
 
 }  // namespace
 
-TEST_CASE("the compare job reads every capture of the folder, with its labels and its database") {
+TEST_CASE("the compare job reads every capture of the folder with its labels and its database") {
   const test::CompareSet& set = test::compareSet();
   const gui::CompareOutcome& out = set.outcome;
   REQUIRE(out.captures.size() == 6);
@@ -84,8 +85,13 @@ TEST_CASE("the compare job reads every capture of the folder, with its labels an
       ++row;
     }
   }
-  const cmp::Labels labels = out.rows.back().labels;
-  CHECK(labels == cmp::Labels{{"stack", "grudp"}, {"loss", "5"}, {"rto", "300"}});
+  // The labels come from the file name.
+  for (const cmp::DirectionComparison& d : out.rows)
+    if (d.capture.ends_with("/grudp_loss5_rto300.pcap"))
+      CHECK(d.labels == cmp::Labels{{"stack", "grudp"}, {"loss", "5"}, {"rto", "300"}});
+  // Numbers in numeric order: loss 1, 5, 10.
+  CHECK(std::filesystem::path(set.captures.front()).filename() == "grudp_loss1_rto100.pcap");
+  CHECK(std::filesystem::path(set.captures.back()).filename() == "grudp_loss10_rto300.pcap");
 }
 
 TEST_CASE("a second comparison of the folder reuses every database and shows the same figures") {
@@ -97,7 +103,7 @@ TEST_CASE("a second comparison of the folder reuses every database and shows the
   for (size_t i = 0; i < again.rows.size(); ++i) checkSameFigures(again.rows[i], set.outcome.rows[i]);
 }
 
-TEST_CASE("the side-by-side table shows the core's figures and rudpscope-cli analyze --json's, exactly") {
+TEST_CASE("the side-by-side table shows exactly the core's figures and rudpscope-cli analyze --json's") {
   const test::CompareSet& set = test::compareSet();
   CompareRowsModel rows;
   QAbstractItemModelTester rowsTester(&rows, QAbstractItemModelTester::FailureReportingMode::Fatal);
@@ -193,7 +199,7 @@ TEST_CASE("checking and unchecking connections changes the table's columns") {
   CHECK(model.rowCount() == 3 + static_cast<int>(cmp::comparisonMetrics().size()));
 }
 
-TEST_CASE("values are written with their unit, and a figure that cannot be told is a dash") {
+TEST_CASE("values are written with their unit and a figure that cannot be told is a dash") {
   CHECK(ComparisonModel::valueText(12.34, "ms") == "12.3 ms");
   CHECK(ComparisonModel::valueText(2.5, "%") == "2.50 %");
   CHECK(ComparisonModel::valueText(0.4, "/min") == "0.40 /min");

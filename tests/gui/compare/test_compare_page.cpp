@@ -25,12 +25,16 @@
 #include "models/compare_rows_model.h"
 #include "models/comparison_model.h"
 #include "models/table_csv.h"
+#include "pages/aligned_timelines.h"
 #include "pages/compare_page.h"
 #include "pages/matrix_panel.h"
 #include "process.h"
+#include "settled_image.h"
 #include "sim_capture.h"
+#include "store/store_reader.h"
 #include "widgets/cdf_chart.h"
 #include "widgets/matrix_chart.h"
+#include "widgets/timeline_view.h"
 
 using namespace rudp;
 using rudp::gui::ComparePage;
@@ -59,7 +63,9 @@ QString savePng(QWidget& w, const std::string& name) {
 
 }  // namespace
 
-TEST_CASE("the Compare page loads a folder through the job: captures, connections, table, CDF and matrix") {
+TEST_CASE(
+    "the Compare page loads a folder through the job: captures and connections and table and CDF and "
+    "matrix") {
   const test::CompareSet& set = test::compareSet();
   ComparePage page;
   page.resize(1500, 900);
@@ -137,7 +143,75 @@ TEST_CASE("the Compare page loads a folder through the job: captures, connection
   CHECK(svg.readAll().contains("<svg"));
 }
 
-TEST_CASE("a capture that cannot be read is one line; the others still come") {
+TEST_CASE("the timelines of the checked connections are stacked on the time since each one's start") {
+  const test::CompareSet& set = test::compareSet();
+  ComparePage page;
+  page.resize(1500, 1000);
+  page.show();
+  REQUIRE(compareAndWait(page, {set.dir.path()}));
+  gui::AlignedTimelines* timelines = page.timelines();
+  CHECK(timelines->count() == 0);  // read only when their tab shows
+  QSignalSpy shown(timelines, &gui::AlignedTimelines::timelinesShown);
+  page.tabs()->setCurrentIndex(ComparePage::TimelinesTab);
+  REQUIRE(shown.wait(60000));
+  REQUIRE(timelines->count() == gui::AlignedTimelines::kMaxTimelines);
+  CHECK(timelines->note() == "The first 4 checked connections; 2 more are not shown.");
+
+  // Each as the database holds it, counted from its own start, all as long as the longest.
+  int64_t longest = 0;
+  std::vector<gui::TimelineData> stored;
+  const auto& columns = page.tableModel()->columns();
+  for (int i = 0; i < timelines->count(); ++i) {
+    const auto& capture = page.outcome().captures;
+    const auto it = std::find_if(capture.begin(), capture.end(), [&](const gui::CompareCapture& c) {
+      return c.path.toStdString() == columns[i].capture;
+    });
+    REQUIRE(it != capture.end());
+    StoreReader reader(it->db.toStdString());
+    stored.push_back(gui::loadTimelineData(reader, columns[i].conn));
+    longest = std::max(longest, stored.back().last_ns - stored.back().first_ns);
+  }
+  for (int i = 0; i < timelines->count(); ++i) {
+    const gui::TimelineData& shown = *timelines->view(i)->data();
+    CHECK(shown.conn == columns[i].conn);
+    CHECK(shown.first_ns == stored[i].first_ns);
+    CHECK(shown.origin_ns == stored[i].first_ns);
+    CHECK(shown.origin_is_connection_start);
+    CHECK(shown.last_ns == stored[i].first_ns + longest);
+    CHECK(shown.of(columns[i].dir).rtt.size() == stored[i].of(columns[i].dir).rtt.size());
+    CHECK(timelines->view(i)->direction() == columns[i].dir);
+  }
+
+  // Zooming one moves the others to the same seconds of their own connection.
+  gui::TimelineView* first = timelines->view(0);
+  const int64_t s1 = 1'000'000'000, s3 = 3'000'000'000;
+  first->setTimeRange(first->data()->first_ns + s1, first->data()->first_ns + s3);
+  for (int i = 0; i < timelines->count(); ++i) {
+    gui::TimelineView* v = timelines->view(i);
+    CHECK(v->rangeStart() == v->data()->first_ns + s1);
+    CHECK(v->rangeEnd() == v->data()->first_ns + s3);
+  }
+  first->resetZoom();
+  // On screen (added widgets show from the event loop), each rendered off the UI thread.
+  REQUIRE(QTest::qWaitFor([&] { return timelines->view(1)->isVisible(); }, 5000));
+  for (int i = 0; i < timelines->count(); ++i) {
+    CHECK(timelines->view(i)->rangeStart() < timelines->view(i)->data()->first_ns);  // the padding
+    (void)test::settledImage(*timelines->view(i));
+  }
+  for (int i = 1; i < timelines->count(); ++i)  // stacked, none over another
+    CHECK(timelines->view(i)->pos().y() >=
+          timelines->view(i - 1)->pos().y() + timelines->view(i - 1)->height());
+  CHECK(!savePng(page, "compare-page-timelines.png").isEmpty());
+
+  // Unchecking a connection reads the timelines again, without it.
+  page.rowsModel()->setChecked(page.rowsModel()->checkedIndexes().front(), false);
+  REQUIRE(shown.wait(60000));
+  CHECK(timelines->count() == 4);
+  CHECK(timelines->note() == "The first 4 checked connections; 1 more are not shown.");
+  CHECK(timelines->view(0)->data()->conn == page.tableModel()->columns()[0].conn);
+}
+
+TEST_CASE("a capture that cannot be read is one line and the others still come") {
   QTemporaryDir dir;
   test::simulateCapture(dir.path(), 5, 100);
   test::simulateCapture(dir.path(), 10, 300);
@@ -148,12 +222,17 @@ TEST_CASE("a capture that cannot be read is one line; the others still come") {
   REQUIRE(compareAndWait(page, {dir.path()}));
   REQUIRE(page.outcome().captures.size() == 3);
   CHECK(page.outcome().failed() == 1);
-  const gui::CompareCapture& broken = page.outcome().captures[2];  // by name: loss10, loss5, loss7
-  REQUIRE(broken.path.endsWith("grudp_loss7_rto100.pcap"));
+  const auto& captures = page.outcome().captures;
+  const int at = static_cast<int>(
+      std::find_if(captures.begin(), captures.end(),
+                   [](const gui::CompareCapture& c) { return c.path.endsWith("grudp_loss7_rto100.pcap"); }) -
+      captures.begin());
+  REQUIRE(at < 3);
+  const gui::CompareCapture& broken = captures[at];
   CHECK(broken.error == QStringLiteral("'%1' is not a pcap or pcapng capture").arg(broken.path));
-  CHECK(page.capturesView()->topLevelItem(2)->text(2) == broken.error);
-  CHECK(page.outcome().captures[0].error.isEmpty());
-  CHECK(page.outcome().captures[1].error.isEmpty());
+  CHECK(page.capturesView()->topLevelItem(at)->text(2) == broken.error);
+  for (int i = 0; i < 3; ++i)
+    if (i != at) CHECK(captures[i].error.isEmpty());
   CHECK(page.outcome().rows.size() == 8);
   CHECK(page.statusText() == "2 captures compared");
   CHECK(page.banner()->isVisible());
@@ -195,7 +274,7 @@ TEST_CASE("a newer comparison replaces a running one: only its result is shown")
   CHECK(page.paths() == QStringList{second.path()});
 }
 
-TEST_CASE("File > Open Capture Set, View > Compare and the Compare page in the window") {
+TEST_CASE("File > Open Capture Set and View > Compare and the Compare page in the window") {
   useTemporarySettings();
   const test::CompareSet& set = test::compareSet();
   gui::MainWindow window;
@@ -216,7 +295,7 @@ TEST_CASE("File > Open Capture Set, View > Compare and the Compare page in the w
   CHECK(window.comparePage()->isVisible());
 }
 
-TEST_CASE("rudpscope --compare DIR --quit-after-load shows the comparison, or says why not") {
+TEST_CASE("rudpscope --compare DIR --quit-after-load shows the comparison or says why not") {
   const test::CompareSet& set = test::compareSet();
   const test::ProcessResult ok =
       test::run({RUDPSCOPE_GUI, "--compare", set.dir.path().toStdString(), "--quit-after-load"});

@@ -60,7 +60,7 @@ void checkPointsAreTheCaptures(const MatrixChart& chart, const std::string& metr
 
 }  // namespace
 
-TEST_CASE("the matrix has one point per capture, a line per RTO floor, at the place its figures give") {
+TEST_CASE("the matrix has one point per capture and a line per RTO floor at the place its figures give") {
   cmp::MatrixRequest request;
   request.metric = "share_over_150";
   request.x = "loss";
