@@ -12,7 +12,6 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QToolButton>
-#include <QTreeWidget>
 #include <QVBoxLayout>
 
 #include "message_banner.h"
@@ -20,6 +19,7 @@
 #include "models/comparison_model.h"
 #include "models/table_csv.h"
 #include "pages/aligned_timelines.h"
+#include "pages/capture_list.h"
 #include "pages/matrix_panel.h"
 #include "widgets/cdf_chart.h"
 #include "widgets/chart_export.h"
@@ -28,7 +28,6 @@
 namespace rudp::gui {
 
 namespace {
-enum CaptureColumn { FileColumn, LabelsColumn, StatusColumn };
 
 QTableView* makeTable(QAbstractItemModel* model, const char* name) {
   auto* view = new QTableView;
@@ -41,12 +40,6 @@ QTableView* makeTable(QAbstractItemModel* model, const char* name) {
   return view;
 }
 
-QString captureStatus(const CompareCapture& c) {
-  if (!c.error.isEmpty()) return c.error;
-  const QString read = c.reused ? ComparePage::tr("database reused") : ComparePage::tr("analysed");
-  return c.connections == 1 ? ComparePage::tr("%1, 1 connection").arg(read)
-                            : ComparePage::tr("%1, %2 connections").arg(read).arg(c.connections);
-}
 }  // namespace
 
 ComparePage::ComparePage(QWidget* parent)
@@ -54,7 +47,7 @@ ComparePage::ComparePage(QWidget* parent)
       m_banner(new MessageBanner),
       m_status(new QLabel),
       m_cancel(new QPushButton(tr("Cancel"))),
-      m_captures(new QTreeWidget),
+      m_captures(new CaptureList),
       m_rows(new CompareRowsModel(this)),
       m_rowsView(makeTable(m_rows, "compare.connections")),
       m_table(new ComparisonModel(this)),
@@ -76,6 +69,10 @@ ComparePage::ComparePage(QWidget* parent)
   layout->addWidget(createToolbar());
   layout->addWidget(splitter, 1);
   connect(m_rows, &CompareRowsModel::checkedChanged, this, &ComparePage::refreshChecked);
+  // New labels: compare again (the databases are reused, so this is quick).
+  connect(m_captures, &CaptureList::labelsSaved, this, [this] { compare(m_paths); });
+  connect(m_captures, &CaptureList::labelsRejected, this,
+          [this](const QString& message) { m_banner->showMessage(MessageBanner::Kind::Error, message); });
   connect(m_matrix, &MatrixPanel::captureActivated, this,
           [this](const QString& capture, qint64 conn, Direction dir) {
             const int row = m_rows->rowOf(capture.toStdString(), conn, dir);
@@ -113,9 +110,6 @@ QWidget* ComparePage::createToolbar() {
 }
 
 QWidget* ComparePage::createLists() {
-  m_captures->setObjectName(QStringLiteral("compare.captures"));
-  m_captures->setHeaderLabels({tr("Capture"), tr("Labels"), tr("Status")});
-  m_captures->setRootIsDecorated(false);
   auto* lists = new QSplitter(Qt::Vertical);
   lists->addWidget(m_captures);
   lists->addWidget(m_rowsView);
@@ -222,7 +216,7 @@ void ComparePage::onCancelled(quint64 id) {
 }
 
 void ComparePage::showOutcome() {
-  fillCaptures();
+  m_captures->setCaptures(m_outcome.captures);
   m_rows->setRows(m_outcome.rows);  // checks the busiest connections: refreshChecked follows
   m_rowsView->resizeColumnsToContents();
   m_matrix->setRows(m_outcome.rows);
@@ -244,17 +238,6 @@ void ComparePage::showOutcome() {
     m_banner->showMessage(failed ? MessageBanner::Kind::Error : MessageBanner::Kind::Warning,
                           problems.join(QStringLiteral("; ")));
   emit comparisonShown();
-}
-
-void ComparePage::fillCaptures() {
-  m_captures->clear();
-  for (const CompareCapture& c : m_outcome.captures) {
-    auto* item = new QTreeWidgetItem(m_captures, {QFileInfo(c.path).fileName(), c.labels, captureStatus(c)});
-    item->setToolTip(FileColumn, c.db.isEmpty() ? c.path : tr("%1\ndatabase: %2").arg(c.path, c.db));
-    item->setToolTip(StatusColumn, captureStatus(c));
-    if (!c.error.isEmpty()) item->setForeground(StatusColumn, QColor(Qt::red));
-  }
-  for (int i = 0; i < m_captures->columnCount(); ++i) m_captures->resizeColumnToContents(i);
 }
 
 void ComparePage::refreshChecked() {

@@ -1,8 +1,9 @@
 // The Compare page: a set of captures (a folder of them, one per condition
 // and stack, or captures added one by one) analysed by a CompareJob, shown
 // as
-//   - the capture list with each capture's labels and what happened to it
-//     (analysed, database reused, or why it could not be read);
+//   - the capture list with each capture's labels (editable: saved as the
+//     capture's sidecar, then the set is compared again) and what happened
+//     to it (analysed, database reused, or why it could not be read);
 //   - the connection picker: every connection direction, the busiest
 //     connection of each capture checked at first;
 //   - the side-by-side table of the checked directions (CSV export);
@@ -24,11 +25,11 @@ class QLabel;
 class QPushButton;
 class QTabWidget;
 class QTableView;
-class QTreeWidget;
 
 namespace rudp::gui {
 
 class AlignedTimelines;
+class CaptureList;
 class CdfChart;
 class ChartWidget;
 class CompareRowsModel;
@@ -63,7 +64,7 @@ class ComparePage : public QWidget {
   ComparisonModel* tableModel() const { return m_table; }
   QTableView* tableView() const { return m_tableView; }
   QTableView* connectionsView() const { return m_rowsView; }
-  QTreeWidget* capturesView() const { return m_captures; }
+  CaptureList* capturesView() const { return m_captures; }
   CdfChart* cdfChart() const { return m_cdf; }
   MatrixPanel* matrixPanel() const { return m_matrix; }
   AlignedTimelines* timelines() const { return m_timelines; }
@@ -95,7 +96,6 @@ class ComparePage : public QWidget {
   void onFailed(quint64 id, const QString& message);
   void onCancelled(quint64 id);
   void showOutcome();
-  void fillCaptures();
   void refreshChecked();
   // The checked connections' timelines, read when their tab is showing.
   void refreshTimelines();
@@ -114,7 +114,7 @@ class ComparePage : public QWidget {
   MessageBanner* m_banner;
   QLabel* m_status;
   QPushButton* m_cancel;
-  QTreeWidget* m_captures;
+  CaptureList* m_captures;
   CompareRowsModel* m_rows;
   QTableView* m_rowsView;
   ComparisonModel* m_table;

@@ -5,6 +5,7 @@
 #include <QAction>
 #include <QComboBox>
 #include <QFile>
+#include <QFileInfo>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTabWidget>
@@ -26,6 +27,7 @@
 #include "models/comparison_model.h"
 #include "models/table_csv.h"
 #include "pages/aligned_timelines.h"
+#include "pages/capture_list.h"
 #include "pages/compare_page.h"
 #include "pages/matrix_panel.h"
 #include "process.h"
@@ -240,6 +242,42 @@ TEST_CASE("a capture that cannot be read is one line and the others still come")
   CHECK(page.banner()->text() == "grudp_loss7_rto100.pcap: " + broken.error);
   CHECK(page.tableModel()->columnCount() == 3);
   CHECK(!savePng(page, "compare-page-broken.png").isEmpty());
+}
+
+TEST_CASE("edited labels are saved as the capture's sidecar and the set is compared again") {
+  QTemporaryDir dir;
+  const std::string a = test::simulateCapture(dir.path(), 5, 100);
+  test::simulateCapture(dir.path(), 10, 100);
+  ComparePage page;
+  page.show();
+  REQUIRE(compareAndWait(page, {dir.path()}));
+  gui::CaptureList* list = page.capturesView();
+  REQUIRE(list->topLevelItemCount() == 2);
+  QTreeWidgetItem* item = list->topLevelItem(0);
+  REQUIRE(item->text(0) == "grudp_loss5_rto100.pcap");
+  CHECK(item->text(1) == "loss=5 rto=100 stack=grudp");
+  CHECK(item->flags().testFlag(Qt::ItemIsEditable));
+
+  // A bad label: nothing saved, the text as it was, the banner says why.
+  item->setText(gui::CaptureList::LabelsColumn, "loss5 stack=tcp");
+  CHECK(item->text(1) == "loss=5 rto=100 stack=grudp");
+  CHECK(!QFileInfo::exists(QString::fromStdString(a + ".labels")));
+  CHECK(page.banner()->text() ==
+        "Labels of grudp_loss5_rto100.pcap not saved: a label is KEY=VALUE, not 'loss5'");
+  CHECK(!page.busy());
+
+  // Good labels: the sidecar holds them, the comparison runs again with them.
+  QSignalSpy shown(&page, &ComparePage::comparisonShown);
+  item->setText(gui::CaptureList::LabelsColumn, "loss=5  stack=tcp-cubic delay=50");
+  CHECK(page.busy());
+  REQUIRE(shown.wait(60000));
+  std::ifstream sidecar(a + ".labels");
+  const std::string text((std::istreambuf_iterator<char>(sidecar)), std::istreambuf_iterator<char>());
+  CHECK(text == "# labels of grudp_loss5_rto100.pcap (rudpscope Compare)\nloss=5 stack=tcp-cubic delay=50\n");
+  CHECK(page.capturesView()->topLevelItem(0)->text(1) == "delay=50 loss=5 rto=100 stack=tcp-cubic");
+  CHECK(page.capturesView()->topLevelItem(0)->text(2) == "database reused, 2 connections");
+  for (const cmp::DirectionComparison& d : page.outcome().rows)
+    if (d.capture == a) CHECK(d.labels.at("stack") == "tcp-cubic");
 }
 
 TEST_CASE("nothing to compare: the banner says why") {
