@@ -14,6 +14,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include "compare/comparison_report.h"
 #include "message_banner.h"
 #include "models/compare_rows_model.h"
 #include "models/comparison_model.h"
@@ -88,6 +89,7 @@ QWidget* ComparePage::createToolbar() {
   auto* open = new QPushButton(tr("Open &Folder…"));
   auto* add = new QPushButton(tr("&Add Captures…"));
   auto* saveTable = new QPushButton(tr("Export Table (CSV)…"));
+  auto* saveReport = new QPushButton(tr("Export Report (HTML)…"));
   auto* saveChart = new QToolButton;
   saveChart->setText(tr("Save Chart"));
   saveChart->setPopupMode(QToolButton::InstantPopup);
@@ -99,12 +101,14 @@ QWidget* ComparePage::createToolbar() {
   connect(add, &QPushButton::clicked, this, [this] { chooseCapturesToAdd(); });
   connect(m_cancel, &QPushButton::clicked, this, &ComparePage::cancel);
   connect(saveTable, &QPushButton::clicked, this, &ComparePage::saveTable);
+  connect(saveReport, &QPushButton::clicked, this, &ComparePage::saveReport);
   auto* bar = new QWidget;
   auto* row = new QHBoxLayout(bar);
   row->setContentsMargins(0, 0, 0, 0);
   for (QWidget* w : std::initializer_list<QWidget*>{open, add, m_cancel}) row->addWidget(w);
   row->addWidget(m_status, 1);
   row->addWidget(saveTable);
+  row->addWidget(saveReport);
   row->addWidget(saveChart);
   return bar;
 }
@@ -303,13 +307,35 @@ bool ComparePage::chooseCapturesToAdd(const QString& alsoAdd) {
   return true;
 }
 
-void ComparePage::saveTable() {
-  const QString path = QFileDialog::getSaveFileName(
-      this, tr("Export Table as CSV"), QStringLiteral("comparison.csv"), tr("CSV files (*.csv)"));
+void ComparePage::saveWith(const QString& title, const QString& name, const QString& filter,
+                           const std::function<QString(const QString&)>& exportTo) {
+  const QString path = QFileDialog::getSaveFileName(this, title, name, filter);
   if (path.isEmpty()) return;
-  const QString error = exportTableTo(path);
+  const QString error = exportTo(path);
   if (!error.isEmpty())
     m_banner->showMessage(MessageBanner::Kind::Error, tr("Cannot export to %1: %2").arg(path, error));
+}
+
+void ComparePage::saveTable() {
+  saveWith(tr("Export Table as CSV"), QStringLiteral("comparison.csv"), tr("CSV files (*.csv)"),
+           [this](const QString& path) { return exportTableTo(path); });
+}
+
+void ComparePage::saveReport() {
+  saveWith(tr("Export Comparison Report"), QStringLiteral("comparison.html"), tr("HTML files (*.html)"),
+           [this](const QString& path) { return exportReportTo(path); });
+}
+
+QString ComparePage::exportReportTo(const QString& path) const {
+  if (m_outcome.rows.empty()) return tr("nothing is compared yet");
+  cmp::ComparisonReport report;
+  for (const cmp::DirectionComparison& d : m_table->columns()) report.columns.push_back(&d);
+  const cmp::Matrix& matrix = m_matrix->chart()->matrix();
+  if (!matrix.panels.empty()) report.matrix = &matrix;
+  try {
+    cmp::writeComparisonReportFile(report, path.toStdString());
+  } catch (const std::exception& e) { return QString::fromStdString(e.what()); }
+  return {};
 }
 
 void ComparePage::saveChart(bool svg) {

@@ -9,12 +9,14 @@
 //   - the side-by-side table of the checked directions (CSV export);
 //   - their RTT sample CDFs overlaid;
 //   - their timelines stacked, aligned on each connection's start;
-//   - the matrix chart of the whole set (PNG/SVG export).
+//   - the matrix chart of the whole set (PNG/SVG export);
+// and the whole as an HTML page (the core's comparison report).
 // A new set replaces a running one: the running job is cancelled, its result
 // dropped, and the new one starts when it has stopped.
 #pragma once
 #include <QStringList>
 #include <QWidget>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -78,6 +80,9 @@ class ComparePage : public QWidget {
   QString exportTableTo(const QString& path) const;
   // The chart of the current tab (the matrix unless the CDF tab is showing).
   QString exportChartTo(const QString& path, bool svg) const;
+  // The comparison as one HTML page (cmp::writeComparisonReportFile): the
+  // table's columns and the matrix as chosen.
+  QString exportReportTo(const QString& path) const;
 
  signals:
   // The set's figures are on the page (some captures may have failed).
@@ -102,6 +107,10 @@ class ComparePage : public QWidget {
   void setBusy(bool busy);
   void saveTable();
   void saveChart(bool svg);
+  void saveReport();
+  // Asks for a file name and reports a failed export in the banner.
+  void saveWith(const QString& title, const QString& name, const QString& filter,
+                const std::function<QString(const QString&)>& exportTo);
   const ChartWidget& currentChart() const;
 
   AnalysisPreferences m_prefs;

@@ -143,6 +143,18 @@ TEST_CASE(
   QFile svg(out.filePath("matrix.svg"));
   REQUIRE(svg.open(QIODevice::ReadOnly));
   CHECK(svg.readAll().contains("<svg"));
+
+  // The HTML report: the checked columns and the matrix as chosen.
+  REQUIRE(page.exportReportTo(out.filePath("comparison.html")).isEmpty());
+  QFile html(out.filePath("comparison.html"));
+  REQUIRE(html.open(QIODevice::ReadOnly));
+  const QString report = QString::fromUtf8(html.readAll());
+  CHECK(report.startsWith("<!DOCTYPE html>"));
+  CHECK(report.contains("<section id=\"table\"><h2>Side by side</h2>"));
+  CHECK(report.contains("<section id=\"matrix\"><h2>Matrix</h2>"));
+  for (const std::string& capture : set.captures)
+    CHECK(report.contains(QString::fromStdString(std::filesystem::path(capture).filename().string())));
+  CHECK(ComparePage().exportReportTo(out.filePath("none.html")) == "nothing is compared yet");
 }
 
 TEST_CASE("the timelines of the checked connections are stacked on the time since each one's start") {
