@@ -124,7 +124,7 @@ int main(int argc, char** argv) {
       [&window, startPage] { window.showPage(MainWindow::Page(startPage)); }, Qt::SingleShotConnection);
   if (parser.isSet(quit)) quitAfterLoad(window, parser.isSet(compare));
   if (parser.isSet(compare))
-    window.compareCaptures(files);
+    window.comparePage()->compare(files);
   else if (parser.isSet(capture))
     window.startCapture(liveOptions(parser.value(capture), parser.value(captureFilter),
                                     parser.value(captureOutput), parser.value(captureDuration).toDouble()));

@@ -4,7 +4,6 @@
 #include <QCloseEvent>
 #include <QFileDialog>
 #include <QFileInfo>
-#include <QLabel>
 #include <QMimeData>
 #include <QSettings>
 #include <QStackedWidget>
@@ -21,7 +20,6 @@
 #include "jobs/wireshark_launcher.h"
 #include "live_capture_controller.h"
 #include "message_banner.h"
-#include "models/value_text.h"
 #include "pages/analysis_page.h"
 #include "pages/compare_page.h"
 #include "pages/connections_page.h"
@@ -31,6 +29,7 @@
 #include "pages/timeline_page.h"
 #include "recent_files.h"
 #include "settings_dialog.h"
+#include "status_counts.h"
 #include "wireshark_dialog.h"
 
 namespace rudp::gui {
@@ -56,9 +55,7 @@ MainWindow::MainWindow(QWidget* parent)
       m_analysis(new AnalysisPage),
       m_compare(new ComparePage),
       m_wireshark(new WiresharkLauncher(this)),
-      m_packetsLabel(new QLabel),
-      m_connectionsLabel(new QLabel),
-      m_problemsLabel(new QLabel) {
+      m_counts(new StatusCounts(statusBar())) {
   QSettings settings;
   m_prefs = AnalysisPreferences::load(settings);
   m_compare->setPreferences(m_prefs);
@@ -83,11 +80,6 @@ MainWindow::MainWindow(QWidget* parent)
   m_live = new LiveCaptureController(*this);
   bannerBox->addWidget(m_live->bar());
   m_exporter = new Exporter(this);
-  for (QLabel* label : {m_packetsLabel, m_connectionsLabel, m_problemsLabel})
-    statusBar()->addPermanentWidget(label);
-  m_packetsLabel->setObjectName(QStringLiteral("status.packets"));
-  m_connectionsLabel->setObjectName(QStringLiteral("status.connections"));
-  m_problemsLabel->setObjectName(QStringLiteral("status.problems"));
 
   connectSession();
   connectPages();
@@ -185,12 +177,10 @@ void MainWindow::connectActions() {
     connect(m_actions->pages[i], &QAction::triggered, this, [this, i] { showPage(Page(i)); });
   connect(m_actions, &AppActions::recentFileChosen, this, &MainWindow::openCapture);
   connect(m_actions->compare, &QAction::triggered, this, &MainWindow::showCompare);
-  connect(m_actions->openCaptureSet, &QAction::triggered, this, [this] {
-    if (m_compare->chooseFolder()) showCompare();
-  });
-  connect(m_actions->compareWith, &QAction::triggered, this, [this] {
-    if (m_compare->chooseCapturesToAdd(m_session->capturePath())) showCompare();
-  });
+  connect(m_actions->openCaptureSet, &QAction::triggered, m_compare, &ComparePage::chooseFolder);
+  connect(m_actions->compareWith, &QAction::triggered, this,
+          [this] { m_compare->chooseCapturesToAdd(m_session->capturePath()); });
+  connect(m_compare, &ComparePage::comparisonStarted, this, &MainWindow::showCompare);
   connect(m_actions, &AppActions::clearRecentChosen, m_recent, &RecentFiles::clear);
 }
 
@@ -235,11 +225,6 @@ void MainWindow::showPage(Page page) {
   const bool ready = m_session->state() == CaptureSession::State::Ready;
   if (m_stack->currentIndex() == CompareStack && ready) m_stack->setCurrentIndex(ResultsStack);
   if (m_stack->currentIndex() == ResultsStack) m_tabs->setCurrentIndex(page);
-}
-
-void MainWindow::compareCaptures(const QStringList& paths) {
-  m_compare->compare(paths);
-  showCompare();
 }
 
 void MainWindow::showCompare() { m_stack->setCurrentIndex(CompareStack); }
@@ -372,13 +357,7 @@ void MainWindow::onCancelled(const QString& capturePath) {
   emit captureNotShown(text);
 }
 
-void MainWindow::updateStatusBar() {
-  const CaptureOverview* o = m_session->overview();
-  m_packetsLabel->setText(o ? tr("Packets: %1").arg(countText(o->capture.packet_count)) : QString());
-  m_connectionsLabel->setText(o ? tr("Connections: %1").arg(countText(o->connections.size())) : QString());
-  m_problemsLabel->setText(o ? tr("Problems: %1").arg(countText(o->problems.size())) : QString());
-  for (QLabel* label : {m_packetsLabel, m_connectionsLabel, m_problemsLabel}) label->setVisible(o != nullptr);
-}
+void MainWindow::updateStatusBar() { m_counts->show(m_session->overview()); }
 
 void MainWindow::updateTitle() {
   const QString path = m_session->capturePath();

@@ -10,7 +10,6 @@
 #include "flow/connection.h"
 #include "jobs/job_tracker.h"
 
-class QLabel;
 class QStackedWidget;
 class QTabWidget;
 
@@ -31,6 +30,7 @@ class MessageBanner;
 class RecentFiles;
 class StartPage;
 class StatisticsPage;
+class StatusCounts;
 class SummaryPage;
 class TimelinePage;
 class WiresharkLauncher;
@@ -68,9 +68,7 @@ class MainWindow : public QMainWindow {
   // Capture > Start: the open capture closes, the Connections and Timeline
   // pages follow the capture, and at Stop its file opens as File > Open would.
   void startCapture(const rudp::LiveOptions& options);
-  // The Compare page with the captures `paths` names (files, folders), as
-  // File > Open Capture Set does; and the page as it is (View > Compare).
-  void compareCaptures(const QStringList& paths);
+  // View > Compare; the page also shows when it starts a comparison.
   void showCompare();
 
   CaptureSession& session() const { return *m_session; }
@@ -136,9 +134,7 @@ class MainWindow : public QMainWindow {
   LiveCaptureController* m_live = nullptr;
   Exporter* m_exporter = nullptr;
   WiresharkLauncher* m_wireshark;
-  QLabel* m_packetsLabel;
-  QLabel* m_connectionsLabel;
-  QLabel* m_problemsLabel;
+  StatusCounts* m_counts;
   JobTracker m_statisticsTracker;
   // The connection the Statistics page should show, and the one it asked for
   // (it loads only while visible).

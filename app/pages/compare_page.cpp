@@ -59,6 +59,8 @@ ComparePage::ComparePage(QWidget* parent)
       m_tabs(new QTabWidget) {
   setObjectName(QStringLiteral("comparePage"));
   m_status->setObjectName(QStringLiteral("compare.status"));
+  // A long status line is cut, not a reason for a wider window.
+  m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
   m_banner->setObjectName(QStringLiteral("compare.banner"));
   auto* splitter = new QSplitter(Qt::Horizontal);
   splitter->addWidget(createLists());
@@ -139,6 +141,7 @@ void ComparePage::compare(const QStringList& paths) {
   m_banner->dismiss();
   setBusy(true);
   m_status->setText(tr("Starting…"));
+  emit comparisonStarted();
   if (m_job) {
     m_pending = std::move(request);
     m_tracker.invalidate();

@@ -85,6 +85,8 @@ class ComparePage : public QWidget {
   QString exportReportTo(const QString& path) const;
 
  signals:
+  // compare() was asked for a set (the window shows this page).
+  void comparisonStarted();
   // The set's figures are on the page (some captures may have failed).
   void comparisonShown();
   // Nothing to show: `text` is the banner's line.

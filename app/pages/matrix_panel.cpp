@@ -1,10 +1,11 @@
 #include "pages/matrix_panel.h"
 
 #include <QComboBox>
-#include <QHBoxLayout>
+#include <QGridLayout>
 #include <QLabel>
 #include <QVBoxLayout>
 #include <set>
+#include <tuple>
 
 #include "compare/labels.h"
 #include "compare/metric_list.h"
@@ -19,7 +20,9 @@ QString qs(const std::string& s) { return QString::fromStdString(s); }
 QComboBox* makeBox(const char* name) {
   auto* box = new QComboBox;
   box->setObjectName(QLatin1String(name));
-  box->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  // Narrow enough that the page never widens the window; the list is as wide as its items.
+  box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  box->setMinimumContentsLength(8);
   return box;
 }
 }  // namespace
@@ -34,6 +37,7 @@ MatrixPanel::MatrixPanel(QWidget* parent)
       m_chart(new MatrixChart),
       m_skipped(new QLabel) {
   for (const cmp::MetricInfo& m : cmp::comparisonMetrics()) m_metric->addItem(qs(m.title), qs(m.key));
+  m_metric->setMinimumContentsLength(28);  // "Share of responses over 300 ms" whole
   for (Direction d : {Direction::ClientToServer, Direction::ServerToClient})
     m_direction->addItem(directionLongName(d), static_cast<int>(d));
   m_chart->setObjectName(QStringLiteral("matrix.chart"));
@@ -41,19 +45,21 @@ MatrixPanel::MatrixPanel(QWidget* parent)
   m_skipped->setWordWrap(true);
   m_skipped->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
-  auto* boxes = new QHBoxLayout;
-  const std::pair<const char*, QComboBox*> rows[] = {{"&Metric", m_metric},
-                                                     {"&X axis", m_x},
-                                                     {"&Lines by", m_group},
-                                                     {"&Panels by", m_panel},
-                                                     {"&Direction", m_direction}};
-  for (const auto& [text, box] : rows) {
+  // Two rows: what is drawn, then how it is laid out (one row would widen the window).
+  auto* boxes = new QGridLayout;
+  const std::tuple<const char*, QComboBox*, int> cells[] = {{"&Metric", m_metric, 0},
+                                                            {"&Direction", m_direction, 0},
+                                                            {"&X axis", m_x, 1},
+                                                            {"&Lines by", m_group, 1},
+                                                            {"&Panels by", m_panel, 1}};
+  int column[2] = {0, 0};
+  for (const auto& [text, box, row] : cells) {
     auto* label = new QLabel(tr(text));
     label->setBuddy(box);
-    boxes->addWidget(label);
-    boxes->addWidget(box);
+    boxes->addWidget(label, row, column[row]++);
+    boxes->addWidget(box, row, column[row]++, Qt::AlignLeft);
   }
-  boxes->addStretch(1);
+  boxes->setColumnStretch(6, 1);
   auto* layout = new QVBoxLayout(this);
   layout->addLayout(boxes);
   layout->addWidget(m_chart, 1);
