@@ -4,6 +4,7 @@
 #include <QTest>
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <memory>
 
 #include "compare/labels.h"
 #include "simulator.hpp"
@@ -39,8 +40,9 @@ gui::CompareOutcome runCompareJob(const QStringList& paths, int timeoutMs) {
 }
 
 const CompareSet& compareSet() {
-  static CompareSet* set = [] {
-    auto* s = new CompareSet;
+  // Destroyed at exit: the folder and its databases go with it.
+  static const std::unique_ptr<CompareSet> set = [] {
+    auto s = std::make_unique<CompareSet>();
     REQUIRE(s->dir.isValid());
     for (int loss : kLossPercents)
       for (int rto : kRtoMinMs) simulateCapture(s->dir.path(), loss, rto);

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "catch_qt.h"
@@ -13,6 +14,7 @@
 #include "compare/metric_list.h"
 #include "compare_fixture.h"
 #include "pixel_checks.h"
+#include "process.h"
 #include "sim_capture.h"
 #include "widgets/matrix_chart.h"
 
@@ -172,6 +174,40 @@ TEST_CASE("one panel per RTO floor: the panels sit side by side with their own p
     CHECK(chart.pointAt(at) == ref);  // one point per loss rate in a panel: none share a spot
   }
   REQUIRE(chart.exportPng(QString::fromStdString(test::artifactPath("compare-matrix-panels.png")), kSize));
+}
+
+TEST_CASE("the matrix chart draws the points rudpscope-cli compare --json prints for the folder") {
+  const test::CompareSet& set = test::compareSet();
+  const test::ProcessResult cli =
+      test::run({RUDPSCOPE_CLI, "compare", set.dir.path().toStdString(), "--json", "-q", "--metric",
+                 "share_over_150", "--x", "loss", "--group", "rto", "--panel", ""});
+  INFO(cli.err);
+  REQUIRE(cli.status == 0);
+  const nlohmann::json printed = nlohmann::json::parse(cli.out)["matrix"];
+  cmp::MatrixRequest request;
+  request.metric = "share_over_150";
+  request.group = "rto";
+  request.panel = "";
+  MatrixChart chart;
+  chart.setMatrix(cmp::buildMatrix(set.outcome.rows, request));
+  const cmp::Matrix& m = chart.matrix();
+  REQUIRE(printed["panels"].size() == m.panels.size());
+  for (size_t p = 0; p < m.panels.size(); ++p) {
+    const nlohmann::json& lines = printed["panels"][p]["lines"];
+    REQUIRE(lines.size() == m.panels[p].lines.size());
+    for (size_t l = 0; l < lines.size(); ++l) {
+      CHECK(lines[l]["group"].get<std::string>() == m.panels[p].lines[l].group);
+      const nlohmann::json& points = lines[l]["points"];
+      REQUIRE(points.size() == m.panels[p].lines[l].points.size());
+      for (size_t k = 0; k < points.size(); ++k) {
+        const cmp::MatrixPoint& pt = m.panels[p].lines[l].points[k];
+        CHECK(points[k]["capture"].get<std::string>() == pt.capture);
+        CHECK(points[k]["conn"].get<int64_t>() == pt.conn);
+        CHECK(points[k]["x"].get<double>() == pt.x);
+        CHECK(points[k]["y"].get<double>() == pt.y);
+      }
+    }
+  }
 }
 
 TEST_CASE("an empty matrix says No data") {
