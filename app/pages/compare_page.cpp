@@ -160,8 +160,12 @@ void ComparePage::addCaptures(const QStringList& paths) {
 
 void ComparePage::cancel() {
   if (!m_job) return;
-  m_pending.reset();
   m_job->cancel();
+  if (!m_pending) return;  // the job's own cancelled() follows
+  // The running job is already stale; what is cancelled is the request
+  // waiting for it, which never started.
+  m_pending.reset();
+  showCancelled();
 }
 
 void ComparePage::launch(CompareRequest request) {
@@ -215,7 +219,10 @@ void ComparePage::onFailed(quint64 id, const QString& message) {
 void ComparePage::onCancelled(quint64 id) {
   const bool current = m_tracker.isCurrent(id);
   jobEnded(id);
-  if (!current) return;
+  if (current) showCancelled();
+}
+
+void ComparePage::showCancelled() {
   const QString text = tr("Comparison cancelled; the captures analysed so far keep their databases.");
   m_banner->showMessage(MessageBanner::Kind::Information, text);
   m_status->setText(text);

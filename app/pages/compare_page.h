@@ -102,6 +102,7 @@ class ComparePage : public QWidget {
   void onSucceeded(quint64 id, const CompareOutcome& outcome);
   void onFailed(quint64 id, const QString& message);
   void onCancelled(quint64 id);
+  void showCancelled();
   void showOutcome();
   void refreshChecked();
   // The checked connections' timelines, read when their tab is showing.

@@ -327,6 +327,26 @@ TEST_CASE("a newer comparison replaces a running one: only its result is shown")
   CHECK(page.paths() == QStringList{second.path()});
 }
 
+TEST_CASE("cancelling a comparison that waits for a stale one shows neither") {
+  QTemporaryDir first, second;
+  test::simulateCapture(first.path(), 1, 100);
+  test::simulateCapture(second.path(), 5, 300);
+  ComparePage page;
+  QSignalSpy shown(&page, &ComparePage::comparisonShown);
+  QSignalSpy notShown(&page, &ComparePage::comparisonNotShown);
+  page.compare({first.path()});
+  page.compare({second.path()});
+  page.cancel();
+  REQUIRE(notShown.size() == 1);  // at once: the waiting request never started
+  CHECK(notShown.first().first().toString() ==
+        "Comparison cancelled; the captures analysed so far keep their databases.");
+  REQUIRE(QTest::qWaitFor([&] { return !page.busy(); }, 60000));
+  QTest::qWait(100);
+  CHECK(shown.isEmpty());
+  CHECK(notShown.size() == 1);
+  CHECK(page.outcome().captures.empty());
+}
+
 TEST_CASE("File > Open Capture Set and View > Compare and the Compare page in the window") {
   useTemporarySettings();
   const test::CompareSet& set = test::compareSet();
