@@ -327,6 +327,25 @@ TEST_CASE("a newer comparison replaces a running one: only its result is shown")
   CHECK(page.paths() == QStringList{second.path()});
 }
 
+TEST_CASE("Compare With adds captures to the set: each once and in the order given") {
+  QTemporaryDir dir;
+  const QString a = QString::fromStdString(test::simulateCapture(dir.path(), 10, 300));
+  const QString b = QString::fromStdString(test::simulateCapture(dir.path(), 1, 100));
+  ComparePage page;
+  REQUIRE(compareAndWait(page, {a}));
+  CHECK(page.outcome().captures.size() == 1);
+  QSignalSpy shown(&page, &ComparePage::comparisonShown);
+  page.addCaptures({b, a});
+  CHECK(page.paths() == QStringList{a, b});
+  REQUIRE(shown.wait(60000));
+  REQUIRE(page.outcome().captures.size() == 2);
+  CHECK(page.outcome().captures[0].path == a);
+  CHECK(page.outcome().captures[0].reused);
+  CHECK(page.outcome().captures[1].path == b);
+  CHECK(!page.outcome().captures[1].reused);
+  CHECK(page.tableModel()->columnCount() == 3);
+}
+
 TEST_CASE("cancelling a comparison that waits for a stale one shows neither") {
   QTemporaryDir first, second;
   test::simulateCapture(first.path(), 1, 100);
