@@ -88,7 +88,7 @@ ComparePage::ComparePage(QWidget* parent)
 ComparePage::~ComparePage() = default;
 
 QWidget* ComparePage::createToolbar() {
-  auto* open = new QPushButton(tr("Open &Folder…"));
+  auto* open = new QPushButton(tr("Open F&older…"));
   auto* add = new QPushButton(tr("&Add Captures…"));
   auto* saveTable = new QPushButton(tr("Export Table (CSV)…"));
   auto* saveReport = new QPushButton(tr("Export Report (HTML)…"));

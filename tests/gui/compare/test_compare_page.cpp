@@ -6,6 +6,7 @@
 #include <QComboBox>
 #include <QFile>
 #include <QFileInfo>
+#include <QItemSelectionModel>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTabWidget>
@@ -125,6 +126,16 @@ TEST_CASE(
   CHECK(!savePng(page, "compare-page-cdf.png").isEmpty());
   page.tabs()->setCurrentIndex(ComparePage::MatrixTab);
   CHECK(!savePng(page, "compare-page-matrix.png").isEmpty());
+
+  // A click on a point selects its connection in the list.
+  gui::MatrixChart* chart = matrix->chart();
+  const gui::MatrixChart::PointRef last{0, 1, 2};  // rto=300, loss 10
+  const cmp::MatrixPoint& pt = chart->point(last);
+  QTest::mouseClick(chart, Qt::LeftButton, {}, chart->pixelOf(last)->toPoint());
+  const int row = page.rowsModel()->rowOf(pt.capture, pt.conn, Direction::ClientToServer);
+  REQUIRE(row >= 0);
+  REQUIRE(page.connectionsView()->selectionModel()->selectedRows().size() == 1);
+  CHECK(page.connectionsView()->selectionModel()->selectedRows().first().row() == row);
 
   // Exports: the table as CSV reads back as the table; the chart as PNG and SVG.
   QTemporaryDir out;
