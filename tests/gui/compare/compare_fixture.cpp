@@ -1,12 +1,16 @@
 #include "compare_fixture.h"
 
+#include <QSettings>
 #include <QSignalSpy>
 #include <QTest>
+#include <QWidget>
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <memory>
 
 #include "compare/labels.h"
+#include "pages/compare_page.h"
+#include "sim_capture.h"
 #include "simulator.hpp"
 
 namespace rudp::test {
@@ -37,6 +41,26 @@ gui::CompareOutcome runCompareJob(const QStringList& paths, int timeoutMs) {
   REQUIRE(QTest::qWaitFor([&] { return !done.isEmpty() || !failed.isEmpty(); }, timeoutMs));
   if (!failed.isEmpty()) FAIL("the compare job failed: " << failed.first().at(1).toString().toStdString());
   return done.first().at(1).value<gui::CompareOutcome>();
+}
+
+void useTemporarySettings() {
+  static QTemporaryDir dir;
+  QSettings::setDefaultFormat(QSettings::IniFormat);
+  QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir.path());
+  QSettings().clear();
+}
+
+bool compareAndWait(gui::ComparePage& page, const QStringList& paths, int timeoutMs) {
+  QSignalSpy shown(&page, &gui::ComparePage::comparisonShown);
+  QSignalSpy notShown(&page, &gui::ComparePage::comparisonNotShown);
+  page.compare(paths);
+  (void)QTest::qWaitFor([&] { return !shown.isEmpty() || !notShown.isEmpty(); }, timeoutMs);
+  return !shown.isEmpty();
+}
+
+QString savePng(QWidget& w, const std::string& name) {
+  const QString path = QString::fromStdString(artifactPath(name));
+  return w.grab().save(path, "PNG") ? path : QString();
 }
 
 const CompareSet& compareSet() {

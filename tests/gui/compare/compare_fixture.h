@@ -12,6 +12,12 @@
 
 #include "jobs/compare_job.h"
 
+class QWidget;
+
+namespace rudp::gui {
+class ComparePage;
+}
+
 namespace rudp::test {
 
 struct CompareSet {
@@ -32,5 +38,14 @@ std::string simulateCapture(const QString& folder, int lossPercent, int rtoMinMs
 // Runs a CompareJob on `paths` and waits for its end (fails the test on a
 // timeout or a failed job).
 gui::CompareOutcome runCompareJob(const QStringList& paths, int timeoutMs = 300000);
+
+// QSettings kept in a temporary folder for this process (the window reads them).
+void useTemporarySettings();
+
+// Starts `paths` on `page` and waits until it is shown (true) or not (false).
+bool compareAndWait(gui::ComparePage& page, const QStringList& paths, int timeoutMs = 300000);
+
+// Renders `w` to RUDPSCOPE_TEST_ARTIFACTS/<name>; returns the path ("" when not written).
+QString savePng(QWidget& w, const std::string& name);
 
 }  // namespace rudp::test

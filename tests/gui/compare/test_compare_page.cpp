@@ -1,13 +1,11 @@
 // The Compare page: a folder loaded through the CompareJob, a capture that
-// cannot be read, a newer request replacing a running one, CSV and chart
-// exports, the window's actions and `rudpscope --compare`. The PNGs it
-// renders go to RUDPSCOPE_TEST_ARTIFACTS.
-#include <QAction>
+// cannot be read, a newer request replacing a running one, edited labels,
+// CSV, chart and HTML exports. The PNGs it renders go to
+// RUDPSCOPE_TEST_ARTIFACTS.
 #include <QComboBox>
 #include <QFile>
 #include <QFileInfo>
 #include <QItemSelectionModel>
-#include <QSettings>
 #include <QSignalSpy>
 #include <QTabWidget>
 #include <QTableView>
@@ -18,11 +16,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "app_actions.h"
 #include "catch_qt.h"
 #include "compare/matrix.h"
 #include "compare_fixture.h"
-#include "main_window.h"
 #include "message_banner.h"
 #include "models/compare_rows_model.h"
 #include "models/comparison_model.h"
@@ -41,30 +37,8 @@
 
 using namespace rudp;
 using rudp::gui::ComparePage;
-
-namespace {
-
-void useTemporarySettings() {
-  static QTemporaryDir dir;
-  QSettings::setDefaultFormat(QSettings::IniFormat);
-  QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, dir.path());
-  QSettings().clear();
-}
-
-bool compareAndWait(ComparePage& page, const QStringList& paths, int timeoutMs = 300000) {
-  QSignalSpy shown(&page, &ComparePage::comparisonShown);
-  QSignalSpy notShown(&page, &ComparePage::comparisonNotShown);
-  page.compare(paths);
-  (void)QTest::qWaitFor([&] { return !shown.isEmpty() || !notShown.isEmpty(); }, timeoutMs);
-  return !shown.isEmpty();
-}
-
-QString savePng(QWidget& w, const std::string& name) {
-  const QString path = QString::fromStdString(test::artifactPath(name));
-  return w.grab().save(path, "PNG") ? path : QString();
-}
-
-}  // namespace
+using rudp::test::compareAndWait;
+using rudp::test::savePng;
 
 TEST_CASE(
     "the Compare page loads a folder through the job: captures and connections and table and CDF and "
@@ -375,43 +349,4 @@ TEST_CASE("cancelling a comparison that waits for a stale one shows neither") {
   CHECK(shown.isEmpty());
   CHECK(notShown.size() == 1);
   CHECK(page.outcome().captures.empty());
-}
-
-TEST_CASE("File > Open Capture Set and View > Compare and the Compare page in the window") {
-  useTemporarySettings();
-  const test::CompareSet& set = test::compareSet();
-  gui::MainWindow window;
-  window.show();
-  CHECK(window.actions().openCaptureSet->shortcut() == QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
-  CHECK(window.actions().compare->shortcut() == QKeySequence(Qt::CTRL | Qt::Key_5));
-  CHECK(window.actions().compare->isEnabled());
-  CHECK(window.actions().compareWith->isEnabled());
-  QSignalSpy shown(window.comparePage(), &ComparePage::comparisonShown);
-  window.comparePage()->compare({set.dir.path()});  // as File > Open Capture Set does
-  CHECK(window.comparePage()->isVisible());
-  REQUIRE(shown.wait(300000));
-  CHECK(window.comparePage()->rowsModel()->rowCount() == 24);
-  CHECK(!savePng(window, "compare-window.png").isEmpty());
-  window.closeCapture();  // Ctrl+W: back to the start page
-  CHECK(!window.comparePage()->isVisible());
-  QTest::keyClick(&window, Qt::Key_5, Qt::ControlModifier);
-  CHECK(window.comparePage()->isVisible());
-}
-
-TEST_CASE("rudpscope --compare DIR --quit-after-load shows the comparison or says why not") {
-  const test::CompareSet& set = test::compareSet();
-  const test::ProcessResult ok =
-      test::run({RUDPSCOPE_GUI, "--compare", set.dir.path().toStdString(), "--quit-after-load"});
-  INFO(ok.err);
-  CHECK(ok.status == 0);
-  QTemporaryDir empty;
-  const test::ProcessResult none =
-      test::run({RUDPSCOPE_GUI, "--compare", empty.path().toStdString(), "--quit-after-load"});
-  CHECK(none.status == 1);
-  // Qt may say things on stderr first (XDG_RUNTIME_DIR); ours is the last line.
-  CHECK(test::splitLines(none.err).back() == "rudpscope: Nothing to compare: " + empty.path().toStdString() +
-                                                 " holds no capture (*.pcap, *.pcapng, *.cap)");
-  const test::ProcessResult noArgs = test::run({RUDPSCOPE_GUI, "--compare"});
-  CHECK(noArgs.status == 2);
-  CHECK(test::splitLines(noArgs.err).back() == "rudpscope: --compare needs captures or folders to compare");
 }
