@@ -72,6 +72,7 @@ void TcpAnalyzer::onPacket(uint64_t frame, int64_t ns, Direction dir, const Deco
     conn_.handshake_ms = double(ns - syn_ns_) / 1e6;
 
   const uint32_t len = p.payload_reported_len + ((fl & kSyn) ? 1 : 0) + ((fl & kFin) ? 1 : 0);
+  if (p.tcp.options.has_timestamps && !(fl & kRst)) recordTsval(d, p.tcp.options.tsval, frame, ns);
   if ((fl & kAck) && !(fl & kRst)) onAck(peer, p, len == 0, frame, ns);
   if (len > 0 && !(fl & kRst))
     onData(d, p, len, frame, ns);
@@ -113,6 +114,20 @@ void TcpAnalyzer::onPacket(uint64_t frame, int64_t ns, Direction dir, const Deco
   peer.stall.onPeerPacket(ns, p.tcp.window == 0 && !(fl & (kSyn | kRst)));
 }
 
+// Every segment's TSval, pure acks included: the peer echoes the first one
+// that carried it (a pure ack a millisecond before the data with the same
+// TSval makes the data's pairing 1 ms short, below the path's RTT).
+void TcpAnalyzer::recordTsval(Dir& d, uint32_t tsval, uint64_t frame, int64_t ns) {
+  if (d.tsring.empty()) d.tsring.reserve(kTsRing);
+  const bool fresh =
+      d.tsring.empty() || d.tsring[(d.ts_head + d.tsring.size() - 1) % d.tsring.size()].tsval != tsval;
+  if (!fresh) return;
+  if (d.tsring.size() < kTsRing)
+    d.tsring.push_back({tsval, ns, frame});
+  else
+    d.tsring[d.ts_head] = {tsval, ns, frame}, d.ts_head = (d.ts_head + 1) % kTsRing;
+}
+
 void TcpAnalyzer::onData(Dir& d, const DecodedPacket& p, uint32_t len, uint64_t frame, int64_t ns) {
   const uint32_t seq = p.tcp.seq, end = seq + len;
   const TcpOptions& o = p.tcp.options;
@@ -120,18 +135,7 @@ void TcpAnalyzer::onData(Dir& d, const DecodedPacket& p, uint32_t len, uint64_t 
     d.started = true;
     d.isn = d.nxt = d.una = seq;
   }
-  if (o.has_timestamps) {
-    d.has_ts = true;
-    if (d.tsring.empty()) d.tsring.reserve(kTsRing);
-    const bool fresh =
-        d.tsring.empty() || d.tsring[(d.ts_head + d.tsring.size() - 1) % d.tsring.size()].tsval != o.tsval;
-    if (fresh) {
-      if (d.tsring.size() < kTsRing)
-        d.tsring.push_back({o.tsval, ns, frame});
-      else
-        d.tsring[d.ts_head] = {o.tsval, ns, frame}, d.ts_head = (d.ts_head + 1) % kTsRing;
-    }
-  }
+  if (o.has_timestamps) d.has_ts = true;
   // A keepalive repeats the last acked byte (or none) with nothing in
   // flight: not a retransmission of data anyone lost.
   if (p.payload_reported_len <= 1 && !(p.tcp.flags & (kSyn | kFin)) && d.any_ack && d.una == d.nxt &&
@@ -240,6 +244,9 @@ void TcpAnalyzer::onAck(Dir& d, const DecodedPacket& p, bool pure, uint64_t fram
   if (!d.started) return;
   const uint32_t a = p.tcp.ack;
   const TcpOptions& o = p.tcp.options;
+  // RFC 7323 section 4: an echo times the path only on an ack of new data (an
+  // ack of nothing new may wait on the peer's own sending).
+  const bool ackedNew = !d.any_ack || after(a, d.una) || o.sack_block_count > 0;
   if (!d.any_ack || after(a, d.una)) {
     // Karn: the highest segment newly covered, when nothing it covers was
     // sent twice (the ack may have been caused by the retransmission).
@@ -306,7 +313,7 @@ void TcpAnalyzer::onAck(Dir& d, const DecodedPacket& p, bool pure, uint64_t fram
       if (!at(d, i).sacked) markHole(at(d, i), ns);
   }
   // Timestamps: the ack echoes the TSval of a segment; one sample per echo.
-  if (o.has_timestamps && o.tsecr != 0 && (!d.has_echo || o.tsecr != d.last_echo)) {
+  if (ackedNew && o.has_timestamps && o.tsecr != 0 && (!d.has_echo || o.tsecr != d.last_echo)) {
     d.has_echo = true;
     d.last_echo = o.tsecr;
     const size_t n = d.tsring.size();

@@ -119,6 +119,7 @@ class TcpAnalyzer {
   Seg& at(Dir& d, size_t i) { return d.segs[(d.head + i) & (d.segs.size() - 1)]; }
   void push(Dir& d, const Seg& s, size_t pos);
   void popFront(Dir& d);
+  void recordTsval(Dir& d, uint32_t tsval, uint64_t frame, int64_t ns);
   void onData(Dir& d, const DecodedPacket& p, uint32_t len, uint64_t frame, int64_t ns);
   void onAck(Dir& d, const DecodedPacket& p, bool pure, uint64_t frame, int64_t ns);
   void retransmission(Dir& d, Seg& s, bool direct, uint64_t frame, int64_t ns);

@@ -170,20 +170,24 @@ std::map<uint32_t, uint64_t> StoreReader::lossBursts(int64_t conn, Direction dir
 }
 
 DataBytes StoreReader::dataBytes(int64_t conn, Direction dir) {
+  // A contract protocol's data segments are role Data (first segment inline,
+  // the others in extra_segments); a TCP row has no role, one segment, and
+  // its length is the TCP payload.
   const int64_t data = int64_t(SegmentRole::Data);
   Statement all(
       d->db,
-      "SELECT (SELECT COALESCE(SUM(length), 0) FROM packets WHERE conn = ?1 AND dir = ?2 AND role = ?3)"
+      "SELECT (SELECT COALESCE(SUM(length), 0) FROM packets WHERE conn = ?1 AND dir = ?2"
+      " AND (role = ?3 OR role IS NULL))"
       " + (SELECT COALESCE(SUM(e.length), 0) FROM extra_segments e JOIN packets p ON p.frame = e.frame"
       " WHERE p.conn = ?1 AND p.dir = ?2 AND e.role = ?3)");
   all.bind(1, conn).bind(2, int64_t(dir)).bind(3, data);
-  // A retransmission row names its copy by frame and seq; the copy is the
-  // frame's first segment or one of its extra segments.
-  Statement retx(d->db,
-                 "SELECT COALESCE(SUM(COALESCE(p.length, e.length)), 0) FROM retransmissions r"
-                 " LEFT JOIN packets p ON p.frame = r.frame AND p.seq = r.seq AND p.role = ?3"
-                 " LEFT JOIN extra_segments e ON p.frame IS NULL AND e.frame = r.frame AND e.seq = r.seq"
-                 " AND e.role = ?3 WHERE r.conn = ?1 AND r.dir = ?2");
+  // A retransmission row names its copy by frame and seq (TCP: by frame).
+  Statement retx(
+      d->db,
+      "SELECT COALESCE(SUM(COALESCE(p.length, e.length)), 0) FROM retransmissions r"
+      " LEFT JOIN packets p ON p.frame = r.frame AND (p.role IS NULL OR (p.seq = r.seq AND p.role = ?3))"
+      " LEFT JOIN extra_segments e ON p.frame IS NULL AND e.frame = r.frame AND e.seq = r.seq"
+      " AND e.role = ?3 WHERE r.conn = ?1 AND r.dir = ?2");
   retx.bind(1, conn).bind(2, int64_t(dir)).bind(3, data);
   DataBytes out;
   if (all.step()) out.all = static_cast<uint64_t>(all.int64(0));
