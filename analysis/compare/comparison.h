@@ -18,7 +18,8 @@ class StoreReader;
 
 namespace rudp::cmp {
 
-inline constexpr double kNone = std::numeric_limits<double>::quiet_NaN();  // a share or ratio with nothing to divide
+inline constexpr double kNone =
+    std::numeric_limits<double>::quiet_NaN();  // a share or ratio with nothing to divide
 
 struct Distribution {  // ms; all 0 when count is 0
   uint64_t count = 0;
