@@ -103,6 +103,7 @@ int runLabCell(const std::string& toolsDir, const LabCell& cell, double seconds,
                                          "--seed",
                                          std::to_string(seed)};
   std::vector<char*> argv;
+  argv.reserve(args.size() + 1);
   for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
   const pid_t pid = ::fork();

@@ -86,7 +86,7 @@ cmp::Matrix writeLabMatrix(const std::string& outputDir, const std::vector<std::
   std::vector<cmp::AnalysedCapture> analysed;
   const auto rows =
       cmp::compareCaptures(captures, {}, DissectorOptions{}, ingestOptions(AnalyzeArgs{}), &analysed);
-  const cmp::Matrix matrix = cmp::buildMatrix(rows, request);
+  cmp::Matrix matrix = cmp::buildMatrix(rows, request);
   const fs::path dir(outputDir);
   std::ofstream csv(dir / "matrix.csv"), table(dir / "comparison.csv");
   writeMatrixCsv(csv, matrix);

@@ -1,6 +1,7 @@
 #include "compare/comparison.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 #include "analyzers/percentiles.h"
@@ -67,7 +68,7 @@ Recoveries recoveries(const std::vector<ana::RetransmissionEvent>& retx) {
         unmeasuredSeqs[r.seq] = true;
         continue;
       }
-      c.original_ts = r.ts_ns - static_cast<int64_t>(r.since_previous_ms * kNsPerMs + 0.5);
+      c.original_ts = r.ts_ns - std::llround(r.since_previous_ms * kNsPerMs);
     }
     c.last_ts = r.ts_ns;
     c.repaired_loss = c.repaired_loss || r.cause != ana::RetxCause::Spurious;
