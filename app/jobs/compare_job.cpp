@@ -2,7 +2,6 @@
 
 #include <QElapsedTimer>
 #include <QFileInfo>
-#include <QThread>
 #include <exception>
 
 #include "compare/capture_set.h"
@@ -29,26 +28,13 @@ CompareJob::CompareJob(quint64 id, CompareRequest request, QObject* parent)
   qRegisterMetaType<CompareOutcome>();
 }
 
-CompareJob::~CompareJob() {
-  cancel();
-  if (m_thread) {
-    m_thread->wait();
-    delete m_thread;
-  }
-}
+CompareJob::~CompareJob() { cancel(); }
 
 void CompareJob::start() {
-  Q_ASSERT(!m_thread);
-  m_thread = QThread::create([this] { work(); });
-  m_thread->setObjectName(QStringLiteral("rudp-compare"));
-  m_thread->start();
+  m_worker.start(QStringLiteral("rudp-compare"), [this] { work(); });
 }
 
 void CompareJob::cancel() { m_cancel.store(true, std::memory_order_relaxed); }
-
-void CompareJob::post(std::function<void()> f) {
-  QMetaObject::invokeMethod(this, std::move(f), Qt::QueuedConnection);
-}
 
 void CompareJob::work() {
   try {

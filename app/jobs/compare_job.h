@@ -18,8 +18,7 @@
 
 #include "analysis_preferences.h"
 #include "compare/comparison.h"
-
-class QThread;
+#include "jobs/worker_thread.h"
 
 namespace rudp::gui {
 
@@ -76,12 +75,12 @@ class CompareJob : public QObject {
   CompareOutcome compare();
   CompareCapture compareOne(const std::string& capture, int index, int count, CompareOutcome& outcome);
   // Runs `f` on this object's (UI) thread.
-  void post(std::function<void()> f);
+  void post(std::function<void()> f) { postTo(this, std::move(f)); }
 
   quint64 m_id;
   CompareRequest m_request;
   std::atomic<bool> m_cancel{false};
-  QThread* m_thread = nullptr;
+  WorkerThread m_worker;  // last: joined before the members its work uses go
 };
 
 }  // namespace rudp::gui

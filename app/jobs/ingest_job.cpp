@@ -2,7 +2,6 @@
 
 #include <QElapsedTimer>
 #include <QFileInfo>
-#include <QThread>
 #include <exception>
 
 #include "core/error.h"
@@ -21,26 +20,13 @@ IngestJob::IngestJob(IngestRequest request, QObject* parent)
   qRegisterMetaType<IngestProgress>();
 }
 
-IngestJob::~IngestJob() {
-  cancel();
-  if (m_thread) {
-    m_thread->wait();
-    delete m_thread;
-  }
-}
+IngestJob::~IngestJob() { cancel(); }
 
 void IngestJob::start() {
-  Q_ASSERT(!m_thread);
-  m_thread = QThread::create([this] { work(); });
-  m_thread->setObjectName(QStringLiteral("rudp-ingest"));
-  m_thread->start();
+  m_worker.start(QStringLiteral("rudp-ingest"), [this] { work(); });
 }
 
 void IngestJob::cancel() { m_cancel.store(true, std::memory_order_relaxed); }
-
-void IngestJob::post(std::function<void()> f) {
-  QMetaObject::invokeMethod(this, std::move(f), Qt::QueuedConnection);
-}
 
 void IngestJob::work() {
   try {

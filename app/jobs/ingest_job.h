@@ -10,8 +10,7 @@
 
 #include "analysis_preferences.h"
 #include "jobs/ingest_progress.h"
-
-class QThread;
+#include "jobs/worker_thread.h"
 
 namespace rudp::gui {
 
@@ -47,11 +46,11 @@ class IngestJob : public QObject {
   void work();
   IngestOutcome analyse();
   // Runs `f` on this object's (UI) thread.
-  void post(std::function<void()> f);
+  void post(std::function<void()> f) { postTo(this, std::move(f)); }
 
   IngestRequest m_request;
   std::atomic<bool> m_cancel{false};
-  QThread* m_thread = nullptr;
+  WorkerThread m_worker;  // last: joined before the members its work uses go
 };
 
 }  // namespace rudp::gui

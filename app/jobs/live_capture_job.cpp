@@ -1,6 +1,5 @@
 #include "jobs/live_capture_job.h"
 
-#include <QThread>
 #include <exception>
 
 #include "session/ingest.h"
@@ -17,26 +16,13 @@ LiveCaptureJob::LiveCaptureJob(LiveCaptureRequest request, QObject* parent)
     m_request.dbPath = QString::fromStdString(rudp::defaultDatabasePath(m_request.options.output));
 }
 
-LiveCaptureJob::~LiveCaptureJob() {
-  stop();
-  if (m_thread) {
-    m_thread->wait();
-    delete m_thread;
-  }
-}
+LiveCaptureJob::~LiveCaptureJob() { stop(); }
 
 void LiveCaptureJob::start() {
-  Q_ASSERT(!m_thread);
-  m_thread = QThread::create([this] { work(); });
-  m_thread->setObjectName(QStringLiteral("rudp-live-capture"));
-  m_thread->start();
+  m_worker.start(QStringLiteral("rudp-live-capture"), [this] { work(); });
 }
 
 void LiveCaptureJob::stop() { m_stop.store(true); }
-
-void LiveCaptureJob::post(std::function<void()> f) {
-  QMetaObject::invokeMethod(this, std::move(f), Qt::QueuedConnection);
-}
 
 void LiveCaptureJob::work() {
   bool captured = false;

@@ -12,8 +12,7 @@
 
 #include "analysis_preferences.h"
 #include "capture/live_capture.h"
-
-class QThread;
+#include "jobs/worker_thread.h"
 
 namespace rudp {
 class LiveView;
@@ -56,12 +55,12 @@ class LiveCaptureJob : public QObject {
 
  private:
   void work();
-  void post(std::function<void()> f);
+  void post(std::function<void()> f) { postTo(this, std::move(f)); }
 
   LiveCaptureRequest m_request;
   std::atomic<bool> m_stop{false};
   std::shared_ptr<rudp::LiveView> m_view;
-  QThread* m_thread = nullptr;
+  WorkerThread m_worker;  // last: joined before the members its work uses go
 };
 
 }  // namespace rudp::gui
