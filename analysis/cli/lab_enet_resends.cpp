@@ -2,8 +2,6 @@
 
 #include <sstream>
 
-#include "capture/capture_reader.h"
-#include "decode/decoder.h"
 #include "session/field_printer.h"
 
 namespace rudp::cli {
@@ -22,30 +20,13 @@ std::vector<uint64_t> numbers(const std::string& joined) {
 
 uint64_t enetDisconnectResends(const std::string& capture, const std::string& src,
                                const DissectorOptions& dissectors) {
-  auto reader = CaptureReader::open(capture);
-  LuaHost host;
-  loadDissectors(host, dissectors);
-  const FieldPrinter printer(host, {"ip.src", "enet.command"});
-  Decoder decoder(reader->linkType());
-  RawPacket raw;
-  DecodedPacket pkt;
-  DissectResult res;
-  std::string line;
   uint64_t copies = 0;
-  bool first = true;
-  while (reader->next(raw)) {
-    decoder.decode(raw, pkt);
-    if (first) host.setFirstTimestamp(raw.ts_ns);
-    first = false;
-    res.clear();
-    if (pkt.l4 == L4::UDP) host.dissectUdp(pkt, false, res);
-    line.clear();
-    printer.line(pkt, res, raw.ts_ns, line);
+  forEachFieldLine(capture, dissectors, {"ip.src", "enet.command"}, [&](const std::string& line) {
     const auto tab = line.find('\t');
-    if (tab == std::string::npos || line.compare(0, tab, src) != 0) continue;
+    if (tab == std::string::npos || line.compare(0, tab, src) != 0) return;
     for (uint64_t command : numbers(line.substr(tab + 1, line.find('\n') - tab - 1)))
       copies += (command & 0x80) && (command & 0x0F) == 4;
-  }
+  });
   return copies > 0 ? copies - 1 : 0;
 }
 

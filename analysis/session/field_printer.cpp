@@ -4,7 +4,9 @@
 #include <cinttypes>
 #include <cstdio>
 
+#include "capture/capture_reader.h"
 #include "core/error.h"
+#include "decode/decoder.h"
 
 namespace rudp {
 
@@ -167,6 +169,36 @@ void FieldPrinter::line(const DecodedPacket& p, const DissectResult& r, int64_t 
     }
   }
   out += '\n';
+}
+
+std::string forEachFieldLine(const std::string& capture, const DissectorOptions& dissectors,
+                             const std::vector<std::string>& fields,
+                             const std::function<void(const std::string&)>& line) {
+  auto reader = CaptureReader::open(capture);
+  LuaHost host;
+  loadDissectors(host, dissectors);
+  const FieldPrinter printer(host, fields);
+  Decoder decoder(reader->linkType());
+  RawPacket raw;
+  DecodedPacket pkt;
+  DissectResult res;
+  std::string out;
+  int64_t first = 0;
+  bool any = false;
+  while (reader->next(raw)) {
+    decoder.decode(raw, pkt);
+    if (!any) {
+      first = raw.ts_ns;
+      any = true;
+      host.setFirstTimestamp(first);
+    }
+    res.clear();
+    if (pkt.l4 == L4::UDP) host.dissectUdp(pkt, false, res);
+    out.clear();
+    printer.line(pkt, res, first, out);
+    line(out);
+  }
+  return reader->truncated() ? reader->warning() : std::string();
 }
 
 }  // namespace rudp

@@ -1,9 +1,11 @@
 // Prints the fields of one frame the way `tshark -T fields -e ...` does.
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "lua/host.h"
+#include "session/dissectors.h"
 
 namespace rudp {
 
@@ -29,5 +31,12 @@ class FieldPrinter {
   const LuaHost& host_;
   std::vector<Column> columns_;
 };
+
+// Every frame of `capture`, dissected with `dissectors` as tshark dissects
+// it, printed by a FieldPrinter of `fields`: `line` gets each frame's line.
+// Returns the reader's warning for a capture cut off mid-packet ("" if none).
+std::string forEachFieldLine(const std::string& capture, const DissectorOptions& dissectors,
+                             const std::vector<std::string>& fields,
+                             const std::function<void(const std::string&)>& line);
 
 }  // namespace rudp
