@@ -33,7 +33,11 @@ step() { echo "== [$(( $(date +%s) - start )) s] $*"; }
 source "$here/debian_root.sh"
 
 # The libraries dpkg-shlibdeps finds, and the font the GUI draws with.
-EXPECTED_DEPENDS="fonts-dejavu-core libc6 libgcc-s1 libluajit-5.1-2 libpcap0.8 libqt6core6 libqt6gui6 libqt6svg6
+# libenet7: rudpscope-cli lab's ENet endpoint, built where libenet-dev is
+# (tests/lab/CMakeLists.txt; the same condition as installed_files.sh).
+enet=""
+if [[ -f /usr/include/enet/enet.h ]]; then enet="libenet7"; fi
+EXPECTED_DEPENDS="fonts-dejavu-core libc6 $enet libgcc-s1 libluajit-5.1-2 libpcap0.8 libqt6core6 libqt6gui6 libqt6svg6
 libqt6widgets6 libsqlite3-0 libstdc++6 libxxhash0"
 
 META="SELECT key, value FROM meta ORDER BY key"
@@ -59,6 +63,7 @@ check_package() {
   [[ "$depends" == "$(echo $EXPECTED_DEPENDS)" ]] ||
     fail "Depends: '$depends', expected '$(echo $EXPECTED_DEPENDS)'"
   [[ "$(dpkg-deb -f "$deb" Suggests)" == "tshark, wireshark" ]] || fail "Suggests is not 'tshark, wireshark'"
+  [[ "$(dpkg-deb -f "$deb" Recommends)" == "iproute2, nftables" ]] || fail "Recommends is not 'iproute2, nftables' (rudpscope-cli lab)"
   mkdir -p "$work/unpacked"
   dpkg-deb -x "$deb" "$work/unpacked"
   for x in rudpscope rudpscope-cli; do
