@@ -145,7 +145,9 @@ TEST_CASE("compare's second run reuses every database and prints the same") {
   REQUIRE(first.status == 0);
   const auto second = run({RUDPSCOPE_CLI, "compare", set.folder, "--json", "--panel", "rto"});
   REQUIRE(second.status == 0);
-  for (const auto& c : json::parse(second.out)["captures"]) CHECK(c["reused"] == true);
+  const json secondOut = json::parse(second.out);  // held: a range-for over a temporary's member dangles
+  REQUIRE(secondOut["captures"].size() == 5);
+  for (const auto& c : secondOut["captures"]) CHECK(c["reused"] == true);
   const auto third = run({RUDPSCOPE_CLI, "compare", set.folder, "--csv", "--panel", "rto"});
   CHECK(third.out == first.out);
   // CSV: a header, one line per connection direction, a blank line, the matrix.
@@ -155,7 +157,7 @@ TEST_CASE("compare's second run reuses every database and prints the same") {
   CHECK(line.rfind("capture,loss,rto,stack,conn,protocol,client,server,dir,response_mean,", 0) == 0);
   size_t rows = 0;
   while (std::getline(lines, line) && !line.empty()) ++rows;
-  CHECK(rows == json::parse(second.out)["connections"].size());
+  CHECK(rows == secondOut["connections"].size());
   std::getline(lines, line);
   CHECK(line == "panel:rto,group:stack,x:loss,share_over_300,capture,conn");
   size_t points = 0;
