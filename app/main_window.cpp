@@ -20,6 +20,7 @@
 #include "jobs/wireshark_launcher.h"
 #include "live_capture_controller.h"
 #include "message_banner.h"
+#include "models/record_text.h"
 #include "pages/analysis_page.h"
 #include "pages/compare_page.h"
 #include "pages/connections_page.h"
@@ -324,10 +325,8 @@ void MainWindow::onReady() {
   m_summary->setOverview(overview, m_session->dbPath(), m_session->outcome().reused);
   m_connections->setData(overview.connections, overview.settings, overview.capture);
   m_timeline->setOverview(overview);
-  if (overview.capture.truncated)
-    m_banner->showMessage(MessageBanner::Kind::Warning,
-                          tr("This capture is truncated: %1. Everything before the cut was analysed.")
-                              .arg(QString::fromStdString(overview.capture.warning)));
+  if (!overview.capture.warning.empty())
+    m_banner->showMessage(MessageBanner::Kind::Warning, readWarningText(overview.capture));
   else if (m_session->outcome().closedEarly > 0)
     m_banner->showMessage(MessageBanner::Kind::Warning,
                           tr("%L1 connections were closed early because too many were open at once.")

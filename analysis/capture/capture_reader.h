@@ -1,4 +1,5 @@
-// Reads pcap and pcapng files through libpcap.
+// Reads pcap files through libpcap and pcapng files block by block, either
+// plain or compressed with gzip or zstd.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -28,8 +29,13 @@ class CaptureReader {
   virtual uint64_t fileSize() const = 0;
   virtual uint64_t bytesRead() const = 0;  // for progress
   virtual bool truncated() const = 0;
-  // Empty when none. Also set, with truncated() false, when a damaged
-  // record (e.g. an absurd length) ends reading early.
+  // A damaged record (e.g. an absurd length, damaged compressed data) ended
+  // reading early: the frames before it were delivered, the rest is lost.
+  // tshark calls such a file damaged and exits 2; so does the analysis,
+  // unless asked to keep what came before.
+  virtual bool damaged() const { return false; }
+  // Empty when none. Set when truncated() or damaged(): one line saying what
+  // happened and how many frames were read.
   virtual std::string warning() const = 0;
 
   // A live source: next() returned false because nothing more has arrived for
@@ -40,5 +46,9 @@ class CaptureReader {
   // fileSize() and the file on disk are final.
   virtual void finish() {}
 };
+
+// The readers' warnings, worded once.
+std::string cutOffWarning(const std::string& path, uint64_t framesRead);
+std::string damagedWarning(const std::string& path, uint64_t framesRead, const std::string& why);
 
 }  // namespace rudp

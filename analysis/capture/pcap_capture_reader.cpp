@@ -1,15 +1,14 @@
 // Reads records through libpcap at nanosecond precision, so ts_ns is exact
-// whatever resolution the file stores (libpcap scales micro- to nanoseconds
-// and honours pcapng's if_tsresol).
+// whatever resolution the file stores (libpcap scales micro- to nanoseconds).
 #include "capture/pcap_capture_reader.h"
 
 #include <pcap/pcap.h>
-#include <unistd.h>
 
 #include <stdio_ext.h>
 #include <cstdint>
 #include <cstring>
 
+#include "capture/link_type.h"
 #include "core/error.h"
 
 namespace rudp {
@@ -18,13 +17,10 @@ namespace {
 
 std::string quoted(const std::string& path) { return "'" + path + "'"; }
 
-uint32_t pad4(uint32_t n) { return (n + 3u) & ~3u; }
-
-std::string formatOf(const unsigned char m[4]) {
-  if (m[0] == 0x0a && m[1] == 0x0d && m[2] == 0x0d && m[3] == 0x0a) return "pcapng";
+bool isNanosecondPcap(const unsigned char m[4]) {
   const bool nsecBe = m[0] == 0xa1 && m[1] == 0xb2 && m[2] == 0x3c && m[3] == 0x4d;
   const bool nsecLe = m[0] == 0x4d && m[1] == 0x3c && m[2] == 0xb2 && m[3] == 0xa1;
-  return nsecBe || nsecLe ? "pcap-nsec" : "pcap";
+  return nsecBe || nsecLe;
 }
 
 // tv_usec holds nanoseconds at PCAP_TSTAMP_PRECISION_NANO. Damaged pcapng
@@ -38,15 +34,11 @@ int64_t toNanoseconds(int64_t sec, int64_t nsec) {
 
 }  // namespace
 
-PcapCaptureReader::PcapCaptureReader(const std::string& path, std::FILE* file, uint64_t fileSize)
-    : path_(path), file_size_(fileSize) {
-  unsigned char magic[4] = {0, 0, 0, 0};
-  if (::pread(fileno(file), magic, sizeof magic, 0) != 4) {
-    std::fclose(file);
-    throw CaptureError(quoted(path) + " is not a pcap or pcapng capture");
-  }
-  format_ = formatOf(magic);
-  pcapng_ = format_ == "pcapng";
+PcapCaptureReader::PcapCaptureReader(const std::string& path, std::FILE* file, uint64_t fileSize,
+                                     std::unique_ptr<DecompressState> decompress, const unsigned char magic[4])
+    : path_(path), decompress_(std::move(decompress)), file_size_(fileSize) {
+  format_ = isNanosecondPcap(magic) ? "pcap-nsec" : "pcap";
+  if (decompress_) format_ += std::string(", ") + compressionName(decompress_->compression);
 
   char errbuf[PCAP_ERRBUF_SIZE] = {0};
   p_ = pcap_fopen_offline_with_tstamp_precision(file, PCAP_TSTAMP_PRECISION_NANO, errbuf);
@@ -56,21 +48,20 @@ PcapCaptureReader::PcapCaptureReader(const std::string& path, std::FILE* file, u
     if (why.find("truncated") != std::string::npos)
       throw CaptureError(quoted(path) + " is cut off inside its file header");
     if (why.find("unknown file format") != std::string::npos) {
-      // libpcap also says this for a pcapng file too short for its section
-      // header (28 bytes); the magic already matched, so the file was cut.
-      if (fileSize < 28) throw CaptureError(quoted(path) + " is cut off inside its file header");
       throw CaptureError(quoted(path) + " is not a pcap or pcapng capture");
     }
     throw CaptureError("cannot read " + quoted(path) + ": " + why);
   }
-  fd_ = fileno(pcap_file(p_));
   // Only this reader touches the stream: skip stdio's lock on every fread
   // libpcap makes (two per packet).
   __fsetlocking(pcap_file(p_), FSETLOCKING_BYCALLER);
-  swapped_ = pcap_is_swapped(p_) == 1;
   link_type_ = pcap_datalink(p_);
-  const char* name = pcap_datalink_val_to_name(link_type_);
-  link_type_name_ = name ? name : "DLT " + std::to_string(link_type_);
+  link_type_name_ = dltName(link_type_);
+}
+
+uint64_t PcapCaptureReader::bytesRead() const {
+  if (done_) return file_size_;
+  return decompress_ ? decompress_->compressed_read : pos_;
 }
 
 PcapCaptureReader::~PcapCaptureReader() {
@@ -79,18 +70,15 @@ PcapCaptureReader::~PcapCaptureReader() {
 
 bool PcapCaptureReader::next(RawPacket& out) {
   if (done_) return false;
-  std::FILE* f = pcap_file(p_);
   // libpcap reads the file sequentially with stdio, so the stream position
-  // before a read is where the next unread record (pcap) or block (pcapng)
-  // starts. A pcap record is a 16-byte header plus caplen bytes, so its
-  // offsets are counted, not asked for: ftell costs a lock and an lseek per
-  // call. pcapng asks once per packet (the previous `after` is `before`).
+  // before the first read is where the first record starts. A record is a
+  // 16-byte header plus caplen bytes, so later offsets are counted, not
+  // asked for: ftell costs a lock and an lseek per call.
   if (!pos_known_) {
-    const long at = std::ftell(f);
+    const long at = std::ftell(pcap_file(p_));
     pos_ = at >= 0 ? uint64_t(at) : 0;
     pos_known_ = true;
   }
-  const uint64_t before = pos_;
   pcap_pkthdr* hdr = nullptr;
   const u_char* data = nullptr;
   const int rc = pcap_next_ex(p_, &hdr, &data);
@@ -101,57 +89,30 @@ bool PcapCaptureReader::next(RawPacket& out) {
     out.caplen = hdr->caplen;
     out.origlen = hdr->len;
     out.data = data;
-    if (pcapng_) {
-      const long after = std::ftell(f);
-      pos_ = after >= 0 ? uint64_t(after) : before;
-      out.file_offset = pos_ >= before ? pcapngBlockStart(before, pos_, hdr->caplen) : before;
-    } else {
-      out.file_offset = before;
-      pos_ = before + 16 + hdr->caplen;
-    }
-    bytes_read_ = pos_;
+    out.file_offset = pos_;
+    pos_ += 16 + hdr->caplen;
     return true;
   }
   done_ = true;
-  bytes_read_ = file_size_;
   if (rc == PCAP_ERROR_BREAK) return false;  // plain end of file
   stopWithError(pcap_geterr(p_));
   return false;
 }
 
-// In pcapng, non-packet blocks (interface descriptions, statistics, name
-// resolution) may sit between two packets, so `before` is not always where
-// the packet's block starts. Every block ends with a copy of its length,
-// which gives the start exactly. The common case (an EPB without options
-// right at `before`) is recognised by size and needs no extra read.
-uint64_t PcapCaptureReader::pcapngBlockStart(uint64_t before, uint64_t after, uint32_t caplen) const {
-  const uint64_t span = after - before;
-  if (span == 32 + uint64_t(pad4(caplen))) return before;
-  if (span < 12) return before;
-  unsigned char tail[4];
-  if (::pread(fd_, tail, 4, off_t(after - 4)) != 4) return before;
-  uint32_t len;
-  std::memcpy(&len, tail, 4);
-  if (swapped_) len = __builtin_bswap32(len);
-  if (len < 12 || len > span || len % 4 != 0) return before;
-  return after - len;
-}
-
+// libpcap words every short read as "truncated dump file"; anything else is
+// a damaged record. Damaged compressed data reaches libpcap as a read error:
+// the decompressor knows what it was.
 void PcapCaptureReader::stopWithError(const char* libpcapMessage) {
   const std::string why = libpcapMessage ? libpcapMessage : "";
-  const std::string n = std::to_string(frame_);
-  // libpcap words every short read as "truncated dump file" (pcap) or
-  // "truncated pcapng dump file"; anything else is a damaged record.
-  if (why.find("truncated") != std::string::npos) {
+  if (decompress_ && !decompress_->problem.empty() && !decompress_->cut_off) {
+    damaged_ = true;
+    warning_ = damagedWarning(path_, frame_, decompress_->problem);
+  } else if (why.find("truncated") != std::string::npos) {
     truncated_ = true;
-    if (frame_ == 0)
-      warning_ = quoted(path_) + " is cut off in the middle of its first packet; 0 frames read";
-    else
-      warning_ = quoted(path_) + " is cut off in the middle of a packet after frame " + n + "; " + n +
-                 " frames read";
+    warning_ = cutOffWarning(path_, frame_);
   } else {
-    warning_ =
-        quoted(path_) + " has a damaged record after frame " + n + " (" + why + "); " + n + " frames read";
+    damaged_ = true;
+    warning_ = damagedWarning(path_, frame_, why);
   }
 }
 

@@ -1,12 +1,11 @@
 #include "capture/pcapng_writer.h"
 
-#include <pcap/dlt.h>
-
 #include <bit>
 #include <cerrno>
 #include <cstring>
 #include <vector>
 
+#include "capture/link_type.h"
 #include "core/error.h"
 #include "core/partial_file.h"
 
@@ -60,15 +59,6 @@ static_assert(std::endian::native == std::endian::little, "the blocks are writte
 
 }  // namespace
 
-uint16_t linkTypeOfDlt(int dlt) {
-  switch (dlt) {
-    case DLT_RAW: return 101;          // LINKTYPE_RAW
-    case DLT_ATM_RFC1483: return 100;  // LINKTYPE_ATM_RFC1483
-    case DLT_LOOP: return 108;         // LINKTYPE_LOOP
-    default: return uint16_t(dlt);
-  }
-}
-
 PcapngWriter::PcapngWriter(const std::string& path, int dlt, Mode mode)
     : path_(path), partial_(path + ".part"), mode_(mode) {
   file_ = std::fopen(target().c_str(), "wb");
@@ -108,13 +98,23 @@ void PcapngWriter::writeInterface(int dlt) {
   b.u16(linkTypeOfDlt(dlt)).u16(0).u32(0);  // link type, reserved, snaplen: no limit
   b.option(kIfTsresol, &nanoseconds, 1).endOfOptions();
   put(b.finish());
+  dlts_.push_back(dlt);
+}
+
+uint32_t PcapngWriter::interfaceOf(int dlt) {
+  if (dlt < 0) return 0;
+  for (size_t i = 0; i < dlts_.size(); ++i)
+    if (dlts_[i] == dlt) return uint32_t(i);
+  writeInterface(dlt);  // a pcapng file may describe an interface anywhere before its first packet
+  return uint32_t(dlts_.size() - 1);
 }
 
 uint64_t PcapngWriter::write(const RawPacket& packet) {
+  const uint32_t interface = interfaceOf(packet.link_type);
   const uint64_t at = offset_;
   const auto ts = static_cast<uint64_t>(packet.ts_ns);
   Block b(kEnhancedPacket, block_);
-  b.u32(0).u32(uint32_t(ts >> 32)).u32(uint32_t(ts));  // interface 0, timestamp high, low
+  b.u32(interface).u32(uint32_t(ts >> 32)).u32(uint32_t(ts));  // interface, timestamp high, low
   b.u32(packet.caplen).u32(packet.origlen).padded(packet.data, packet.caplen);
   put(b.finish());
   ++packets_;

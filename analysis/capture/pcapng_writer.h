@@ -1,5 +1,6 @@
-// Writes a pcapng file: one Section Header Block, one Interface Description
-// Block (the link type, nanosecond timestamps: if_tsresol 9) and an Enhanced
+// Writes a pcapng file: one Section Header Block, an Interface Description
+// Block per link type (nanosecond timestamps: if_tsresol 9; the first for the
+// `dlt` given, more as packets of other link types come) and an Enhanced
 // Packet Block per packet, little-endian. Timestamps, captured and original
 // lengths are kept exactly. Used by "Open in Wireshark" and for exporting a
 // selection of packets.
@@ -20,7 +21,8 @@ namespace rudp {
 
 class PcapngWriter {
  public:
-  // `dlt` is the DLT_* value CaptureReader::linkType() reports. Throws
+  // `dlt` is the DLT_* value CaptureReader::linkType() reports; a packet
+  // whose RawPacket::link_type is -1 has it. Throws
   // CaptureError when the file cannot be created.
   enum class Mode { Complete, Live };
   PcapngWriter(const std::string& path, int dlt, Mode mode = Mode::Complete);
@@ -43,6 +45,7 @@ class PcapngWriter {
  private:
   void writeSectionHeader();
   void writeInterface(int dlt);
+  uint32_t interfaceOf(int dlt);
   void put(const std::vector<uint8_t>& bytes);
   const std::string& target() const { return mode_ == Mode::Live ? path_ : partial_; }
 
@@ -52,11 +55,7 @@ class PcapngWriter {
   uint64_t packets_ = 0;
   uint64_t offset_ = 0;
   std::vector<uint8_t> block_;  // reused: no allocation per packet
+  std::vector<int> dlts_;       // of the interfaces written, by interface id
 };
-
-// The LINKTYPE_* value a pcapng IDB stores for a DLT_* value: the two differ
-// for the few DLTs whose numbers vary between platforms (DLT_RAW is 12 on
-// Linux, LINKTYPE_RAW 101).
-uint16_t linkTypeOfDlt(int dlt);
 
 }  // namespace rudp

@@ -11,6 +11,7 @@
 
 #include "cli/commands.h"
 #include "core/error.h"
+#include "session/capture_warnings.h"
 #include "store/db_path.h"
 
 namespace rudp::cli {
@@ -109,8 +110,7 @@ int runCapture(CaptureArgs& args) {
   progress.report = [&status](const Progress& p) { status.update(p); };
   IngestResult r = ingestLive(capture, db, a.dissectors, ingestOptions(a), progress);
   status.clear();
-  if (!r.capture.warning.empty())
-    std::fprintf(stderr, "rudpscope-cli: warning: %s\n", r.capture.warning.c_str());
+  printWarnings(splitLines(r.capture.warning));
   const LiveCounters c = capture.counters();
   std::fprintf(stderr,
                "rudpscope-cli: captured %" PRIu64 " packets%s to %s (%" PRIu64

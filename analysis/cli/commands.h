@@ -14,6 +14,7 @@ struct DecodeArgs {
   std::string capture;
   std::vector<std::string> fields;
   DissectorOptions dissectors;
+  bool keep_damaged = false;  // a damaged capture: exit 0 after the frames before the damage
 };
 
 struct AnalyzeArgs {
@@ -26,6 +27,7 @@ struct AnalyzeArgs {
   std::string genre;
   bool no_analysis = false;  // packet index and connections only (benchmarks)
   size_t max_open = 0;       // 0: IngestOptions' default
+  bool keep_damaged = false;  // IngestOptions::keep_damaged
   DissectorOptions dissectors;
 };
 
@@ -79,6 +81,8 @@ int runWireshark(const WiresharkArgs& args);
 IngestOptions ingestOptions(const AnalyzeArgs& args);
 // A progress line on stderr when it is a terminal and not --quiet.
 ProgressSink terminalProgress(bool quiet);
+// Each line as "rudpscope-cli: warning: LINE" on stderr.
+void printWarnings(const std::vector<std::string>& lines);
 // Analyses the capture into `db` and prints the one-line warnings (cut-off
 // capture, connections closed early) on stderr.
 IngestResult ingestWithWarnings(const AnalyzeArgs& args, const std::string& db);

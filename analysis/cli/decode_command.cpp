@@ -6,13 +6,18 @@
 namespace rudp::cli {
 
 int runDecode(const DecodeArgs& args) {
-  const std::string warning =
-      forEachFieldLine(args.capture, args.dissectors, args.fields, [](const std::string& line) {
-        // Same stream as a dissector's print(), so both interleave as in tshark.
-        std::fwrite(line.data(), 1, line.size(), stdout);
-      });
-  std::fflush(stdout);
-  if (!warning.empty()) std::fprintf(stderr, "rudpscope-cli: warning: %s\n", warning.c_str());
+  auto print = [](const std::string& line) {
+    // Same stream as a dissector's print(), so both interleave as in tshark.
+    std::fwrite(line.data(), 1, line.size(), stdout);
+  };
+  try {
+    const auto warnings = forEachFieldLine(args.capture, args.dissectors, args.fields, print, args.keep_damaged);
+    std::fflush(stdout);
+    printWarnings(warnings);
+  } catch (...) {
+    std::fflush(stdout);  // the frames before a damaged record come first, as in tshark
+    throw;
+  }
   return 0;
 }
 

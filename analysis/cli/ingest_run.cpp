@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "cli/commands.h"
+#include "session/capture_warnings.h"
 
 namespace rudp::cli {
 
@@ -17,7 +18,12 @@ IngestOptions ingestOptions(const AnalyzeArgs& args) {
   opts.analyze_connections = !args.no_analysis;
   opts.threaded_store = args.jobs != 1;
   if (args.max_open > 0) opts.max_open_connections = args.max_open;
+  opts.keep_damaged = args.keep_damaged;
   return opts;
+}
+
+void printWarnings(const std::vector<std::string>& lines) {
+  for (const std::string& line : lines) std::fprintf(stderr, "rudpscope-cli: warning: %s\n", line.c_str());
 }
 
 ProgressSink terminalProgress(bool quiet) {
@@ -35,7 +41,7 @@ IngestResult ingestWithWarnings(const AnalyzeArgs& args, const std::string& db) 
   const ProgressSink progress = terminalProgress(args.quiet);
   IngestResult r = ingestCapture(args.capture, db, args.dissectors, opts, progress);
   if (progress.report) std::fprintf(stderr, "\r\033[K");
-  if (r.capture.truncated) std::fprintf(stderr, "rudpscope-cli: warning: %s\n", r.capture.warning.c_str());
+  printWarnings(splitLines(r.capture.warning));
   if (r.closed_early > 0)
     std::fprintf(stderr,
                  "rudpscope-cli: warning: %zu connections were closed early: more than %zu were open at once"

@@ -7,6 +7,7 @@
 #include "cli/commands.h"
 #include "cli/lab_command.h"
 #include "core/error.h"
+#include "session/capture_warnings.h"
 
 namespace {
 
@@ -35,6 +36,11 @@ void resolveDissectorOptions(rudp::DissectorOptions& d, const std::vector<std::s
   }
 }
 
+void addKeepDamaged(CLI::App* cmd, bool& keep) {
+  cmd->add_flag("--keep-damaged", keep,
+                "A capture with a damaged record: use the frames before the damage instead of failing");
+}
+
 // Options of every subcommand that analyses (analyze, report, capture).
 void addAnalysisSettings(CLI::App* cmd, rudp::cli::AnalyzeArgs& a) {
   cmd->add_option("--db", a.db,
@@ -53,6 +59,7 @@ void addAnalysisSettings(CLI::App* cmd, rudp::cli::AnalyzeArgs& a) {
       ->check(CLI::Range(4, 10'000'000));
   cmd->add_option("-j,--jobs", a.jobs,
                   "Lua states dissecting in parallel (default: one per core; 1: single thread)");
+  addKeepDamaged(cmd, a.keep_damaged);
 }
 
 void addAnalysisOptions(CLI::App* cmd, rudp::cli::AnalyzeArgs& a) {
@@ -153,6 +160,7 @@ int run(int argc, char** argv) {
       app.add_subcommand("decode", "Print fields of every frame, tab-separated, as tshark -T fields does");
   decode->add_option("capture", dec.capture, "pcap or pcapng file")->required();
   decode->add_option("-e", dec.fields, "Field to print (repeatable)")->required();
+  addKeepDamaged(decode, dec.keep_damaged);
   addDissectorOptions(decode, dec.dissectors, decScripts, decPrefs);
 
   rudp::cli::AnalyzeArgs ana;
@@ -225,6 +233,10 @@ int run(int argc, char** argv) {
     }
     resolveDissectorOptions(ana.dissectors, anaScripts, anaPrefs);
     return rudp::cli::runAnalyze(ana);
+  } catch (const rudp::DamagedCaptureError& e) {
+    std::fprintf(stderr, "rudpscope-cli: %s; nothing was kept (--keep-damaged uses the %llu frames before it)\n",
+                 e.what(), static_cast<unsigned long long>(e.frames_before));
+    return 2;
   } catch (const rudp::Error& e) {
     std::fprintf(stderr, "rudpscope-cli: %s\n", e.what());
     return 2;

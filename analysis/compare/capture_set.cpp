@@ -1,5 +1,7 @@
 #include "compare/capture_set.h"
 
+#include "core/text_lines.h"
+
 #include "compare/labels.h"
 #include "session/reuse.h"
 #include "store/db_path.h"
@@ -18,7 +20,7 @@ AnalysedCapture ensureAnalysed(const std::string& capture, const DissectorOption
   }
   const IngestResult r = ingestCapture(capture, out.db, dissectors, options, progress);
   out.db = r.db_path;
-  if (!r.capture.warning.empty()) out.warnings.push_back(capture + ": " + r.capture.warning);
+  for (const std::string& line : splitLines(r.capture.warning)) out.warnings.push_back(capture + ": " + line);
   if (r.closed_early)
     out.warnings.push_back(capture + ": " + std::to_string(r.closed_early) +
                            " connections closed early by the open-connection limit");

@@ -7,7 +7,7 @@
 
 namespace rudp {
 
-// One record as libpcap delivered it. `data` is valid until the next read.
+// One record as the capture reader delivered it. `data` is valid until the next read.
 struct RawPacket {
   uint64_t frame = 0;        // 1-based frame number, as Wireshark numbers them
   int64_t ts_ns = 0;         // capture time, nanoseconds since the Unix epoch
@@ -15,6 +15,9 @@ struct RawPacket {
   uint32_t origlen = 0;      // bytes on the wire
   uint64_t file_offset = 0;  // offset of the record in the capture file
   const uint8_t* data = nullptr;
+  // DLT_* of this frame's interface (a pcapng file may hold several link
+  // types); -1: the reader's linkType().
+  int link_type = -1;
 };
 
 struct IpAddress {

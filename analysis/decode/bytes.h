@@ -8,6 +8,7 @@ inline uint16_t be16(const uint8_t* p) { return uint16_t(uint16_t(p[0]) << 8 | p
 inline uint32_t be32(const uint8_t* p) {
   return uint32_t(p[0]) << 24 | uint32_t(p[1]) << 16 | uint32_t(p[2]) << 8 | p[3];
 }
+inline uint16_t le16(const uint8_t* p) { return uint16_t(uint16_t(p[1]) << 8 | p[0]); }
 inline uint32_t le32(const uint8_t* p) {
   return uint32_t(p[3]) << 24 | uint32_t(p[2]) << 16 | uint32_t(p[1]) << 8 | p[0];
 }

@@ -14,10 +14,28 @@
 namespace rudp {
 
 struct Decoder::Impl {
+  int default_link_type = 0;
+  // The link type of the previous frame, and whether it is read: frames
+  // nearly always come in runs of one type.
   int link_type = 0;
   bool supported = false;
+  std::vector<Unsupported> unsupported;
   std::string unsupported_error;
   Ipv4Reassembler reassembler;
+
+  void setLinkType(int dlt) {
+    link_type = dlt;
+    supported = link::supported(dlt);
+    unsupported_error = supported ? "" : "link type " + std::to_string(dlt) + " not supported";
+  }
+  void countUnsupported() {
+    for (Unsupported& u : unsupported)
+      if (u.dlt == link_type) {
+        ++u.frames;
+        return;
+      }
+    unsupported.push_back({link_type, 1});
+  }
 };
 
 namespace {
@@ -40,10 +58,11 @@ void decodeTransport(const wire::Span& l4, DecodedPacket& out) {
 }  // namespace
 
 Decoder::Decoder(int linkType) : d(std::make_unique<Impl>()) {
-  d->link_type = linkType;
-  d->supported = link::supported(linkType);
-  if (!d->supported) d->unsupported_error = "link type " + std::to_string(linkType) + " not supported";
+  d->default_link_type = linkType;
+  d->setLinkType(linkType);
 }
+
+const std::vector<Decoder::Unsupported>& Decoder::unsupported() const { return d->unsupported; }
 
 Decoder::~Decoder() = default;
 
@@ -54,7 +73,10 @@ void Decoder::decode(const RawPacket& in, DecodedPacket& out) {
   out.caplen = in.caplen;
   out.origlen = in.origlen;
   out.file_offset = in.file_offset;
+  const int linkType = in.link_type >= 0 ? in.link_type : d->default_link_type;
+  if (linkType != d->link_type) d->setLinkType(linkType);
   if (!d->supported) {
+    d->countUnsupported();
     out.error = d->unsupported_error;
     return;
   }

@@ -1,6 +1,8 @@
 // Decodes link, network and transport layers of a captured frame.
 #pragma once
+#include <cstdint>
 #include <memory>
+#include <vector>
 
 #include "core/packet.h"
 
@@ -8,6 +10,7 @@ namespace rudp {
 
 class Decoder {
  public:
+  // `linkType` (DLT_*) applies to frames whose RawPacket::link_type is -1.
   explicit Decoder(int linkType);
   ~Decoder();
   Decoder(const Decoder&) = delete;
@@ -18,6 +21,14 @@ class Decoder {
   // the datagram is complete; the completing frame carries the transport
   // layer with out.ip_reassembled set.
   void decode(const RawPacket& in, DecodedPacket& out);
+
+  // The link types met that the decoder does not read, in the order met,
+  // with how many frames had each (their out.error says so too).
+  struct Unsupported {
+    int dlt = 0;
+    uint64_t frames = 0;
+  };
+  const std::vector<Unsupported>& unsupported() const;
 
  private:
   struct Impl;

@@ -47,6 +47,34 @@ Result fromVersionNibble(const uint8_t* p, uint32_t len) {
   return {Net::None, 0, "raw IP frame with bad version"};
 }
 
+// NFLOG: a 4-byte header (address family, version, resource id), then TLVs
+// (length including its 4-byte header, type; both in the capturing host's
+// byte order, nearly always little-endian), each padded to 4 bytes. The
+// packet is the payload TLV.
+Result fromNflog(const uint8_t* p, uint32_t len) {
+  constexpr uint16_t kPayload = 9;
+  constexpr uint8_t kAfInet = 2, kAfInet6 = 10;
+  if (len < 4) return {Net::None, 0, "NFLOG header truncated"};
+  for (uint32_t off = 4; len - off >= 4;) {
+    uint16_t tlvLen = wire::le16(p + off), type = wire::le16(p + off + 2);
+    if (tlvLen < 4 || tlvLen > len - off) {  // written by a big-endian host?
+      tlvLen = be16(p + off);
+      type = be16(p + off + 2);
+    }
+    if (tlvLen < 4 || tlvLen > len - off) return {Net::None, off, "NFLOG TLV length is bad"};
+    if (type == kPayload) {
+      if (p[0] == kAfInet) return {Net::IPv4, off + 4, nullptr};
+      if (p[0] == kAfInet6) return {Net::IPv6, off + 4, nullptr};
+      Result r = fromVersionNibble(p + off + 4, tlvLen - 4u);
+      r.offset += off + 4;
+      return r;
+    }
+    off += (tlvLen + 3u) & ~3u;
+    if (off > len) break;
+  }
+  return {Net::None, 0, nullptr};  // no payload: a log entry without the packet
+}
+
 }  // namespace
 
 bool supported(int dlt) {
@@ -60,6 +88,8 @@ bool supported(int dlt) {
     case kLinuxSll:
     case kIpv4:
     case kIpv6:
+    case kNflog:
+    case kPktap:
     case kLinuxSll2: return true;
     default: return false;
   }
@@ -97,6 +127,19 @@ Result decode(int dlt, const uint8_t* p, uint32_t len) {
     case kIpv4: return {Net::IPv4, 0, nullptr};
 
     case kIpv6: return {Net::IPv6, 0, nullptr};
+
+    case kNflog: return fromNflog(p, len);
+
+    case kPktap: {  // pth_length, pth_type_next, pth_dlt first; little-endian (macOS)
+      constexpr uint32_t kTypePacket = 1;
+      if (len < 12) return {Net::None, 0, "PKTAP header truncated"};
+      const uint32_t headerLen = wire::le32(p), innerDlt = wire::le32(p + 8);
+      if (headerLen < 12 || headerLen > len) return {Net::None, 0, "PKTAP header length is bad"};
+      if (wire::le32(p + 4) != kTypePacket || innerDlt == uint32_t(kPktap)) return {Net::None, headerLen, nullptr};
+      Result inner = decode(int(innerDlt), p + headerLen, len - headerLen);
+      inner.offset += headerLen;
+      return inner;
+    }
 
     default: return {Net::None, 0, "unsupported link type"};
   }

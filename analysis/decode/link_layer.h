@@ -13,8 +13,10 @@ inline constexpr int kRawBsd = 14;        // DLT_RAW on BSD/OS, Mac OS X
 inline constexpr int kLinktypeRaw = 101;  // LINKTYPE_RAW as stored in files
 inline constexpr int kLoop = 108;         // OpenBSD loopback, family big-endian
 inline constexpr int kLinuxSll = 113;     // Linux cooked capture v1
+inline constexpr int kNflog = 239;  // Linux netfilter log (`tcpdump -i nflog`)
 inline constexpr int kIpv4 = 228;
 inline constexpr int kIpv6 = 229;
+inline constexpr int kPktap = 258;      // macOS packet tap: a header, then a frame of its own link type
 inline constexpr int kLinuxSll2 = 276;  // Linux cooked capture v2
 
 bool supported(int dlt);

@@ -1,5 +1,7 @@
 #include "report/capture_problems.h"
 
+#include "core/text_lines.h"
+
 #include "report/severity.h"
 #include "report/wording.h"
 #include "store/schema.h"
@@ -44,12 +46,16 @@ void addBadFrames(StoreReader& reader, const CaptureInfo& c, uint64_t count, int
 
 std::vector<Problem> captureProblems(StoreReader& reader, const CaptureInfo& c) {
   std::vector<Problem> out;
-  if (c.truncated) {
+  std::vector<std::string> lines = splitLines(c.warning);
+  if (c.truncated) {  // the reader's line comes first
     std::string text = "the file is cut off after frame " + std::to_string(c.packet_count);
-    if (!c.warning.empty()) text += " (" + c.warning + ")";
+    if (!lines.empty()) text += " (" + lines.front() + ")";
     text += "; what came after is missing";
     out.push_back(captureWarning(kWrongFiguresSeverity, c.last_ts_ns, c.packet_count, text));
+    if (!lines.empty()) lines.erase(lines.begin());
   }
+  for (const std::string& line : lines)  // a damaged record kept, link types not decoded
+    out.push_back(captureWarning(kWrongFiguresSeverity, c.last_ts_ns, c.packet_count, line));
   addBadFrames(reader, c, c.lua_errors, store::kLuaError,
                c.lua_errors == 1 ? "frame raised a dissector error" : "frames raised dissector errors",
                kWrongFiguresSeverity, out);

@@ -7,6 +7,7 @@
 #include "capture/capture_reader.h"
 #include "core/error.h"
 #include "decode/decoder.h"
+#include "session/capture_warnings.h"
 
 namespace rudp {
 
@@ -171,9 +172,9 @@ void FieldPrinter::line(const DecodedPacket& p, const DissectResult& r, int64_t 
   out += '\n';
 }
 
-std::string forEachFieldLine(const std::string& capture, const DissectorOptions& dissectors,
-                             const std::vector<std::string>& fields,
-                             const std::function<void(const std::string&)>& line) {
+std::vector<std::string> forEachFieldLine(const std::string& capture, const DissectorOptions& dissectors,
+                                          const std::vector<std::string>& fields,
+                                          const std::function<void(const std::string&)>& line, bool keepDamaged) {
   auto reader = CaptureReader::open(capture);
   LuaHost host;
   loadDissectors(host, dissectors);
@@ -185,7 +186,9 @@ std::string forEachFieldLine(const std::string& capture, const DissectorOptions&
   std::string out;
   int64_t first = 0;
   bool any = false;
+  uint64_t frames = 0;
   while (reader->next(raw)) {
+    ++frames;
     decoder.decode(raw, pkt);
     if (!any) {
       first = raw.ts_ns;
@@ -198,7 +201,8 @@ std::string forEachFieldLine(const std::string& capture, const DissectorOptions&
     printer.line(pkt, res, first, out);
     line(out);
   }
-  return reader->truncated() ? reader->warning() : std::string();
+  checkDamage(*reader, frames, keepDamaged);
+  return captureWarnings(capture, *reader, decoder, frames);
 }
 
 }  // namespace rudp

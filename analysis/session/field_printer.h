@@ -34,9 +34,11 @@ class FieldPrinter {
 
 // Every frame of `capture`, dissected with `dissectors` as tshark dissects
 // it, printed by a FieldPrinter of `fields`: `line` gets each frame's line.
-// Returns the reader's warning for a capture cut off mid-packet ("" if none).
-std::string forEachFieldLine(const std::string& capture, const DissectorOptions& dissectors,
+// Returns what reading left to say (captureWarnings); a damaged capture
+// throws DamagedCaptureError after the frames before the damage, as tshark
+// prints them and then fails, unless `keepDamaged`.
+std::vector<std::string> forEachFieldLine(const std::string& capture, const DissectorOptions& dissectors,
                              const std::vector<std::string>& fields,
-                             const std::function<void(const std::string&)>& line);
+                             const std::function<void(const std::string&)>& line, bool keepDamaged = false);
 
 }  // namespace rudp

@@ -14,6 +14,7 @@
 #include "decode/decoder.h"
 #include "flow/connection_table.h"
 #include "flow/segment_extractor.h"
+#include "session/capture_warnings.h"
 #include "session/connection_analyzers.h"
 #include "session/dissect_pool.h"
 #include "session/live_view.h"
@@ -55,6 +56,7 @@ class BatchReader {
     }
     return b.size > 0 || !done_;
   }
+  const Decoder& decoder() const { return decoder_; }
 
  private:
   CaptureReader& reader_;
@@ -188,7 +190,7 @@ AnalysisSettings settingsOf(const IngestOptions& options, const DissectorOptions
 }
 
 // The capture's description: its file as it stands once the reader is finished.
-void describeFile(CaptureInfo& info, CaptureReader& reader, const std::string& path) {
+void describeFile(CaptureInfo& info, const CaptureReader& reader, const Decoder& decoder, const std::string& path) {
   info.path = path;
   info.size = reader.fileSize();
   info.hash = hashFile(path);
@@ -197,7 +199,7 @@ void describeFile(CaptureInfo& info, CaptureReader& reader, const std::string& p
   info.link_type = reader.linkType();
   info.link_type_name = reader.linkTypeName();
   info.truncated = reader.truncated();
-  info.warning = reader.warning();
+  info.warning = joinLines(captureWarnings(path, reader, decoder, info.packet_count));
 }
 
 // What the pipeline reads: a file, or a live capture writing one.
@@ -261,7 +263,8 @@ IngestResult ingestSource(const Source& source, const std::string& dbPath, const
   }
   analysis.reset();
   reader.finish();
-  describeFile(info, reader, source.path);
+  checkDamage(reader, info.packet_count, options.keep_damaged);
+  describeFile(info, reader, batches.decoder(), source.path);
   if (source.beforeFinish) source.beforeFinish(store);
   store.finish(info, flows.table().connections());
   report(info.size);

@@ -29,6 +29,10 @@ struct IngestOptions {
   // ... and past this many open connections the longest-silent quarter is
   // closed early.
   size_t max_open_connections = 20000;
+  // A capture with a damaged record is an error (DamagedCaptureError, nothing
+  // stored) unless this is set: then the frames before the damage are
+  // analysed and CaptureInfo::warning says what was lost.
+  bool keep_damaged = false;
 };
 
 struct IngestResult {
@@ -41,9 +45,10 @@ struct IngestResult {
 // Analyses `capturePath` into the database at `dbPath`, replacing an earlier
 // result only when this one is complete. Synchronous: returns when done;
 // helper threads it uses internally are joined before it returns, and
-// `progress` is called on the calling thread. Throws CaptureError,
-// DissectorError, StoreError or Cancelled; a capture cut off mid-packet is not
-// an error (capture.truncated, capture.warning).
+// `progress` is called on the calling thread. Throws CaptureError
+// (DamagedCaptureError, see keep_damaged), DissectorError, StoreError or
+// Cancelled; a capture cut off mid-packet is not an error (capture.truncated),
+// and capture.warning has a line for that and for each link type not decoded.
 IngestResult ingestCapture(const std::string& capturePath, const std::string& dbPath,
                            const DissectorOptions& dissectors, const IngestOptions& options = {},
                            const ProgressSink& progress = {});

@@ -1,9 +1,11 @@
 #include "models/record_text.h"
 
+#include <QObject>
 #include <QStringList>
 #include <iterator>
 
 #include "core/contract.h"
+#include "core/text_lines.h"
 #include "models/value_text.h"
 #include "store/schema.h"
 
@@ -66,6 +68,15 @@ QString ackBitsText(int64_t bits) {
   const auto v = static_cast<uint32_t>(bits);
   QString binary = v ? QString::number(v, 2) : QStringLiteral("0");
   return QStringLiteral("%1 (…%2)").arg(hexText(v, 8), binary);
+}
+
+QString readWarningText(const CaptureInfo& capture) {
+  QStringList lines;
+  for (const std::string& line : splitLines(capture.warning)) lines << QString::fromStdString(line);
+  const QString text = lines.join(QStringLiteral("; "));
+  if (capture.truncated)
+    return QObject::tr("This capture is truncated: %1. Everything before the cut was analysed.").arg(text);
+  return text;
 }
 
 }  // namespace rudp::gui

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "analyzers/events.h"
+#include "store/records.h"
 
 namespace rudp::gui {
 
@@ -27,5 +28,9 @@ QString tcpFlagsText(int64_t flags);
 // A 32-bit bitmap as hex and bits, most significant first:
 // "0x0000000b (…1011)" shows the bits up to the highest set one.
 QString ackBitsText(int64_t bits);
+
+// What reading the capture left to say (cut off, a damaged record kept, link
+// types not decoded: CaptureInfo::warning's lines), as one banner line.
+QString readWarningText(const CaptureInfo& capture);
 
 }  // namespace rudp::gui
