@@ -23,7 +23,9 @@ std::string quoted(const std::string& path) { return "'" + path + "'"; }
 
 [[noreturn]] void fail(const std::string& message) { throw CaptureError(message); }
 
-bool isPcapngMagic(const unsigned char m[4]) { return m[0] == 0x0a && m[1] == 0x0d && m[2] == 0x0d && m[3] == 0x0a; }
+bool isPcapngMagic(const unsigned char m[4]) {
+  return m[0] == 0x0a && m[1] == 0x0d && m[2] == 0x0d && m[3] == 0x0a;
+}
 
 // The first four decompressed bytes of a compressed capture, from a stream
 // of its own (libpcap reads the magic itself, so the real stream starts at 0).
@@ -88,7 +90,8 @@ std::unique_ptr<CaptureReader> CaptureReader::open(const std::string& path) {
     }
     if (inner < 4 || !isCaptureMagic(magic)) {
       std::fclose(file);
-      fail(quoted(path) + " is " + compressionName(compression) + "-compressed, but not a pcap or pcapng capture");
+      fail(quoted(path) + " is " + compressionName(compression) +
+           "-compressed, but not a pcap or pcapng capture");
     }
     state = std::make_unique<DecompressState>();
     file = openDecompressed(file, compression, *state);

@@ -87,7 +87,8 @@ class GzipDecompressor final : public Decompressor {
 
 class ZstdDecompressor final : public Decompressor {
  public:
-  ZstdDecompressor(std::FILE* raw, DecompressState& state) : Decompressor(raw, state), z_(ZSTD_createDCtx()) {}
+  ZstdDecompressor(std::FILE* raw, DecompressState& state)
+      : Decompressor(raw, state), z_(ZSTD_createDCtx()) {}
   ~ZstdDecompressor() override { ZSTD_freeDCtx(z_); }
   bool ok() const { return z_ != nullptr; }
 

@@ -35,7 +35,8 @@ int64_t toNanoseconds(int64_t sec, int64_t nsec) {
 }  // namespace
 
 PcapCaptureReader::PcapCaptureReader(const std::string& path, std::FILE* file, uint64_t fileSize,
-                                     std::unique_ptr<DecompressState> decompress, const unsigned char magic[4])
+                                     std::unique_ptr<DecompressState> decompress,
+                                     const unsigned char magic[4])
     : path_(path), decompress_(std::move(decompress)), file_size_(fileSize) {
   format_ = isNanosecondPcap(magic) ? "pcap-nsec" : "pcap";
   if (decompress_) format_ += std::string(", ") + compressionName(decompress_->compression);

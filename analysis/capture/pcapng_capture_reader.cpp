@@ -221,7 +221,8 @@ bool PcapngCaptureReader::packet(uint32_t type, RawPacket& out) {
     origlen = u32(b + 16);
     if (caplen > room - header)
       return stop("a packet block at offset " + std::to_string(pos_ - body_.size() - 8) + " claims " +
-                  std::to_string(caplen) + " captured bytes in a block of " + std::to_string(body_.size() + 8)),
+                  std::to_string(caplen) + " captured bytes in a block of " +
+                  std::to_string(body_.size() + 8)),
              false;
   }
   if (iface >= interfaces_.size())

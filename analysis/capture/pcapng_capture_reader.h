@@ -63,7 +63,7 @@ class PcapngCaptureReader final : public CaptureReader {
   std::FILE* f_;
   uint64_t file_size_;
   std::unique_ptr<DecompressState> decompress_;
-  std::vector<uint8_t> body_;  // the current block after its type and length
+  std::vector<uint8_t> body_;          // the current block after its type and length
   std::vector<Interface> interfaces_;  // of the current section
   std::vector<int> dlts_seen_;
   int first_dlt_ = 0;

@@ -11,7 +11,8 @@ int runDecode(const DecodeArgs& args) {
     std::fwrite(line.data(), 1, line.size(), stdout);
   };
   try {
-    const auto warnings = forEachFieldLine(args.capture, args.dissectors, args.fields, print, args.keep_damaged);
+    const auto warnings =
+        forEachFieldLine(args.capture, args.dissectors, args.fields, print, args.keep_damaged);
     std::fflush(stdout);
     printWarnings(warnings);
   } catch (...) {

@@ -234,7 +234,8 @@ int run(int argc, char** argv) {
     resolveDissectorOptions(ana.dissectors, anaScripts, anaPrefs);
     return rudp::cli::runAnalyze(ana);
   } catch (const rudp::DamagedCaptureError& e) {
-    std::fprintf(stderr, "rudpscope-cli: %s; nothing was kept (--keep-damaged uses the %llu frames before it)\n",
+    std::fprintf(stderr,
+                 "rudpscope-cli: %s; nothing was kept (--keep-damaged uses the %llu frames before it)\n",
                  e.what(), static_cast<unsigned long long>(e.frames_before));
     return 2;
   } catch (const rudp::Error& e) {

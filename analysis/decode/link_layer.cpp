@@ -135,7 +135,8 @@ Result decode(int dlt, const uint8_t* p, uint32_t len) {
       if (len < 12) return {Net::None, 0, "PKTAP header truncated"};
       const uint32_t headerLen = wire::le32(p), innerDlt = wire::le32(p + 8);
       if (headerLen < 12 || headerLen > len) return {Net::None, 0, "PKTAP header length is bad"};
-      if (wire::le32(p + 4) != kTypePacket || innerDlt == uint32_t(kPktap)) return {Net::None, headerLen, nullptr};
+      if (wire::le32(p + 4) != kTypePacket || innerDlt == uint32_t(kPktap))
+        return {Net::None, headerLen, nullptr};
       Result inner = decode(int(innerDlt), p + headerLen, len - headerLen);
       inner.offset += headerLen;
       return inner;

@@ -174,7 +174,8 @@ void FieldPrinter::line(const DecodedPacket& p, const DissectResult& r, int64_t 
 
 std::vector<std::string> forEachFieldLine(const std::string& capture, const DissectorOptions& dissectors,
                                           const std::vector<std::string>& fields,
-                                          const std::function<void(const std::string&)>& line, bool keepDamaged) {
+                                          const std::function<void(const std::string&)>& line,
+                                          bool keepDamaged) {
   auto reader = CaptureReader::open(capture);
   LuaHost host;
   loadDissectors(host, dissectors);

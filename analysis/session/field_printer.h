@@ -38,7 +38,8 @@ class FieldPrinter {
 // throws DamagedCaptureError after the frames before the damage, as tshark
 // prints them and then fails, unless `keepDamaged`.
 std::vector<std::string> forEachFieldLine(const std::string& capture, const DissectorOptions& dissectors,
-                             const std::vector<std::string>& fields,
-                             const std::function<void(const std::string&)>& line, bool keepDamaged = false);
+                                          const std::vector<std::string>& fields,
+                                          const std::function<void(const std::string&)>& line,
+                                          bool keepDamaged = false);
 
 }  // namespace rudp

@@ -190,7 +190,8 @@ AnalysisSettings settingsOf(const IngestOptions& options, const DissectorOptions
 }
 
 // The capture's description: its file as it stands once the reader is finished.
-void describeFile(CaptureInfo& info, const CaptureReader& reader, const Decoder& decoder, const std::string& path) {
+void describeFile(CaptureInfo& info, const CaptureReader& reader, const Decoder& decoder,
+                  const std::string& path) {
   info.path = path;
   info.size = reader.fileSize();
   info.hash = hashFile(path);

@@ -21,8 +21,10 @@ int main(int argc, char** argv) {
       bytes += p.caplen;
     }
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (!reader->warning().empty()) std::fprintf(stderr, "bench-read: warning: %s\n", reader->warning().c_str());
-    std::printf("%llu %llu %.4f\n", static_cast<unsigned long long>(packets), static_cast<unsigned long long>(bytes), s);
+    if (!reader->warning().empty())
+      std::fprintf(stderr, "bench-read: warning: %s\n", reader->warning().c_str());
+    std::printf("%llu %llu %.4f\n", static_cast<unsigned long long>(packets),
+                static_cast<unsigned long long>(bytes), s);
   } catch (const rudp::Error& e) {
     std::fprintf(stderr, "bench-read: %s\n", e.what());
     return 2;

@@ -24,7 +24,7 @@ namespace {
 
 const Ip4 kA{10, 0, 0, 1}, kB{10, 0, 0, 2}, kC{192, 168, 7, 9};
 const Mac kMacA{2, 0, 0, 0, 0, 1}, kMacB{2, 0, 0, 0, 0, 2};
-const std::vector<std::string> kFields = {"frame.number", "frame.time_epoch", "frame.len", "frame.cap_len",
+const std::vector<std::string> kFields = {"frame.number", "frame.time_epoch", "frame.len",   "frame.cap_len",
                                           "ip.src",       "ip.dst",           "udp.srcport", "udp.dstport",
                                           "tcp.seq",      "tcp.len",          "grudp.seq"};
 
@@ -89,24 +89,29 @@ Bytes multiInterfacePcapng() {
     }
     if (i == 4) ng.statistics();
   }
-  ng.packet(0, t0us + 9500, ethernet(kMacB, kMacA, ipv4(kC, kB, 6, tcp(kC, kB, 40000, 443, 1000, 0, kSyn, 64240, {}, {}))));
+  ng.packet(0, t0us + 9500,
+            ethernet(kMacB, kMacA, ipv4(kC, kB, 6, tcp(kC, kB, 40000, 443, 1000, 0, kSyn, 64240, {}, {}))));
   ng.custom();
   ng.section().interface(1, 262144, 9);
-  for (uint32_t i = 9; i < 11; ++i) ng.packet(0, (t0us + i * 1000) * 1000, ethernet(kMacB, kMacA, grudpIp(kA, kB, i)));
+  for (uint32_t i = 9; i < 11; ++i)
+    ng.packet(0, (t0us + i * 1000) * 1000, ethernet(kMacB, kMacA, grudpIp(kA, kB, i)));
   return ng.bytes();
 }
 
 }  // namespace
 
-TEST_CASE("a pcapng with interfaces of different link types and snap lengths reads every frame as tshark does") {
+TEST_CASE(
+    "a pcapng with interfaces of different link types and snap lengths reads every frame as tshark does") {
   TempDir dir("multi-link");
   const std::string f = dir / "multi.pcapng";
   writeFile(f, multiInterfacePcapng());
 
   // tshark prints a line for the custom block (frame 11, no packet in it); rudpscope numbers frames
   // the same way but has no packet to print there.
-  ProcessResult ours = cli(decodeArgs(f, {"frame.number", "frame.time_epoch", "frame.len", "ip.src", "tcp.srcport"}));
-  ProcessResult theirs = tsharkFields(f, {"frame.number", "frame.time_epoch", "frame.len", "ip.src", "tcp.srcport"});
+  ProcessResult ours =
+      cli(decodeArgs(f, {"frame.number", "frame.time_epoch", "frame.len", "ip.src", "tcp.srcport"}));
+  ProcessResult theirs =
+      tsharkFields(f, {"frame.number", "frame.time_epoch", "frame.len", "ip.src", "tcp.srcport"});
   std::vector<std::string> expected = splitLines(theirs.out);
   REQUIRE(expected.size() == 13);
   CHECK(expected[10] == "11\t\t4\t\t");
@@ -142,7 +147,8 @@ TEST_CASE("every field of a multi-link pcapng without custom blocks equals tshar
     const uint64_t us = 1'700'000'000'000'000 + i * 1500;
     if (i % 3 == 0) ng.packet(0, us, ethernet(kMacB, kMacA, ip));
     if (i % 3 == 1) ng.packet(1, us * 1000 + 11, sll(0, kMacA, ip));
-    if (i % 3 == 2) ng.packet(2, uint64_t(1'700'000'000 + i) << 20, ip);  // 2^-20 s units: whole seconds, exact
+    if (i % 3 == 2)
+      ng.packet(2, uint64_t(1'700'000'000 + i) << 20, ip);  // 2^-20 s units: whole seconds, exact
   }
   const std::string f = dir / "fields.pcapng";
   writeFile(f, ng.bytes());
@@ -201,7 +207,8 @@ TEST_CASE("gzip- and zstd-compressed captures read exactly as the plain file") {
       CHECK(std::string(j["capture"]["format"]).find(packed.ends_with(".gz") ? ", gzip" : ", zstd") !=
             std::string::npos);
     }
-    CHECK(compareWithTshark(plain + ".gz", kFields) == splitLines(expected.out).size());  // tshark 4.0 reads gzip
+    CHECK(compareWithTshark(plain + ".gz", kFields) ==
+          splitLines(expected.out).size());  // tshark 4.0 reads gzip
   }
 }
 
@@ -241,7 +248,8 @@ TEST_CASE("a compressed capture cut off or damaged says so in one line") {
 TEST_CASE("a damaged record in the middle is an error unless --keep-damaged") {
   TempDir dir("damaged");
   PcapBuilder pcap(1);
-  for (uint32_t i = 0; i < 6; ++i) pcap.mark().packet(1'700'000'000'000'000 + i * 1000, ethernet(kMacB, kMacA, grudpIp(kA, kB, i)));
+  for (uint32_t i = 0; i < 6; ++i)
+    pcap.mark().packet(1'700'000'000'000'000 + i * 1000, ethernet(kMacB, kMacA, grudpIp(kA, kB, i)));
   const size_t at = pcap.recordOffset(3) + 8;  // frame 4's captured length
   for (int k = 0; k < 4; ++k) pcap.bytes()[at + k] = k == 3 ? 0x7f : 0xff;
   const std::string f = dir / "damaged.pcap", db = dir / "damaged.sqlite";
@@ -263,14 +271,16 @@ TEST_CASE("a damaged record in the middle is an error unless --keep-damaged") {
   CHECK(kept.status == 0);
   const auto lines = splitLines(kept.err);
   REQUIRE(lines.size() == 1);
-  CHECK_THAT(lines[0], Catch::StartsWith("rudpscope-cli: warning: '" + f + "' has a damaged record after frame 3"));
+  CHECK_THAT(lines[0],
+             Catch::StartsWith("rudpscope-cli: warning: '" + f + "' has a damaged record after frame 3"));
   const nlohmann::json j = nlohmann::json::parse(kept.out);
   CHECK(j["capture"]["packets"] == 3);
 
   SECTION("in pcapng too") {
     PcapngBuilder ng;
     ng.interface(1, 262144);
-    for (uint32_t i = 0; i < 5; ++i) ng.packet(0, 1'700'000'000'000'000 + i, ethernet(kMacB, kMacA, grudpIp(kA, kB, i)));
+    for (uint32_t i = 0; i < 5; ++i)
+      ng.packet(0, 1'700'000'000'000'000 + i, ethernet(kMacB, kMacA, grudpIp(kA, kB, i)));
     Bytes b = ng.bytes();
     // The fourth block after the section header and the interface: its length.
     size_t off = 0;
@@ -281,7 +291,8 @@ TEST_CASE("a damaged record in the middle is an error unless --keep-damaged") {
     writeFile(g, b);
     CHECK(tsharkFields(g, {"frame.number"}).status == 2);
     CHECK(splitLines(tsharkFields(g, {"frame.number"}).out).size() == 3);
-    requireOneLineError(cli(decodeArgs(g, {"frame.number"})), "has a damaged record after frame 3 (block length");
+    requireOneLineError(cli(decodeArgs(g, {"frame.number"})),
+                        "has a damaged record after frame 3 (block length");
   }
 }
 
@@ -312,17 +323,20 @@ TEST_CASE("frames of a link type rudpscope does not decode are one line on stder
   ng.interface(1, 262144).interface(242, 65535);
   for (uint32_t i = 0; i < 5; ++i) {
     const Bytes ip = grudpIp(kA, kB, i);
-    if (i % 2) ng.packet(1, 1'700'000'000'000'000 + i, ipoib(ip));
-    else ng.packet(0, 1'700'000'000'000'000 + i, ethernet(kMacB, kMacA, ip));
+    if (i % 2)
+      ng.packet(1, 1'700'000'000'000'000 + i, ipoib(ip));
+    else
+      ng.packet(0, 1'700'000'000'000'000 + i, ethernet(kMacB, kMacA, ip));
   }
   const std::string f = dir / "ipoib.pcapng";
   writeFile(f, ng.bytes());
   const ProcessResult r = cli({"analyze", f, "--db", dir / "ipoib.sqlite", "--json", "-q"});
   CHECK(r.status == 0);
   CHECK(splitLines(r.err) ==
-        std::vector<std::string>{"rudpscope-cli: warning: '" + f +
-                                 "': 2 of 5 frames are of link type IPOIB (242), which rudpscope does not decode; "
-                                 "they are counted, not analysed"});
+        std::vector<std::string>{
+            "rudpscope-cli: warning: '" + f +
+            "': 2 of 5 frames are of link type IPOIB (242), which rudpscope does not decode; "
+            "they are counted, not analysed"});
   const nlohmann::json j = nlohmann::json::parse(r.out);
   CHECK(j["capture"]["packets"] == 5);
   REQUIRE(j["connections"].size() == 1);

@@ -29,7 +29,8 @@ inline void pad4(Bytes& b) {
 }
 
 inline void writeFile(const std::string& path, const Bytes& b) {
-  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(b.data()), std::streamsize(b.size()));
+  std::ofstream(path, std::ios::binary)
+      .write(reinterpret_cast<const char*>(b.data()), std::streamsize(b.size()));
 }
 
 // A little-endian pcapng file, block by block.
