@@ -50,6 +50,14 @@ void TcpAnalyzer::onPacket(uint64_t frame, int64_t ns, Direction dir, const Deco
   Dir& d = dirs_[size_t(dir)];
   Dir& peer = other(d);
   const uint8_t fl = p.tcp.flags;
+  const uint32_t len = p.payload_reported_len + ((fl & kSyn) ? 1 : 0) + ((fl & kFin) ? 1 : 0);
+  if (capturedTwice(d, p, len, ns)) {
+    ++d.m.packets;
+    d.m.bytes += wire_bytes;
+    d.rate.add(ns, wire_bytes, sink_);
+    ++d.m.network_duplicates;
+    return;
+  }
   if (p.l3 == L3::IPv4 || p.l3 == L3::IPv6) {
     const bool initial = p.ip_ttl == 64 || p.ip_ttl == 128 || p.ip_ttl == 255;
     if (!d.ttl_seen || (d.ttl_initial && !initial)) {
@@ -71,7 +79,6 @@ void TcpAnalyzer::onPacket(uint64_t frame, int64_t ns, Direction dir, const Deco
       !(fl & kSyn) && (fl & kAck))
     conn_.handshake_ms = double(ns - syn_ns_) / 1e6;
 
-  const uint32_t len = p.payload_reported_len + ((fl & kSyn) ? 1 : 0) + ((fl & kFin) ? 1 : 0);
   if (p.tcp.options.has_timestamps && !(fl & kRst)) recordTsval(d, p.tcp.options.tsval, frame, ns);
   if ((fl & kAck) && !(fl & kRst)) onAck(peer, p, len == 0, frame, ns);
   if (len > 0 && !(fl & kRst))
@@ -112,6 +119,30 @@ void TcpAnalyzer::onPacket(uint64_t frame, int64_t ns, Direction dir, const Deco
     }
   }
   peer.stall.onPeerPacket(ns, p.tcp.window == 0 && !(fl & (kSyn | kRst)));
+}
+
+// Compares the packet with the direction's last few and remembers it.
+bool TcpAnalyzer::capturedTwice(Dir& d, const DecodedPacket& p, uint32_t len, int64_t ns) {
+  Sighting now;
+  now.seq = p.tcp.seq;
+  now.ack = p.tcp.ack;
+  now.len = len;
+  now.window = p.tcp.window;
+  now.flags = p.tcp.flags;
+  now.has_ts = p.tcp.options.has_timestamps;
+  now.tsval = p.tcp.options.tsval;
+  now.tsecr = p.tcp.options.tsecr;
+  now.ip_id = p.l3 == L3::IPv4 && p.ip_id != 0 ? int32_t{p.ip_id} : -1;
+  now.ns = ns;
+  const bool judged = now.ip_id >= 0 || len > 0;
+  bool seen = false;
+  for (const Sighting& s : d.recent)
+    seen = seen || (judged && s == now && double(ns - s.ns) / 1e6 <= kCapturedTwiceMs && ns >= s.ns);
+  if (!seen) {
+    d.recent[d.recent_next] = now;
+    d.recent_next = (d.recent_next + 1) % d.recent.size();
+  }
+  return seen;
 }
 
 // Every segment's TSval, pure acks included: the peer echoes the first one

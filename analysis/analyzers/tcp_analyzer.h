@@ -34,8 +34,17 @@
 //   were not spurious (a copy is only sent for data believed lost).
 // - Stalls: StallTracker with "reliable data outstanding" = bytes in flight;
 //   progress = the cumulative ack advancing; zero window from the receiver.
+// - Captured twice: a packet equal in every TCP header field (and the IPv4
+//   identification) to one of the last few of its direction, within
+//   kCapturedTwiceMs, is the same packet seen twice by the capture (bridges,
+//   VPN adapters, mirror ports, `-i any`), not something the sender sent
+//   again: counted in network_duplicates and otherwise ignored. Without an
+//   IPv4 id (IPv6, or an id of 0) only segments carrying data, SYN or FIN are
+//   judged, since two identical bare acks that close together are duplicate
+//   acks.
 #pragma once
 #include <array>
+#include <climits>
 #include <cstdint>
 #include <vector>
 
@@ -59,6 +68,10 @@ class TcpAnalyzer {
   // after a 1448-byte probe). A stack that waits for three duplicate acks
   // and then times out within this window of one would be called fast.
   static constexpr double kAckTriggerMs = 20.0;
+  // Copies of one packet seen on two interfaces arrive tens of microseconds
+  // apart (1kxun.pcap: 30-60 us); a sender's own copy of a segment comes an
+  // RTT (fast) or an RTO (timeout) later and has a new IPv4 id.
+  static constexpr double kCapturedTwiceMs = 1.0;
 
   TcpAnalyzer(const AnalyzerConfig& cfg, EventSink* sink);
   TcpAnalyzer(const TcpAnalyzer&) = delete;
@@ -84,6 +97,19 @@ class TcpAnalyzer {
     s.hole_ns = ns;
     if (s.hole_first_ns < 0) s.hole_first_ns = ns;
   }
+  // What makes a packet the same packet captured again.
+  struct Sighting {
+    uint32_t seq = 0, ack = 0, tsval = 0, tsecr = 0, len = 0;
+    int32_t ip_id = -1;  // -1: none to compare (IPv6, or 0)
+    uint16_t window = 0;
+    uint8_t flags = 0;
+    bool has_ts = false;
+    int64_t ns = INT64_MIN;
+    bool operator==(const Sighting& o) const {
+      return seq == o.seq && ack == o.ack && tsval == o.tsval && tsecr == o.tsecr && len == o.len &&
+             ip_id == o.ip_id && window == o.window && flags == o.flags && has_ts == o.has_ts;
+    }
+  };
   struct TsSend {
     uint32_t tsval;
     int64_t ns;
@@ -111,6 +137,8 @@ class TcpAnalyzer {
     uint32_t run = 0, run_seq = 0;  // current run of lost segments
     uint64_t run_frame = 0;
     uint64_t dup_data = 0;
+    std::array<Sighting, 4> recent{};  // the direction's last packets, a ring
+    size_t recent_next = 0;
     // IP TTL / hop limit of this direction's packets: all at a usual initial
     // value (64, 128, 255) means no router between the sender and the capture.
     bool ttl_seen = false, ttl_initial = true;
@@ -119,6 +147,7 @@ class TcpAnalyzer {
   Seg& at(Dir& d, size_t i) { return d.segs[(d.head + i) & (d.segs.size() - 1)]; }
   void push(Dir& d, const Seg& s, size_t pos);
   void popFront(Dir& d);
+  static bool capturedTwice(Dir& d, const DecodedPacket& p, uint32_t len, int64_t ns);
   void recordTsval(Dir& d, uint32_t tsval, uint64_t frame, int64_t ns);
   void onData(Dir& d, const DecodedPacket& p, uint32_t len, uint64_t frame, int64_t ns);
   void onAck(Dir& d, const DecodedPacket& p, bool pure, uint64_t frame, int64_t ns);

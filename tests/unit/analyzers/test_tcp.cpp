@@ -225,3 +225,92 @@ TEST_CASE("TCP at the sender: a segment sent before a delivered copy is lost wit
   CHECK(t.r.retx[1].cause == RetxCause::Fast);
   CHECK(t.r.retx[2].cause == RetxCause::Fast);
 }
+
+namespace {
+// The sender-side scenario of the first test case, every packet numbered
+// with its own IPv4 id (as Linux numbers a socket's packets).
+struct Sent {
+  Direction dir;
+  double ms;
+  Tcp tcp;
+};
+std::vector<Sent> senderScenario() {
+  std::vector<Sent> v = {
+      {C2S, 0, Tcp(1000, 0, SYN)},
+      {C2S, 1000, Tcp(1000, 0, SYN)},
+      {S2C, 1050, Tcp(5000, 1001, SYN | ACK)},
+      {C2S, 1050.1, Tcp(1001, 5001, ACK)},
+      {C2S, 1100, Tcp(1001, 5001, ACK | PSH, 100)},
+      {C2S, 1110, Tcp(1101, 5001, ACK | PSH, 100)},  // lost
+      {C2S, 1120, Tcp(1201, 5001, ACK | PSH, 100)},
+      {S2C, 1150, Tcp(5001, 1101, ACK)},
+      {S2C, 1170, Tcp(5001, 1101, ACK).sack(1201, 1301)},
+      {C2S, 1170.02, Tcp(1101, 5001, ACK | PSH, 100)},
+      {S2C, 1220, Tcp(5001, 1301, ACK)},
+      {C2S, 1300, Tcp(1301, 5001, ACK | PSH, 100)},  // lost
+      {C2S, 1500, Tcp(1301, 5001, ACK | PSH, 100)},
+      {S2C, 1550, Tcp(5001, 1401, ACK)},
+  };
+  uint16_t id[2] = {0x100, 0x900};
+  for (Sent& s : v) {
+    s.tcp.p.l3 = L3::IPv4;
+    s.tcp.p.ip_id = id[size_t(s.dir)]++;
+  }
+  return v;
+}
+
+// Everything but the packet and byte counts and network_duplicates.
+void checkSameAnalysis(const DirectionMetrics& a, const DirectionMetrics& b) {
+  CHECK(a.data_packets == b.data_packets);
+  CHECK(a.retransmissions == b.retransmissions);
+  CHECK(a.retransmissions_fast == b.retransmissions_fast);
+  CHECK(a.retransmissions_timeout == b.retransmissions_timeout);
+  CHECK(a.retransmissions_spurious == b.retransmissions_spurious);
+  CHECK(a.lost == b.lost);
+  CHECK(a.rtt.samples == b.rtt.samples);
+  CHECK(a.rtt.min == b.rtt.min);
+  CHECK(a.stalls.size() == b.stalls.size());
+}
+}  // namespace
+
+TEST_CASE("TCP: every packet captured twice 40 us apart is a network duplicate, not a retransmission") {
+  TcpFeed once, twice;
+  for (const Sent& s : senderScenario()) {
+    once.send(s.dir, s.ms, s.tcp);
+    twice.send(s.dir, s.ms, s.tcp);
+    twice.send(s.dir, s.ms + 0.04, s.tcp);  // the same packet seen on a second interface
+  }
+  const auto m1 = once.a.finish(), m2 = twice.a.finish();
+  for (int d = 0; d < 2; ++d) {
+    INFO("direction " << d);
+    checkSameAnalysis(m1.dir[d], m2.dir[d]);
+    CHECK(m1.dir[d].network_duplicates == 0);
+    CHECK(m2.dir[d].network_duplicates == m1.dir[d].packets);
+    CHECK(m2.dir[d].packets == 2 * m1.dir[d].packets);
+  }
+  CHECK(m1.dir[0].retransmissions == 3);  // SYN, fast, timeout: none of the 14 second copies
+  CHECK(m1.dir[0].retransmissions_fast == 1);
+  CHECK(m1.dir[0].retransmissions_timeout == 2);
+  CHECK(once.r.retx.size() == twice.r.retx.size());
+}
+
+TEST_CASE(
+    "TCP: a copy with a new IPv4 id or a late one is the sender's, and equal bare acks are duplicate acks") {
+  TcpFeed t;
+  Tcp data(1001, 5001, ACK | PSH, 100);
+  data.p.l3 = L3::IPv4;
+  data.p.ip_id = 7;
+  t.send(C2S, 0, data);
+  t.send(C2S, 2, data);  // the same id, but 2 ms later: not one packet seen twice
+  data.p.ip_id = 8;
+  t.send(C2S, 2.5, data);  // 0.5 ms later with a new id: sent again
+  Tcp dupack(5001, 1001, ACK);
+  dupack.p.l3 = L3::IPv6;  // no id: two bare acks alike are two acks
+  t.send(S2C, 3, dupack);
+  t.send(S2C, 3.1, dupack);
+  const auto m = t.a.finish();
+  CHECK(m.dir[0].network_duplicates == 0);
+  CHECK(m.dir[0].retransmissions == 2);
+  CHECK(m.dir[1].network_duplicates == 0);
+  CHECK(m.dir[1].packets == 2);
+}
