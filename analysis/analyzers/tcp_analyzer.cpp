@@ -207,11 +207,7 @@ void TcpAnalyzer::onData(Dir& d, const DecodedPacket& p, uint32_t len, uint64_t 
       lo = mid + 1;
   }
   if (lo == d.count || before(seq, at(d, lo).start)) {
-    // Older than what is kept (already acked and forgotten): the same bytes again.
-    Seg old = s;
-    old.copies = 2;
-    old.sacked = true;  // acked: the capture saw it covered
-    retransmission(d, old, true, frame, ns);
+    copyOfAcked(d, s, frame, ns);
     return;
   }
   Seg& e = at(d, lo);
@@ -305,6 +301,7 @@ void TcpAnalyzer::onAck(Dir& d, const DecodedPacket& p, bool pure, uint64_t fram
     int64_t delivered_ns = -1;  // the latest send among the segments this ack covers
     while (d.count && !after(at(d, 0).end, a)) {
       if (at(d, 0).copies > 0) {
+        rememberAcked(d, at(d, 0));
         if (!at(d, 0).retx_first) d.response.add(at(d, 0).first_ns, ns);
         lossRun(d, false, frame, ns, at(d, 0).start);
         delivered_ns = std::max(delivered_ns, at(d, 0).last_ns);
@@ -395,7 +392,7 @@ void TcpAnalyzer::retransmission(Dir& d, Seg& s, bool direct, uint64_t frame, in
   e.ts_ns = ns;
   e.dir = d.id;
   e.seq = s.start - d.isn;  // relative, as tshark shows it
-  if (direct) {
+  if (direct && s.last_frame != 0) {
     e.original_frame = s.retx_first ? 0 : s.first_frame;
     e.previous_frame = s.last_frame;
     e.attempt = s.copies + (s.retx_first ? 1u : 0u);
@@ -447,6 +444,34 @@ void TcpAnalyzer::retransmission(Dir& d, Seg& s, bool direct, uint64_t frame, in
   d.stall.onRetransmission(acked);
   s.hole_ns = s.hole_first_ns = -1;
   if (sink_) sink_->onRetransmission(e);
+}
+
+void TcpAnalyzer::rememberAcked(Dir& d, const Seg& s) {
+  if (d.acked.empty()) d.acked.resize(kAckedKept);
+  d.acked[d.acked_next] = {s.start, s.end, s.copies, s.retx_first, s.last_ns, s.first_frame, s.last_frame};
+  d.acked_next = (d.acked_next + 1) % kAckedKept;
+}
+
+// A copy of bytes already acked (and no longer in flight): it links the
+// copies of them the capture saw, when they are still remembered, and none
+// otherwise (never itself).
+void TcpAnalyzer::copyOfAcked(Dir& d, Seg& copy, uint64_t frame, int64_t ns) {
+  copy.sacked = true;  // acked: the capture saw it covered
+  for (Acked& a : d.acked) {
+    if (a.copies == 0 || after(a.start, copy.start) || !after(a.end, copy.start)) continue;
+    copy.first_frame = a.first_frame;
+    copy.last_frame = a.last_frame;
+    copy.last_ns = a.last_ns;
+    copy.retx_first = a.retx_first;
+    copy.copies = ++a.copies;
+    a.last_frame = frame;
+    a.last_ns = ns;
+    retransmission(d, copy, true, frame, ns);
+    return;
+  }
+  copy.copies = 2;
+  copy.first_frame = copy.last_frame = 0;  // captured once, but forgotten
+  retransmission(d, copy, true, frame, ns);
 }
 
 void TcpAnalyzer::lossRun(Dir& d, bool lost, uint64_t frame, int64_t ns, uint32_t seq) {

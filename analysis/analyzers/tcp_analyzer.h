@@ -110,6 +110,16 @@ class TcpAnalyzer {
              ip_id == o.ip_id && window == o.window && flags == o.flags && has_ts == o.has_ts;
     }
   };
+  // A segment the cumulative ack covered, kept a while so that a later copy
+  // of it links the copies the capture saw.
+  struct Acked {
+    uint32_t start = 0, end = 0;
+    uint16_t copies = 0;
+    bool retx_first = false;
+    int64_t last_ns = 0;
+    uint64_t first_frame = 0, last_frame = 0;
+  };
+  static constexpr size_t kAckedKept = 16;
   struct TsSend {
     uint32_t tsval;
     int64_t ns;
@@ -137,6 +147,8 @@ class TcpAnalyzer {
     uint32_t run = 0, run_seq = 0;  // current run of lost segments
     uint64_t run_frame = 0;
     uint64_t dup_data = 0;
+    std::vector<Acked> acked;  // ring of the last kAckedKept, allocated on the first ack
+    size_t acked_next = 0;
     std::array<Sighting, 4> recent{};  // the direction's last packets, a ring
     size_t recent_next = 0;
     // IP TTL / hop limit of this direction's packets: all at a usual initial
@@ -152,6 +164,8 @@ class TcpAnalyzer {
   void onData(Dir& d, const DecodedPacket& p, uint32_t len, uint64_t frame, int64_t ns);
   void onAck(Dir& d, const DecodedPacket& p, bool pure, uint64_t frame, int64_t ns);
   void retransmission(Dir& d, Seg& s, bool direct, uint64_t frame, int64_t ns);
+  void rememberAcked(Dir& d, const Seg& s);
+  void copyOfAcked(Dir& d, Seg& copy, uint64_t frame, int64_t ns);
   void rttSample(Dir& d, double ms, RttSource src, uint64_t frame, uint64_t data_frame, int64_t ns);
   void lossRun(Dir& d, bool lost, uint64_t frame, int64_t ns, uint32_t seq);
   void updateVantage();

@@ -314,3 +314,37 @@ TEST_CASE(
   CHECK(m.dir[1].network_duplicates == 0);
   CHECK(m.dir[1].packets == 2);
 }
+
+TEST_CASE("TCP: a copy of acked bytes links the copies captured before it, never itself") {
+  TcpFeed t;
+  t.handshake();
+  const uint64_t first = t.send(C2S, 1100, Tcp(1001, 5001, ACK | PSH, 100));
+  t.send(S2C, 1150, Tcp(5001, 1101, ACK));
+  const uint64_t second =
+      t.send(C2S, 1400, Tcp(1001, 5001, ACK | PSH, 100));  // the ack did not reach the sender
+  const uint64_t third = t.send(C2S, 1800, Tcp(1001, 5001, ACK | PSH, 100));
+  // 20 more segments acked: the first one's copies are no longer remembered.
+  for (uint32_t i = 0; i < 20; ++i) {
+    t.send(C2S, 2000 + i, Tcp(1101 + i * 100, 5001, ACK | PSH, 100));
+    t.send(S2C, 2050 + i, Tcp(5001, 1201 + i * 100, ACK));
+  }
+  const uint64_t late = t.send(C2S, 3000, Tcp(1001, 5001, ACK | PSH, 100));
+  REQUIRE(t.r.retx.size() == 4);  // the SYN's, then three copies of 1001
+  const auto& a = t.r.retx[1];
+  CHECK(a.frame == second);
+  CHECK(a.original_frame == first);
+  CHECK(a.previous_frame == first);
+  CHECK(a.since_previous_ms == Approx(300));
+  CHECK(a.attempt == 2);
+  const auto& b = t.r.retx[2];
+  CHECK(b.frame == third);
+  CHECK(b.original_frame == first);
+  CHECK(b.previous_frame == second);
+  CHECK(b.since_previous_ms == Approx(400));
+  CHECK(b.attempt == 3);
+  const auto& c = t.r.retx[3];
+  CHECK(c.frame == late);
+  CHECK(c.original_frame == 0);
+  CHECK(c.previous_frame == 0);
+  CHECK(c.since_previous_ms == -1);
+}
