@@ -344,7 +344,12 @@ void MainWindow::onReady() {
 void MainWindow::onFailed(const QString& capturePath, const QString& message) {
   if (!QFileInfo::exists(capturePath)) m_recent->remove(capturePath);  // gone: not worth offering again
   const QString text = tr("Cannot open %1: %2").arg(fileName(capturePath), message);
-  m_banner->showMessage(MessageBanner::Kind::Error, text);
+  if (const qint64 frames = m_session->framesBeforeDamage(); frames >= 0)
+    m_banner->showMessageWithAction(
+        MessageBanner::Kind::Error, text, tr("Analyse the %L1 Frames Before It").arg(frames),
+        [this, capturePath] { m_session->open(capturePath, m_prefs, true, true); });
+  else
+    m_banner->showMessage(MessageBanner::Kind::Error, text);
   showStartPage();
   emit captureNotShown(text);
 }

@@ -34,7 +34,11 @@ QStyle::StandardPixmap iconFor(MessageBanner::Kind kind) {
 }  // namespace
 
 MessageBanner::MessageBanner(QWidget* parent)
-    : QFrame(parent), m_icon(new QLabel(this)), m_text(new QLabel(this)), m_close(new QToolButton(this)) {
+    : QFrame(parent),
+      m_icon(new QLabel(this)),
+      m_text(new QLabel(this)),
+      m_action(new QToolButton(this)),
+      m_close(new QToolButton(this)) {
   setObjectName(QStringLiteral("messageBanner"));
   m_text->setObjectName(QStringLiteral("messageBanner.text"));
   m_text->setWordWrap(true);
@@ -43,17 +47,35 @@ MessageBanner::MessageBanner(QWidget* parent)
   m_close->setIcon(style()->standardIcon(QStyle::SP_TitleBarCloseButton));
   m_close->setToolTip(tr("Close"));
   connect(m_close, &QToolButton::clicked, this, &MessageBanner::dismiss);
+  m_action->setObjectName(QStringLiteral("messageBanner.action"));
+  m_action->hide();
+  connect(m_action, &QToolButton::clicked, this, [this] {
+    const std::function<void()> action = m_onAction;  // dismiss() forgets it
+    dismiss();
+    if (action) action();
+  });
 
   auto* layout = new QHBoxLayout(this);
   layout->setContentsMargins(10, 6, 6, 6);
   layout->addWidget(m_icon, 0, Qt::AlignTop);
   layout->addWidget(m_text, 1);
+  layout->addWidget(m_action, 0, Qt::AlignTop);
   layout->addWidget(m_close, 0, Qt::AlignTop);
   setAutoFillBackground(true);
   hide();
 }
 
+void MessageBanner::showMessageWithAction(Kind kind, const QString& text, const QString& actionText,
+                                          std::function<void()> action) {
+  showMessage(kind, text);
+  m_onAction = std::move(action);
+  m_action->setText(actionText);
+  m_action->show();
+}
+
 void MessageBanner::showMessage(Kind kind, const QString& text) {
+  m_onAction = nullptr;
+  m_action->hide();
   m_kind = kind;
   m_text->setText(text);
   m_icon->setPixmap(style()->standardIcon(iconFor(kind)).pixmap(20, 20));
@@ -62,6 +84,8 @@ void MessageBanner::showMessage(Kind kind, const QString& text) {
 }
 
 void MessageBanner::dismiss() {
+  m_onAction = nullptr;
+  m_action->hide();
   m_text->clear();
   hide();
 }

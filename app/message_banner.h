@@ -3,6 +3,7 @@
 // KMessageWidget does in KDE tools: text, an optional action, a close button.
 #pragma once
 #include <QFrame>
+#include <functional>
 
 class QLabel;
 class QToolButton;
@@ -17,6 +18,9 @@ class MessageBanner : public QFrame {
   explicit MessageBanner(QWidget* parent = nullptr);
 
   void showMessage(Kind kind, const QString& text);
+  // With a button that runs `action` (and closes the banner).
+  void showMessageWithAction(Kind kind, const QString& text, const QString& actionText,
+                             std::function<void()> action);
   // Clears and hides the banner.
   void dismiss();
   Kind kind() const { return m_kind; }
@@ -31,7 +35,9 @@ class MessageBanner : public QFrame {
   Kind m_kind = Kind::Information;
   QLabel* m_icon;
   QLabel* m_text;
+  QToolButton* m_action;
   QToolButton* m_close;
+  std::function<void()> m_onAction;
 };
 
 }  // namespace rudp::gui

@@ -15,13 +15,15 @@ CaptureSession::~CaptureSession() {
   delete m_job;  // cancels and waits
 }
 
-void CaptureSession::open(const QString& capturePath, const AnalysisPreferences& prefs, bool allowReuse) {
+void CaptureSession::open(const QString& capturePath, const AnalysisPreferences& prefs, bool allowReuse,
+                          bool keepDamaged) {
   const QString absolute = QFileInfo(capturePath).absoluteFilePath();
   IngestRequest request;
   request.capturePath = absolute;
   request.dbPath = QString::fromStdString(rudp::defaultDatabasePath(absolute.toStdString()));
   request.prefs = prefs;
   request.allowReuse = allowReuse;
+  request.keepDamaged = keepDamaged;
 
   m_state = State::Analysing;
   m_capturePath = absolute;
@@ -70,8 +72,8 @@ void CaptureSession::launch(IngestRequest request) {
   connect(m_job, &IngestJob::succeeded, this, [this, id](const IngestOutcome& outcome) {
     if (jobEnded(id)) loadOverview(outcome);
   });
-  connect(m_job, &IngestJob::failed, this, [this, id](const QString& message) {
-    if (jobEnded(id)) fail(message);
+  connect(m_job, &IngestJob::failed, this, [this, id](const QString& message, qint64 framesBeforeDamage) {
+    if (jobEnded(id)) fail(message, framesBeforeDamage);
   });
   connect(m_job, &IngestJob::cancelled, this, [this, id] {
     if (!jobEnded(id)) return;
@@ -109,8 +111,9 @@ void CaptureSession::loadOverview(const IngestOutcome& outcome) {
       [this](const QString& message) { fail(message); });
 }
 
-void CaptureSession::fail(const QString& message) {
+void CaptureSession::fail(const QString& message, qint64 framesBeforeDamage) {
   m_state = State::Failed;
+  m_framesBeforeDamage = framesBeforeDamage;
   emit failed(m_capturePath, message);
 }
 

@@ -28,7 +28,10 @@ class CaptureSession : public QObject {
   ~CaptureSession() override;
 
   // allowReuse false: analyse even when the database matches (Reload).
-  void open(const QString& capturePath, const AnalysisPreferences& prefs, bool allowReuse = true);
+  // keepDamaged: a capture with a damaged record is analysed up to it
+  // instead of failing.
+  void open(const QString& capturePath, const AnalysisPreferences& prefs, bool allowReuse = true,
+            bool keepDamaged = false);
   void cancel();
   void close();
 
@@ -36,6 +39,9 @@ class CaptureSession : public QObject {
   QString capturePath() const { return m_capturePath; }
   QString dbPath() const { return m_outcome.dbPath; }
   const IngestOutcome& outcome() const { return m_outcome; }
+  // After failed(): -1, or how many frames precede the capture's damaged
+  // record (open it again with keepDamaged to analyse them).
+  qint64 framesBeforeDamage() const { return m_framesBeforeDamage; }
   // Set in state Ready.
   const CaptureOverview* overview() const { return m_overview.get(); }
   QueryRunner& queries() { return *m_queries; }
@@ -52,11 +58,12 @@ class CaptureSession : public QObject {
   void launch(IngestRequest request);
   bool jobEnded(quint64 id);
   void loadOverview(const IngestOutcome& outcome);
-  void fail(const QString& message);
+  void fail(const QString& message, qint64 framesBeforeDamage = -1);
 
   State m_state = State::Empty;
   QString m_capturePath;
   IngestOutcome m_outcome;
+  qint64 m_framesBeforeDamage = -1;
   std::shared_ptr<const CaptureOverview> m_overview;
   IngestJob* m_job = nullptr;
   std::optional<IngestRequest> m_pending;  // waits for m_job to wind down

@@ -1,5 +1,7 @@
 #include "jobs/ingest_job.h"
 
+#include "session/capture_warnings.h"
+
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <exception>
@@ -34,9 +36,13 @@ void IngestJob::work() {
     post([this, outcome] { emit succeeded(outcome); });
   } catch (const rudp::Cancelled&) {
     post([this] { emit cancelled(); });
+  } catch (const rudp::DamagedCaptureError& e) {
+    const QString message = QString::fromStdString(e.what());
+    const auto frames = qint64(e.frames_before);
+    post([this, message, frames] { emit failed(message, frames); });
   } catch (const std::exception& e) {
     const QString message = QString::fromStdString(e.what());
-    post([this, message] { emit failed(message); });
+    post([this, message] { emit failed(message, -1); });
   }
 }
 
@@ -69,8 +75,10 @@ IngestOutcome IngestJob::analyse() {
     const IngestProgress progress = rate.update(p, double(now) / 1000.0);
     post([this, progress] { emit progressed(progress); });
   };
-  const rudp::IngestResult result = rudp::ingestCapture(capture, db, m_request.prefs.dissectorOptions(),
-                                                        m_request.prefs.ingestOptions(), sink);
+  rudp::IngestOptions options = m_request.prefs.ingestOptions();
+  options.keep_damaged = m_request.keepDamaged;
+  const rudp::IngestResult result =
+      rudp::ingestCapture(capture, db, m_request.prefs.dissectorOptions(), options, sink);
   outcome.closedEarly = result.closed_early;
   return outcome;
 }

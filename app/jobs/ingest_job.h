@@ -17,7 +17,8 @@ namespace rudp::gui {
 struct IngestRequest {
   QString capturePath, dbPath;
   AnalysisPreferences prefs;
-  bool allowReuse = true;  // false: analyse even when the database matches (Reload)
+  bool allowReuse = true;    // false: analyse even when the database matches (Reload)
+  bool keepDamaged = false;  // a damaged capture: analyse the frames before the damage
 };
 
 struct IngestOutcome {
@@ -39,7 +40,9 @@ class IngestJob : public QObject {
  signals:
   void progressed(const IngestProgress& progress);
   void succeeded(const IngestOutcome& outcome);
-  void failed(const QString& message);
+  // framesBeforeDamage: -1, or the capture has a damaged record after that
+  // many frames (rudp::DamagedCaptureError) and nothing was analysed.
+  void failed(const QString& message, qint64 framesBeforeDamage);
   void cancelled();
 
  private:

@@ -1,6 +1,7 @@
 // What goes wrong is said in the window, never a crash: a file that is no
 // capture, a missing file, a broken dissector, a truncated capture (opens,
-// with a warning). Cancel stops an analysis, leaves no database behind and
+// with a warning), a damaged one (an error, with a button to keep the frames
+// before the damage). Cancel stops an analysis, leaves no database behind and
 // the window usable; the window answers while an analysis runs.
 #include <QElapsedTimer>
 #include <QPushButton>
@@ -8,6 +9,8 @@
 #include <QStackedWidget>
 #include <QTest>
 #include <QTimer>
+#include <QToolButton>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 
@@ -113,6 +116,47 @@ TEST_CASE("a truncated capture opens with a visible warning") {
   CHECK(labelText(*window.resultPages(), "fact.packets") == QString::number(before));
   CHECK(labelText(*window.resultPages(), "fact.format").endsWith("(truncated)"));
   CHECK(window.grab().save(QString::fromStdString(artifactPath("app-truncated-warning.png"))));
+}
+
+TEST_CASE("a damaged capture is an error with a button that analyses the frames before the damage") {
+  useTemporarySettings();
+  TempDir dir("app-damaged");
+  const std::string whole = copySample(dir);
+  const std::string damaged = dir / "damaged.pcap";
+  std::ifstream in(whole, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // Walk the pcap records (24-byte file header, 16-byte record headers) to
+  // record 101 and give it an impossible captured length.
+  size_t at = 24;
+  for (int record = 0; record < 100; ++record) {
+    uint32_t caplen;
+    std::memcpy(&caplen, bytes.data() + at + 8, 4);
+    at += 16 + caplen;
+  }
+  const uint32_t absurd = 0x7fffffff;
+  std::memcpy(bytes.data() + at + 8, &absurd, 4);
+  std::ofstream(damaged, std::ios::binary) << bytes;
+
+  MainWindow window;
+  window.show();
+  const QString text = openExpectingError(window, damaged);
+  CHECK(text.startsWith("Cannot open damaged.pcap: '" + QString::fromStdString(damaged) +
+                        "' has a damaged record after frame 100 ("));
+  CHECK_FALSE(fs::exists(defaultDatabasePath(damaged)));
+  auto* action = window.banner()->findChild<QToolButton*>("messageBanner.action");
+  REQUIRE(action);
+  CHECK(action->isVisible());
+  CHECK(action->text() == "Analyse the 100 Frames Before It");
+  CHECK(window.grab().save(QString::fromStdString(artifactPath("app-damaged-error.png"))));
+
+  QSignalSpy ready(&window.session(), &CaptureSession::ready);
+  action->click();
+  REQUIRE(ready.wait(60000));
+  CHECK(labelText(*window.resultPages(), "fact.packets") == "100");
+  CHECK(window.banner()->kind() == MessageBanner::Kind::Warning);
+  CHECK(window.banner()->text().contains("has a damaged record after frame 100"));
+  CHECK_FALSE(action->isVisible());
+  CHECK(window.grab().save(QString::fromStdString(artifactPath("app-damaged-kept.png"))));
 }
 
 TEST_CASE("Cancel stops a big analysis, leaves no database and a usable window") {
