@@ -48,14 +48,10 @@ PcapngCaptureReader::PcapngCaptureReader(const std::string& path, std::FILE* fil
     throw CaptureError(truncated_ ? quoted(path) + " is cut off inside its file header"
                                   : quoted(path) + " has a damaged section header");
   }
-  // Read up to the first interface, so that linkType() answers before the first packet.
-  while (!done_ && interfaces_.empty()) {
-    const uint64_t at = pos_;
-    if (readBlock(unused) == Got::Packet) {
-      stop("a packet block at offset " + std::to_string(at) + " comes before any interface description");
-      break;
-    }
-  }
+  // Read up to the first interface, so that linkType() answers before the
+  // first packet. (A packet block before it is damage: packet() says so.)
+  while (!done_ && interfaces_.empty())
+    if (readBlock(unused) == Got::End) done_ = true;
 }
 
 PcapngCaptureReader::~PcapngCaptureReader() { std::fclose(f_); }
