@@ -347,3 +347,14 @@ TEST_CASE("frames of a link type rudpscope does not decode are one line on stder
   CHECK(splitLines(d.out).size() == 5);
   CHECK(splitLines(d.err).size() == 1);
 }
+
+TEST_CASE("mergecap of an Ethernet pcapng and a Linux-cooked pcap reads whole, as tshark reads it") {
+  TempDir dir("mergecap");
+  const std::string merged = dir / "merged.pcapng";
+  const fs::path link = fs::path(RUDPSCOPE_SOURCE_DIR) / "tests/data/link";
+  REQUIRE(
+      run({"mergecap", "-w", merged, (link / "eth.pcapng").string(), (link / "sll.pcap").string()}).status ==
+      0);
+  CHECK(compareWithTshark(merged, kFields) == 40);  // 20 frames from each
+  CHECK(analyzeJson(merged, dir / "merged.sqlite")["capture"]["link_type_name"] == "EN10MB, LINUX_SLL");
+}
