@@ -49,12 +49,32 @@ struct TcpHeader {
 enum class L3 : uint8_t { None, IPv4, IPv6 };
 enum class L4 : uint8_t { None, UDP, TCP };
 
+// The IP (and UDP, for UDP tunnels such as VXLAN) header of a tunnel that
+// carried the packet. Kept because tshark prints every occurrence of a
+// field, outermost first (`ip.src` of GRE: "outer,inner").
+struct OuterHeader {
+  L3 l3 = L3::None;
+  IpAddress src, dst;
+  uint8_t ip_proto = 0;
+  uint16_t ip_id = 0;
+  uint8_t ip_ttl = 0;
+  bool udp = false;
+  uint16_t sport = 0, dport = 0;
+  uint32_t udp_length = 0;
+};
+inline constexpr int kMaxTunnels = 4;  // nesting followed; deeper is treated as garbage
+
 // A packet decoded down to its transport layer.
 struct DecodedPacket {
   uint64_t frame = 0;
   int64_t ts_ns = 0;
   uint32_t caplen = 0, origlen = 0;
   uint64_t file_offset = 0;
+
+  // Tunnels the packet came through, outermost first; the fields below are
+  // the innermost IP packet's (the game's connection).
+  std::array<OuterHeader, kMaxTunnels> outer{};
+  uint8_t outer_count = 0;
 
   L3 l3 = L3::None;
   IpAddress src, dst;
@@ -76,5 +96,21 @@ struct DecodedPacket {
 
   std::string error;  // non-empty: malformed at some layer (decoded fields before it stay valid)
 };
+
+// The innermost IP (and UDP) header of `p` in the form of a tunnel's.
+inline OuterHeader ipHeaderOf(const DecodedPacket& p) {
+  OuterHeader h;
+  h.l3 = p.l3;
+  h.src = p.src;
+  h.dst = p.dst;
+  h.ip_proto = p.ip_proto;
+  h.ip_id = p.ip_id;
+  h.ip_ttl = p.ip_ttl;
+  h.udp = p.l4 == L4::UDP;
+  h.sport = h.udp ? p.sport : 0;
+  h.dport = h.udp ? p.dport : 0;
+  h.udp_length = h.udp ? p.payload_reported_len + 8 : 0;
+  return h;
+}
 
 }  // namespace rudp

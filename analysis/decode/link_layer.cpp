@@ -15,20 +15,41 @@ constexpr uint16_t kEtherQinQ = 0x88a8;     // 802.1ad service tag
 constexpr uint16_t kEtherQinQOld = 0x9100;  // pre-standard QinQ
 constexpr int kMaxTags = 8;                 // bound the walk on garbage
 
+constexpr uint16_t kEtherMpls = 0x8847;
+constexpr uint16_t kEtherMplsMulticast = 0x8848;
+constexpr uint16_t kEtherPppoeSession = 0x8864;
+constexpr int kMaxLabels = 16;  // bound the label stack on garbage
+
 bool isVlanTag(uint16_t type) { return type == kEtherVlan || type == kEtherQinQ || type == kEtherQinQOld; }
 
-// Resolves an EtherType found at `off - 2`, stepping over VLAN tags (each
-// 4 bytes: TCI then the next EtherType).
-Result fromEtherType(uint16_t type, const uint8_t* p, uint32_t len, uint32_t off) {
-  for (int tags = 0; isVlanTag(type); ++tags) {
-    if (tags == kMaxTags) return {Net::None, off, "too many VLAN tags"};
-    if (len - off < 4) return {Net::None, off, "VLAN tag truncated"};
-    type = be16(p + off + 2);
+// Labels of 4 bytes up to the bottom-of-stack bit. MPLS does not say what
+// it carries; like tshark, guess IP by the version nibble.
+Result fromMpls(const uint8_t* p, uint32_t len, uint32_t off) {
+  for (int labels = 0;; ++labels) {
+    if (labels == kMaxLabels) return {Net::None, off, "too many MPLS labels"};
+    if (len - off < 4) return {Net::None, off, "MPLS label truncated"};
+    const bool bottom = p[off + 2] & 1;
     off += 4;
+    if (bottom) return byVersionNibble(p, len, off);
   }
-  if (type == kEtherIpv4) return {Net::IPv4, off, nullptr};
-  if (type == kEtherIpv6) return {Net::IPv6, off, nullptr};
-  return {Net::None, off, nullptr};  // ARP, LLDP, 802.3 length field, ...
+}
+
+Result fromPppProtocol(uint16_t protocol, const uint8_t* p, uint32_t len, uint32_t off) {
+  constexpr uint16_t kPppIpv4 = 0x0021, kPppIpv6 = 0x0057, kMplsUnicast = 0x0281, kMplsMulticast = 0x0283;
+  switch (protocol) {
+    case kPppIpv4: return {Net::IPv4, off, nullptr};
+    case kPppIpv6: return {Net::IPv6, off, nullptr};
+    case kMplsUnicast:
+    case kMplsMulticast: return fromMpls(p, len, off);
+    default: return {Net::None, off, nullptr};  // LCP, IPCP, CCP, ...
+  }
+}
+
+// PPPoE session header (version/type, code, session id, length), then the
+// 2-byte PPP protocol.
+Result fromPppoeSession(const uint8_t* p, uint32_t len, uint32_t off) {
+  if (len - off < 8) return {Net::None, off, "PPPoE header truncated"};
+  return fromPppProtocol(be16(p + off + 6), p, len, off + 8);
 }
 
 // BSD address families for IPv6 differ per OS: 24 (NetBSD, OpenBSD, BSD/OS),
@@ -75,7 +96,102 @@ Result fromNflog(const uint8_t* p, uint32_t len) {
   return {Net::None, 0, nullptr};  // no payload: a log entry without the packet
 }
 
+Result fromCiscoHdlc(const uint8_t* p, uint32_t len) {
+  if (len < 4) return {Net::None, 0, "Cisco HDLC header truncated"};
+  return fromEtherType(be16(p + 2), p, len, 4);
+}
+
+// An 802.11 data frame's header length, 0 for frames without an MSDU to
+// read: management and control frames, null data, protected (encrypted)
+// and A-MSDU frames.
+uint32_t ieee80211DataHeaderLen(const uint8_t* p, uint32_t len) {
+  constexpr uint8_t kTypeData = 2, kSubtypeNoData = 4, kSubtypeQos = 8;
+  constexpr uint8_t kToFromDs = 0x03, kProtected = 0x40, kOrder = 0x80, kAmsdu = 0x80;
+  const uint8_t type = (p[0] >> 2) & 3, subtype = p[0] >> 4, flags = p[1];
+  if (type != kTypeData || (subtype & kSubtypeNoData) || (flags & kProtected)) return 0;
+  uint32_t hl = (flags & kToFromDs) == kToFromDs ? 30 : 24;  // four addresses in a WDS frame
+  if (!(subtype & kSubtypeQos)) return hl;
+  if (len < hl + 2 || (p[hl] & kAmsdu)) return 0;
+  return hl + 2 + (flags & kOrder ? 4 : 0);  // QoS control, then HT control
+}
+
+// An 802.11 data frame, then LLC/SNAP (AA AA 03, OUI 000000 or 0000F8)
+// carrying an EtherType. `padded`: radiotap says the header is padded to 4 bytes.
+Result fromIeee80211(const uint8_t* p, uint32_t len, bool padded) {
+  if (len < 2) return {Net::None, 0, "802.11 header truncated"};
+  uint32_t hl = ieee80211DataHeaderLen(p, len);
+  if (hl == 0) return {Net::None, 0, nullptr};
+  if (padded) hl = (hl + 3) & ~3u;
+  if (len < hl) return {Net::None, 0, "802.11 header truncated"};
+  if (len - hl < 8) return {Net::None, hl, nullptr};
+  const uint8_t* llc = p + hl;
+  const bool snap = llc[0] == 0xaa && llc[1] == 0xaa && llc[2] == 0x03 && llc[3] == 0 && llc[4] == 0 &&
+                    (llc[5] == 0 || llc[5] == 0xf8);
+  if (!snap) return {Net::None, hl, nullptr};
+  return fromEtherType(be16(llc + 6), p, len, hl + 8);
+}
+
+// The radiotap Flags field (0 when absent): after the presence words
+// (chained by bit 31) and the 8-byte, 8-aligned TSFT field when present.
+uint8_t radiotapFlags(const uint8_t* p, uint32_t headerLen) {
+  constexpr uint32_t kTsft = 1u << 0, kFlags = 1u << 1, kExtended = 1u << 31;
+  const uint32_t present = wire::le32(p + 4);
+  uint32_t off = 8;
+  for (uint32_t word = present; word & kExtended; off += 4) {
+    if (headerLen - off < 4) return 0;
+    word = wire::le32(p + off);
+  }
+  if (!(present & kFlags)) return 0;
+  if (present & kTsft) off = ((off + 7) & ~7u) + 8;
+  return off < headerLen ? p[off] : 0;
+}
+
+Result fromRadiotap(const uint8_t* p, uint32_t len) {
+  constexpr uint8_t kDataPad = 0x20;
+  if (len < 8) return {Net::None, 0, "radiotap header truncated"};
+  const uint32_t headerLen = wire::le16(p + 2);
+  if (headerLen < 8 || headerLen > len) return {Net::None, 0, "radiotap header length is bad"};
+  const bool padded = radiotapFlags(p, headerLen) & kDataPad;
+  Result inner = fromIeee80211(p + headerLen, len - headerLen, padded);
+  inner.offset += headerLen;
+  return inner;
+}
+
 }  // namespace
+
+Result fromEtherType(uint16_t type, const uint8_t* p, uint32_t len, uint32_t off) {
+  for (int tags = 0; isVlanTag(type); ++tags) {
+    if (tags == kMaxTags) return {Net::None, off, "too many VLAN tags"};
+    if (len - off < 4) return {Net::None, off, "VLAN tag truncated"};
+    type = be16(p + off + 2);
+    off += 4;
+  }
+  switch (type) {
+    case kEtherIpv4: return {Net::IPv4, off, nullptr};
+    case kEtherIpv6: return {Net::IPv6, off, nullptr};
+    case kEtherMpls:
+    case kEtherMplsMulticast: return fromMpls(p, len, off);
+    case kEtherPppoeSession: return fromPppoeSession(p, len, off);
+    default: return {Net::None, off, nullptr};  // ARP, LLDP, 802.3 length field, ...
+  }
+}
+
+Result byVersionNibble(const uint8_t* p, uint32_t len, uint32_t off) {
+  if (off < len && (p[off] >> 4) == 4) return {Net::IPv4, off, nullptr};
+  if (off < len && (p[off] >> 4) == 6) return {Net::IPv6, off, nullptr};
+  return {Net::None, off, nullptr};
+}
+
+// Cisco HDLC (address 0x0f unicast or 0x8f broadcast, then an EtherType)
+// also appears in DLT_PPP files; tshark tells them apart by that address.
+Result fromPpp(const uint8_t* p, uint32_t len) {
+  constexpr uint8_t kCiscoUnicast = 0x0f, kCiscoBroadcast = 0x8f;
+  if (len >= 1 && (p[0] == kCiscoUnicast || p[0] == kCiscoBroadcast)) return fromCiscoHdlc(p, len);
+  const uint32_t off = len >= 2 && p[0] == 0xff && p[1] == 0x03 ? 2 : 0;                // HDLC-like framing
+  if (len - off >= 1 && (p[off] & 1)) return fromPppProtocol(p[off], p, len, off + 1);  // compressed protocol
+  if (len - off < 2) return {Net::None, 0, "PPP header truncated"};
+  return fromPppProtocol(be16(p + off), p, len, off + 2);
+}
 
 bool supported(int dlt) {
   switch (dlt) {
@@ -90,7 +206,13 @@ bool supported(int dlt) {
     case kIpv6:
     case kNflog:
     case kPktap:
-    case kLinuxSll2: return true;
+    case kLinuxSll2:
+    case kPpp:
+    case kPppSerial:
+    case kPppEther:
+    case kCiscoHdlc:
+    case kIeee80211:
+    case kRadiotap: return true;
     default: return false;
   }
 }
@@ -141,6 +263,17 @@ Result decode(int dlt, const uint8_t* p, uint32_t len) {
       inner.offset += headerLen;
       return inner;
     }
+
+    case kPpp:
+    case kPppSerial: return fromPpp(p, len);
+
+    case kPppEther: return fromPppoeSession(p, len, 0);
+
+    case kCiscoHdlc: return fromCiscoHdlc(p, len);
+
+    case kIeee80211: return fromIeee80211(p, len, false);
+
+    case kRadiotap: return fromRadiotap(p, len);
 
     default: return {Net::None, 0, "unsupported link type"};
   }

@@ -73,6 +73,55 @@ enum B {
   TcpTsecr,
 };
 
+// Appends field `which` of one IP/UDP header; false when the header has none.
+bool headerField(int which, const OuterHeader& h, std::string& out) {
+  const bool v4 = h.l3 == L3::IPv4, v6 = h.l3 == L3::IPv6;
+  auto num = [&](bool present, uint64_t v) {
+    if (present) out += std::to_string(v);
+    return present;
+  };
+  auto address = [&](bool present, const IpAddress& a) {
+    if (present) out += a.toString();
+    return present;
+  };
+  switch (which) {
+    case IpSrc: return address(v4, h.src);
+    case IpDst: return address(v4, h.dst);
+    case IpProto: return num(v4, h.ip_proto);
+    case IpId: {
+      char b[8];
+      std::snprintf(b, sizeof b, "0x%04x", h.ip_id);
+      if (v4) out += b;
+      return v4;
+    }
+    case IpTtl: return num(v4, h.ip_ttl);
+    case Ip6Src: return address(v6, h.src);
+    case Ip6Dst: return address(v6, h.dst);
+    case UdpSrc: return num(h.udp, h.sport);
+    case UdpDst: return num(h.udp, h.dport);
+    case UdpLen: return num(h.udp, h.udp_length);
+    default: return false;
+  }
+}
+
+bool isHeaderField(int which) { return which >= IpSrc && which <= UdpLen; }
+
+// tshark prints a field once per header that has it, outermost first,
+// separated by commas: a tunnel's IP and UDP headers, then the packet's.
+void appendEveryHeader(int which, const DecodedPacket& p, std::string& out) {
+  bool any = false;
+  auto one = [&](const OuterHeader& h) {
+    const size_t mark = out.size();
+    if (any) out += ',';
+    if (headerField(which, h, out))
+      any = true;
+    else
+      out.resize(mark);
+  };
+  for (int i = 0; i < p.outer_count; ++i) one(p.outer[i]);
+  one(ipHeaderOf(p));
+}
+
 void appendTime(std::string& out, int64_t ns) {
   char buf[40];
   const char* sign = ns < 0 ? "-" : "";
@@ -99,8 +148,11 @@ FieldPrinter::FieldPrinter(const LuaHost& host, const std::vector<std::string>& 
 }
 
 void FieldPrinter::builtin(int which, const DecodedPacket& p, int64_t firstTs, std::string& out) const {
-  const bool v4 = p.l3 == L3::IPv4, v6 = p.l3 == L3::IPv6;
-  const bool udp = p.l4 == L4::UDP, tcp = p.l4 == L4::TCP;
+  if (isHeaderField(which)) {
+    appendEveryHeader(which, p, out);
+    return;
+  }
+  const bool tcp = p.l4 == L4::TCP;
   const TcpOptions& o = p.tcp.options;
   auto num = [&](bool present, uint64_t v) {
     if (present) out += std::to_string(v);
@@ -111,30 +163,6 @@ void FieldPrinter::builtin(int which, const DecodedPacket& p, int64_t firstTs, s
     case TimeRelative: appendTime(out, p.ts_ns - firstTs); break;
     case FrameLen: num(true, p.origlen); break;
     case CapLen: num(true, p.caplen); break;
-    case IpSrc:
-      if (v4) out += p.src.toString();
-      break;
-    case IpDst:
-      if (v4) out += p.dst.toString();
-      break;
-    case IpProto: num(v4, p.ip_proto); break;
-    case IpId:
-      if (v4) {
-        char b[8];
-        std::snprintf(b, sizeof b, "0x%04x", p.ip_id);
-        out += b;
-      }
-      break;
-    case IpTtl: num(v4, p.ip_ttl); break;
-    case Ip6Src:
-      if (v6) out += p.src.toString();
-      break;
-    case Ip6Dst:
-      if (v6) out += p.dst.toString();
-      break;
-    case UdpSrc: num(udp, p.sport); break;
-    case UdpDst: num(udp, p.dport); break;
-    case UdpLen: num(udp, p.payload_reported_len + 8); break;
     case TcpSrc: num(tcp, p.sport); break;
     case TcpDst: num(tcp, p.dport); break;
     case TcpSeq:

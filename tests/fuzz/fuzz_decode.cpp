@@ -12,7 +12,8 @@ using namespace rudp;
 
 namespace {
 // Every link type the decoder supports, plus one it does not.
-constexpr int kLinkTypes[] = {0, 1, 12, 14, 101, 108, 113, 228, 229, 276, 239, 258, 147};
+constexpr int kLinkTypes[] = {0,   1,   9,   12,  14,  50,  51,  101, 104, 105,
+                              108, 113, 127, 228, 229, 276, 239, 258, 147};
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -1,0 +1,165 @@
+#include "decode/tunnel.h"
+
+#include <algorithm>
+
+#include "decode/bytes.h"
+
+namespace rudp::tunnel {
+
+namespace {
+
+using link::Net;
+using link::Result;
+using wire::be16;
+
+constexpr uint16_t kVxlanPort = 4789;
+constexpr uint16_t kGenevePort = 6081;
+constexpr uint16_t kGtpUserPort = 2152;
+constexpr uint16_t kMplsPort = 6635;  // MPLS in UDP (RFC 7510)
+constexpr uint16_t kEtherMpls = 0x8847;
+constexpr int kMaxGtpExtensions = 16;  // bound the walk on garbage
+
+Result shifted(Result r, uint32_t by) {
+  r.offset += by;
+  return r;
+}
+
+Result ethernetAt(const uint8_t* p, uint32_t len, uint32_t off) {
+  return shifted(link::decode(link::kEthernet, p + off, len - off), off);
+}
+
+// WCCP v2 puts a 4-byte redirect header before the IPv4 packet, v1 does
+// not; tshark tells them apart by whether an IPv4 header starts right away.
+Result wccpAt(const uint8_t* p, uint32_t len, uint32_t off) {
+  if (off < len && (p[off] >> 4) == 4) return {Net::IPv4, off, nullptr};
+  if (len - off < 4) return {Net::None, off, "WCCP redirect header truncated"};
+  return link::byVersionNibble(p, len, off + 4);
+}
+
+// GRE's and GENEVE's protocol type: an EtherType, or one of GRE's own.
+Result byProtocolType(uint16_t type, const uint8_t* p, uint32_t len, uint32_t off) {
+  constexpr uint16_t kTransparentEthernet = 0x6558, kPpp = 0x880b, kWccp = 0x883e;
+  switch (type) {
+    case kTransparentEthernet: return ethernetAt(p, len, off);
+    case kPpp: return shifted(link::fromPpp(p + off, len - off), off);
+    case kWccp: return wccpAt(p, len, off);
+    default: return link::fromEtherType(type, p, len, off);
+  }
+}
+
+// VXLAN: flags, reserved, VNI, reserved (8 bytes), then Ethernet.
+Result vxlan(const uint8_t* p, uint32_t len) {
+  if (len < 8) return {Net::None, 0, "VXLAN header truncated"};
+  return ethernetAt(p, len, 8);
+}
+
+// GENEVE: version and option length (in 4-byte words), flags, protocol
+// type, VNI, reserved; then the options.
+Result geneve(const uint8_t* p, uint32_t len) {
+  if (len < 8) return {Net::None, 0, "GENEVE header truncated"};
+  const uint32_t end = 8 + uint32_t(p[0] & 0x3f) * 4;
+  if (end > len) return {Net::None, 0, "GENEVE options truncated"};
+  return byProtocolType(be16(p + 2), p, len, end);
+}
+
+// GTPv1-U extension headers: each holds its length in 4-byte words first
+// and the next header's type last; type 0 ends the chain.
+Result gtpExtensions(const uint8_t* p, uint32_t len, uint32_t off, uint8_t next) {
+  for (int i = 0; next != 0; ++i) {
+    if (i == kMaxGtpExtensions) return {Net::None, off, "too many GTP extension headers"};
+    if (off >= len) return {Net::None, off, "GTP extension header truncated"};
+    const uint32_t extLen = uint32_t(p[off]) * 4;
+    if (extLen == 0) return {Net::None, off, "GTP extension header length is bad"};
+    if (extLen > len - off) return {Net::None, off, "GTP extension header truncated"};
+    next = p[off + extLen - 1];
+    off += extLen;
+  }
+  return link::byVersionNibble(p, len, off);
+}
+
+// GTPv1-U: flags (version 1, protocol type GTP, E/S/PN), message type,
+// length, TEID; with any of E/S/PN also sequence number, N-PDU number and
+// the next extension header type. Only a G-PDU carries an IP packet.
+Result gtpUser(const uint8_t* p, uint32_t len) {
+  constexpr uint8_t kVersion1 = 0x20, kVersionMask = 0xe0, kProtocolGtp = 0x10, kOptionalFields = 0x07;
+  constexpr uint8_t kGpdu = 0xff;
+  if (len < 8) return {Net::None, 0, "GTP header truncated"};
+  if ((p[0] & kVersionMask) != kVersion1 || !(p[0] & kProtocolGtp) || p[1] != kGpdu)
+    return {Net::None, 0, nullptr};
+  if (!(p[0] & kOptionalFields)) return link::byVersionNibble(p, len, 8);
+  if (len < 12) return {Net::None, 0, "GTP header truncated"};
+  return gtpExtensions(p, len, 12, p[11]);
+}
+
+Result byPort(uint16_t port, const uint8_t* p, uint32_t len) {
+  switch (port) {
+    case kVxlanPort: return vxlan(p, len);
+    case kGenevePort: return geneve(p, len);
+    case kGtpUserPort: return gtpUser(p, len);
+    case kMplsPort: return link::fromEtherType(kEtherMpls, p, len, 0);
+    default: return {};
+  }
+}
+
+bool isTunnelPort(uint16_t port) {
+  return port == kVxlanPort || port == kGenevePort || port == kGtpUserPort || port == kMplsPort;
+}
+
+// ERSPAN mirrors a frame into GRE. Type I (0x88be without a GRE sequence
+// number) has no header of its own, type II (0x88be) 8 bytes; type III
+// (0x22eb) 12, plus an 8-byte platform subheader when its O flag is set,
+// and says whether the frame is Ethernet.
+Result erspan(const uint8_t* p, uint32_t len, uint32_t off, bool greSequence) {
+  if (!greSequence) return ethernetAt(p, len, off);
+  if (len - off < 8) return {Net::None, off, "ERSPAN header truncated"};
+  return ethernetAt(p, len, off + 8);
+}
+
+Result erspanIII(const uint8_t* p, uint32_t len, uint32_t off) {
+  constexpr uint8_t kSubheader = 0x01, kFrameTypeMask = 0x7c;  // frame type 0: Ethernet
+  if (len - off < 12) return {Net::None, off, "ERSPAN header truncated"};
+  if (p[off + 10] & kFrameTypeMask) return {Net::None, off, nullptr};
+  const uint32_t end = off + 12 + (p[off + 11] & kSubheader ? 8 : 0);
+  if (end > len) return {Net::None, off, "ERSPAN header truncated"};
+  return ethernetAt(p, len, end);
+}
+
+constexpr uint16_t kGreChecksum = 0x8000, kGreRouting = 0x4000, kGreKey = 0x2000, kGreSequence = 0x1000;
+constexpr uint16_t kGreAck = 0x0080, kGreVersionMask = 0x0007;
+
+// Checksum, key and sequence number each add 4 bytes, and so does
+// enhanced GRE's (version 1, PPTP) acknowledgment number.
+uint32_t greHeaderLen(uint16_t flags) {
+  uint32_t len = 4;
+  for (uint16_t field : {kGreChecksum, kGreKey, kGreSequence}) len += flags & field ? 4 : 0;
+  if ((flags & kGreVersionMask) == 1 && (flags & kGreAck)) len += 4;
+  return len;
+}
+
+}  // namespace
+
+Result gre(const uint8_t* p, uint32_t len) {
+  constexpr uint16_t kErspan = 0x88be, kErspanIII = 0x22eb;
+  if (len < 4) return {Net::None, 0, "GRE header truncated"};
+  const uint16_t flags = be16(p), type = be16(p + 2);
+  if ((flags & kGreVersionMask) > 1 || (flags & kGreRouting)) return {};  // source routes, unknown versions
+  const uint32_t off = greHeaderLen(flags);
+  if (off > len) return {Net::None, 0, "GRE header truncated"};
+  if (type == kErspan) return erspan(p, len, off, flags & kGreSequence);
+  if (type == kErspanIII) return erspanIII(p, len, off);
+  return byProtocolType(type, p, len, off);
+}
+
+Result ipInIp(uint8_t proto) {
+  if (proto == kIpInIp) return {Net::IPv4, 0, nullptr};
+  if (proto == kIpv6InIp) return {Net::IPv6, 0, nullptr};
+  return {};
+}
+
+Result udp(uint16_t sport, uint16_t dport, const uint8_t* p, uint32_t len) {
+  const uint16_t low = std::min(sport, dport), high = std::max(sport, dport);
+  if (isTunnelPort(low)) return byPort(low, p, len);
+  return byPort(high, p, len);
+}
+
+}  // namespace rudp::tunnel
