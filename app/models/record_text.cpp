@@ -73,7 +73,7 @@ QString ackBitsText(int64_t bits) {
 QString readWarningText(const CaptureInfo& capture) {
   QStringList lines;
   for (const std::string& line : splitLines(capture.warning)) lines << QString::fromStdString(line);
-  const QString text = lines.join(QStringLiteral("; "));
+  QString text = lines.join(QStringLiteral("; "));
   if (capture.truncated)
     return QObject::tr("This capture is truncated: %1. Everything before the cut was analysed.").arg(text);
   return text;
