@@ -8,27 +8,19 @@
 #include <cstring>
 
 #include "capture/link_type.h"
+#include "capture/pcapng_format.h"
 #include "core/error.h"
 
 namespace rudp {
 
 namespace {
 
-constexpr uint32_t kSectionHeader = 0x0A0D0D0A;
-constexpr uint32_t kInterfaceDescription = 1;
-constexpr uint32_t kObsoletePacket = 2;
-constexpr uint32_t kSimplePacket = 3;
-constexpr uint32_t kEnhancedPacket = 6;
-constexpr uint32_t kCustomCopy = 0x00000BAD, kCustomNoCopy = 0x40000BAD;
-constexpr uint32_t kByteOrderMagic = 0x1A2B3C4D;
-constexpr uint16_t kOptEnd = 0, kIfTsresol = 9, kIfTsoffset = 14;
+using namespace pcapng;
 // Far above any real block (Wireshark's own bound is 393,248 bytes for
 // packets), low enough that a damaged length never allocates gigabytes.
 constexpr uint32_t kMaxBlock = 16u << 20;
 
 std::string quoted(const std::string& path) { return "'" + path + "'"; }
-
-uint32_t pad4(uint32_t n) { return (n + 3u) & ~3u; }
 
 int64_t saturatingAdd(int64_t a, int64_t b) {
   int64_t r;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "capture/link_type.h"
+#include "capture/pcapng_format.h"
 #include "core/error.h"
 #include "core/partial_file.h"
 
@@ -13,13 +14,7 @@ namespace rudp {
 
 namespace {
 
-constexpr uint32_t kSectionHeader = 0x0A0D0D0A;
-constexpr uint32_t kInterfaceDescription = 0x00000001;
-constexpr uint32_t kEnhancedPacket = 0x00000006;
-constexpr uint32_t kByteOrderMagic = 0x1A2B3C4D;
-constexpr uint16_t kOptEnd = 0, kShbUserAppl = 4, kIfTsresol = 9;
-
-uint32_t pad4(uint32_t n) { return (n + 3u) & ~3u; }
+using namespace pcapng;
 
 // A block's bytes built in memory, then written at once: the total length
 // is known only at the end and appears at both ends of the block.
