@@ -78,11 +78,12 @@ struct DecodedPacket {
 
   L3 l3 = L3::None;
   IpAddress src, dst;
-  uint8_t ip_proto = 0;
+  uint8_t ip_proto = 0;         // IPv4: the header's (ip.proto); IPv6: after the extension headers
   uint16_t ip_id = 0;           // IPv4 identification
   uint8_t ip_ttl = 0;           // IPv4 TTL / IPv6 hop limit
-  bool ip_fragment = false;     // an IPv4 fragment whose datagram is not complete here
-  bool ip_reassembled = false;  // this frame completed a reassembled IPv4 datagram
+  bool ip_fragment = false;     // a fragment whose datagram is not complete here (an IPv4 first
+                                // fragment that cannot be reassembled still has its transport header)
+  bool ip_reassembled = false;  // this frame completed a reassembled IPv4 or IPv6 datagram
 
   L4 l4 = L4::None;
   uint16_t sport = 0, dport = 0;

@@ -21,4 +21,7 @@ struct Span {
   uint32_t reported = 0;
 };
 
+// The bytes of `s` after its first `n` (n <= s.len).
+inline Span tail(const Span& s, uint32_t n) { return {s.data + n, s.len - n, s.reported - n}; }
+
 }  // namespace rudp::wire

@@ -1,4 +1,4 @@
-// Glue of the decode layer: link -> IP (with IPv4 reassembly) -> UDP/TCP,
+// Glue of the decode layer: link -> IP (with reassembly) -> UDP/TCP,
 // and on through tunnels (GRE, ERSPAN, IP in IP, VXLAN, GENEVE, GTP-U, MPLS
 // in UDP) to the innermost IP packet, at most kMaxTunnels deep; the outer
 // headers are kept in out.outer.
@@ -6,11 +6,11 @@
 // reassembler, and only for fragments.
 #include "decode/decoder.h"
 
-#include <cstring>
+#include <algorithm>
 #include <string>
 
 #include "decode/ip_layer.h"
-#include "decode/ipv4_reassembler.h"
+#include "decode/ip_reassembler.h"
 #include "decode/link_layer.h"
 #include "decode/transport.h"
 #include "decode/tunnel.h"
@@ -19,11 +19,10 @@ namespace rudp {
 
 namespace {
 
-// The IP packet inside a tunnel (net None: there is none).
+// The IP packet inside a link layer or a tunnel (net None: there is none).
 struct Inner {
   link::Net net = link::Net::None;
-  const uint8_t* data = nullptr;
-  uint32_t len = 0;
+  wire::Span bytes;
 };
 
 }  // namespace
@@ -36,14 +35,15 @@ struct Decoder::Impl {
   bool supported = false;
   std::vector<Unsupported> unsupported;
   std::string unsupported_error;
-  Ipv4Reassembler reassembler;
+  IpReassembler reassembler;
 
   void setLinkType(int dlt) {
     link_type = dlt;
     supported = link::supported(dlt);
     unsupported_error = supported ? "" : "link type " + std::to_string(dlt) + " not supported";
   }
-  bool decodeIp(const Inner& ip, int64_t ts_ns, bool mayReassemble, DecodedPacket& out, wire::Span& l4);
+  bool decodeIp(const Inner& ip, int64_t ts_ns, bool mayReassemble, DecodedPacket& out, ip::Upper& up);
+  bool reassemble(const ip::Fragment& frag, int64_t ts_ns, DecodedPacket& out, ip::Upper& up);
   void countUnsupported() {
     for (Unsupported& u : unsupported)
       if (u.dlt == link_type) {
@@ -64,24 +64,34 @@ void reset(DecodedPacket& out) {
   out.error = std::move(error);
 }
 
-Inner inside(const uint8_t* p, uint32_t len, const link::Result& r, DecodedPacket& out) {
+Inner inside(const wire::Span& s, const link::Result& r, DecodedPacket& out) {
   if (r.error) out.error = r.error;
   if (r.net == link::Net::None) return {};
-  return {r.net, p + r.offset, len - r.offset};
+  return {r.net, wire::tail(s, r.offset)};
 }
 
-// Decodes the transport header in `l4`; returns the packet a tunnel in it carries.
-Inner decodePayload(const wire::Span& l4, DecodedPacket& out) {
-  switch (out.ip_proto) {
+// The UDP payload's bytes, as far as the UDP length and the frame hold them.
+wire::Span udpPayload(const wire::Span& udp, const DecodedPacket& out) {
+  return {out.payload, out.payload_len, std::min(out.payload_reported_len, udp.reported - 8)};
+}
+
+// Decodes the transport header in `up`; returns the packet a tunnel in it carries.
+Inner decodePayload(const ip::Upper& up, DecodedPacket& out) {
+  const wire::Span& l4 = up.bytes;
+  switch (up.proto) {
     case transport::kUdp:
       transport::decodeUdp(l4, out);
       if (!out.payload) return {};
-      return inside(out.payload, out.payload_len,
-                    tunnel::udp(out.sport, out.dport, out.payload, out.payload_len), out);
+      return inside(udpPayload(l4, out), tunnel::udp(out.sport, out.dport, out.payload, out.payload_len),
+                    out);
     case transport::kTcp: transport::decodeTcp(l4, out); return {};
-    case tunnel::kGre: return inside(l4.data, l4.len, tunnel::gre(l4.data, l4.len), out);
-    default: return inside(l4.data, l4.len, tunnel::ipInIp(out.ip_proto), out);
+    case tunnel::kGre: return inside(l4, tunnel::gre(l4.data, l4.len), out);
+    default: return inside(l4, tunnel::ipInIp(up.proto), out);
   }
+}
+
+IpReassembler::Key reassemblyKey(const DecodedPacket& out, const ip::Fragment& frag) {
+  return {out.src, out.dst, frag.id, out.l3 == L3::IPv4 ? out.ip_proto : uint8_t(0)};
 }
 
 // Files the current IP (and UDP) header as a tunnel's and clears them for the inner packet.
@@ -134,13 +144,13 @@ void Decoder::decode(const RawPacket& in, DecodedPacket& out) {
     return;
   }
 
-  const link::Result l2 = link::decode(d->link_type, in.data, in.caplen);
-  if (l2.error) out.error = l2.error;
-  Inner next{l2.net, in.data + l2.offset, in.caplen - l2.offset};
+  // Some writers leave origlen 0.
+  const wire::Span frame{in.data, in.caplen, std::max(in.origlen, in.caplen)};
+  Inner next = inside(frame, link::decode(d->link_type, in.data, in.caplen), out);
   while (next.net != link::Net::None) {
-    wire::Span l4;
-    if (!d->decodeIp(next, in.ts_ns, !out.ip_reassembled, out, l4)) return;
-    const Inner inner = decodePayload(l4, out);
+    ip::Upper up;
+    if (!d->decodeIp(next, in.ts_ns, !out.ip_reassembled, out, up)) return;
+    const Inner inner = decodePayload(up, out);
     if (inner.net == link::Net::None) return;
     if (out.outer_count == kMaxTunnels) {
       out.error = "too many nested tunnels";
@@ -155,29 +165,28 @@ void Decoder::decode(const RawPacket& in, DecodedPacket& out) {
 // `mayReassemble` is false inside a reassembled datagram: its bytes live in
 // the reassembler's buffer, which the next add() may overwrite.
 bool Decoder::Impl::decodeIp(const Inner& ip, int64_t ts_ns, bool mayReassemble, DecodedPacket& out,
-                             wire::Span& l4) {
-  if (ip.net == link::Net::IPv6) return ip::decodeIPv6(ip.data, ip.len, out, l4) == ip::Next::Transport;
-
-  ip::Ipv4Fragment frag;
-  const ip::Next next = ip::decodeIPv4(ip.data, ip.len, out, l4, frag);
+                             ip::Upper& up) {
+  ip::Fragment frag;
+  const ip::Next next = ip.net == link::Net::IPv6 ? ip::decodeIPv6(ip.bytes, out, up, frag)
+                                                  : ip::decodeIPv4(ip.bytes, out, up, frag);
   if (next != ip::Next::Fragment) return next == ip::Next::Transport;
+  return mayReassemble && reassemble(frag, ts_ns, out, up) &&
+         ip::upperLayer(out, up, frag) == ip::Next::Transport;
+}
 
-  out.ip_fragment = true;
-  if (!frag.complete || !mayReassemble) return false;  // snapped by the capture, or see above
-  Ipv4Reassembler::Key key;
-  std::memcpy(key.src.data(), out.src.bytes.data(), 4);
-  std::memcpy(key.dst.data(), out.dst.bytes.data(), 4);
-  key.id = frag.id;
-  key.proto = out.ip_proto;
-  switch (reassembler.add(key, ts_ns, frag.offset, frag.more, l4.data, l4.len, l4)) {
-    case Ipv4Reassembler::Result::Complete:
+// Adds the fragment in `up` to its datagram; when that completes it, `up`
+// becomes the datagram's payload.
+bool Decoder::Impl::reassemble(const ip::Fragment& frag, int64_t ts_ns, DecodedPacket& out, ip::Upper& up) {
+  switch (reassembler.add(reassemblyKey(out, frag), ts_ns, frag.offset, frag.more, up.bytes.data,
+                          up.bytes.len, up.bytes)) {
+    case IpReassembler::Result::Complete:
       out.ip_fragment = false;
       out.ip_reassembled = true;
       return true;
-    case Ipv4Reassembler::Result::Invalid:
-      out.error = "IPv4 fragment inconsistent with earlier fragments";
+    case IpReassembler::Result::Invalid:
+      out.error = "IP fragment inconsistent with earlier fragments";
       return false;
-    case Ipv4Reassembler::Result::Pending: return false;
+    case IpReassembler::Result::Pending: return false;
   }
   return false;
 }

@@ -17,9 +17,10 @@ class Decoder {
   Decoder& operator=(const Decoder&) = delete;
 
   // Fills `out` (reset first). Never throws on bad bytes: sets out.error and
-  // keeps whatever decoded before the fault. IPv4 fragments are held until
-  // the datagram is complete; the completing frame carries the transport
-  // layer with out.ip_reassembled set.
+  // keeps whatever decoded before the fault. IPv4 and IPv6 fragments are
+  // held until the datagram is complete; the completing frame carries the
+  // transport layer with out.ip_reassembled set. Lengths count the bytes the
+  // frame held on the wire (RawPacket::origlen), as tshark does.
   void decode(const RawPacket& in, DecodedPacket& out);
 
   // The link types met that the decoder does not read, in the order met,

@@ -8,6 +8,7 @@ namespace rudp::ip {
 namespace {
 
 using wire::be16;
+using wire::be32;
 
 constexpr uint8_t kHopByHop = 0;
 constexpr uint8_t kRouting = 43;
@@ -21,9 +22,62 @@ void setAddress(IpAddress& a, uint8_t family, const uint8_t* bytes, size_t n) {
   std::memcpy(a.bytes.data(), bytes, n);
 }
 
+// What the length field claims, as far as the frame held it on the wire.
+uint32_t withinFrame(uint32_t claimed, uint32_t onWire, const char* error, DecodedPacket& out) {
+  if (claimed <= onWire) return claimed;
+  out.error = error;
+  return onWire;
+}
+
+// AH follows IPv4 as well as IPv6 (RFC 4302); the others are IPv6's.
+bool isExtension(bool v6, uint8_t proto) {
+  if (proto == kAuthHeader) return true;
+  return v6 && (proto == kHopByHop || proto == kRouting || proto == kDestOptions || proto == kFragment);
+}
+
+// AH's length counts 4-byte words minus 2, the options' and routing's
+// 8-byte words minus 1; `p` holds at least 2 bytes.
+uint32_t extensionLength(uint8_t proto, const uint8_t* p) {
+  if (proto == kFragment) return 8;
+  if (proto == kAuthHeader) return (uint32_t(p[1]) + 2) * 4;
+  return (uint32_t(p[1]) + 1) * 8;
+}
+
+// A fragment header's offset and M flag; both zero: an atomic fragment
+// (RFC 6946), the whole datagram.
+bool readFragmentHeader(const uint8_t* p, Fragment& frag) {
+  const uint16_t field = be16(p + 2);
+  frag = {be32(p + 4), uint32_t(field & 0xfff8), bool(field & 1)};
+  return frag.more || frag.offset != 0;
+}
+
+Next walkExtensions(bool v6, Upper& up, DecodedPacket& out, Fragment& frag) {
+  for (int i = 0; i < kMaxExtHeaders && isExtension(v6, up.proto); ++i) {
+    const uint8_t* p = up.bytes.data;
+    if (up.bytes.len < 2 || extensionLength(up.proto, p) > up.bytes.len) {
+      out.error = v6 ? "IPv6 extension header truncated" : "IPv4 AH header truncated";
+      return Next::Stop;
+    }
+    const uint8_t header = up.proto;
+    up.bytes = wire::tail(up.bytes, extensionLength(header, p));
+    up.proto = p[0];
+    if (header == kFragment && readFragmentHeader(p, frag)) return Next::Fragment;
+  }
+  return Next::Transport;
+}
+
 }  // namespace
 
-Next decodeIPv4(const uint8_t* p, uint32_t n, DecodedPacket& out, wire::Span& l4, Ipv4Fragment& frag) {
+Next upperLayer(DecodedPacket& out, Upper& up, Fragment& frag) {
+  const bool v6 = out.l3 == L3::IPv6;
+  const Next next = walkExtensions(v6, up, out, frag);
+  if (v6) out.ip_proto = up.proto;  // IPv4's stays the header's, as ip.proto shows it
+  return next;
+}
+
+Next decodeIPv4(const wire::Span& ip, DecodedPacket& out, Upper& up, Fragment& frag) {
+  const uint8_t* p = ip.data;
+  const uint32_t n = ip.len;
   if (n < 20) {
     out.error = "IPv4 header truncated";
     return Next::Stop;
@@ -49,29 +103,27 @@ Next decodeIPv4(const uint8_t* p, uint32_t n, DecodedPacket& out, wire::Span& l4
     return Next::Stop;
   }
   uint32_t total = be16(p + 2);
-  if (total == 0) total = n;  // TSO: the NIC fills the length in later
+  if (total == 0) total = ip.reported;  // TSO: the NIC fills the length in later
   if (total < hl) {
     out.error = "IPv4 total length invalid";
     return Next::Stop;
   }
+  const uint32_t onWire = withinFrame(total, ip.reported, "IPv4 total length exceeds packet length", out);
   // Bytes past `total` are link padding (Ethernet's 60-byte minimum).
-  const uint32_t avail = std::min(total, n);
+  up = {p[9], {p + hl, std::min(onWire, n) - hl, onWire - hl}};
 
   const uint16_t fragField = be16(p + 6);
-  const bool more = fragField & 0x2000;
-  const uint32_t offset = uint32_t(fragField & 0x1fff) * 8;
-  l4 = {p + hl, avail - hl, total - hl};
-  if (more || offset != 0) {
-    frag.id = be16(p + 4);
-    frag.offset = offset;
-    frag.more = more;
-    frag.complete = avail == total;
-    return Next::Fragment;
-  }
-  return Next::Transport;
+  frag = {be16(p + 4), uint32_t(fragField & 0x1fff) * 8, bool(fragField & 0x2000)};
+  if (!frag.more && frag.offset == 0) return upperLayer(out, up, frag);
+  out.ip_fragment = true;
+  if (n >= total) return Next::Fragment;
+  // Not whole, so never reassembled: tshark reads a first fragment's transport header all the same.
+  return frag.offset == 0 ? upperLayer(out, up, frag) : Next::Stop;
 }
 
-Next decodeIPv6(const uint8_t* p, uint32_t n, DecodedPacket& out, wire::Span& l4) {
+Next decodeIPv6(const wire::Span& ip, DecodedPacket& out, Upper& up, Fragment& frag) {
+  const uint8_t* p = ip.data;
+  const uint32_t n = ip.len;
   if (n < 40) {
     out.error = "IPv6 header truncated";
     return Next::Stop;
@@ -85,53 +137,17 @@ Next decodeIPv6(const uint8_t* p, uint32_t n, DecodedPacket& out, wire::Span& l4
   setAddress(out.dst, 6, p + 24, 16);
   out.ip_ttl = p[7];
 
-  uint32_t reported = be16(p + 4);
-  if (reported == 0) reported = n - 40;                  // jumbogram or TSO: trust the capture
-  const uint32_t end = 40 + std::min(reported, n - 40);  // trims link padding
-  const uint32_t reportedEnd = 40 + reported;
-  uint8_t next = p[6];
-  uint32_t off = 40;
-
-  for (int i = 0; i < kMaxExtHeaders; ++i) {
-    if (next != kHopByHop && next != kRouting && next != kDestOptions && next != kAuthHeader &&
-        next != kFragment)
-      break;
-    if (end - off < (next == kFragment ? 8u : 2u)) {
-      out.ip_proto = next;
-      out.error = "IPv6 extension header truncated";
-      return Next::Stop;
-    }
-    const uint8_t following = p[off];
-    if (next == kFragment) {
-      const uint16_t field = be16(p + off + 2);
-      const bool more = field & 1;
-      const uint32_t fragOffset = field & 0xfff8;
-      off += 8;
-      if (more || fragOffset != 0) {
-        out.ip_proto = following;
-        out.ip_fragment = true;  // reassembly of IPv6 is not done
-        return Next::Stop;
-      }
-      next = following;  // atomic fragment (RFC 6946): the whole datagram
-      continue;
-    }
-    const uint32_t len =
-        next == kAuthHeader ? (uint32_t(p[off + 1]) + 2) * 4 : (uint32_t(p[off + 1]) + 1) * 8;
-    if (len > end - off) {
-      out.ip_proto = next;
-      out.error = "IPv6 extension header truncated";
-      return Next::Stop;
-    }
-    off += len;
-    next = following;
-  }
-  out.ip_proto = next;
-  if (reportedEnd < off) {
-    out.error = "IPv6 payload length invalid";
-    return Next::Stop;
-  }
-  l4 = {p + off, end - off, reportedEnd - off};
-  return Next::Transport;
+  uint32_t payload = be16(p + 4);
+  if (payload == 0) payload = ip.reported - 40;  // jumbogram or TSO: trust the frame
+  const uint32_t onWire =
+      withinFrame(payload, ip.reported - 40, "IPv6 payload length exceeds framing length", out);
+  // Bytes past the payload length are link padding.
+  up = {p[6], {p + 40, std::min(onWire, n - 40), onWire}};
+  const Next next = upperLayer(out, up, frag);
+  if (next != Next::Fragment) return next;
+  out.ip_fragment = true;
+  // tshark 4.0 decodes nothing of a fragment it cannot reassemble, first or not.
+  return n - 40 >= payload ? Next::Fragment : Next::Stop;
 }
 
 }  // namespace rudp::ip

@@ -9,23 +9,35 @@
 namespace rudp::ip {
 
 enum class Next : uint8_t {
-  Stop,       // nothing more to decode (error, non-first fragment, ESP, ...)
-  Transport,  // `l4` holds the transport header and payload
-  Fragment,   // IPv4 fragment: hand `frag` to the reassembler
+  Stop,       // nothing more to decode (error, fragment not reassembled, ESP, ...)
+  Transport,  // `up` holds the transport (or tunnel) header and payload
+  Fragment,   // a whole fragment: hand `frag` and `up.bytes`, its payload, to the reassembler
 };
 
-struct Ipv4Fragment {
-  uint16_t id = 0;
-  uint32_t offset = 0;    // in bytes
-  bool more = false;      // MF flag
-  bool complete = false;  // the whole fragment was captured
+// The protocol above IP and its bytes.
+struct Upper {
+  uint8_t proto = 0;
+  wire::Span bytes;
 };
 
-// `p`/`n`: captured bytes from the start of the IP header.
-Next decodeIPv4(const uint8_t* p, uint32_t n, DecodedPacket& out, wire::Span& l4, Ipv4Fragment& frag);
+struct Fragment {
+  uint32_t id = 0;      // 16 bits in IPv4, 32 in IPv6
+  uint32_t offset = 0;  // in bytes
+  bool more = false;    // more fragments follow
+};
 
-// Skips hop-by-hop, routing, destination options, AH and atomic fragment
-// headers. A real IPv6 fragment is flagged ip_fragment and not decoded further.
-Next decodeIPv6(const uint8_t* p, uint32_t n, DecodedPacket& out, wire::Span& l4);
+// `ip`: from the start of the IP header; `ip.reported` is what the frame
+// held on the wire. A length field claiming more is cut to it, with an
+// error, as tshark does. Fragments set out.ip_fragment; of one not whole in
+// the frame only an IPv4 first fragment's transport header is decoded.
+Next decodeIPv4(const wire::Span& ip, DecodedPacket& out, Upper& up, Fragment& frag);
+
+// Steps over hop-by-hop, routing, destination options, AH and atomic
+// fragment headers.
+Next decodeIPv6(const wire::Span& ip, DecodedPacket& out, Upper& up, Fragment& frag);
+
+// Steps over the headers between a reassembled datagram's payload and its
+// upper protocol (IPv4: AH; IPv6: the extension headers after the fragment header).
+Next upperLayer(DecodedPacket& out, Upper& up, Fragment& frag);
 
 }  // namespace rudp::ip

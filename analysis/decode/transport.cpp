@@ -39,7 +39,8 @@ void decodeUdp(const wire::Span& l4, DecodedPacket& out) {
   out.payload = p + 8;
   out.payload_reported_len = ulen - 8;
   out.payload_len = std::min(ulen - 8, l4.len - 8);
-  if (ulen > l4.reported) out.error = "UDP length exceeds IP payload";
+  // A first fragment decoded on its own holds only the start of the datagram.
+  if (ulen > l4.reported && !out.ip_fragment) out.error = "UDP length exceeds IP payload";
 }
 
 void decodeTcp(const wire::Span& l4, DecodedPacket& out) {

@@ -20,7 +20,7 @@ enum PacketStatus : int {
   kDecodeError = 1,  // link/IP/transport header malformed or cut
   kMalformed = 2,    // the dissector flagged the datagram malformed
   kLuaError = 4,     // the dissector raised an error on this packet
-  kIpFragment = 8,   // an IPv4 fragment; the datagram completes in a later frame
+  kIpFragment = 8,   // an IPv4 or IPv6 fragment whose datagram is not complete in this frame
 };
 
 }  // namespace rudp::store

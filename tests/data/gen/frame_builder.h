@@ -178,6 +178,23 @@ inline Bytes ipv6(const Ip6& src, const Ip6& dst, uint8_t firstNext, const Bytes
 // An 8-byte options header (hop-by-hop or destination options) holding one PadN.
 inline Bytes ext8(uint8_t next) { return {next, 0, 1, 4, 0, 0, 0, 0}; }
 
+// An IPv6 fragment header; `offset` in bytes, a multiple of 8.
+inline Bytes fragmentHeader(uint8_t next, uint32_t offset, bool more, uint32_t id) {
+  Bytes b{next, 0};
+  put16(b, uint16_t(offset | (more ? 1 : 0)));
+  put32(b, id);
+  return b;
+}
+
+// An authentication header (RFC 4302, after IPv4 or IPv6) with a 12-byte ICV.
+inline Bytes authHeader(uint8_t next, uint32_t spi = 0x1000, uint32_t seq = 1) {
+  Bytes b{next, 4, 0, 0};  // length: 6 4-byte words minus 2
+  put32(b, spi);
+  put32(b, seq);
+  append(b, Bytes(12, 0x11));
+  return b;
+}
+
 // ---- link layer -----------------------------------------------------------
 inline bool isIpv6(const Bytes& ip) { return !ip.empty() && (ip[0] >> 4) == 6; }
 using Mac = std::array<uint8_t, 6>;

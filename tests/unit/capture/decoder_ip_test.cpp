@@ -47,8 +47,9 @@ TEST_CASE("ipv4: Ethernet padding is trimmed by the total length", "[decode]") {
 TEST_CASE("ipv4: a snapped frame keeps the reported length", "[decode]") {
   Decoder dec(228);
   Bytes pkt = udp4(pattern(1000, 3));
+  const auto onWire = uint32_t(pkt.size());
   pkt.resize(20 + 8 + 100);  // snaplen cut
-  auto d = decodeFrame(dec, pkt);
+  auto d = decodeFrame(dec, pkt, 0, 1, onWire);
   CHECK(d.pkt.error == "");
   CHECK(d.pkt.payload_len == 100);
   CHECK(d.pkt.payload_reported_len == 1000);
@@ -174,7 +175,7 @@ TEST_CASE("ipv6: fragments, ESP, no-next-header and broken headers", "[decode]")
   CHECK(first.pkt.ip_proto == 17);
   CHECK(first.pkt.l4 == L4::None);
   CHECK(first.pkt.error == "");
-  auto later = decodeFrame(dec, ipv6(kClient6, kServer6, 44, Bytes{17, 0, 0x00, 0x40, 0, 0, 0, 9}, seg));
+  auto later = decodeFrame(dec, ipv6(kClient6, kServer6, 44, Bytes{17, 0, 0x00, 0x40, 0, 0, 0, 10}, seg));
   CHECK(later.pkt.ip_fragment);
   CHECK(later.pkt.l4 == L4::None);
 
@@ -204,8 +205,9 @@ TEST_CASE("ipv6: trailing bytes beyond the payload length are ignored", "[decode
   CHECK(d.payload == text("abc"));
   // Snapped IPv6: reported length from the UDP header.
   Bytes big = ipv6(kClient6, kServer6, 17, {}, udp(kClient6, kServer6, 1, 7777, pattern(500, 2)));
+  const auto onWire = uint32_t(big.size());
   big.resize(40 + 8 + 20);
-  auto s = decodeFrame(dec, big);
+  auto s = decodeFrame(dec, big, 0, 1, onWire);
   CHECK(s.pkt.payload_len == 20);
   CHECK(s.pkt.payload_reported_len == 500);
   CHECK(s.pkt.error == "");

@@ -83,13 +83,16 @@ inline std::vector<Decoded> decodeFile(const std::string& path, std::string* lin
 
 // Decodes one in-memory frame from an exactly sized heap copy, so ASan
 // flags any read past its end.
-inline Decoded decodeFrame(Decoder& dec, const Bytes& frame, int64_t ts = 0, uint64_t n = 1) {
+// `origlen`: the frame's length on the wire, 0: as captured (a snap length cut it when larger).
+inline Decoded decodeFrame(Decoder& dec, const Bytes& frame, int64_t ts = 0, uint64_t n = 1,
+                           uint32_t origlen = 0) {
   std::unique_ptr<uint8_t[]> copy(new uint8_t[frame.size() ? frame.size() : 1]);
   std::copy(frame.begin(), frame.end(), copy.get());
   RawPacket raw;
   raw.frame = n;
   raw.ts_ns = ts;
-  raw.caplen = raw.origlen = uint32_t(frame.size());
+  raw.caplen = uint32_t(frame.size());
+  raw.origlen = origlen ? origlen : raw.caplen;
   raw.data = copy.get();
   DecodedPacket pkt;
   dec.decode(raw, pkt);

@@ -1,4 +1,4 @@
-#include "decode/ipv4_reassembler.h"
+#include "decode/ip_reassembler.h"
 
 #include <algorithm>
 #include <cstring>
@@ -6,15 +6,17 @@
 namespace rudp {
 
 namespace {
-constexpr uint32_t kMaxIpPayload = 65535 - 20;  // total length field minus the smallest header
-}
+// The largest datagram payload: IPv4's total length minus the smallest
+// header, IPv6's payload length minus the fragment header.
+uint32_t maxPayload(const IpReassembler::Key& key) { return key.src.family == 6 ? 65535 - 8 : 65535 - 20; }
+}  // namespace
 
-Ipv4Reassembler::Result Ipv4Reassembler::add(const Key& key, int64_t ts_ns, uint32_t offset, bool more,
-                                             const uint8_t* data, uint32_t len, wire::Span& whole) {
+IpReassembler::Result IpReassembler::add(const Key& key, int64_t ts_ns, uint32_t offset, bool more,
+                                         const uint8_t* data, uint32_t len, wire::Span& whole) {
   expire(ts_ns);
   const uint32_t end = offset + len;
-  if (end > kMaxIpPayload) return Result::Invalid;
-  // Every fragment but the last carries a multiple of 8 bytes (RFC 791).
+  if (end > maxPayload(key)) return Result::Invalid;
+  // Every fragment but the last carries a multiple of 8 bytes (RFC 791, RFC 8200).
   if (more && (len == 0 || len % 8 != 0)) return Result::Invalid;
 
   auto it = std::find_if(pending_.begin(), pending_.end(), [&](const Datagram& d) { return d.key == key; });
@@ -73,7 +75,7 @@ Ipv4Reassembler::Result Ipv4Reassembler::add(const Key& key, int64_t ts_ns, uint
   return Result::Pending;
 }
 
-void Ipv4Reassembler::expire(int64_t now) {
+void IpReassembler::expire(int64_t now) {
   for (size_t i = 0; i < pending_.size();) {
     if (now - pending_[i].first_ts > limits_.timeout_ns)
       drop(i);
@@ -82,21 +84,21 @@ void Ipv4Reassembler::expire(int64_t now) {
   }
 }
 
-void Ipv4Reassembler::drop(size_t index) {
+void IpReassembler::drop(size_t index) {
   bytes_ -= pending_[index].buf.size();
   pending_.erase(pending_.begin() + std::ptrdiff_t(index));
   ++dropped_;
 }
 
 // Evicts the oldest datagrams until one more (of `extraBytes`) fits.
-void Ipv4Reassembler::makeRoom(size_t extraBytes) {
+void IpReassembler::makeRoom(size_t extraBytes) {
   while (!pending_.empty() &&
          (pending_.size() >= limits_.max_datagrams || bytes_ + extraBytes > limits_.max_bytes))
     drop(0);
 }
 
 // Copies only the bytes of [begin, end) that no earlier fragment supplied.
-void Ipv4Reassembler::copyGaps(Datagram& d, uint32_t begin, uint32_t end, const uint8_t* data) {
+void IpReassembler::copyGaps(Datagram& d, uint32_t begin, uint32_t end, const uint8_t* data) {
   uint32_t pos = begin;
   for (const auto& [b, e] : d.pieces) {
     if (pos >= end) break;
@@ -107,7 +109,7 @@ void Ipv4Reassembler::copyGaps(Datagram& d, uint32_t begin, uint32_t end, const 
   if (pos < end) std::memcpy(d.buf.data() + pos, data + (pos - begin), end - pos);
 }
 
-void Ipv4Reassembler::addPiece(Datagram& d, uint32_t begin, uint32_t end) {
+void IpReassembler::addPiece(Datagram& d, uint32_t begin, uint32_t end) {
   if (begin == end) return;
   auto& v = d.pieces;
   auto it = std::lower_bound(v.begin(), v.end(), std::make_pair(begin, end));

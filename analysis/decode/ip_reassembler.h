@@ -1,16 +1,16 @@
-// Reassembles IPv4 fragments into whole datagrams, with bounded memory.
+// Reassembles IPv4 and IPv6 fragments into whole datagrams, with bounded memory.
 #pragma once
-#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <utility>
 #include <vector>
 
+#include "core/packet.h"
 #include "decode/bytes.h"
 
 namespace rudp {
 
-class Ipv4Reassembler {
+class IpReassembler {
  public:
   struct Limits {
     size_t max_datagrams = 256;           // pending datagrams; oldest dropped beyond
@@ -19,9 +19,11 @@ class Ipv4Reassembler {
     size_t max_pieces = 64;               // disjoint byte ranges per datagram
   };
 
+  // A datagram's fragments share addresses (of one family), identification
+  // (16 bits in IPv4, 32 in IPv6) and, in IPv4 only, protocol (RFC 791, RFC 8200).
   struct Key {
-    std::array<uint8_t, 4> src{}, dst{};
-    uint16_t id = 0;
+    IpAddress src, dst;
+    uint32_t id = 0;
     uint8_t proto = 0;
     bool operator==(const Key&) const = default;
   };
@@ -32,10 +34,10 @@ class Ipv4Reassembler {
     Invalid,   // the fragment contradicts the others or is out of range; ignored
   };
 
-  Ipv4Reassembler() = default;
-  explicit Ipv4Reassembler(Limits limits) : limits_(limits) {}
+  IpReassembler() = default;
+  explicit IpReassembler(Limits limits) : limits_(limits) {}
 
-  // `data`/`len`: this fragment's IP payload; `offset` in bytes. On
+  // `data`/`len`: this fragment's payload (IPv6: after the fragment header); `offset` in bytes. On
   // Complete, `whole` points into a buffer owned here, valid until the next
   // add(). Overlapping bytes keep the copy that arrived first.
   Result add(const Key& key, int64_t ts_ns, uint32_t offset, bool more, const uint8_t* data, uint32_t len,
