@@ -46,10 +46,7 @@ TEST_CASE("ipv4: Ethernet padding is trimmed by the total length", "[decode]") {
 
 TEST_CASE("ipv4: a snapped frame keeps the reported length", "[decode]") {
   Decoder dec(228);
-  Bytes pkt = udp4(pattern(1000, 3));
-  const auto onWire = uint32_t(pkt.size());
-  pkt.resize(20 + 8 + 100);  // snaplen cut
-  auto d = decodeFrame(dec, pkt, 0, 1, onWire);
+  auto d = decodeSnapped(dec, udp4(pattern(1000, 3)), 20 + 8 + 100);
   CHECK(d.pkt.error == "");
   CHECK(d.pkt.payload_len == 100);
   CHECK(d.pkt.payload_reported_len == 1000);
@@ -204,10 +201,8 @@ TEST_CASE("ipv6: trailing bytes beyond the payload length are ignored", "[decode
   CHECK(d.pkt.error == "");
   CHECK(d.payload == text("abc"));
   // Snapped IPv6: reported length from the UDP header.
-  Bytes big = ipv6(kClient6, kServer6, 17, {}, udp(kClient6, kServer6, 1, 7777, pattern(500, 2)));
-  const auto onWire = uint32_t(big.size());
-  big.resize(40 + 8 + 20);
-  auto s = decodeFrame(dec, big, 0, 1, onWire);
+  const Bytes big = ipv6(kClient6, kServer6, 17, {}, udp(kClient6, kServer6, 1, 7777, pattern(500, 2)));
+  auto s = decodeSnapped(dec, big, 40 + 8 + 20);
   CHECK(s.pkt.payload_len == 20);
   CHECK(s.pkt.payload_reported_len == 500);
   CHECK(s.pkt.error == "");

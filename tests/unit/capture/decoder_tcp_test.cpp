@@ -158,16 +158,14 @@ TEST_CASE("tcp: padding and snapping", "[decode]") {
   CHECK(a.pkt.payload_reported_len == 0);
 
   Decoder dec(228);
-  Bytes snapped = tcpPacket({}, pattern(1400, 5));
-  const auto onWire = uint32_t(snapped.size());
-  snapped.resize(40 + 60);
-  auto s = decodeFrame(dec, snapped, 0, 1, onWire);
+  const Bytes full = tcpPacket({}, pattern(1400, 5));
+  auto s = decodeSnapped(dec, full, 40 + 60);
   CHECK(s.pkt.error == "");
   CHECK(s.pkt.payload_len == 60);
   CHECK(s.pkt.payload_reported_len == 1400);
 
   // Shorter on the wire than the IP total length says: tcp.len counts what was there.
-  auto shortFrame = decodeFrame(dec, snapped);
+  auto shortFrame = decodeFrame(dec, Bytes(full.begin(), full.begin() + 40 + 60));
   CHECK(shortFrame.pkt.error == "IPv4 total length exceeds packet length");
   CHECK(shortFrame.pkt.l4 == L4::TCP);
   CHECK(shortFrame.pkt.payload_reported_len == 60);

@@ -39,6 +39,16 @@ Bytes fragment(const Bytes& seg, uint16_t id, size_t off, size_t len, bool more,
   return ipv4(kClient4, kServer4, proto, slice(seg, off, len), id, uint16_t((more ? 0x2000 : 0) | off / 8));
 }
 
+// `d` completed a datagram of UDP carrying `payload`.
+void checkReassembledUdp(const Decoded& d, const Bytes& payload) {
+  CHECK(d.pkt.ip_reassembled);
+  CHECK_FALSE(d.pkt.ip_fragment);
+  CHECK(d.pkt.l4 == L4::UDP);
+  CHECK(d.pkt.payload_len == payload.size());
+  CHECK(d.pkt.payload_reported_len == payload.size());
+  CHECK(d.payload == payload);
+}
+
 }  // namespace
 
 TEST_CASE("reassembly: every delivery order completes once", "[decode]") {
@@ -165,13 +175,8 @@ TEST_CASE("reassembly: through the decoder, UDP and TCP", "[decode]") {
   auto f2 = decodeFrame(dec, fragment(seg, 77, 0, 1480, true), 11);
   CHECK(f2.pkt.ip_fragment);
   auto f3 = decodeFrame(dec, fragment(seg, 77, 2960, 48, false), 12);
-  CHECK_FALSE(f3.pkt.ip_fragment);
-  CHECK(f3.pkt.ip_reassembled);
-  CHECK(f3.pkt.l4 == L4::UDP);
+  checkReassembledUdp(f3, payload);
   CHECK(f3.pkt.sport == 40000);
-  CHECK(f3.pkt.payload_len == 3000);
-  CHECK(f3.pkt.payload_reported_len == 3000);
-  CHECK(f3.payload == payload);
 
   const Bytes tseg = tcp(kClient4, kServer4, 1, 2, 100, 200, kAckBit, 300,
                          Bytes{1, 1, 8, 10, 0, 0, 0, 5, 0, 0, 0, 6}, pattern(100, 1));
@@ -186,11 +191,8 @@ TEST_CASE("reassembly: through the decoder, UDP and TCP", "[decode]") {
 TEST_CASE("reassembly: a snapped fragment is flagged but not held", "[decode]") {
   Decoder dec(228);
   const Bytes seg = udp(kClient4, kServer4, 1, 2, pattern(2000, 1));
-  Bytes cut = fragment(seg, 5, 0, 1480, true);
-  const auto onWire = uint32_t(cut.size());
-  cut.resize(100);
   // tshark reads the UDP header of a first fragment it cannot reassemble.
-  auto d = decodeFrame(dec, cut, 0, 1, onWire);
+  auto d = decodeSnapped(dec, fragment(seg, 5, 0, 1480, true), 100);
   CHECK(d.pkt.ip_fragment);
   CHECK(d.pkt.l4 == L4::UDP);
   CHECK(d.pkt.payload_len == 100 - 28);
@@ -218,18 +220,11 @@ TEST_CASE("reassembly: IPv6 fragments through the decoder, in any order", "[deco
   CHECK(decodeFrame(dec, fragment6(seg, 0x5678, 0, 72, true), 2).pkt.ip_fragment);
   CHECK(decodeFrame(dec, fragment6(seg, 0x12345678, 0, 72, true), 3).pkt.ip_fragment);
   auto whole = decodeFrame(dec, fragment6(seg, 0x12345678, 72, 72, true), 4);
-  CHECK(whole.pkt.ip_reassembled);
-  CHECK_FALSE(whole.pkt.ip_fragment);
-  CHECK(whole.pkt.l4 == L4::UDP);
+  checkReassembledUdp(whole, payload);
   CHECK(whole.pkt.dport == 7777);
-  CHECK(whole.pkt.payload_reported_len == 200);
-  CHECK(whole.payload == payload);
 
   // A first fragment cut by the snap length is not decoded at all, as tshark 4.0 does.
-  Bytes cut = fragment6(seg, 9, 0, 72, true);
-  const auto onWire = uint32_t(cut.size());
-  cut.resize(60);
-  auto d = decodeFrame(dec, cut, 5, 1, onWire);
+  auto d = decodeSnapped(dec, fragment6(seg, 9, 0, 72, true), 60, 5);
   CHECK(d.pkt.ip_fragment);
   CHECK(d.pkt.l4 == L4::None);
 }

@@ -83,7 +83,7 @@ inline std::vector<Decoded> decodeFile(const std::string& path, std::string* lin
 
 // Decodes one in-memory frame from an exactly sized heap copy, so ASan
 // flags any read past its end.
-// `origlen`: the frame's length on the wire, 0: as captured (a snap length cut it when larger).
+// `origlen`: the frame's length on the wire, 0: as captured.
 inline Decoded decodeFrame(Decoder& dec, const Bytes& frame, int64_t ts = 0, uint64_t n = 1,
                            uint32_t origlen = 0) {
   std::unique_ptr<uint8_t[]> copy(new uint8_t[frame.size() ? frame.size() : 1]);
@@ -99,6 +99,13 @@ inline Decoded decodeFrame(Decoder& dec, const Bytes& frame, int64_t ts = 0, uin
   Decoded d{pkt, Bytes(pkt.payload, pkt.payload + pkt.payload_len)};
   d.pkt.payload = nullptr;
   return d;
+}
+
+// `frame` with only its first `keep` bytes captured: cut by the snap
+// length, the wire had them all.
+inline Decoded decodeSnapped(Decoder& dec, const Bytes& frame, size_t keep, int64_t ts = 0) {
+  return decodeFrame(dec, Bytes(frame.begin(), frame.begin() + std::ptrdiff_t(keep)), ts, 1,
+                     uint32_t(frame.size()));
 }
 
 }  // namespace rudp::test
