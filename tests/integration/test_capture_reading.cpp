@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "capture/capture_reader.h"
+#include "capture_checks.h"
 #include "capture_files.h"
 #include "cli_checks.h"
 #include "process.h"
@@ -56,18 +57,6 @@ std::vector<std::string> decodeArgs(const std::string& capture, const std::vecto
   std::vector<std::string> argv = {"decode", capture};
   for (const auto& f : fields) argv.insert(argv.end(), {"-e", f});
   return argv;
-}
-
-uint64_t packetsOf(const nlohmann::json& connection) {
-  return connection["directions"]["client_to_server"]["packets"].get<uint64_t>() +
-         connection["directions"]["server_to_client"]["packets"].get<uint64_t>();
-}
-
-nlohmann::json analyzeJson(const std::string& capture, const std::string& db) {
-  const ProcessResult r = cli({"analyze", capture, "--db", db, "--json", "-q"});
-  INFO(r.err);
-  REQUIRE(r.status == 0);
-  return nlohmann::json::parse(r.out);
 }
 
 // Three interfaces in the first section (Ethernet with a 65535-byte snap

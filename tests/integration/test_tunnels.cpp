@@ -6,24 +6,18 @@
 // flow, the inner one, with every packet.
 #include <catch2/catch.hpp>
 
-#include <functional>
-#include <nlohmann/json.hpp>
-
-#include "capture_files.h"
-#include "process.h"
-#include "tshark_compare.h"
+#include "capture_checks.h"
+#include "grudp_flow.h"
 #include "tunnel_frames.h"
 
 using namespace rudp;
 using namespace rudp::test;
 using namespace rudp::testgen;
+using namespace rudp::testgen::flow;
 
 namespace {
 
-constexpr int kPackets = 6;  // even: client to server, odd: server to client
-const Ip4 kClient{10, 0, 0, 1}, kServer{10, 0, 0, 2}, kTunA{192, 0, 2, 1}, kTunB{198, 51, 100, 2};
-const Ip6 kClient6{0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
-const Ip6 kServer6{0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2};
+const Ip4 kTunA{192, 0, 2, 1}, kTunB{198, 51, 100, 2};
 const Ip6 kTunA6{0x20, 0x01, 0x0d, 0xb8, 0xff, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
 const Ip6 kTunB6{0x20, 0x01, 0x0d, 0xb8, 0xff, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2};
 const Mac kMacA{2, 0, 0, 0, 0, 1}, kMacB{2, 0, 0, 0, 0, 2};
@@ -31,29 +25,6 @@ const std::vector<std::string> kFields = {"frame.number", "ip.src",      "ip.dst
                                           "ip.ttl",       "ip.id",       "ipv6.src",   "ipv6.dst",
                                           "udp.srcport",  "udp.dstport", "udp.length", "tcp.srcport",
                                           "tcp.seq",      "tcp.len",     "grudp.seq",  "grudp.conn_id"};
-
-bool fromClient(int i) { return i % 2 == 0; }
-
-// GRUDP packet `i` of the flow: data from the client, acks from the server.
-Bytes grudpPacket(int i, bool v6) {
-  Grudp g;
-  g.type = fromClient(i) ? kData : kAck;
-  g.flags = fromClient(i) ? kReliable : kAckFlag;
-  g.conn_id = 0x77;
-  g.seq = uint32_t(i / 2 + 1);
-  g.ack = fromClient(i) ? 0 : g.seq;
-  g.ts = uint32_t(i * 20);
-  if (fromClient(i)) g.payload = pattern(30 + i, uint8_t(i));
-  const uint16_t sport = fromClient(i) ? 50000 : 7777, dport = fromClient(i) ? 7777 : 50000;
-  if (v6) {
-    const Ip6& a = fromClient(i) ? kClient6 : kServer6;
-    const Ip6& b = fromClient(i) ? kServer6 : kClient6;
-    return ipv6(a, b, 17, {}, udp(a, b, sport, dport, grudp(g)));
-  }
-  const Ip4& a = fromClient(i) ? kClient : kServer;
-  const Ip4& b = fromClient(i) ? kServer : kClient;
-  return ipv4(a, b, 17, udp(a, b, sport, dport, grudp(g)), uint16_t(0x200 + i), 0x4000, {}, 63);
-}
 
 // The tunnel's own IPv4/IPv6 header, in the direction of packet `i`.
 Bytes outer4(int i, uint8_t proto, const Bytes& payload) {
@@ -70,51 +41,9 @@ Bytes outerUdp4(int i, uint16_t port, const Bytes& payload) {
   return ipv4(a, b, 17, udp(a, b, uint16_t(49152 + i), port, payload), uint16_t(0x300 + i));
 }
 
-using Wrap = std::function<Bytes(int i, const Bytes& inner)>;
-
-std::string writeCapture(const TempDir& dir, const std::string& name, uint32_t linkType, bool innerV6,
-                         const Wrap& wrap, const std::vector<Bytes>& extraFrames = {}) {
-  PcapBuilder pcap(linkType);
-  int64_t t = 1'750'000'000'000'000;
-  for (int i = 0; i < kPackets; ++i) pcap.packet(t += 20'000, wrap(i, grudpPacket(i, innerV6)));
-  for (const Bytes& f : extraFrames) pcap.packet(t += 20'000, f);
-  const std::string path = dir / (name + ".pcap");
-  writeFile(path, pcap.bytes());
-  return path;
-}
-
-nlohmann::json analyzeJson(const std::string& capture) {
-  const ProcessResult r =
-      run({RUDPSCOPE_CLI, "analyze", capture, "--db", capture + ".sqlite", "--json", "-q"});
-  INFO(r.err);
-  REQUIRE(r.status == 0);
-  return nlohmann::json::parse(r.out);
-}
-
-uint64_t packetsOf(const nlohmann::json& connection) {
-  return connection["directions"]["client_to_server"]["packets"].get<uint64_t>() +
-         connection["directions"]["server_to_client"]["packets"].get<uint64_t>();
-}
-
 // tshark agrees on every line, and analyze finds the one inner GRUDP flow.
 void checkCapture(const std::string& capture, size_t frames = kPackets) {
-  INFO(capture);
-  CHECK(compareWithTshark(capture, kFields) == frames);
-  const nlohmann::json j = analyzeJson(capture);
-  REQUIRE(j["connections"].size() == 1);
-  const nlohmann::json& c = j["connections"][0];
-  CHECK(c["protocol"] == "grudp");
-  CHECK(packetsOf(c) == kPackets);
-}
-
-// `decode`'s lines for `capture` with `fields`.
-std::vector<std::string> decodeLines(const std::string& capture, const std::vector<std::string>& fields) {
-  std::vector<std::string> argv = {RUDPSCOPE_CLI, "decode", capture};
-  for (const auto& f : fields) argv.insert(argv.end(), {"-e", f});
-  const ProcessResult r = run(argv);
-  INFO(r.err);
-  CHECK(r.status == 0);
-  return splitLines(r.out);
+  checkOneFlow(capture, kFields, frames, "grudp", kPackets);
 }
 
 Bytes eth(const Bytes& ip) { return ethernet(kMacB, kMacA, ip); }
@@ -126,13 +55,13 @@ TEST_CASE(
   TempDir dir("tunnel-gre");
   const uint16_t flagSets[] = {
       0, kGreKey, kGreSeq, kGreChecksum | kGreKey | kGreSeq, kGreChecksum, kGreKey | kGreSeq};
-  checkCapture(writeCapture(dir, "gre4", 1, false, [&](int i, const Bytes& inner) {
+  checkCapture(writeCapture(dir / "gre4.pcap", 1, false, [&](int i, const Bytes& inner) {
     return eth(outer4(i, 47, gre(flagSets[i], 0x0800, inner)));
   }));
-  checkCapture(writeCapture(dir, "gre6", 1, true, [&](int i, const Bytes& inner) {
+  checkCapture(writeCapture(dir / "gre6.pcap", 1, true, [&](int i, const Bytes& inner) {
     return eth(outer6(i, 47, gre(flagSets[i], 0x86dd, inner)));
   }));
-  const std::string teb = writeCapture(dir, "gre-teb", 1, false, [&](int i, const Bytes& inner) {
+  const std::string teb = writeCapture(dir / "gre-teb.pcap", 1, false, [&](int i, const Bytes& inner) {
     return eth(outer4(i, 47, gre(kGreKey, 0x6558, eth(inner))));
   });
   checkCapture(teb);
@@ -178,56 +107,56 @@ TEST_CASE("TCP inside GRE and VXLAN shows the inner tcp.seq and is one inner con
 
 TEST_CASE("VXLAN and GENEVE print the outer and the game's UDP and the flow is the inner one") {
   TempDir dir("tunnel-udp");
-  const std::string vx = writeCapture(dir, "vxlan", 1, false, [&](int i, const Bytes& inner) {
+  const std::string vx = writeCapture(dir / "vxlan.pcap", 1, false, [&](int i, const Bytes& inner) {
     return eth(outerUdp4(i, 4789, vxlan(0x1234, eth(inner))));
   });
   checkCapture(vx);
   CHECK(decodeLines(vx, {"ip.src", "udp.srcport", "udp.dstport"})[1] ==
         "198.51.100.2,10.0.0.2\t49153,7777\t4789,50000");
   // Options of 0 and 3 words; Ethernet inside, or IP straight after the header.
-  checkCapture(writeCapture(dir, "geneve", 1, false, [&](int i, const Bytes& inner) {
+  checkCapture(writeCapture(dir / "geneve.pcap", 1, false, [&](int i, const Bytes& inner) {
     const Bytes body =
         i % 2 ? geneve(0x0800, uint8_t(i % 4), inner) : geneve(0x6558, uint8_t(i % 4), eth(inner));
     return eth(outerUdp4(i, 6081, body));
   }));
-  checkCapture(writeCapture(dir, "geneve6", 1, true, [&](int i, const Bytes& inner) {
+  checkCapture(writeCapture(dir / "geneve6.pcap", 1, true, [&](int i, const Bytes& inner) {
     return eth(outerUdp4(i, 6081, geneve(0x86dd, 2, inner)));
   }));
 }
 
 TEST_CASE("ERSPAN types I to III and MPLS in UDP carry the game's traffic") {
   TempDir dir("tunnel-mirror");
-  checkCapture(writeCapture(dir, "erspan", 1, false, [&](int i, const Bytes& inner) {
+  checkCapture(writeCapture(dir / "erspan.pcap", 1, false, [&](int i, const Bytes& inner) {
     switch (i % 3) {
       case 0: return eth(outer4(i, 47, gre(0, 0x88be, eth(inner))));
       case 1: return eth(outer4(i, 47, gre(kGreSeq, 0x88be, erspanII(eth(inner)), 0, uint32_t(i))));
       default: return eth(outer4(i, 47, gre(0, 0x22eb, erspanIII(eth(inner), i == 5))));
     }
   }));
-  checkCapture(writeCapture(dir, "mpls-udp", 1, true, [&](int i, const Bytes& inner) {
+  checkCapture(writeCapture(dir / "mpls-udp.pcap", 1, true, [&](int i, const Bytes& inner) {
     return eth(outerUdp4(i, 6635, mpls({300}, inner)));
   }));
 }
 
 TEST_CASE("IP in IP as 4in4 and 6in4 and 4in6 and 6in6") {
   TempDir dir("tunnel-ipip");
-  checkCapture(writeCapture(dir, "4in4", 1, false,
+  checkCapture(writeCapture(dir / "4in4.pcap", 1, false,
                             [&](int i, const Bytes& inner) { return eth(outer4(i, 4, inner)); }));
-  checkCapture(writeCapture(dir, "6in4", 1, true,
+  checkCapture(writeCapture(dir / "6in4.pcap", 1, true,
                             [&](int i, const Bytes& inner) { return eth(outer4(i, 41, inner)); }));
-  checkCapture(writeCapture(dir, "4in6", 1, false,
+  checkCapture(writeCapture(dir / "4in6.pcap", 1, false,
                             [&](int i, const Bytes& inner) { return eth(outer6(i, 4, inner)); }));
-  checkCapture(writeCapture(dir, "6in6", 1, true,
+  checkCapture(writeCapture(dir / "6in6.pcap", 1, true,
                             [&](int i, const Bytes& inner) { return eth(outer6(i, 41, inner)); }));
 }
 
 TEST_CASE("MPLS label stacks over Ethernet and VLAN carry IPv4 and IPv6") {
   TempDir dir("tunnel-mpls");
-  checkCapture(writeCapture(dir, "mpls4", 1, false, [&](int i, const Bytes& inner) {
+  checkCapture(writeCapture(dir / "mpls4.pcap", 1, false, [&](int i, const Bytes& inner) {
     return ethernetOf(0x8847,
                       mpls(i % 2 ? std::vector<uint32_t>{16} : std::vector<uint32_t>{100, 200, 3}, inner));
   }));
-  checkCapture(writeCapture(dir, "mpls6", 1, true, [&](int i, const Bytes& inner) {
+  checkCapture(writeCapture(dir / "mpls6.pcap", 1, true, [&](int i, const Bytes& inner) {
     Bytes vlan;
     put16(vlan, uint16_t(10 + i));
     put16(vlan, 0x8847);
@@ -238,30 +167,30 @@ TEST_CASE("MPLS label stacks over Ethernet and VLAN carry IPv4 and IPv6") {
 
 TEST_CASE("PPPoE sessions and the PPP and Cisco HDLC link types carry IPv4 and IPv6") {
   TempDir dir("tunnel-ppp");
-  checkCapture(writeCapture(dir, "pppoe4", 1, false,
+  checkCapture(writeCapture(dir / "pppoe4.pcap", 1, false,
                             [&](int, const Bytes& inner) { return ethernetOf(0x8864, pppoe(inner)); }));
-  checkCapture(writeCapture(dir, "pppoe6", 1, true,
+  checkCapture(writeCapture(dir / "pppoe6.pcap", 1, true,
                             [&](int, const Bytes& inner) { return ethernetOf(0x8864, pppoe(inner)); }));
+  checkCapture(writeCapture(dir / "ppp.pcap", 9, false,
+                            [&](int i, const Bytes& inner) { return ppp(inner, i % 2 == 0); }));
+  checkCapture(writeCapture(dir / "ppp-serial.pcap", 50, true,
+                            [&](int, const Bytes& inner) { return ppp(inner, true); }));
   checkCapture(
-      writeCapture(dir, "ppp", 9, false, [&](int i, const Bytes& inner) { return ppp(inner, i % 2 == 0); }));
-  checkCapture(
-      writeCapture(dir, "ppp-serial", 50, true, [&](int, const Bytes& inner) { return ppp(inner, true); }));
-  checkCapture(
-      writeCapture(dir, "ppp-ether", 51, false, [&](int, const Bytes& inner) { return pppoe(inner); }));
+      writeCapture(dir / "ppp-ether.pcap", 51, false, [&](int, const Bytes& inner) { return pppoe(inner); }));
   // Cisco HDLC, as its own link type and inside DLT_PPP files.
-  checkCapture(
-      writeCapture(dir, "c-hdlc", 104, false, [&](int, const Bytes& inner) { return ciscoHdlc(inner); }));
-  checkCapture(writeCapture(dir, "ppp-chdlc", 9, true, [&](int i, const Bytes& inner) {
+  checkCapture(writeCapture(dir / "c-hdlc.pcap", 104, false,
+                            [&](int, const Bytes& inner) { return ciscoHdlc(inner); }));
+  checkCapture(writeCapture(dir / "ppp-chdlc.pcap", 9, true, [&](int i, const Bytes& inner) {
     return i % 2 ? ciscoHdlc(inner) : ppp(inner, true);
   }));
 }
 
 TEST_CASE("GTP-U with and without extension headers carries the subscriber's IP packet") {
   TempDir dir("tunnel-gtp");
-  checkCapture(writeCapture(dir, "gtpu4", 1, false, [&](int i, const Bytes& inner) {
+  checkCapture(writeCapture(dir / "gtpu4.pcap", 1, false, [&](int i, const Bytes& inner) {
     return eth(outerUdp4(i, 2152, gtpu(0x1000 + uint32_t(i % 2), inner, i % 3 == 0)));
   }));
-  checkCapture(writeCapture(dir, "gtpu6", 1, true, [&](int i, const Bytes& inner) {
+  checkCapture(writeCapture(dir / "gtpu6.pcap", 1, true, [&](int i, const Bytes& inner) {
     return eth(outerUdp4(i, 2152, gtpu(0x2000, inner, i % 2 == 1)));
   }));
 }
@@ -274,16 +203,16 @@ TEST_CASE("802.11 data frames with radiotap or without and QoS or not and protec
     return i % 2 == 0 ? radiotap(ieee80211(inner, true, false, true), 0x20)
                       : radiotap(ieee80211(inner, false), 0x10);
   };
-  checkCapture(writeCapture(dir, "radiotap", 127, false, radio, {radiotap(sealed)}), kPackets + 1);
+  checkCapture(writeCapture(dir / "radiotap.pcap", 127, false, radio, {radiotap(sealed)}), kPackets + 1);
   checkCapture(
-      writeCapture(dir, "wlan", 105, true,
+      writeCapture(dir / "wlan.pcap", 105, true,
                    [&](int i, const Bytes& inner) { return ieee80211(inner, i % 2 == 1); }, {sealed}),
       kPackets + 1);
 }
 
 TEST_CASE("GTP-U in VXLAN in GRE in 6in4 keeps every header's fields in order") {
   TempDir dir("tunnel-nested");
-  const std::string f = writeCapture(dir, "nested", 1, false, [&](int i, const Bytes& inner) {
+  const std::string f = writeCapture(dir / "nested.pcap", 1, false, [&](int i, const Bytes& inner) {
     const Bytes vx = vxlan(7, eth(outerUdp4(i, 2152, gtpu(9, inner))));
     return eth(outer4(i, 41, outer6(i, 47, gre(kGreKey, 0x0800, outerUdp4(i, 4789, vx)))));
   });

@@ -126,11 +126,12 @@ class PcapBuilder {
     putLe32(out_, snaplen);
     putLe32(out_, linkType);
   }
-  PcapBuilder& packet(int64_t tsUs, const Bytes& frame) {
+  // `origlen`: the length on the wire, 0: as captured.
+  PcapBuilder& packet(int64_t tsUs, const Bytes& frame, uint32_t origlen = 0) {
     putLe32(out_, uint32_t(tsUs / 1'000'000));
     putLe32(out_, uint32_t(tsUs % 1'000'000));
     putLe32(out_, uint32_t(frame.size()));
-    putLe32(out_, uint32_t(frame.size()));
+    putLe32(out_, origlen ? origlen : uint32_t(frame.size()));
     out_.insert(out_.end(), frame.begin(), frame.end());
     return *this;
   }
