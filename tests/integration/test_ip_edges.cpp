@@ -1,0 +1,190 @@
+// The IP layer's edge cases real game captures contain: IPv6 fragments,
+// a first IPv4 fragment longer than its frame, AH after IPv4 and IPv6, and
+// frames shorter on the wire than their IP length. Each capture is built
+// here byte by byte around one flow (packets both ways); `decode` must print
+// what tshark 4.0 prints for it, and `analyze` must find that flow with
+// every packet the capture holds whole enough to read.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+
+#include "capture_checks.h"
+#include "grudp_flow.h"
+
+using namespace rudp;
+using namespace rudp::test;
+using namespace rudp::testgen;
+using namespace rudp::testgen::flow;
+
+namespace {
+
+const Mac kMacA{2, 0, 0, 0, 0, 1}, kMacB{2, 0, 0, 0, 0, 2};
+const std::vector<std::string> kFields = {
+    "frame.number", "frame.len", "frame.cap_len", "ip.src",      "ip.dst",       "ip.proto",
+    "ip.id",        "ipv6.src",  "ipv6.dst",      "udp.srcport", "udp.dstport",  "udp.length",
+    "tcp.srcport",  "tcp.seq",   "tcp.len",       "grudp.seq",   "grudp.conn_id"};
+
+Bytes eth(const Bytes& ip) { return ethernet(kMacB, kMacA, ip); }
+
+Bytes slice(const Bytes& b, size_t off, size_t len) {
+  return Bytes(b.begin() + std::ptrdiff_t(off), b.begin() + std::ptrdiff_t(off + len));
+}
+
+// Packet `i` of the flow in IPv6 fragments, each in an Ethernet frame, in
+// order: data (70 to 76 bytes of UDP) in three, 32 bytes and 32 and the
+// rest; acks (40 bytes) in two, 24 and 16.
+std::vector<Bytes> fragments6(int i) {
+  const Bytes seg = grudpSegment(i, true);
+  const size_t chunk = fromClient(i) ? 32 : 24;
+  const auto [src, dst] = ends6(i);
+  std::vector<Bytes> out;
+  for (size_t off = 0; off < seg.size(); off += chunk) {
+    const size_t len = std::min(chunk, seg.size() - off);
+    const Bytes header = fragmentHeader(17, uint32_t(off), off + len < seg.size(), 0x80000000u + uint32_t(i));
+    out.push_back(eth(ipv6(src, dst, 44, header, slice(seg, off, len))));
+  }
+  return out;
+}
+
+// Packet `i` of the flow in two IPv4 fragments, the first of `firstLen`
+// bytes after the IP header; `body` is what the IP header carries.
+std::pair<Bytes, Bytes> fragments4(int i, uint8_t proto, const Bytes& body, size_t firstLen) {
+  const auto [src, dst] = ends4(i);
+  const auto id = uint16_t(0x200 + i);
+  return {
+      eth(ipv4(src, dst, proto, slice(body, 0, firstLen), id, 0x2000)),
+      eth(ipv4(src, dst, proto, slice(body, firstLen, body.size() - firstLen), id, uint16_t(firstLen / 8)))};
+}
+
+std::vector<Frame> framesOf(const std::vector<Bytes>& frames) {
+  std::vector<Frame> out;
+  for (const Bytes& f : frames) out.push_back({f});
+  return out;
+}
+
+uint64_t payloadBytes(const nlohmann::json& connection, const char* direction) {
+  return connection["directions"][direction]["payload_bytes"].get<uint64_t>();
+}
+
+struct TcpSegment {
+  bool client;
+  uint32_t seq, ack;
+  uint8_t flags;
+  size_t bytes;
+};
+
+// A TCP connection's segment as an IPv4 or IPv6 packet in an Ethernet frame.
+Bytes tcpFrame(const TcpSegment& g, bool v6) {
+  const uint16_t sport = g.client ? 51000 : 443, dport = g.client ? 443 : 51000;
+  const int side = g.client ? 0 : 1;  // as fromClient() numbers packets
+  const Bytes data = pattern(g.bytes, 3);
+  if (v6) {
+    const auto [a, b] = ends6(side);
+    return eth(ipv6(a, b, 6, {}, tcp(a, b, sport, dport, g.seq, g.ack, g.flags, 64000, {}, data)));
+  }
+  const auto [a, b] = ends4(side);
+  return eth(ipv4(a, b, 6, tcp(a, b, sport, dport, g.seq, g.ack, g.flags, 64000, {}, data)));
+}
+
+}  // namespace
+
+TEST_CASE(
+    "IPv6 fragments both ways reassemble on the frame completing them in any order and a lost one "
+    "leaves its datagram out") {
+  TempDir dir("ip-frag6");
+  std::vector<Bytes> f = fragments6(0);
+  const std::vector<Bytes> p1 = fragments6(1), p2 = fragments6(2), p3 = fragments6(3), p4 = fragments6(4),
+                           p5 = fragments6(5), lost = fragments6(6);
+  f.insert(f.end(), p1.begin(), p1.end());
+  f.insert(f.end(), p2.rbegin(), p2.rend());               // last fragment first
+  f.insert(f.end(), {p4[0], p3[1], p4[2], p3[0], p4[1]});  // two datagrams interleaved
+  f.insert(f.end(), p5.begin(), p5.end());
+  f.insert(f.end(), {lost[0], lost[2]});  // a seventh datagram's middle fragment never arrives
+  REQUIRE(f.size() == 17);
+  const std::string capture = writePcap(dir / "frag6.pcap", 1, framesOf(f));
+  checkOneFlow(capture, kFields, 17, "grudp", kPackets);
+  // The datagram shows on the frame that completed it: 3, 5, 8, 12 and 13, 15.
+  const std::vector<std::string> lines = decodeLines(capture, {"frame.number", "grudp.seq"});
+  REQUIRE(lines.size() == 17);
+  CHECK(lines[7] == "8\t2");
+  CHECK(lines[11] == "12\t2");
+  CHECK(lines[12] == "13\t3");
+  CHECK(lines[16] == "17\t");
+}
+
+TEST_CASE("a first IPv4 fragment longer than its frame has its UDP header read from the bytes there") {
+  TempDir dir("ip-first-frag");
+  // Packets 0 and 2 in two fragments whose first frame ends after the GRUDP
+  // header: packet 0's was that short on the wire, packet 2's was cut by the
+  // snap length. Neither datagram can be reassembled.
+  std::vector<Frame> frames;
+  for (int i = 0; i < kPackets; ++i) {
+    if (i != 0 && i != 2) {
+      frames.push_back({eth(grudpPacket(i, false))});
+      continue;
+    }
+    auto [first, second] = fragments4(i, 17, grudpSegment(i, false), 48);
+    const auto onWire = uint32_t(first.size());
+    first.resize(14 + 20 + 8 + 32);
+    frames.push_back({first, i == 0 ? 0 : onWire});
+    frames.push_back({second});
+  }
+  const std::string capture = writePcap(dir / "first-frag.pcap", 1, frames);
+  checkOneFlow(capture, kFields, kPackets + 2, "grudp", kPackets);
+  const std::vector<std::string> lines =
+      decodeLines(capture, {"frame.len", "frame.cap_len", "udp.length", "grudp.seq"});
+  REQUIRE(lines.size() == kPackets + 2);
+  CHECK(lines[0] == "74\t74\t70\t1");
+  CHECK(lines[1] == "60\t60\t\t");
+  CHECK(lines[3] == "82\t74\t72\t2");
+  // Only the frame short on the wire is a decode error.
+  CHECK(analyzeJson(capture)["capture"]["decode_errors"] == 1);
+}
+
+TEST_CASE("AH after IPv4 and IPv6 carries the game's UDP, also in a reassembled IPv4 datagram") {
+  TempDir dir("ip-ah");
+  std::vector<Frame> frames;
+  for (int i = 0; i < kPackets; ++i) {
+    const auto [src, dst] = ends4(i);
+    Bytes body = authHeader(17, 0x1000 + uint32_t(i % 2), uint32_t(i + 1));
+    append(body, grudpSegment(i, false));
+    if (i != 4) {
+      frames.push_back({eth(ipv4(src, dst, 51, body, uint16_t(0x200 + i)))});
+      continue;
+    }
+    const auto [first, second] = fragments4(i, 51, body, 56);
+    frames.push_back({first});
+    frames.push_back({second});
+  }
+  checkOneFlow(writePcap(dir / "ah4.pcap", 1, frames), kFields, kPackets + 1, "grudp", kPackets);
+  const std::string ah6 = writeCapture(dir / "ah6.pcap", 1, true, [&](int i, const Bytes&) {
+    const auto [src, dst] = ends6(i);
+    return eth(ipv6(src, dst, 51, authHeader(17, 0x2000, uint32_t(i + 1)), grudpSegment(i, true)));
+  });
+  checkOneFlow(ah6, kFields, kPackets, "grudp", kPackets);
+}
+
+TEST_CASE("TCP in a frame shorter on the wire than its IP length counts the bytes the frame held") {
+  TempDir dir("ip-short-tcp");
+  const TcpSegment segments[] = {{true, 1000, 0, kSyn, 0},
+                                 {false, 5000, 1001, kSyn | kAckBit, 0},
+                                 {true, 1001, 5001, kAckBit | kPsh, 140},
+                                 {false, 5001, 1141, kAckBit | kPsh, 100},
+                                 {true, 1141, 5101, kAckBit, 0}};
+  for (const bool v6 : {false, true}) {
+    // Segment 2 lost its last 100 bytes before the capture: the frame was
+    // that short on the wire. Segment 3 lost 60 to the snap length only.
+    std::vector<Frame> frames;
+    for (const TcpSegment& g : segments) frames.push_back({tcpFrame(g, v6)});
+    frames[2].bytes.resize(frames[2].bytes.size() - 100);
+    frames[3].origlen = uint32_t(frames[3].bytes.size());
+    frames[3].bytes.resize(frames[3].bytes.size() - 60);
+    const std::string capture = writePcap(dir / (v6 ? "tcp6.pcap" : "tcp4.pcap"), 1, frames);
+    checkOneFlow(capture, kFields, 5, "tcp", 5);
+    CHECK(decodeLines(capture, {"tcp.len"}) == std::vector<std::string>{"0", "0", "40", "100", "0"});
+    const nlohmann::json j = analyzeJson(capture);
+    CHECK(payloadBytes(j["connections"][0], "client_to_server") == 40);
+    CHECK(payloadBytes(j["connections"][0], "server_to_client") == 100);
+    CHECK(j["capture"]["decode_errors"] == 1);
+  }
+}
