@@ -1,4 +1,4 @@
-// Fuzz target 2: link / IP / UDP / TCP decoding, IPv4 reassembly included.
+// Fuzz target 2: link / IP / UDP / TCP decoding, IPv4 and IPv6 reassembly included.
 //
 // Input: byte 0 picks the link type; then frames, each as
 //   u16 length | u8 ts step | u8 origlen extra | <length> bytes

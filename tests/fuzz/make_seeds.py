@@ -12,7 +12,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 OUT = os.path.join(ROOT, "tests", "fuzz", "seeds")
 LINK = os.path.join(ROOT, "tests", "data", "link")
 # Must match kLinkTypes in fuzz_decode.cpp.
-LINK_TYPES = [0, 1, 12, 14, 101, 108, 113, 228, 229, 276, 147]
+LINK_TYPES = [0, 1, 9, 12, 14, 50, 51, 101, 104, 105, 108, 113, 127, 228, 229, 276, 239, 258, 147]
 
 
 def put(target, name, data):
@@ -66,6 +66,47 @@ def udp_payloads(linktype, frames):
     return out
 
 
+def decode_seed(linktype, frames):
+    """The decode target's input: link-type selector, then (u16 len, u8 ts
+    step, u8 origlen extra, bytes) per (bytes, extra) frame."""
+    blob = bytes([LINK_TYPES.index(linktype)])
+    for fr, extra in frames:
+        blob += struct.pack("<HBB", len(fr), 1, extra) + fr
+    return blob
+
+
+def ip_edge_frames():
+    """Raw IP frames (bytes, origlen extra) of the IP layer's edge cases: UDP
+    in IPv6 fragments, out of order, interleaved and one lost; a first IPv4
+    fragment shorter on the wire than its total length and one cut by the
+    snap length; UDP after IPv4 AH."""
+    a4, b4 = bytes([10, 0, 0, 1]), bytes([10, 0, 0, 2])
+    a6, b6 = bytes.fromhex("20010db8" + "00" * 11 + "01"), bytes.fromhex("20010db8" + "00" * 11 + "02")
+
+    def udp(payload):
+        return struct.pack(">HHHH", 50000, 7777, 8 + len(payload), 0) + payload
+
+    def ipv4(proto, body, ident, frag=0x4000, total=0):
+        return struct.pack(">BBHHHBBH4s4s", 0x45, 0, total or 20 + len(body), ident, frag, 64, proto, 0,
+                           a4, b4) + body
+
+    def ipv6_fragments(body, ident, size):
+        out = []
+        for off in range(0, len(body), size):
+            piece = body[off:off + size]
+            header = struct.pack(">BBHI", 17, 0, off | (off + size < len(body)), ident)
+            out.append(struct.pack(">IHBB", 0x60000000, 8 + len(piece), 44, 64) + a6 + b6 + header + piece)
+        return out
+
+    big, small = udp(bytes(range(80))), udp(bytes(24))
+    f1, f2, lost = (ipv6_fragments(big, 0x80000001, 32), ipv6_fragments(small, 0x80000002, 16),
+                    ipv6_fragments(big, 0x80000003, 32))
+    first = ipv4(17, big[:48], 5, 0x2000)
+    ah = struct.pack(">BBHII", 17, 4, 0, 0x1000, 1) + b"\x11" * 12
+    frames = [(f, 0) for f in f1[::-1] + [f2[0], lost[0], f2[1], lost[2]]]
+    return frames + [(first[:60], 0), (first[:60], 8), (ipv4(51, ah + small, 6), 0)]
+
+
 def main():
     sim = sys.argv[1] if len(sys.argv) > 1 else None
     captures = {}
@@ -88,15 +129,13 @@ def main():
         put("ingest", name, data)
     put("capture", "empty_pcap_header", captures["eth.pcap"][:24])
 
-    # decode: link-type selector, then (u16 len, u8 ts step, u8 extra, bytes) frames.
+    # decode: the captures' first 40 frames, and the IP edge cases.
     for name, data in captures.items():
         lt, frames = read_pcap(data)
         if lt is None or lt not in LINK_TYPES:
             continue
-        blob = bytes([LINK_TYPES.index(lt)])
-        for _s, _f, fr in frames[:40]:
-            blob += struct.pack("<HBB", len(fr), 1, 0) + fr
-        put("decode", name.replace(".", "_"), blob)
+        put("decode", name.replace(".", "_"), decode_seed(lt, [(fr, 0) for _s, _f, fr in frames[:40]]))
+    put("decode", "ip_edges", decode_seed(101, ip_edge_frames()))
 
     # lua: (u8 mode, u16 a, u16 b, u8 extra, payload), every mode kind.
     lt, frames = read_pcap(captures.get("sim_lossy.pcap", captures["eth.pcap"]))
