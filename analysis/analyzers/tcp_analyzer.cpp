@@ -162,10 +162,7 @@ void TcpAnalyzer::recordTsval(Dir& d, uint32_t tsval, uint64_t frame, int64_t ns
 void TcpAnalyzer::onData(Dir& d, const DecodedPacket& p, uint32_t len, uint64_t frame, int64_t ns) {
   const uint32_t seq = p.tcp.seq, end = seq + len;
   const TcpOptions& o = p.tcp.options;
-  if (!d.started) {
-    d.started = true;
-    d.isn = d.nxt = d.una = seq;
-  }
+  if (!d.started) start(d, seq, p.tcp.flags & kSyn);
   if (o.has_timestamps) d.has_ts = true;
   // A keepalive repeats the last acked byte (or none) with nothing in
   // flight: not a retransmission of data anyone lost.
@@ -267,9 +264,40 @@ void TcpAnalyzer::onData(Dir& d, const DecodedPacket& p, uint32_t len, uint64_t 
   }
 }
 
+// The first data of a direction. Without a SYN, as in tshark, relative
+// sequence numbers count from one below the first byte seen, or below an ack
+// of it captured earlier. An earlier ack below `seq` means the bytes between
+// were in flight, sent before the capture began: a hole the acks that follow
+// can show missing, like one lost before the capture point.
+void TcpAnalyzer::start(Dir& d, uint32_t seq, bool syn) {
+  d.started = true;
+  d.mid_stream = !syn;
+  const bool inFlight = !syn && d.has_early_ack && before(d.early_ack_last, seq);
+  d.una = d.nxt = inFlight ? d.early_ack_last : seq;
+  const bool ackFirst = !syn && d.has_early_ack && before(d.early_ack_first, seq);
+  d.isn = syn ? seq : (ackFirst ? d.early_ack_first : seq) - 1;
+}
+
+// The first ack of a direction numbers bytes below everything captured: they
+// were in flight when the capture began. They become a hole at the front.
+void TcpAnalyzer::extendBack(Dir& d, uint32_t ack, int64_t ns) {
+  Seg hole;
+  hole.start = ack;
+  hole.end = d.una;
+  hole.first_ns = hole.last_ns = ns;
+  push(d, hole, 0);
+  d.una = ack;
+}
+
 void TcpAnalyzer::onAck(Dir& d, const DecodedPacket& p, bool pure, uint64_t frame, int64_t ns) {
-  if (!d.started) return;
   const uint32_t a = p.tcp.ack;
+  if (!d.started) {
+    if (!d.has_early_ack) d.early_ack_first = a;
+    d.has_early_ack = true;
+    d.early_ack_last = a;
+    return;
+  }
+  if (!d.any_ack && d.mid_stream && before(a, d.una)) extendBack(d, a, ns);
   const TcpOptions& o = p.tcp.options;
   // RFC 7323 section 4: an echo times the path only on an ack of new data (an
   // ack of nothing new may wait on the peer's own sending).
@@ -317,6 +345,7 @@ void TcpAnalyzer::onAck(Dir& d, const DecodedPacket& p, bool pure, uint64_t fram
     }
     const bool inflight = d.nxt != d.una;
     d.una = a;
+    if (d.rto_recovery && !before(a, d.recovery_point)) d.rto_recovery = false;
     d.any_ack = true;
     d.dupacks = 0;
     if (after(a, d.nxt)) d.nxt = a;  // acks for bytes the capture never saw
@@ -386,6 +415,56 @@ void TcpAnalyzer::updateVantage() {
     vantage_ = Vantage::Server;
 }
 
+bool TcpAnalyzer::shortPath() const {
+  const Dir& cs = dirs_[0];
+  const Dir& sc = dirs_[1];
+  return vantage_ == Vantage::Unknown && cs.rtt.samples() && sc.rtt.samples() &&
+         std::max(cs.rtt.minMs(), sc.rtt.minMs()) < kShortRoundTripMs;
+}
+
+// Timeout or fast, for a copy the capture did not see acknowledged; keeps the
+// segment's and the direction's recovery state.
+RetxCause TcpAnalyzer::timeoutOrFast(Dir& d, Seg& s, double since_previous_ms, int attempt, bool sender,
+                                     int64_t ns) {
+  const double tolerance = atSender(vantage_, d.id) ? 0.0 : d.rtt.minMs();
+  const double rto = d.rtt.samples() ? d.rtt.rto() : 1000.0;
+  const double timer = rto * std::ldexp(1.0, attempt - 2) * 0.9;
+  const bool hole = s.hole_ns >= 0;
+  // Sent as the ack showing the hole came in: loss detection, not a timer.
+  const bool withAck = sender && hole && double(ns - s.hole_ns) / 1e6 <= kAckTriggerMs + tolerance;
+  bool early;
+  if (since_previous_ms >= 0) {
+    // Before the sender's retransmission timer could have fired, or (at
+    // the sender) sent right after the ack that showed the hole: a timer
+    // does not fire in step with an arriving ack, loss detection does.
+    // (Linux after a tail loss probe: the probe's SACK marks the hole lost
+    // and the copy leaves with that ACK, long after the original.)
+    early = since_previous_ms < timer || withAck;
+  } else {
+    // The earlier copy was lost before the capture point. A fast copy
+    // follows the first ack that showed the hole by about a round trip; a
+    // timeout one comes at least the minimum RTO (200 ms on Linux) after
+    // the original, which left before that ack's trigger.
+    const Dir& rev = other(d);
+    const double rtt = rev.rtt.samples() ? rev.rtt.minMs() : 0.0;
+    early = hole && double(ns - s.hole_first_ns) / 1e6 < rtt + 100.0;
+  }
+  const bool afterTimeout = d.rto_recovery && before(s.start, d.recovery_point);
+  // A copy leaving at once with the ack that showed its bytes missing again
+  // is fast again (RACK: a lost retransmission, Linux's TCPLostRetransmit).
+  // Not within all of kAckTriggerMs: a timer's later copy may follow an
+  // unrelated ack by a few milliseconds.
+  const bool lostAgain = sender && hole && double(ns - s.hole_ns) / 1e6 <= kLostAgainMs + tolerance;
+  const bool mayBeFast = !s.fast_done || lostAgain;
+  const RetxCause cause = hole && early && mayBeFast && !afterTimeout ? RetxCause::Fast : RetxCause::Timeout;
+  if (!early && s.start == d.una) {  // the timer fired on the first unacked segment
+    d.rto_recovery = true;
+    d.recovery_point = d.nxt;
+  }
+  if (cause == RetxCause::Fast) s.fast_done = true;
+  return cause;
+}
+
 void TcpAnalyzer::retransmission(Dir& d, Seg& s, bool direct, uint64_t frame, int64_t ns) {
   RetransmissionEvent e;
   e.frame = frame;
@@ -400,40 +479,23 @@ void TcpAnalyzer::retransmission(Dir& d, Seg& s, bool direct, uint64_t frame, in
   } else {
     e.attempt = 2;
   }
-  const bool sender = atSender(vantage_, d.id);
+  // On a short path the capture sits within a round trip of both ends, so
+  // it is judged as the sender's, with that round trip as the tolerance.
+  const bool sender = atSender(vantage_, d.id) || shortPath();
+  // Spurious: the capture saw the receiver acknowledge these bytes before
+  // the copy came. At the sender it had the ack; elsewhere the ack may have
+  // been lost on its way, but the receiver had the data all the same.
   const bool acked = s.sacked || (d.any_ack && !after(s.end, d.una));
-  if (sender && acked) {
+  if (acked) {
     e.cause = RetxCause::Spurious;
   } else {
-    const double rto = d.rtt.samples() ? d.rtt.rto() : 1000.0;
-    const double timer = rto * std::ldexp(1.0, int(e.attempt) - 2) * 0.9;
-    const bool hole = s.hole_ns >= 0;
-    bool early;
-    if (e.since_previous_ms >= 0) {
-      // Before the sender's retransmission timer could have fired, or (at
-      // the sender) sent right after the ack that showed the hole: a timer
-      // does not fire in step with an arriving ack, loss detection does.
-      // (Linux after a tail loss probe: the probe's SACK marks the hole lost
-      // and the copy leaves with that ACK, long after the original.)
-      early =
-          e.since_previous_ms < timer || (sender && hole && double(ns - s.hole_ns) / 1e6 <= kAckTriggerMs);
-    } else {
-      // The earlier copy was lost before the capture point. A fast copy
-      // follows the first ack that showed the hole by about a round trip; a
-      // timeout one comes at least the minimum RTO (200 ms on Linux) after
-      // the original, which left before that ack's trigger.
-      const Dir& rev = other(d);
-      const double rtt = rev.rtt.samples() ? rev.rtt.minMs() : 0.0;
-      early = hole && double(ns - s.hole_first_ns) / 1e6 < rtt + 100.0;
-    }
-    e.cause = hole && early && !s.fast_done ? RetxCause::Fast : RetxCause::Timeout;
-    if (e.cause == RetxCause::Fast) s.fast_done = true;
+    e.cause = timeoutOrFast(d, s, e.since_previous_ms, int(e.attempt), sender, ns);
     if (direct && sender) {
       ++d.m.lost;  // the sender resends what it believes lost
       lossRun(d, true, frame, ns, s.start);
     }
   }
-  if (direct && acked && !sender) ++d.dup_data;
+  if (direct && acked) ++d.dup_data;
   ++d.m.retransmissions;
   if (!direct) ++d.m.retransmissions_inferred;
   switch (e.cause) {

@@ -17,13 +17,24 @@
 //   means it was sent later, so it is a retransmission; without timestamps a
 //   hole filled after more than max(srtt/2, 3 ms) is taken as one (what
 //   tshark does with its out-of-order window).
-// - Cause: spurious when the capture is at the sender and an ack (or SACK)
-//   covering the range was captured before the copy (the sender had it; an
-//   ack the capture saw elsewhere may never have reached the sender, as
-//   tshark gets wrong); fast when, since the previous copy, a duplicate ack
-//   or a SACK block above the range showed it missing (Linux retransmits
-//   after one SACK) and the copy came before the RTO estimate (RFC 6298
-//   from our samples, x2 per earlier copy) expired; else timeout.
+// - Cause: spurious when an ack (or SACK) covering the range was captured
+//   before the copy: the receiver had the bytes (at the sender it also had
+//   the ack; elsewhere the ack may have been lost on its way, which is why
+//   the sender resent, but the copy was still not needed). Fast when, since
+//   the previous copy, a duplicate ack or a SACK block above the range showed
+//   it missing (Linux retransmits after one SACK) and the copy came before
+//   the RTO estimate (RFC 6298 from our samples, x2 per earlier copy)
+//   expired, or, at the sender, within kAckTriggerMs of that ack; else
+//   timeout; so is every copy after a timer's copy of the first unacked
+//   segment until the cumulative ack passes what had been sent then (the
+//   sender is in slow start after its timeout). On a path whose round trips are under kShortRoundTripMs (a
+//   LAN), where the vantage cannot be told, the capture is judged as the
+//   sender's with the round trip as the tolerance.
+// - Mid-stream: a capture that starts with data in flight sees acks below
+//   the first byte it captured; the bytes in between are a hole, so a copy
+//   of them after duplicate acks is fast, as any hole's. Relative sequence
+//   numbers then count as tshark's do (from one below the lowest byte seen
+//   or acked first).
 // - RTT: ack of a segment captured once (Karn's rule): capture(ack) -
 //   capture(segment) for the highest segment the ack newly covers; and from
 //   TCP timestamps: capture(ack) - capture of the first segment carrying the
@@ -68,6 +79,9 @@ class TcpAnalyzer {
   // after a 1448-byte probe). A stack that waits for three duplicate acks
   // and then times out within this window of one would be called fast.
   static constexpr double kAckTriggerMs = 20.0;
+  // A fast copy lost too goes again as the ack showing it missing arrives
+  // (the netns lab: 0.02 ms after it).
+  static constexpr double kLostAgainMs = 1.0;
   // Copies of one packet seen on two interfaces arrive tens of microseconds
   // apart (1kxun.pcap: 30-60 us); a sender's own copy of a segment comes an
   // RTT (fast) or an RTO (timeout) later and has a new IPv4 id.
@@ -131,6 +145,15 @@ class TcpAnalyzer {
     Direction id;
     bool started = false, any_ack = false, has_ts = false, has_echo = false, zero_window = false;
     uint32_t isn = 0, nxt = 0, una = 0;  // highest end captured; highest cumulative ack
+    // Acks of this direction's data captured before any of that data (a
+    // capture started mid-stream): the first and the latest.
+    bool has_early_ack = false, mid_stream = false;
+    // After a retransmission timeout the sender resends what is still
+    // missing below what it had sent (Linux: TCPSlowStartRetrans), not by
+    // fast recovery, until the cumulative ack passes that point.
+    bool rto_recovery = false;
+    uint32_t recovery_point = 0;
+    uint32_t early_ack_first = 0, early_ack_last = 0;
     uint32_t dupacks = 0, last_echo = 0;
     std::vector<Seg> segs;  // ring, in seq order
     size_t head = 0, count = 0;
@@ -161,9 +184,13 @@ class TcpAnalyzer {
   void popFront(Dir& d);
   static bool capturedTwice(Dir& d, const DecodedPacket& p, uint32_t len, int64_t ns);
   void recordTsval(Dir& d, uint32_t tsval, uint64_t frame, int64_t ns);
+  void start(Dir& d, uint32_t seq, bool syn);
+  void extendBack(Dir& d, uint32_t ack, int64_t ns);
+  bool shortPath() const;
   void onData(Dir& d, const DecodedPacket& p, uint32_t len, uint64_t frame, int64_t ns);
   void onAck(Dir& d, const DecodedPacket& p, bool pure, uint64_t frame, int64_t ns);
   void retransmission(Dir& d, Seg& s, bool direct, uint64_t frame, int64_t ns);
+  RetxCause timeoutOrFast(Dir& d, Seg& s, double since_previous_ms, int attempt, bool sender, int64_t ns);
   void rememberAcked(Dir& d, const Seg& s);
   void copyOfAcked(Dir& d, Seg& copy, uint64_t frame, int64_t ns);
   void rttSample(Dir& d, double ms, RttSource src, uint64_t frame, uint64_t data_frame, int64_t ns);

@@ -4,17 +4,14 @@
 
 namespace rudp::ana {
 
-namespace {
-constexpr double kFloorMs = 2.0;
-}
-
 Vantage detectVantage(bool has_cs, double cs, bool has_sc, double sc) {
   if (!has_cs || !has_sc) return Vantage::Unknown;
-  const bool cs_local = sc <= std::max(kFloorMs, cs / 4) && cs > kFloorMs;  // client's data takes the trip
-  const bool sc_local = cs <= std::max(kFloorMs, sc / 4) && sc > kFloorMs;
+  const bool cs_local =
+      sc <= std::max(kShortRoundTripMs, cs / 4) && cs > kShortRoundTripMs;  // client's data takes the trip
+  const bool sc_local = cs <= std::max(kShortRoundTripMs, sc / 4) && sc > kShortRoundTripMs;
   if (cs_local && !sc_local) return Vantage::Client;
   if (sc_local && !cs_local) return Vantage::Server;
-  if (cs > kFloorMs && sc > kFloorMs) return Vantage::Middle;
+  if (cs > kShortRoundTripMs && sc > kShortRoundTripMs) return Vantage::Middle;
   return Vantage::Unknown;
 }
 

@@ -20,6 +20,10 @@
 
 namespace rudp::ana {
 
+// Round trips shorter than this cannot place the capture (ack delays alone
+// are that long): loopback, a LAN, veth.
+constexpr double kShortRoundTripMs = 2.0;
+
 Vantage detectVantage(bool has_cs, double min_cs_ms, bool has_sc, double min_sc_ms);
 
 // What a sample for data in `dir` measures at vantage `v`.

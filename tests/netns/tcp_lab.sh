@@ -5,10 +5,13 @@
 #   client ns            router ns                     server ns
 #   c0 10.77.1.2 <-veth-> r1 10.77.1.1 | r2 10.77.2.1 <-veth-> s0 10.77.2.2
 #                        nft forward: numgen random drop per direction
+# or, with --topology direct (a LAN: same TTLs, round trips of microseconds),
+#   c0 10.77.1.2 <-veth-> s0 10.77.1.3, drops on the receivers' input hooks.
 #
 # Usage: tcp_lab.sh --out DIR [--loss PCT | --loss-c2s PCT --loss-s2c PCT]
 #                   [--nagle on|off] [--duration S] [--drop-at router|endpoints]
 #                   [--offloads off|on] [--port N] [--seed N] [--cc NAME]
+#                   [--topology routed|direct]
 # Writes into DIR: client.pcap (captured on c0 in the client namespace),
 # server.pcap (on s0 in the server namespace), truth.json, nstat-*.json,
 # ss-*.txt, workload-*.json, nft-*.txt, offloads.txt, lab.log.
@@ -18,7 +21,7 @@ set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 OUT="" LOSS_C2S=0 LOSS_S2C=0 NAGLE=off DURATION=15 DROP_AT=router OFFLOADS=off
-PORT=7777 SEED=1 CC=""
+PORT=7777 SEED=1 CC="" TOPOLOGY=routed
 
 usage() { sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while [[ $# -gt 0 ]]; do
@@ -34,6 +37,7 @@ while [[ $# -gt 0 ]]; do
     --port) PORT=$2; shift 2 ;;
     --seed) SEED=$2; shift 2 ;;
     --cc) CC=$2; shift 2 ;;
+    --topology) TOPOLOGY=$2; shift 2 ;;
     -h|--help) usage ;;
     *) echo "tcp_lab.sh: unknown argument $1" >&2; usage ;;
   esac
@@ -42,6 +46,9 @@ done
 [[ $NAGLE == on || $NAGLE == off ]] || usage
 [[ $DROP_AT == router || $DROP_AT == endpoints ]] || usage
 [[ $OFFLOADS == on || $OFFLOADS == off ]] || usage
+[[ $TOPOLOGY == routed || $TOPOLOGY == direct ]] || usage
+# Without a router the only place to drop is the receivers' input hook.
+[[ $TOPOLOGY == direct ]] && DROP_AT=endpoints
 
 skip() { echo "tcp_lab.sh: SKIP: $*" >&2; exit 77; }
 [[ $(id -u) -eq 0 ]] || skip "needs root (network namespaces, nftables, capture)"
@@ -72,7 +79,8 @@ done
 
 # shellcheck source=../netns/three_ns.sh
 source "$HERE/three_ns.sh"
-three_ns_setup rsc 77
+if [[ $TOPOLOGY == routed ]]; then three_ns_setup rsc 77; else two_ns_setup rsc 77; fi
+ROUTED=false; [[ $TOPOLOGY == routed ]] && ROUTED=true
 if [[ -n $CC ]]; then
   inC sysctl -qw net.ipv4.tcp_congestion_control="$CC"
   inS sysctl -qw net.ipv4.tcp_congestion_control="$CC"
@@ -85,7 +93,7 @@ CC_USED=$(inC sysctl -n net.ipv4.tcp_congestion_control)
 : >"$OUT/offloads.txt"
 if [[ $OFFLOADS == off ]]; then
   inC "$BIN/veth_offload" c0 >>"$OUT/offloads.txt"
-  inR "$BIN/veth_offload" r1 r2 >>"$OUT/offloads.txt"
+  $ROUTED && inR "$BIN/veth_offload" r1 r2 >>"$OUT/offloads.txt"
   inS "$BIN/veth_offload" s0 >>"$OUT/offloads.txt"
 else
   echo "offloads left at the veth defaults" >>"$OUT/offloads.txt"
@@ -94,7 +102,7 @@ fi
 # Loss. router: drop in the router's forward hook, so the receiver's capture
 # misses what was lost. endpoints: drop on the receiver's input hook, which
 # runs after its capture tap, so both captures see every copy.
-inR nft -f - <<EOF
+$ROUTED && inR nft -f - <<EOF
 table inet lab {
   counter seen_c2s { }
   counter seen_s2c { }
@@ -131,7 +139,7 @@ table inet lab {
 }
 EOF
 fi
-inR nft list ruleset >"$OUT/nft-rules-router.txt"
+$ROUTED && inR nft list ruleset >"$OUT/nft-rules-router.txt"
 if [[ $DROP_AT == endpoints ]]; then
   { inC nft list ruleset; inS nft list ruleset; } >"$OUT/nft-rules-endpoints.txt"
 fi
@@ -174,7 +182,7 @@ start_capture "$NS" s0 "$OUT/server.pcap"
 TCPDUMP_S=${PIDS[-1]}
 
 ND=1; [[ $NAGLE == on ]] && ND=0
-log "lab $$: loss c2s ${LOSS_C2S}% s2c ${LOSS_S2C}% (drop at $DROP_AT), nagle $NAGLE, ${DURATION}s, cc $CC_USED, offloads $OFFLOADS"
+log "lab $$ ($TOPOLOGY): loss c2s ${LOSS_C2S}% s2c ${LOSS_S2C}% (drop at $DROP_AT), nagle $NAGLE, ${DURATION}s, cc $CC_USED, offloads $OFFLOADS"
 TIMEOUT=$(awk -v d="$DURATION" 'BEGIN { printf "%d", d + 120 }')
 inS "$BIN/tcp_workload" server "$PORT" --nodelay $ND --seed $((SEED * 2 + 1)) --timeout "$TIMEOUT" \
   >"$OUT/workload-server.json" 2>"$OUT/workload-server.stderr" &
@@ -226,8 +234,11 @@ counter() { # ns name
   ip netns exec "$1" nft list counter inet lab "$2" 2>/dev/null |
     sed -n 's/.*packets \([0-9]*\) bytes.*/\1/p' | head -1
 }
-SEEN_C2S=$(counter "$NR" seen_c2s)
-SEEN_S2C=$(counter "$NR" seen_s2c)
+SEEN_C2S="" SEEN_S2C=""
+if $ROUTED; then
+  SEEN_C2S=$(counter "$NR" seen_c2s)
+  SEEN_S2C=$(counter "$NR" seen_s2c)
+fi
 if [[ $DROP_AT == router ]]; then
   DROP_C2S=$(counter "$NR" drop_c2s)
   DROP_S2C=$(counter "$NR" drop_s2c)
@@ -235,7 +246,7 @@ else
   DROP_C2S=$(counter "$NS" drop_c2s)
   DROP_S2C=$(counter "$NC" drop_s2c)
 fi
-inR nft list ruleset >"$OUT/nft-router-after.txt"
+$ROUTED && inR nft list ruleset >"$OUT/nft-router-after.txt"
 [[ $DROP_AT == endpoints ]] && { inC nft list ruleset; inS nft list ruleset; } >"$OUT/nft-endpoints-after.txt"
 
 delta_obj() { # ns assoc-array-name-of-before
@@ -265,6 +276,7 @@ cat >"$OUT/truth.json" <<EOF
     "loss_percent": {"client_to_server": $LOSS_C2S, "server_to_client": $LOSS_S2C},
     "nft_permille": {"client_to_server": $PM_C2S, "server_to_client": $PM_S2C},
     "drop_at": "$DROP_AT",
+    "topology": "$TOPOLOGY",
     "nagle": $([[ $NAGLE == on ]] && echo true || echo false),
     "duration_s": $DURATION,
     "delay_ms": 0,

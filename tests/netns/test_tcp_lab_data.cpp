@@ -23,6 +23,9 @@ TEST_CASE("loss 5% Nagle on (tail loss probes, RACK after their SACKs)", "[tcp]"
   checkCommitted({"loss5-nagle", 5, true});
 }
 TEST_CASE("loss 5% Nagle off", "[tcp]") { checkCommitted({"loss5-nodelay", 5, false}); }
+TEST_CASE("two namespaces on one veth pair (LAN), loss 5% Nagle on", "[tcp]") {
+  checkCommitted({"lan-loss5-nagle", 5, true, "endpoints", 12, "direct"});
+}
 TEST_CASE("loss 5% Nagle off dropped at the receivers input", "[tcp]") {
   checkCommitted({"loss5-nodelay-endpoints", 5, false, "endpoints"});
 }

@@ -3,6 +3,7 @@
 # pairs and routed through the router, removed again on exit.
 #
 #   three_ns_setup PREFIX OCTET    # e.g. three_ns_setup rsc 77 -> 10.77.1.0/24, 10.77.2.0/24
+#   two_ns_setup PREFIX OCTET      # client and server on one veth pair, 10.OCTET.1.0/24, no router
 #
 # Needs $LOG and a skip() function. Defines NC NR NS (namespace names),
 # C_IP R1_IP R2_IP S_IP, PIDS (background pids to stop on exit) and
@@ -59,4 +60,25 @@ three_ns_setup() {
   inC ip route add default via "$R1_IP"
   inS ip route add default via "$R2_IP"
   inR sysctl -qw net.ipv4.ip_forward=1
+}
+
+# A LAN: the client and the server joined by one veth pair, on one subnet, so
+# neither end's packets are routed (TTLs stay at their initial value). NR is
+# empty and inR must not be used. Interfaces: c0 (client), s0 (server).
+two_ns_setup() {
+  local prefix=$1 octet=$2
+  NC=$prefix-c-$$ NR="" NS=$prefix-s-$$
+  C_IP=10.$octet.1.2 S_IP=10.$octet.1.3
+  PIDS=()
+  trap three_ns_cleanup EXIT
+  trap 'exit 130' INT TERM
+
+  ip netns add "$NC" 2>>"$LOG" || skip "ip netns add refused (no CAP_SYS_ADMIN?)"
+  ip netns add "$NS"
+  ip link add c0 netns "$NC" type veth peer name s0 netns "$NS"
+  inC ip addr add "$C_IP/24" dev c0
+  inS ip addr add "$S_IP/24" dev s0
+  for n in $NC $NS; do ip -n "$n" link set lo up; done
+  inC ip link set c0 up
+  inS ip link set s0 up
 }

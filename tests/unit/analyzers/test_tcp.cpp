@@ -348,3 +348,156 @@ TEST_CASE("TCP: a copy of acked bytes links the copies captured before it, never
   CHECK(c.previous_frame == 0);
   CHECK(c.since_previous_ms == -1);
 }
+
+TEST_CASE(
+    "TCP mid-stream: a copy of bytes in flight before the capture, after three SACK dup acks, is fast") {
+  // The shape of ppa-tcp_dupack.pcapng: the capture (at the receiver) starts
+  // with the receiver acking 1000 and SACKing above it; the server's data
+  // captured starts at 2000; the copy of 1000 comes 0.01 ms after the third
+  // duplicate ack.
+  TcpFeed t;
+  auto ip = [](Tcp x, uint16_t id) {
+    x.p.l3 = L3::IPv4;
+    x.p.ip_id = id;
+    return x;
+  };
+  t.send(C2S, 0, Tcp(700, 1000, ACK).sack(1500, 2000));
+  t.send(S2C, 0.19, ip(Tcp(2000, 700, ACK, 100), 10));
+  t.send(C2S, 0.20, Tcp(700, 1000, ACK).sack(1500, 2100));
+  t.send(S2C, 0.29, ip(Tcp(2100, 700, ACK, 100), 11));
+  t.send(C2S, 0.30, Tcp(700, 1000, ACK).sack(1500, 2200));
+  t.send(S2C, 0.42, ip(Tcp(2200, 700, ACK, 100), 12));
+  t.send(C2S, 0.43, Tcp(700, 1000, ACK).sack(1500, 2300));
+  const uint64_t copy = t.send(S2C, 0.44, ip(Tcp(1000, 700, ACK, 100), 13));
+  t.send(C2S, 0.45, Tcp(700, 1100, ACK).sack(1500, 2300));
+  const auto m = t.a.finish();
+  REQUIRE(t.r.retx.size() == 1);
+  const auto& e = t.r.retx[0];
+  CHECK(e.frame == copy);
+  CHECK(e.cause == RetxCause::Fast);
+  CHECK(e.seq == 1);  // tshark: relative to one below the first ack seen
+  CHECK(e.original_frame == 0);
+  CHECK(e.previous_frame == 0);
+  CHECK(m.dir[1].retransmissions_inferred == 1);
+  CHECK(m.dir[1].lost == 1);
+  CHECK(m.dir[1].reordered == 0);
+}
+
+TEST_CASE("TCP mid-stream: an ack below the first captured byte, seen after it, opens the same hole") {
+  TcpFeed t;
+  auto ip = [](Tcp x, uint16_t id) {
+    x.p.l3 = L3::IPv4;
+    x.p.ip_id = id;
+    return x;
+  };
+  t.send(S2C, 0, ip(Tcp(2000, 700, ACK, 100), 10));
+  t.send(C2S, 0.1, Tcp(700, 1000, ACK).sack(2000, 2100));
+  t.send(C2S, 0.2, Tcp(700, 1000, ACK).sack(2000, 2100));
+  t.send(S2C, 0.25, ip(Tcp(1000, 700, ACK, 1000), 11));  // numbered after 2000: a copy
+  t.send(C2S, 0.3, Tcp(700, 2100, ACK));
+  const auto m = t.a.finish();
+  REQUIRE(t.r.retx.size() == 1);
+  CHECK(t.r.retx[0].cause == RetxCause::Fast);
+  CHECK(t.r.retx[0].seq == uint32_t(1000 - 1999));  // below the first byte seen, as tshark wraps it
+  CHECK(m.dir[1].lost == 1);
+  CHECK(m.dir[1].reordered == 0);
+}
+
+TEST_CASE("TCP at the receiver: a copy of bytes it had acknowledged is spurious") {
+  // Server-side capture: the server acked 1001-1100, the ack was lost on
+  // its way, and the client's timer resent the segment.
+  TcpFeed t;
+  t.send(C2S, 0, Tcp(1000, 0, SYN));
+  t.send(S2C, 0.1, Tcp(5000, 1001, SYN | ACK));
+  t.send(C2S, 50, Tcp(1001, 5001, ACK));
+  const uint64_t first = t.send(C2S, 60, Tcp(1001, 5001, ACK | PSH, 100));
+  t.send(S2C, 60.1, Tcp(5001, 1101, ACK));
+  const uint64_t copy = t.send(C2S, 310, Tcp(1001, 5001, ACK | PSH, 100));
+  t.send(S2C, 310.1, Tcp(5001, 1101, ACK).sack(1001, 1101));  // D-SACK
+  const auto m = t.a.finish();
+  CHECK(m.vantage == Vantage::Server);
+  REQUIRE(t.r.retx.size() == 1);
+  CHECK(t.r.retx[0].frame == copy);
+  CHECK(t.r.retx[0].original_frame == first);
+  CHECK(t.r.retx[0].cause == RetxCause::Spurious);
+  CHECK(m.dir[0].retransmissions_spurious == 1);
+  CHECK(m.dir[0].duplicates == 1);
+  CHECK(m.dir[0].lost == 0);
+}
+
+TEST_CASE("TCP on a LAN (same TTLs, round trips of 50 us): a copy leaving with a SACK is fast") {
+  // Nagle on, as in the netns lab: the tail loss probe 200 ms after the lost
+  // segment brings a SACK, and the copy leaves 0.03 ms after it.
+  TcpFeed t;
+  t.send(C2S, 0, Tcp(1000, 0, SYN));
+  t.send(S2C, 0.05, Tcp(5000, 1001, SYN | ACK));
+  t.send(C2S, 0.1, Tcp(1001, 5001, ACK));
+  t.send(S2C, 10, Tcp(5001, 1001, ACK | PSH, 100));
+  t.send(C2S, 10.05, Tcp(1001, 5101, ACK));
+  t.send(C2S, 20, Tcp(1001, 5101, ACK | PSH, 100));
+  t.send(S2C, 20.05, Tcp(5101, 1101, ACK));
+  t.send(C2S, 30, Tcp(1101, 5101, ACK | PSH, 100));   // lost
+  t.send(C2S, 240, Tcp(1201, 5101, ACK | PSH, 100));  // the probe
+  t.send(S2C, 240.05, Tcp(5101, 1101, ACK).sack(1201, 1301));
+  t.send(C2S, 240.08, Tcp(1101, 5101, ACK | PSH, 100));  // with the SACK
+  t.send(S2C, 240.13, Tcp(5101, 1301, ACK));
+  const auto m = t.a.finish();
+  CHECK(m.vantage == Vantage::Unknown);
+  REQUIRE(t.r.retx.size() == 1);
+  CHECK(t.r.retx[0].cause == RetxCause::Fast);
+  CHECK(m.dir[0].lost == 1);
+}
+
+TEST_CASE(
+    "TCP at the sender: copies after a timeout, until the ack passes what was sent, are the timeout's") {
+  // Linux after an RTO: the head's copy, then the other lost segments in
+  // slow start (TCPSlowStartRetrans), not fast recovery; a loss after the
+  // ack passed the recovery point is fast again.
+  TcpFeed t;
+  t.handshake();
+  t.send(C2S, 1060, Tcp(1001, 5001, ACK | PSH, 100));
+  t.send(S2C, 1110, Tcp(5001, 1101, ACK));             // RTT 50 ms: RTO 200 ms
+  t.send(C2S, 1200, Tcp(1101, 5001, ACK | PSH, 100));  // lost
+  t.send(C2S, 1210, Tcp(1201, 5001, ACK | PSH, 100));  // lost
+  t.send(C2S, 1220, Tcp(1301, 5001, ACK | PSH, 100));
+  t.send(S2C, 1270, Tcp(5001, 1101, ACK).sack(1301, 1401));
+  t.send(C2S, 1700, Tcp(1101, 5001, ACK | PSH, 100));  // the timer's copy of the head
+  t.send(S2C, 1750, Tcp(5001, 1201, ACK).sack(1301, 1401));
+  t.send(C2S, 1750.02, Tcp(1201, 5001, ACK | PSH, 100));  // slow start after the timeout
+  t.send(S2C, 1800, Tcp(5001, 1401, ACK));
+  t.send(C2S, 1810, Tcp(1401, 5001, ACK | PSH, 100));  // lost
+  t.send(C2S, 1820, Tcp(1501, 5001, ACK | PSH, 100));
+  t.send(S2C, 1870, Tcp(5001, 1401, ACK).sack(1501, 1601));
+  t.send(C2S, 1870.02, Tcp(1401, 5001, ACK | PSH, 100));  // fast again
+  t.send(S2C, 1920, Tcp(5001, 1601, ACK));
+  const auto m = t.a.finish();
+  REQUIRE(t.r.retx.size() == 4);  // the SYN's, then 1101, 1201, 1401
+  CHECK(t.r.retx[1].cause == RetxCause::Timeout);
+  CHECK(t.r.retx[2].cause == RetxCause::Timeout);
+  CHECK(t.r.retx[3].cause == RetxCause::Fast);
+  CHECK(m.dir[0].retransmissions_fast == 1);
+}
+
+TEST_CASE("TCP at the sender: a fast copy that is lost too goes again with the next SACK, fast again") {
+  // The netns lab's loss5-nagle run, frames 339-344: the copy of 1101 is lost
+  // as well; the SACK of the next copy shows it missing and Linux's RACK
+  // resends it 0.02 ms later (TCPFastRetrans counted both).
+  TcpFeed t;
+  t.handshake();
+  t.send(C2S, 1060, Tcp(1001, 5001, ACK | PSH, 100));
+  t.send(S2C, 1110, Tcp(5001, 1101, ACK));                // RTT 50 ms
+  t.send(C2S, 1200, Tcp(1101, 5001, ACK | PSH, 100));     // lost
+  t.send(C2S, 1200.01, Tcp(1201, 5001, ACK | PSH, 100));  // lost
+  t.send(C2S, 1200.02, Tcp(1301, 5001, ACK | PSH, 100));
+  t.send(S2C, 1250, Tcp(5001, 1101, ACK).sack(1301, 1401));
+  t.send(C2S, 1250.03, Tcp(1101, 5001, ACK | PSH, 100));  // fast, lost again
+  t.send(C2S, 1250.06, Tcp(1201, 5001, ACK | PSH, 100));  // fast
+  t.send(S2C, 1300.08, Tcp(5001, 1101, ACK).sack(1201, 1401));
+  t.send(C2S, 1300.10, Tcp(1101, 5001, ACK | PSH, 100));  // with that SACK: fast again
+  t.send(S2C, 1350, Tcp(5001, 1401, ACK));
+  const auto m = t.a.finish();
+  REQUIRE(t.r.retx.size() == 4);  // the SYN's, then 1101, 1201, 1101
+  CHECK(t.r.retx[3].attempt == 3);
+  CHECK(t.r.retx[3].cause == RetxCause::Fast);
+  CHECK(m.dir[0].retransmissions_fast == 3);
+}
