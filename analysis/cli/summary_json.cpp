@@ -11,11 +11,8 @@ namespace {
 double seconds(int64_t ns) { return static_cast<double>(ns) / 1e9; }
 
 json directionJson(const DirectionStats& s) {
-  return {{"packets", s.packets},
-          {"bytes", s.bytes},
-          {"payload_bytes", s.payload_bytes},
-          {"segments", s.segments},
-          {"malformed", s.malformed}};
+  return {{"packets", s.packets},   {"bytes", s.bytes},         {"payload_bytes", s.payload_bytes},
+          {"segments", s.segments}, {"malformed", s.malformed}, {"foreign", s.foreign}};
 }
 
 json orNull(bool present, double v) { return present ? json(v) : json(nullptr); }

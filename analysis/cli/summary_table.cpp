@@ -89,6 +89,10 @@ void printTableRows(const ConnectionRecord& r, const std::vector<double>& limits
               static_cast<double>(x.last_ts_ns) / 1e9 - static_cast<double>(x.first_ts_ns) / 1e9);
   printDirection(r, 0, limits);
   printDirection(r, 1, limits);
+  if (const uint64_t foreign = x.dir[0].foreign + x.dir[1].foreign)
+    std::printf("      %" PRIu64 " datagrams on this socket are not %s (%" PRIu64 " c>s, %" PRIu64
+                " s>c): counted in packets, not analysed\n",
+                foreign, x.protocol.c_str(), x.dir[0].foreign, x.dir[1].foreign);
 }
 
 void printTableFooter() {

@@ -22,6 +22,7 @@ struct DirectionStats {
   uint64_t payload_bytes = 0;  // transport payload bytes
   uint64_t segments = 0;       // contract segments (several per datagram for KCP/ENet)
   uint64_t malformed = 0;      // datagrams the dissector marked malformed or failed on
+  uint64_t foreign = 0;        // datagrams on the socket no dissector claimed (heartbeats, probes)
 };
 
 struct Connection {
@@ -33,7 +34,7 @@ struct Connection {
   bool has_conn_id = false;
   uint64_t conn_id = 0;
   int64_t first_ts_ns = 0, last_ts_ns = 0;
-  uint32_t rebindings = 0;  // client address/port changes under one connection id
+  uint32_t rebindings = 0;  // address/port changes under one connection id (NAT, reconnects)
   bool closed = false;      // closed by ConnectionTable::closeIdle (no more packets)
   DirectionStats dir[2];
 };

@@ -45,10 +45,17 @@ struct ConnectionTable::Index {
   // (protocol, endpoint pair) -> the latest connection with an id on that
   // pair: where the protocol's datagrams without segments go (KCP FEC parity).
   std::unordered_map<Key, Connection*, KeyHash> id_by_pair;
+  // (endpoint pair) -> the latest connection of any protocol on that pair:
+  // where the datagrams no dissector claimed go.
+  std::unordered_map<Key, Connection*, KeyHash> contract_by_pair;
+  // (protocol, id, the two addresses without ports) -> the connection: a
+  // conversation that went on over a new port pair (a reconnect with the
+  // same KCP conv, a NAT that remapped both ends).
+  std::unordered_map<Key, Connection*, KeyHash> id_by_hosts;
 };
 
 namespace {
-constexpr int kTcp = -2, kUdp = -3;
+constexpr int kTcp = -2, kUdp = -3, kAnyProtocol = -4;
 
 bool lessEndpoint(const Endpoint& x, const Endpoint& y) {
   if (x.ip != y.ip) return x.ip < y.ip;
@@ -59,7 +66,24 @@ bool lessEndpoint(const Endpoint& x, const Endpoint& y) {
 bool serverIsDst(const Endpoint& src, const Endpoint& dst) {
   return src.port != dst.port ? src.port > dst.port : true;
 }
+
+Direction dirOf(const Connection& c, const Endpoint& src) {
+  return c.client == src ? Direction::ClientToServer : Direction::ServerToClient;
+}
 }  // namespace
+
+// The key of a packet's address pair for `keyProto`, lower endpoint first.
+ConnectionTable::Key ConnectionTable::pairKey(int keyProto, const DecodedPacket& p) {
+  Key k{keyProto, false, 0, {p.src, p.sport}, {p.dst, p.dport}};
+  if (lessEndpoint(k.b, k.a)) std::swap(k.a, k.b);
+  return k;
+}
+
+ConnectionTable::Key ConnectionTable::hostsKey(int protoIndex, uint64_t id, const DecodedPacket& p) {
+  Key k{protoIndex, true, id, {p.src, 0}, {p.dst, 0}};
+  if (lessEndpoint(k.b, k.a)) std::swap(k.a, k.b);
+  return k;
+}
 
 ConnectionTable::ConnectionTable() : index_(std::make_unique<Index>()) {}
 ConnectionTable::~ConnectionTable() = default;
@@ -80,14 +104,10 @@ ConnectionTable::Hit ConnectionTable::create(const std::string& proto, int proto
 ConnectionTable::Hit ConnectionTable::byPair(int keyProto, const std::string& name, int protoIndex,
                                              const DecodedPacket& p, bool srcIsClientIfNew, bool handshake) {
   const Endpoint src{p.src, p.sport}, dst{p.dst, p.dport};
-  Key k{keyProto, false, 0, src, dst};
-  if (lessEndpoint(dst, src)) std::swap(k.a, k.b);
-  if (auto it = index_->map.find(k); it != index_->map.end()) {
-    Connection* c = it->second;
-    return Hit{c, c->client == src ? Direction::ClientToServer : Direction::ServerToClient};
-  }
-  Hit h = srcIsClientIfNew ? create(name, protoIndex, src, dst, p.ts_ns)
-                           : create(name, protoIndex, dst, src, p.ts_ns);
+  const Key k = pairKey(keyProto, p);
+  if (auto it = index_->map.find(k); it != index_->map.end()) return Hit{it->second, dirOf(*it->second, src)};
+  Hit h = srcIsClientIfNew ? createOrAdopt(name, protoIndex, src, dst, p.ts_ns)
+                           : createOrAdopt(name, protoIndex, dst, src, p.ts_ns);
   h.dir = srcIsClientIfNew ? Direction::ClientToServer : Direction::ServerToClient;
   h.conn->roles_from_handshake = handshake;
   index_->map.emplace(k, h.conn);
@@ -96,12 +116,18 @@ ConnectionTable::Hit ConnectionTable::byPair(int keyProto, const std::string& na
 
 ConnectionTable::Hit ConnectionTable::contractPacket(int protoIndex, const std::string& protoName,
                                                      const Segment* first, const DecodedPacket& p) {
+  const Hit h = contractHit(protoIndex, protoName, first, p);
+  index_->contract_by_pair[pairKey(kAnyProtocol, p)] = h.conn;
+  return h;
+}
+
+ConnectionTable::Hit ConnectionTable::contractHit(int protoIndex, const std::string& protoName,
+                                                  const Segment* first, const DecodedPacket& p) {
   const Endpoint src{p.src, p.sport}, dst{p.dst, p.dport};
   const bool connect = first && first->role == SegmentRole::Connect;
   const bool accept = first && first->role == SegmentRole::Accept;
   const bool srcIsClient = connect || (!accept && serverIsDst(src, dst));
-  Key pair{protoIndex, false, 0, src, dst};
-  if (lessEndpoint(dst, src)) std::swap(pair.a, pair.b);
+  const Key pair = pairKey(protoIndex, p);
   if (!first) {
     // Claimed but without segments (no connection id to go by): it belongs to
     // the protocol's connection on this address pair when there is one.
@@ -120,6 +146,7 @@ ConnectionTable::Hit ConnectionTable::contractPacket(int protoIndex, const std::
     if (!(c->client == src)) {
       c->client = src;
       ++c->rebindings;
+      index_->id_by_hosts[hostsKey(protoIndex, id, p)] = c;
     }
     index_->id_by_pair[pair] = c;
     return Hit{c, Direction::ClientToServer};
@@ -129,19 +156,41 @@ ConnectionTable::Hit ConnectionTable::contractPacket(int protoIndex, const std::
     if (!(c->client == dst)) {
       c->client = dst;
       ++c->rebindings;
+      index_->id_by_hosts[hostsKey(protoIndex, id, p)] = c;
     }
     index_->id_by_pair[pair] = c;
     return Hit{c, Direction::ServerToClient};
   }
-  Hit h = srcIsClient ? create(protoName, protoIndex, src, dst, p.ts_ns)
-                      : create(protoName, protoIndex, dst, src, p.ts_ns);
+  const Key hosts = hostsKey(protoIndex, id, p);
+  if (auto it = index_->id_by_hosts.find(hosts); it != index_->id_by_hosts.end()) {
+    const Hit h = movePorts(*it->second, src, dst, srcIsClient);
+    index_->id_by_pair[pair] = h.conn;
+    return h;
+  }
+  Hit h = srcIsClient ? createOrAdopt(protoName, protoIndex, src, dst, p.ts_ns)
+                      : createOrAdopt(protoName, protoIndex, dst, src, p.ts_ns);
   h.dir = srcIsClient ? Direction::ClientToServer : Direction::ServerToClient;
   h.conn->has_conn_id = true;
   h.conn->conn_id = id;
   h.conn->roles_from_handshake = connect || accept;
   index_->map.emplace(Key{protoIndex, true, id, h.conn->server, {}}, h.conn);
   index_->id_by_pair[pair] = h.conn;
+  index_->id_by_hosts[hosts] = h.conn;
   return h;
+}
+
+// A connection's id seen between the same two hosts on new ports: the client
+// and the server keep their addresses (told apart by them, or by `srcIsClient`
+// when both ends share one address, as on loopback) and take the new ports.
+ConnectionTable::Hit ConnectionTable::movePorts(Connection& c, const Endpoint& src, const Endpoint& dst,
+                                                bool srcIsClient) {
+  const bool fromClient = src.ip != dst.ip ? src.ip == c.client.ip : srcIsClient;
+  index_->map.erase(Key{c.proto_index, true, c.conn_id, c.server, {}});
+  c.client = fromClient ? src : dst;
+  c.server = fromClient ? dst : src;
+  ++c.rebindings;
+  index_->map.emplace(Key{c.proto_index, true, c.conn_id, c.server, {}}, &c);
+  return Hit{&c, fromClient ? Direction::ClientToServer : Direction::ServerToClient};
 }
 
 ConnectionTable::Hit ConnectionTable::tcpPacket(const DecodedPacket& p) {
@@ -152,7 +201,30 @@ ConnectionTable::Hit ConnectionTable::tcpPacket(const DecodedPacket& p) {
 
 ConnectionTable::Hit ConnectionTable::udpPacket(const DecodedPacket& p) {
   const Endpoint src{p.src, p.sport}, dst{p.dst, p.dport};
+  if (auto it = index_->contract_by_pair.find(pairKey(kAnyProtocol, p)); it != index_->contract_by_pair.end())
+    return Hit{it->second, dirOf(*it->second, src), true};
   return byPair(kUdp, "udp", -1, p, serverIsDst(src, dst), false);
+}
+
+// A protocol's first datagram on an address pair that already has a "udp"
+// connection (datagrams no dissector claimed came first): that connection
+// becomes the protocol's, its datagrams so far foreign ones.
+ConnectionTable::Hit ConnectionTable::createOrAdopt(const std::string& proto, int protoIndex,
+                                                    const Endpoint& client, const Endpoint& server,
+                                                    int64_t ts) {
+  Key udp{kUdp, false, 0, client, server};
+  if (lessEndpoint(udp.b, udp.a)) std::swap(udp.a, udp.b);
+  const auto it = protoIndex >= 0 ? index_->map.find(udp) : index_->map.end();
+  if (it == index_->map.end()) return create(proto, protoIndex, client, server, ts);
+  Connection* c = it->second;
+  index_->map.erase(it);
+  if (!(c->client == client)) std::swap(c->dir[0], c->dir[1]);
+  c->protocol = proto;
+  c->proto_index = protoIndex;
+  c->client = client;
+  c->server = server;
+  for (DirectionStats& d : c->dir) d.foreign = d.packets;
+  return Hit{c, Direction::ClientToServer};
 }
 
 void ConnectionTable::closeIdle(int64_t now_ns, int64_t idle_ns, size_t max_open,
@@ -190,6 +262,8 @@ void ConnectionTable::closeIdle(int64_t now_ns, int64_t idle_ns, size_t max_open
   std::erase_if(conns_, [](const auto& c) { return !c; });
   std::erase_if(index_->map, [](const auto& kv) { return kv.second->closed; });
   std::erase_if(index_->id_by_pair, [](const auto& kv) { return kv.second->closed; });
+  std::erase_if(index_->contract_by_pair, [](const auto& kv) { return kv.second->closed; });
+  std::erase_if(index_->id_by_hosts, [](const auto& kv) { return kv.second->closed; });
 }
 
 void ConnectionTable::count(const Hit& h, const DecodedPacket& p, uint32_t segments, bool malformed) {
@@ -199,6 +273,7 @@ void ConnectionTable::count(const Hit& h, const DecodedPacket& p, uint32_t segme
   d.payload_bytes += p.payload_reported_len;
   d.segments += segments;
   if (malformed) ++d.malformed;
+  if (h.foreign) ++d.foreign;
   if (p.ts_ns < h.conn->first_ts_ns) h.conn->first_ts_ns = p.ts_ns;
   if (p.ts_ns > h.conn->last_ts_ns) h.conn->last_ts_ns = p.ts_ns;
 }

@@ -22,6 +22,7 @@ class ConnectionTable {
   struct Hit {
     Connection* conn = nullptr;
     Direction dir = Direction::ClientToServer;
+    bool foreign = false;  // a datagram no dissector claimed, on a protocol's socket
   };
 
   // A datagram a Lua dissector with a contract claimed. `first` is its first
@@ -29,7 +30,10 @@ class ConnectionTable {
   Hit contractPacket(int protoIndex, const std::string& protoName, const Segment* first,
                      const DecodedPacket& p);
   Hit tcpPacket(const DecodedPacket& p);
-  Hit udpPacket(const DecodedPacket& p);  // UDP no dissector claimed
+  // UDP no dissector claimed: on the address pair of a protocol's connection
+  // it is a foreign datagram of that connection (one connection per socket),
+  // else a "udp" connection of its own.
+  Hit udpPacket(const DecodedPacket& p);
 
   // Counts one packet on the connection.
   static void count(const Hit& h, const DecodedPacket& p, uint32_t segments, bool malformed);
@@ -51,10 +55,16 @@ class ConnectionTable {
   struct Key;
   struct KeyHash;
   struct Index;
+  static Key pairKey(int keyProto, const DecodedPacket& p);
+  static Key hostsKey(int protoIndex, uint64_t id, const DecodedPacket& p);
+  Hit movePorts(Connection& c, const Endpoint& src, const Endpoint& dst, bool srcIsClient);
   Hit byPair(int keyProto, const std::string& name, int protoIndex, const DecodedPacket& p,
              bool srcIsClientIfNew, bool handshake);
   Hit create(const std::string& proto, int protoIndex, const Endpoint& client, const Endpoint& server,
              int64_t ts);
+  Hit createOrAdopt(const std::string& proto, int protoIndex, const Endpoint& client, const Endpoint& server,
+                    int64_t ts);
+  Hit contractHit(int protoIndex, const std::string& protoName, const Segment* first, const DecodedPacket& p);
   std::vector<std::unique_ptr<Connection>> conns_;
   std::unique_ptr<Index> index_;
   int64_t next_id_ = 1;

@@ -135,7 +135,7 @@ class FlowStage {
       row.dir = hit.dir;
       if (analyze_ && row.tcp)
         analyzers_.tcpPacket(*hit.conn, pkt.frame, pkt.ts_ns, hit.dir, pkt);
-      else if (analyze_)
+      else if (analyze_ && !hit.foreign)  // the protocol's analysis is of its own datagrams
         analyzers_.contractPacket(*hit.conn, pkt.frame, pkt.ts_ns, hit.dir, segs_, pkt);
     }
     out.add(row, segs_);

@@ -36,6 +36,7 @@ ConnectionSummary connectionSummary(const Statement& st) {
     s.payload_bytes = u64(st, col++);
     s.segments = u64(st, col++);
     s.malformed = u64(st, col++);
+    s.foreign = u64(st, col++);
   }
   return c;
 }

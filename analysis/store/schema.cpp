@@ -32,9 +32,9 @@ CREATE TABLE connections(
   roles_from_handshake INTEGER NOT NULL, conn_id INTEGER,
   first_ts_ns INTEGER NOT NULL, last_ts_ns INTEGER NOT NULL, rebindings INTEGER NOT NULL,
   c2s_packets INTEGER NOT NULL, c2s_bytes INTEGER NOT NULL, c2s_payload_bytes INTEGER NOT NULL,
-  c2s_segments INTEGER NOT NULL, c2s_malformed INTEGER NOT NULL,
+  c2s_segments INTEGER NOT NULL, c2s_malformed INTEGER NOT NULL, c2s_foreign INTEGER NOT NULL,
   s2c_packets INTEGER NOT NULL, s2c_bytes INTEGER NOT NULL, s2c_payload_bytes INTEGER NOT NULL,
-  s2c_segments INTEGER NOT NULL, s2c_malformed INTEGER NOT NULL);
+  s2c_segments INTEGER NOT NULL, s2c_malformed INTEGER NOT NULL, s2c_foreign INTEGER NOT NULL);
 -- One row per frame; the first segment's semantic fields inline, NULL where absent.
 -- dir: 0 client->server, 1 server->client. role: SegmentRole; reliability: Reliability.
 CREATE TABLE packets(

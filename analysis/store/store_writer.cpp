@@ -200,7 +200,7 @@ struct StoreWriter::Impl {
     db.exec("PRAGMA cache_size = -4096");
     store::createSchema(db);
     insPacket.emplace(db, "packets", 22, 16, bindPacket);
-    insConn.emplace(db, "INSERT INTO connections VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    insConn.emplace(db, "INSERT INTO connections VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     insExtra.emplace(db, "INSERT INTO extra_segments VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     insError.emplace(db, "INSERT INTO packet_errors VALUES (?,?)");
     directory.emplace(db);
@@ -313,7 +313,7 @@ void StoreWriter::addConnection(const Connection& x) {
   con.bind(9, x.first_ts_ns).bind(10, x.last_ts_ns).bind(11, int64_t{x.rebindings});
   int col = 12;
   for (const DirectionStats& s : x.dir)
-    for (uint64_t v : {s.packets, s.bytes, s.payload_bytes, s.segments, s.malformed})
+    for (uint64_t v : {s.packets, s.bytes, s.payload_bytes, s.segments, s.malformed, s.foreign})
       con.bind(col++, static_cast<int64_t>(v));
   con.run();
   d->directory->flush(x.id);

@@ -176,3 +176,63 @@ TEST_CASE("past the open-connection cap the longest-silent connections close fir
   CHECK(closed.size() == 4);
   CHECK(same.connections().size() == 6);
 }
+
+TEST_CASE("a conversation id between the same two hosts on a new port pair stays one connection") {
+  ConnectionTable t;
+  const auto a = v4(10, 0, 0, 1), b = v4(10, 0, 0, 2);
+  const Segment data = seg(0x0a, SegmentRole::Data);
+  auto h1 = t.contractPacket(1, "kcp", &data, udp(a, 47356, b, 8000, 1));
+  // Both ports new (a reconnect with the same conv): the server's side is
+  // the one with the server's address, whatever the ports say.
+  auto h2 = t.contractPacket(1, "kcp", &data, udp(b, 52761, a, 8661, 2));
+  auto h3 = t.contractPacket(1, "kcp", &data, udp(a, 8661, b, 52761, 3));
+  REQUIRE(t.connections().size() == 1);
+  CHECK(h2.conn == h1.conn);
+  CHECK(h3.conn == h1.conn);
+  CHECK(h2.dir == Direction::ServerToClient);
+  CHECK(h3.dir == Direction::ClientToServer);
+  const Connection& c = *t.connections()[0];
+  CHECK(c.rebindings == 1);
+  CHECK(c.client.toString() == "10.0.0.1:8661");
+  CHECK(c.server.toString() == "10.0.0.2:52761");
+  // Another conversation id between the same hosts is another connection.
+  const Segment other = seg(0x0b, SegmentRole::Data);
+  CHECK(t.contractPacket(1, "kcp", &other, udp(a, 8661, b, 52761, 4)).conn != h1.conn);
+}
+
+TEST_CASE("a conversation on loopback that moves to new ports keeps its roles by the port rule") {
+  ConnectionTable t;
+  const auto lo = v4(127, 0, 0, 1);
+  const Segment data = seg(0x0a, SegmentRole::Data);
+  auto h1 = t.contractPacket(1, "kcp", &data, udp(lo, 47356, lo, 8000, 1));
+  auto h2 = t.contractPacket(1, "kcp", &data, udp(lo, 54548, lo, 47988, 2));
+  REQUIRE(t.connections().size() == 1);
+  CHECK(h2.conn == h1.conn);
+  CHECK(h2.dir == Direction::ClientToServer);  // from the higher port, as for a new connection
+  CHECK(t.connections()[0]->server.toString() == "127.0.0.1:47988");
+}
+
+TEST_CASE("datagrams no dissector claims on a protocol's address pair are its foreign datagrams") {
+  ConnectionTable t;
+  const auto a = v4(10, 0, 0, 1), b = v4(10, 0, 0, 2);
+  const Segment data = seg(0x0a, SegmentRole::Data);
+  // A heartbeat before the protocol's first datagram: a "udp" connection,
+  // which the protocol then takes over.
+  const auto early = udp(a, 47356, b, 8000, 1);
+  ConnectionTable::count(t.udpPacket(early), early, 0, false);
+  auto k = t.contractPacket(1, "kcp", &data, udp(a, 47356, b, 8000, 2));
+  const auto late = udp(b, 8000, a, 47356, 3);
+  const auto hb = t.udpPacket(late);
+  ConnectionTable::count(hb, late, 0, false);
+  REQUIRE(t.connections().size() == 1);
+  CHECK(hb.conn == k.conn);
+  CHECK(hb.foreign);
+  CHECK(hb.dir == Direction::ServerToClient);
+  const Connection& c = *t.connections()[0];
+  CHECK(c.protocol == "kcp");
+  CHECK(c.dir[0].foreign == 1);
+  CHECK(c.dir[1].foreign == 1);
+  // Another address pair's datagrams stay plain UDP.
+  CHECK_FALSE(t.udpPacket(udp(a, 47357, b, 8000, 4)).foreign);
+  CHECK(t.connections().size() == 2);
+}
