@@ -51,7 +51,9 @@ void TcpAnalyzer::onPacket(uint64_t frame, int64_t ns, Direction dir, const Deco
   Dir& peer = other(d);
   const uint8_t fl = p.tcp.flags;
   const uint32_t len = p.payload_reported_len + ((fl & kSyn) ? 1 : 0) + ((fl & kFin) ? 1 : 0);
-  if (capturedTwice(d, p, len, ns)) {
+  const bool twice = capturedTwice(d, p, len, ns);
+  if (p.tcp.flags & kSyn) d.last_syn_ns = ns;
+  if (twice) {
     ++d.m.packets;
     d.m.bytes += wire_bytes;
     d.rate.add(ns, wire_bytes, sink_);
@@ -135,9 +137,13 @@ bool TcpAnalyzer::capturedTwice(Dir& d, const DecodedPacket& p, uint32_t len, in
   now.ip_id = p.l3 == L3::IPv4 && p.ip_id != 0 ? int32_t{p.ip_id} : -1;
   now.ns = ns;
   const bool judged = now.ip_id >= 0 || len > 0;
+  // A SYN of the peer's in between is what the copy answers (a SYN-ACK
+  // resent for the client's resent SYN, the same TSval within 1 ms).
+  const int64_t peer_ns = other(d).last_syn_ns;
   bool seen = false;
   for (const Sighting& s : d.recent)
-    seen = seen || (judged && s == now && double(ns - s.ns) / 1e6 <= kCapturedTwiceMs && ns >= s.ns);
+    seen = seen || (judged && s == now && double(ns - s.ns) / 1e6 <= kCapturedTwiceMs && ns >= s.ns &&
+                    peer_ns <= s.ns);
   if (!seen) {
     d.recent[d.recent_next] = now;
     d.recent_next = (d.recent_next + 1) % d.recent.size();

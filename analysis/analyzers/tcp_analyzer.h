@@ -49,7 +49,8 @@
 //   identification) to one of the last few of its direction, within
 //   kCapturedTwiceMs, is the same packet seen twice by the capture (bridges,
 //   VPN adapters, mirror ports, `-i any`), not something the sender sent
-//   again: counted in network_duplicates and otherwise ignored. Without an
+//   again: counted in network_duplicates and otherwise ignored, unless a
+//   SYN of the peer's came in between (a SYN-ACK answering it). Without an
 //   IPv4 id (IPv6, or an id of 0) only segments carrying data, SYN or FIN are
 //   judged, since two identical bare acks that close together are duplicate
 //   acks.
@@ -174,6 +175,7 @@ class TcpAnalyzer {
     size_t acked_next = 0;
     std::array<Sighting, 4> recent{};  // the direction's last packets, a ring
     size_t recent_next = 0;
+    int64_t last_syn_ns = INT64_MIN;  // the direction's latest SYN
     // IP TTL / hop limit of this direction's packets: all at a usual initial
     // value (64, 128, 255) means no router between the sender and the capture.
     bool ttl_seen = false, ttl_initial = true;
@@ -182,7 +184,7 @@ class TcpAnalyzer {
   Seg& at(Dir& d, size_t i) { return d.segs[(d.head + i) & (d.segs.size() - 1)]; }
   void push(Dir& d, const Seg& s, size_t pos);
   void popFront(Dir& d);
-  static bool capturedTwice(Dir& d, const DecodedPacket& p, uint32_t len, int64_t ns);
+  bool capturedTwice(Dir& d, const DecodedPacket& p, uint32_t len, int64_t ns);
   void recordTsval(Dir& d, uint32_t tsval, uint64_t frame, int64_t ns);
   void start(Dir& d, uint32_t seq, bool syn);
   void extendBack(Dir& d, uint32_t ack, int64_t ns);

@@ -501,3 +501,20 @@ TEST_CASE("TCP at the sender: a fast copy that is lost too goes again with the n
   CHECK(t.r.retx[3].cause == RetxCause::Fast);
   CHECK(m.dir[0].retransmissions_fast == 3);
 }
+
+TEST_CASE("TCP: a SYN-ACK resent for the client's resent SYN within 1 ms is a retransmission, not a copy") {
+  // The netns lab at the server: the SYN-ACK's timer copy, the client's
+  // SYN copy, and the server's answer to it 0.25 ms after its own copy, with
+  // the same TSval and no IPv4 id: only the SYN between tells them apart.
+  TcpFeed t;
+  t.send(C2S, 0, Tcp(1000, 0, SYN).ts(1, 0));
+  t.send(S2C, 0.06, Tcp(5000, 1001, SYN | ACK).ts(70, 1));
+  t.send(S2C, 1013.95, Tcp(5000, 1001, SYN | ACK).ts(1084, 1));
+  t.send(C2S, 1014.19, Tcp(1000, 0, SYN).ts(1015, 0));
+  t.send(S2C, 1014.20, Tcp(5000, 1001, SYN | ACK).ts(1084, 1));
+  t.send(C2S, 1014.21, Tcp(1001, 5001, ACK).ts(1015, 1084));
+  const auto m = t.a.finish();
+  CHECK(m.dir[1].network_duplicates == 0);
+  CHECK(m.dir[1].retransmissions == 2);
+  CHECK(m.dir[0].retransmissions == 1);
+}
