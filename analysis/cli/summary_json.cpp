@@ -11,8 +11,9 @@ namespace {
 double seconds(int64_t ns) { return static_cast<double>(ns) / 1e9; }
 
 json directionJson(const DirectionStats& s) {
-  return {{"packets", s.packets},   {"bytes", s.bytes},         {"payload_bytes", s.payload_bytes},
-          {"segments", s.segments}, {"malformed", s.malformed}, {"foreign", s.foreign}};
+  return {{"packets", s.packets},        {"bytes", s.bytes},         {"payload_bytes", s.payload_bytes},
+          {"segments", s.segments},      {"malformed", s.malformed}, {"foreign", s.foreign},
+          {"icmp_errors", s.icmp_errors}};
 }
 
 json orNull(bool present, double v) { return present ? json(v) : json(nullptr); }
@@ -137,6 +138,16 @@ json connectionJson(const ConnectionRecord& r, const std::vector<double>& limits
   const char* names[2] = {"client_to_server", "server_to_client"};
   for (int d = 0; d < 2; ++d)
     if (r.has_direction[d]) addAnalysis(r.metrics.dir[d], limits, j["directions"][names[d]]);
+  j["icmp_errors"] = json::array();
+  for (const IcmpErrorRecord& e : r.icmp_errors)
+    j["icmp_errors"].push_back({{"frame", e.frame},
+                                {"time", seconds(e.ts_ns)},
+                                {"direction", names[static_cast<int>(e.dir)]},
+                                {"protocol", e.v6 ? "icmpv6" : "icmp"},
+                                {"type", e.type},
+                                {"code", e.code},
+                                {"description", e.description},
+                                {"reporter", e.reporter}});
   return j;
 }
 

@@ -54,6 +54,18 @@ void printDirection(const ConnectionRecord& r, int dir, const std::vector<double
               num(m.jitter_ms).c_str(), stallsText(m.stalls).c_str());
 }
 
+// The first few ICMP errors about a connection's datagrams (a server that
+// went away draws one per datagram), then how many more.
+void printIcmpErrors(const std::vector<IcmpErrorRecord>& errors) {
+  constexpr size_t kShown = 3;
+  for (size_t i = 0; i < errors.size() && i < kShown; ++i) {
+    const IcmpErrorRecord& e = errors[i];
+    std::printf("      frame %" PRIu64 ": %s from %s, about a %s datagram\n", e.frame, e.description.c_str(),
+                e.reporter.c_str(), e.dir == Direction::ClientToServer ? "c>s" : "s>c");
+  }
+  if (errors.size() > kShown) std::printf("      and %zu more ICMP errors\n", errors.size() - kShown);
+}
+
 }  // namespace
 
 void printTableHeader(const CaptureInfo& c, const std::string& dbPath) {
@@ -93,6 +105,7 @@ void printTableRows(const ConnectionRecord& r, const std::vector<double>& limits
     std::printf("      %" PRIu64 " datagrams on this socket are not %s (%" PRIu64 " c>s, %" PRIu64
                 " s>c): counted in packets, not analysed\n",
                 foreign, x.protocol.c_str(), x.dir[0].foreign, x.dir[1].foreign);
+  printIcmpErrors(r.icmp_errors);
 }
 
 void printTableFooter() {

@@ -64,6 +64,20 @@ struct OuterHeader {
 };
 inline constexpr int kMaxTunnels = 4;  // nesting followed; deeper is treated as garbage
 
+// An ICMP or ICMPv6 error (destination unreachable, packet too big, time
+// exceeded, parameter problem, source quench, redirect) and the head of the
+// datagram it quotes, which names the connection the error is about.
+struct IcmpError {
+  bool v6 = false;  // ICMPv6
+  uint8_t type = 0, code = 0;
+  OuterHeader quoted;  // the quoted IP header, and its UDP header when it quotes UDP
+  // It quotes TCP: ports and sequence number (the 8 bytes every quote holds);
+  // with the whole header quoted, `quoted_tcp.header_len` is set and every field is.
+  bool has_quoted_tcp = false;
+  uint16_t quoted_tcp_sport = 0, quoted_tcp_dport = 0;
+  TcpHeader quoted_tcp;
+};
+
 // A packet decoded down to its transport layer.
 struct DecodedPacket {
   uint64_t frame = 0;
@@ -88,6 +102,8 @@ struct DecodedPacket {
   L4 l4 = L4::None;
   uint16_t sport = 0, dport = 0;
   TcpHeader tcp;
+  bool has_icmp_error = false;  // l4 None: the packet is an ICMP error, `icmp` what it says
+  IcmpError icmp;
 
   // Transport payload. Points into the frame or into the decoder's
   // reassembly buffer; valid until the next decode() call.

@@ -1,7 +1,8 @@
 // Glue of the decode layer: link -> IP (with reassembly) -> UDP/TCP,
 // and on through tunnels (GRE, ERSPAN, IP in IP, VXLAN, GENEVE, GTP-U, MPLS
 // in UDP) to the innermost IP packet, at most kMaxTunnels deep; the outer
-// headers are kept in out.outer.
+// headers are kept in out.outer. An ICMP error keeps the head of the
+// datagram it quotes in out.icmp.
 // This is the per-packet hot path: nothing here allocates except the
 // reassembler, and only for fragments.
 #include "decode/decoder.h"
@@ -9,6 +10,7 @@
 #include <algorithm>
 #include <string>
 
+#include "decode/icmp.h"
 #include "decode/ip_layer.h"
 #include "decode/ip_reassembler.h"
 #include "decode/link_layer.h"
@@ -85,6 +87,8 @@ Inner decodePayload(const ip::Upper& up, DecodedPacket& out) {
       return inside(udpPayload(l4, out), tunnel::udp(out.sport, out.dport, out.payload, out.payload_len),
                     out);
     case transport::kTcp: transport::decodeTcp(l4, out); return {};
+    case icmp::kIcmp:
+    case icmp::kIcmpV6: icmp::decode(up.proto, l4, out); return {};
     case tunnel::kGre: return inside(l4, tunnel::gre(l4.data, l4.len), out);
     default: return inside(l4, tunnel::ipInIp(up.proto), out);
   }

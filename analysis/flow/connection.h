@@ -23,6 +23,7 @@ struct DirectionStats {
   uint64_t segments = 0;       // contract segments (several per datagram for KCP/ENet)
   uint64_t malformed = 0;      // datagrams the dissector marked malformed or failed on
   uint64_t foreign = 0;        // datagrams on the socket no dissector claimed (heartbeats, probes)
+  uint64_t icmp_errors = 0;    // ICMP errors quoting a datagram of this direction (not counted in packets)
 };
 
 struct Connection {

@@ -206,6 +206,24 @@ ConnectionTable::Hit ConnectionTable::udpPacket(const DecodedPacket& p) {
   return byPair(kUdp, "udp", -1, p, serverIsDst(src, dst), false);
 }
 
+ConnectionTable::Hit ConnectionTable::icmpError(const DecodedPacket& p) const {
+  const OuterHeader& q = p.icmp.quoted;
+  DecodedPacket quoted;  // its address pair, as a packet's
+  quoted.src = q.src;
+  quoted.dst = q.dst;
+  quoted.sport = q.udp ? q.sport : p.icmp.quoted_tcp_sport;
+  quoted.dport = q.udp ? q.dport : p.icmp.quoted_tcp_dport;
+  const Endpoint src{q.src, quoted.sport};
+  auto hit = [&](const auto& map, int keyProto) -> Hit {
+    const auto it = map.find(pairKey(keyProto, quoted));
+    return it == map.end() ? Hit{} : Hit{it->second, dirOf(*it->second, src)};
+  };
+  if (p.icmp.has_quoted_tcp) return hit(index_->map, kTcp);
+  if (!q.udp) return {};
+  const Hit h = hit(index_->contract_by_pair, kAnyProtocol);
+  return h.conn ? h : hit(index_->map, kUdp);
+}
+
 // A protocol's first datagram on an address pair that already has a "udp"
 // connection (datagrams no dissector claimed came first): that connection
 // becomes the protocol's, its datagrams so far foreign ones.

@@ -34,6 +34,10 @@ class ConnectionTable {
   // it is a foreign datagram of that connection (one connection per socket),
   // else a "udp" connection of its own.
   Hit udpPacket(const DecodedPacket& p);
+  // An ICMP error (p.has_icmp_error): the connection of the datagram it
+  // quotes and that datagram's direction; conn null when there is none.
+  // Creates nothing.
+  Hit icmpError(const DecodedPacket& p) const;
 
   // Counts one packet on the connection.
   static void count(const Hit& h, const DecodedPacket& p, uint32_t segments, bool malformed);

@@ -107,7 +107,8 @@ bool headerField(int which, const OuterHeader& h, std::string& out) {
 bool isHeaderField(int which) { return which >= IpSrc && which <= UdpLen; }
 
 // tshark prints a field once per header that has it, outermost first,
-// separated by commas: a tunnel's IP and UDP headers, then the packet's.
+// separated by commas: a tunnel's IP and UDP headers, then the packet's,
+// then those an ICMP error quotes.
 void appendEveryHeader(int which, const DecodedPacket& p, std::string& out) {
   bool any = false;
   auto one = [&](const OuterHeader& h) {
@@ -120,6 +121,24 @@ void appendEveryHeader(int which, const DecodedPacket& p, std::string& out) {
   };
   for (int i = 0; i < p.outer_count; ++i) one(p.outer[i]);
   one(ipHeaderOf(p));
+  if (p.has_icmp_error) one(p.icmp.quoted);
+}
+
+// The TCP header whose fields tshark prints: the packet's, or the one an
+// ICMP error quotes (then without tcp.len, and only ports and seq when the
+// quote holds just the 8 bytes every quote has).
+struct TcpFields {
+  const TcpHeader* header = nullptr;
+  uint16_t sport = 0, dport = 0;
+  bool whole = false;    // every header field is there
+  bool has_len = false;  // tcp.len
+};
+
+TcpFields tcpFieldsOf(const DecodedPacket& p) {
+  if (p.l4 == L4::TCP) return {&p.tcp, p.sport, p.dport, true, true};
+  if (!p.has_icmp_error || !p.icmp.has_quoted_tcp) return {};
+  const IcmpError& e = p.icmp;
+  return {&e.quoted_tcp, e.quoted_tcp_sport, e.quoted_tcp_dport, e.quoted_tcp.header_len != 0, false};
 }
 
 void appendTime(std::string& out, int64_t ns) {
@@ -152,8 +171,11 @@ void FieldPrinter::builtin(int which, const DecodedPacket& p, int64_t firstTs, s
     appendEveryHeader(which, p, out);
     return;
   }
-  const bool tcp = p.l4 == L4::TCP;
-  const TcpOptions& o = p.tcp.options;
+  const TcpFields t = tcpFieldsOf(p);
+  const bool tcp = t.header != nullptr, whole = tcp && t.whole;
+  static const TcpHeader kNone;
+  const TcpHeader& h = tcp ? *t.header : kNone;
+  const TcpOptions& o = h.options;
   auto num = [&](bool present, uint64_t v) {
     if (present) out += std::to_string(v);
   };
@@ -163,18 +185,18 @@ void FieldPrinter::builtin(int which, const DecodedPacket& p, int64_t firstTs, s
     case TimeRelative: appendTime(out, p.ts_ns - firstTs); break;
     case FrameLen: num(true, p.origlen); break;
     case CapLen: num(true, p.caplen); break;
-    case TcpSrc: num(tcp, p.sport); break;
-    case TcpDst: num(tcp, p.dport); break;
+    case TcpSrc: num(tcp, t.sport); break;
+    case TcpDst: num(tcp, t.dport); break;
     case TcpSeq:
-    case TcpSeqRaw: num(tcp, p.tcp.seq); break;
+    case TcpSeqRaw: num(tcp, h.seq); break;
     case TcpAck:
-    case TcpAckRaw: num(tcp, p.tcp.ack); break;  // tshark shows it without the ACK flag too
-    case TcpLen: num(tcp, p.payload_reported_len); break;
-    case TcpWin: num(tcp, p.tcp.window); break;
-    case TcpMss: num(tcp && o.mss, o.mss); break;
-    case TcpWscale: num(tcp && o.window_scale >= 0, static_cast<uint64_t>(o.window_scale)); break;
-    case TcpTsval: num(tcp && o.has_timestamps, o.tsval); break;
-    case TcpTsecr: num(tcp && o.has_timestamps, o.tsecr); break;
+    case TcpAckRaw: num(whole, h.ack); break;  // tshark shows it without the ACK flag too
+    case TcpLen: num(t.has_len, p.payload_reported_len); break;
+    case TcpWin: num(whole, h.window); break;
+    case TcpMss: num(whole && o.mss, o.mss); break;
+    case TcpWscale: num(whole && o.window_scale >= 0, static_cast<uint64_t>(o.window_scale)); break;
+    case TcpTsval: num(whole && o.has_timestamps, o.tsval); break;
+    case TcpTsecr: num(whole && o.has_timestamps, o.tsecr); break;
     default: break;
   }
 }

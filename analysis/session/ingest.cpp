@@ -12,6 +12,7 @@
 #include "core/file_hash.h"
 #include "core/time_gap.h"
 #include "decode/decoder.h"
+#include "decode/icmp.h"
 #include "flow/connection_table.h"
 #include "flow/segment_extractor.h"
 #include "session/capture_warnings.h"
@@ -128,6 +129,8 @@ class FlowStage {
       row.tcp = true;
       row.tcp_header = pkt.tcp;
       row.tcp_payload = pkt.payload_reported_len;
+    } else if (pkt.has_icmp_error) {
+      recordIcmpError(pkt, out);
     }
     if (hit.conn) {
       ConnectionTable::count(hit, pkt, static_cast<uint32_t>(segs_.size()), malformed);
@@ -139,6 +142,17 @@ class FlowStage {
         analyzers_.contractPacket(*hit.conn, pkt.frame, pkt.ts_ns, hit.dir, segs_, pkt);
     }
     out.add(row, segs_);
+  }
+
+  // An ICMP error about a connection's datagram: counted and kept with that
+  // connection, not as one of its packets (its figures are of its own).
+  void recordIcmpError(const DecodedPacket& pkt, RowBatch& out) {
+    const ConnectionTable::Hit h = table_.icmpError(pkt);
+    if (!h.conn) return;
+    ++h.conn->dir[static_cast<int>(h.dir)].icmp_errors;
+    const IcmpError& e = pkt.icmp;
+    out.icmp_errors.push_back({h.conn->id, h.dir, pkt.frame, pkt.ts_ns, e.v6, e.type, e.code,
+                               pkt.src.toString(), icmp::describe(e.v6, e.type, e.code)});
   }
 
   // Closes idle connections (once per second of capture time) and, past the

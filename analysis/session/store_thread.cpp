@@ -37,6 +37,7 @@ void StoreThread::writeBatch(RowBatch& b) {
     writer_.addPacket(b.rows[i], b.segs.data() + b.seg_begin[i], end - b.seg_begin[i]);
   }
   for (const auto& [frame, msg] : b.errors) writer_.addPacketError(frame, msg);
+  for (const IcmpErrorRecord& e : b.icmp_errors) writer_.addIcmpError(e);
   for (const auto& [conn, e] : b.rtts) analysis_.rtt(conn, e);
   for (const auto& [conn, e] : b.retx) analysis_.retransmission(conn, e);
   for (const auto& [conn, e] : b.losses) analysis_.loss(conn, e);

@@ -23,6 +23,7 @@ struct RowBatch {
   std::vector<uint32_t> seg_begin;  // rows[i]'s segments: segs[seg_begin[i] .. seg_begin[i+1])
   std::vector<Segment> segs;
   std::vector<std::pair<uint64_t, std::string>> errors;  // frame, message
+  std::vector<IcmpErrorRecord> icmp_errors;
   // Connection-analysis events, by connection id.
   std::vector<std::pair<int64_t, ana::RttEvent>> rtts;
   std::vector<std::pair<int64_t, ana::RetransmissionEvent>> retx;
@@ -37,6 +38,7 @@ struct RowBatch {
     seg_begin.clear();
     segs.clear();
     errors.clear();
+    icmp_errors.clear();
     rtts.clear();
     retx.clear();
     losses.clear();

@@ -63,6 +63,19 @@ struct ConnectionSummary {
   DirectionStats dir[2];
 };
 
+// An ICMP or ICMPv6 error quoting one of a connection's datagrams: port
+// unreachable (the peer went away), TTL exceeded, packet too big, ...
+struct IcmpErrorRecord {
+  int64_t conn = 0;
+  Direction dir = Direction::ClientToServer;  // the quoted datagram's
+  uint64_t frame = 0;
+  int64_t ts_ns = 0;
+  bool v6 = false;
+  uint8_t type = 0, code = 0;
+  std::string reporter;     // the error's source address
+  std::string description;  // "port unreachable", as Wireshark names it
+};
+
 // A connection with its analysis: `metrics.dir[d]` holds direction_metrics,
 // the loss-burst histogram and the stalls; `has_analysis` is false for a
 // connection the analyzers did not see (--no-analysis). Per-direction
@@ -78,6 +91,7 @@ struct ConnectionRecord {
   // tell is known; views show the rest (vantage, loss %, jitter, ...) as
   // unknown until Stop.
   bool in_progress = false;
+  std::vector<IcmpErrorRecord> icmp_errors;  // ICMP errors quoting its datagrams, in frame order
 };
 
 // A half-open capture-time interval [from_ns, to_ns); the default is all time.

@@ -37,6 +37,7 @@ ConnectionSummary connectionSummary(const Statement& st) {
     s.segments = u64(st, col++);
     s.malformed = u64(st, col++);
     s.foreign = u64(st, col++);
+    s.icmp_errors = u64(st, col++);
   }
   return c;
 }
@@ -47,7 +48,26 @@ ConnectionAnalysisReader::ConnectionAnalysisReader(sql::Database& db)
             " FROM connection_analysis WHERE conn = ?"),
       dir_(db, "SELECT * FROM direction_metrics WHERE conn = ? AND dir = ?"),
       bursts_(db, "SELECT length, count FROM loss_bursts WHERE conn = ? AND dir = ? ORDER BY length"),
-      stalls_(db, "SELECT * FROM stalls WHERE conn = ? AND dir = ? ORDER BY start_ns") {}
+      stalls_(db, "SELECT * FROM stalls WHERE conn = ? AND dir = ? ORDER BY start_ns"),
+      icmp_(db, kIcmpErrorSelect) {}
+
+const char* const kIcmpErrorSelect =
+    "SELECT conn, dir, frame, ts_ns, family, type, code, reporter, description FROM icmp_errors"
+    " WHERE ?1 = 0 OR conn = ?1 ORDER BY frame";
+
+IcmpErrorRecord icmpErrorRecord(const sql::Statement& st) {
+  IcmpErrorRecord e;
+  e.conn = st.int64(0);
+  e.dir = st.int64(1) == 0 ? Direction::ClientToServer : Direction::ServerToClient;
+  e.frame = static_cast<uint64_t>(st.int64(2));
+  e.ts_ns = st.int64(3);
+  e.v6 = st.int64(4) == 6;
+  e.type = static_cast<uint8_t>(st.int64(5));
+  e.code = static_cast<uint8_t>(st.int64(6));
+  e.reporter = st.text(7);
+  e.description = st.text(8);
+  return e;
+}
 
 ConnectionRecord ConnectionAnalysisReader::read(const ConnectionSummary& summary) {
   ConnectionRecord r;
@@ -68,6 +88,11 @@ ConnectionRecord ConnectionAnalysisReader::read(const ConnectionSummary& summary
   }
   for (int d = 0; d < 2; ++d)
     r.has_direction[d] = readDirection(summary.id, static_cast<Direction>(d), m.dir[d]);
+  if (summary.dir[0].icmp_errors + summary.dir[1].icmp_errors > 0) {
+    icmp_.reset();
+    icmp_.bind(1, summary.id);
+    while (icmp_.step()) r.icmp_errors.push_back(icmpErrorRecord(icmp_));
+  }
   return r;
 }
 

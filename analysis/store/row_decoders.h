@@ -21,8 +21,12 @@ class ConnectionAnalysisReader {
 
  private:
   bool readDirection(int64_t conn, Direction dir, ana::DirectionMetrics& m);
-  sql::Statement conn_, dir_, bursts_, stalls_;
+  sql::Statement conn_, dir_, bursts_, stalls_, icmp_;
 };
+
+// The ICMP errors of connection ?1 (0: of every connection), in frame order.
+extern const char* const kIcmpErrorSelect;
+IcmpErrorRecord icmpErrorRecord(const sql::Statement& st);
 
 // Event queries: WHERE conn = ?1 AND dir = ?2 and the time range ?3..?4.
 extern const char* const kRttSelect;

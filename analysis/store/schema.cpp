@@ -33,8 +33,10 @@ CREATE TABLE connections(
   first_ts_ns INTEGER NOT NULL, last_ts_ns INTEGER NOT NULL, rebindings INTEGER NOT NULL,
   c2s_packets INTEGER NOT NULL, c2s_bytes INTEGER NOT NULL, c2s_payload_bytes INTEGER NOT NULL,
   c2s_segments INTEGER NOT NULL, c2s_malformed INTEGER NOT NULL, c2s_foreign INTEGER NOT NULL,
+  c2s_icmp_errors INTEGER NOT NULL,
   s2c_packets INTEGER NOT NULL, s2c_bytes INTEGER NOT NULL, s2c_payload_bytes INTEGER NOT NULL,
-  s2c_segments INTEGER NOT NULL, s2c_malformed INTEGER NOT NULL, s2c_foreign INTEGER NOT NULL);
+  s2c_segments INTEGER NOT NULL, s2c_malformed INTEGER NOT NULL, s2c_foreign INTEGER NOT NULL,
+  s2c_icmp_errors INTEGER NOT NULL);
 -- One row per frame; the first segment's semantic fields inline, NULL where absent.
 -- dir: 0 client->server, 1 server->client. role: SegmentRole; reliability: Reliability.
 CREATE TABLE packets(
@@ -51,6 +53,11 @@ CREATE TABLE extra_segments(
   una INTEGER, ts INTEGER, ts_echo INTEGER, channel INTEGER, length INTEGER, window INTEGER,
   PRIMARY KEY (frame, idx)) WITHOUT ROWID;
 CREATE TABLE packet_errors(frame INTEGER NOT NULL, message TEXT NOT NULL);
+-- ICMP and ICMPv6 errors quoting a connection's datagram; dir: the quoted
+-- datagram's direction, reporter: who sent the error.
+CREATE TABLE icmp_errors(conn INTEGER NOT NULL, dir INTEGER NOT NULL, frame INTEGER NOT NULL,
+  ts_ns INTEGER NOT NULL, family INTEGER NOT NULL, type INTEGER NOT NULL, code INTEGER NOT NULL,
+  reporter TEXT NOT NULL, description TEXT NOT NULL);
 
 -- Connection analysis (analysis/analyzers). dir: the direction whose data the row is about.
 CREATE TABLE connection_analysis(

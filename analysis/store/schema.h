@@ -6,7 +6,7 @@ namespace rudp::store {
 
 // Bumped on every incompatible change; readers reject other versions.
 // 2: chunk directories (rtt, rate, packet); 3: live_capture.
-inline constexpr int kSchemaVersion = 5;
+inline constexpr int kSchemaVersion = 6;
 
 // Creates every table in an empty database.
 void createSchema(sql::Database& db);

@@ -229,4 +229,12 @@ std::vector<std::pair<uint64_t, std::string>> StoreReader::packetErrors(uint64_t
   return out;
 }
 
+std::vector<IcmpErrorRecord> StoreReader::icmpErrors(int64_t conn) {
+  Statement st(d->db, store::kIcmpErrorSelect);
+  st.bind(1, conn);
+  std::vector<IcmpErrorRecord> out;
+  while (st.step()) out.push_back(store::icmpErrorRecord(st));
+  return out;
+}
+
 }  // namespace rudp

@@ -56,6 +56,8 @@ class StoreReader {
   std::optional<PacketRecord> packet(uint64_t frame);
   // Why a frame could not be decoded or dissected (packet_errors), in frame order.
   std::vector<std::pair<uint64_t, std::string>> packetErrors(uint64_t firstFrame = 1, size_t limit = 1000);
+  // The ICMP errors quoting a datagram of `conn` (0: of any connection), in frame order.
+  std::vector<IcmpErrorRecord> icmpErrors(int64_t conn = 0);
 
  private:
   struct Impl;

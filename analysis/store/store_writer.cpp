@@ -188,7 +188,7 @@ class PacketDirectory {
 struct StoreWriter::Impl {
   sql::Database db;
   std::optional<sql::BatchedInsert<PacketInsert>> insPacket;  // 16 rows per statement
-  std::optional<sql::Statement> insExtra, insError, insConn;
+  std::optional<sql::Statement> insExtra, insError, insConn, insIcmp;
   std::optional<PacketDirectory> directory;
   int pending = 0;
 
@@ -200,9 +200,10 @@ struct StoreWriter::Impl {
     db.exec("PRAGMA cache_size = -4096");
     store::createSchema(db);
     insPacket.emplace(db, "packets", 22, 16, bindPacket);
-    insConn.emplace(db, "INSERT INTO connections VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    insConn.emplace(db, "INSERT INTO connections VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     insExtra.emplace(db, "INSERT INTO extra_segments VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     insError.emplace(db, "INSERT INTO packet_errors VALUES (?,?)");
+    insIcmp.emplace(db, "INSERT INTO icmp_errors VALUES (?,?,?,?,?,?,?,?,?)");
     directory.emplace(db);
     db.exec("BEGIN");
   }
@@ -300,6 +301,20 @@ void StoreWriter::addPacketError(uint64_t frame, const std::string& message) {
   d->tick();
 }
 
+void StoreWriter::addIcmpError(const IcmpErrorRecord& e) {
+  d->insIcmp->bind(1, e.conn)
+      .bind(2, int64_t(e.dir))
+      .bind(3, static_cast<int64_t>(e.frame))
+      .bind(4, e.ts_ns)
+      .bind(5, int64_t{e.v6 ? 6 : 4})
+      .bind(6, int64_t{e.type})
+      .bind(7, int64_t{e.code})
+      .bind(8, e.reporter)
+      .bind(9, e.description);
+  d->insIcmp->run();
+  d->tick();
+}
+
 void StoreWriter::addConnection(const Connection& x) {
   sql::Statement& con = *d->insConn;
   con.bind(1, x.id)
@@ -313,7 +328,8 @@ void StoreWriter::addConnection(const Connection& x) {
   con.bind(9, x.first_ts_ns).bind(10, x.last_ts_ns).bind(11, int64_t{x.rebindings});
   int col = 12;
   for (const DirectionStats& s : x.dir)
-    for (uint64_t v : {s.packets, s.bytes, s.payload_bytes, s.segments, s.malformed, s.foreign})
+    for (uint64_t v :
+         {s.packets, s.bytes, s.payload_bytes, s.segments, s.malformed, s.foreign, s.icmp_errors})
       con.bind(col++, static_cast<int64_t>(v));
   con.run();
   d->directory->flush(x.id);

@@ -48,6 +48,7 @@ class StoreWriter {
   // the rest (finish() does too).
   void flushPackets();
   void addPacketError(uint64_t frame, const std::string& message);
+  void addIcmpError(const IcmpErrorRecord& e);
   // A connection that will see no more packets (closed early; the rest come
   // with finish()).
   void addConnection(const Connection& c);

@@ -118,6 +118,14 @@ std::vector<ConnectionColumn> trafficColumns() {
       dirColumn("bytes", "Bytes", dirTip("Bytes on the wire (frame lengths).", Combine::Sum),
                 NumberKind::Count, Combine::Sum,
                 [](const ConnectionRecord& r, Direction d) { return count(r.summary.dir[int(d)].bytes); }),
+      dirColumn(
+          "icmp_errors", "ICMP errors",
+          dirTip("ICMP and ICMPv6 errors quoting this direction's datagrams: port unreachable "
+                 "(the peer went away), TTL exceeded, packet too big. Not counted in Packets; the "
+                 "Statistics page lists them.",
+                 Combine::Sum),
+          NumberKind::Count, Combine::Sum,
+          [](const ConnectionRecord& r, Direction d) { return count(r.summary.dir[int(d)].icmp_errors); }),
   };
 }
 

@@ -30,6 +30,16 @@ Figure gap(double ana::GapStats::*field) {
       [field](const DirectionStatistics& d) { return d.gaps.samples ? QVariant(d.gaps.*field) : QVariant(); };
 }
 
+// "none", or how many and the first: "2, first frame 57: port unreachable from 10.0.0.2".
+QVariant icmpErrors(const DirectionStatistics& d) {
+  if (d.icmp_errors.empty()) return QObject::tr("none");
+  const IcmpErrorRecord& e = d.icmp_errors.front();
+  return QObject::tr("%L1, first frame %2: %3 from %4")
+      .arg(qulonglong(d.icmp_errors.size()))
+      .arg(qulonglong(e.frame))
+      .arg(QString::fromStdString(e.description), QString::fromStdString(e.reporter));
+}
+
 const std::vector<FigureSpec>& figureSpecs() {
   static const std::vector<FigureSpec> specs{
       {"RTT samples", "RTT samples of this direction's data.", NumberKind::Count,
@@ -60,6 +70,10 @@ const std::vector<FigureSpec>& figureSpecs() {
        }},
       {"Lost seqs", "Seqs never delivered.", NumberKind::Count,
        [](const DirectionStatistics& d) { return count(d.lost); }},
+      {"ICMP errors",
+       "ICMP and ICMPv6 errors quoting this direction's datagrams (port unreachable: the peer went away); "
+       "the first one's frame and kind.",
+       NumberKind::Text, icmpErrors},
       {"Mean loss burst (packets)", "Mean length of the runs of consecutive lost seqs.", NumberKind::Decimal,
        [](const DirectionStatistics& d) {
          return d.loss_bursts.empty() ? QVariant() : QVariant(d.mean_loss_burst);
@@ -104,7 +118,10 @@ QVariant DirectionFiguresModel::data(const QModelIndex& index, int role) const {
   switch (role) {
     case Qt::DisplayRole: return name ? r.name : variantText(r.value[index.column() - 1], r.kind);
     case RawRole: return name ? QVariant(r.name) : r.value[index.column() - 1];
-    case Qt::ToolTipRole: return r.tip;
+    case Qt::ToolTipRole:  // a text figure may be wider than its column: the whole of it, then what it is
+      return name || r.kind != NumberKind::Text
+                 ? r.tip
+                 : variantText(r.value[index.column() - 1], r.kind) + "\n" + r.tip;
     case Qt::TextAlignmentRole:
       return QVariant::fromValue(name ? Qt::AlignLeft | Qt::AlignVCenter : Qt::AlignRight | Qt::AlignVCenter);
     default: return {};

@@ -18,6 +18,8 @@ DirectionStatistics directionStatistics(StoreReader& reader, const ConnectionRec
   s.lost = m->lost;
   s.jitter_ms = m->jitter_ms;
   s.gaps = m->gaps;
+  for (const IcmpErrorRecord& e : r.icmp_errors)
+    if (e.dir == d) s.icmp_errors.push_back(e);
   return s;
 }
 }  // namespace

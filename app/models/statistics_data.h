@@ -24,8 +24,9 @@ struct DirectionStatistics {
   BurstHistogram loss_bursts;  // burst length -> count
   double mean_loss_burst = 0;
   uint64_t lost = 0;
-  double jitter_ms = 0;  // RFC 3550 interarrival jitter
-  ana::GapStats gaps;    // packet spacing percentiles and detected tick rate
+  double jitter_ms = 0;                      // RFC 3550 interarrival jitter
+  ana::GapStats gaps;                        // packet spacing percentiles and detected tick rate
+  std::vector<IcmpErrorRecord> icmp_errors;  // quoting this direction's datagrams, in frame order
 };
 
 struct StatisticsData {

@@ -107,6 +107,27 @@ def ip_edge_frames():
     return frames + [(first[:60], 0), (first[:60], 8), (ipv4(51, ah + small, 6), 0)]
 
 
+def icmp_error_frames():
+    """Raw IP frames of ICMP and ICMPv6 errors quoting a datagram: TTL
+    exceeded quoting IPv4 UDP's header and 8 bytes, host unreachable quoting a
+    whole TCP header, ICMPv6 port unreachable quoting IPv6 UDP."""
+    a4, b4 = bytes([10, 0, 0, 1]), bytes([10, 0, 0, 2])
+    a6, b6 = bytes.fromhex("20010db8" + "00" * 11 + "01"), bytes.fromhex("20010db8" + "00" * 11 + "02")
+
+    def ipv4(proto, body, src=a4, dst=b4):
+        return struct.pack(">BBHHHBBH4s4s", 0x45, 0, 20 + len(body), 7, 0x4000, 64, proto, 0, src, dst) + body
+
+    def ipv6(nxt, body, src=a6, dst=b6):
+        return struct.pack(">IHBB", 0x60000000, len(body), nxt, 64) + src + dst + body
+
+    udp = struct.pack(">HHHH", 50000, 7777, 40, 0) + bytes(32)
+    tcp = struct.pack(">HHIIBBHHH", 51000, 443, 1001, 5001, 0x50, 0x18, 64000, 0, 0) + bytes(20)
+    icmp = lambda t, c, quoted: struct.pack(">BBHI", t, c, 0, 0) + quoted
+    return [(ipv4(1, icmp(11, 0, ipv4(17, udp)[:28]), b4, a4), 0),
+            (ipv4(1, icmp(3, 1, ipv4(6, tcp)), b4, a4), 0),
+            (ipv6(58, icmp(1, 4, ipv6(17, udp)), b6, a6), 0)]
+
+
 def main():
     sim = sys.argv[1] if len(sys.argv) > 1 else None
     captures = {}
@@ -136,6 +157,7 @@ def main():
             continue
         put("decode", name.replace(".", "_"), decode_seed(lt, [(fr, 0) for _s, _f, fr in frames[:40]]))
     put("decode", "ip_edges", decode_seed(101, ip_edge_frames()))
+    put("decode", "icmp_errors", decode_seed(101, icmp_error_frames()))
 
     # lua: (u8 mode, u16 a, u16 b, u8 extra, payload), every mode kind.
     lt, frames = read_pcap(captures.get("sim_lossy.pcap", captures["eth.pcap"]))

@@ -18,13 +18,10 @@ using namespace rudp::testgen::flow;
 
 namespace {
 
-const Mac kMacA{2, 0, 0, 0, 0, 1}, kMacB{2, 0, 0, 0, 0, 2};
 const std::vector<std::string> kFields = {
     "frame.number", "frame.len", "frame.cap_len", "ip.src",      "ip.dst",       "ip.proto",
     "ip.id",        "ipv6.src",  "ipv6.dst",      "udp.srcport", "udp.dstport",  "udp.length",
     "tcp.srcport",  "tcp.seq",   "tcp.len",       "grudp.seq",   "grudp.conn_id"};
-
-Bytes eth(const Bytes& ip) { return ethernet(kMacB, kMacA, ip); }
 
 Bytes slice(const Bytes& b, size_t off, size_t len) {
   return Bytes(b.begin() + std::ptrdiff_t(off), b.begin() + std::ptrdiff_t(off + len));
@@ -41,7 +38,7 @@ std::vector<Bytes> fragments6(int i) {
   for (size_t off = 0; off < seg.size(); off += chunk) {
     const size_t len = std::min(chunk, seg.size() - off);
     const Bytes header = fragmentHeader(17, uint32_t(off), off + len < seg.size(), 0x80000000u + uint32_t(i));
-    out.push_back(eth(ipv6(src, dst, 44, header, slice(seg, off, len))));
+    out.push_back(inEthernet(ipv6(src, dst, 44, header, slice(seg, off, len))));
   }
   return out;
 }
@@ -51,9 +48,9 @@ std::vector<Bytes> fragments6(int i) {
 std::pair<Bytes, Bytes> fragments4(int i, uint8_t proto, const Bytes& body, size_t firstLen) {
   const auto [src, dst] = ends4(i);
   const auto id = uint16_t(0x200 + i);
-  return {
-      eth(ipv4(src, dst, proto, slice(body, 0, firstLen), id, 0x2000)),
-      eth(ipv4(src, dst, proto, slice(body, firstLen, body.size() - firstLen), id, uint16_t(firstLen / 8)))};
+  return {inEthernet(ipv4(src, dst, proto, slice(body, 0, firstLen), id, 0x2000)),
+          inEthernet(ipv4(src, dst, proto, slice(body, firstLen, body.size() - firstLen), id,
+                          uint16_t(firstLen / 8)))};
 }
 
 std::vector<Frame> framesOf(const std::vector<Bytes>& frames) {
@@ -80,10 +77,10 @@ Bytes tcpFrame(const TcpSegment& g, bool v6) {
   const Bytes data = pattern(g.bytes, 3);
   if (v6) {
     const auto [a, b] = ends6(side);
-    return eth(ipv6(a, b, 6, {}, tcp(a, b, sport, dport, g.seq, g.ack, g.flags, 64000, {}, data)));
+    return inEthernet(ipv6(a, b, 6, {}, tcp(a, b, sport, dport, g.seq, g.ack, g.flags, 64000, {}, data)));
   }
   const auto [a, b] = ends4(side);
-  return eth(ipv4(a, b, 6, tcp(a, b, sport, dport, g.seq, g.ack, g.flags, 64000, {}, data)));
+  return inEthernet(ipv4(a, b, 6, tcp(a, b, sport, dport, g.seq, g.ack, g.flags, 64000, {}, data)));
 }
 
 }  // namespace
@@ -120,7 +117,7 @@ TEST_CASE("a first IPv4 fragment longer than its frame has its UDP header read f
   std::vector<Frame> frames;
   for (int i = 0; i < kPackets; ++i) {
     if (i != 0 && i != 2) {
-      frames.push_back({eth(grudpPacket(i, false))});
+      frames.push_back({inEthernet(grudpPacket(i, false))});
       continue;
     }
     auto [first, second] = fragments4(i, 17, grudpSegment(i, false), 48);
@@ -149,7 +146,7 @@ TEST_CASE("AH after IPv4 and IPv6 carries the game's UDP, also in a reassembled 
     Bytes body = authHeader(17, 0x1000 + uint32_t(i % 2), uint32_t(i + 1));
     append(body, grudpSegment(i, false));
     if (i != 4) {
-      frames.push_back({eth(ipv4(src, dst, 51, body, uint16_t(0x200 + i)))});
+      frames.push_back({inEthernet(ipv4(src, dst, 51, body, uint16_t(0x200 + i)))});
       continue;
     }
     const auto [first, second] = fragments4(i, 51, body, 56);
@@ -159,7 +156,7 @@ TEST_CASE("AH after IPv4 and IPv6 carries the game's UDP, also in a reassembled 
   checkOneFlow(writePcap(dir / "ah4.pcap", 1, frames), kFields, kPackets + 1, "grudp", kPackets);
   const std::string ah6 = writeCapture(dir / "ah6.pcap", 1, true, [&](int i, const Bytes&) {
     const auto [src, dst] = ends6(i);
-    return eth(ipv6(src, dst, 51, authHeader(17, 0x2000, uint32_t(i + 1)), grudpSegment(i, true)));
+    return inEthernet(ipv6(src, dst, 51, authHeader(17, 0x2000, uint32_t(i + 1)), grudpSegment(i, true)));
   });
   checkOneFlow(ah6, kFields, kPackets, "grudp", kPackets);
 }

@@ -91,6 +91,30 @@ Bytes udp(const std::array<uint8_t, N>& src, const std::array<uint8_t, N>& dst, 
   return b;
 }
 
+// An ICMP error (destination unreachable 3, time exceeded 11, ...) quoting
+// the start of `quoted`, an IP packet (RFC 792: its header and 8 bytes at
+// least; Linux quotes as much as fits).
+inline Bytes icmp4Error(uint8_t type, uint8_t code, const Bytes& quoted) {
+  Bytes b{type, code, 0, 0, 0, 0, 0, 0};
+  append(b, quoted);
+  const uint16_t c = fold(sum16(b.data(), b.size()));
+  b[2] = uint8_t(c >> 8);
+  b[3] = uint8_t(c);
+  return b;
+}
+
+// An ICMPv6 error (destination unreachable 1, packet too big 2, time
+// exceeded 3) from `src` to `dst` quoting the start of `quoted`.
+inline Bytes icmp6Error(const Ip6& src, const Ip6& dst, uint8_t type, uint8_t code, const Bytes& quoted) {
+  Bytes b{
+      type, code, 0, 0, 0, 0, type == 2 ? uint8_t(0x05) : uint8_t(0), type == 2 ? uint8_t(0x00) : uint8_t(0)};
+  append(b, quoted);
+  const uint16_t c = l4Checksum(src, dst, 58, b);
+  b[2] = uint8_t(c >> 8);
+  b[3] = uint8_t(c);
+  return b;
+}
+
 enum TcpFlag : uint8_t { kFin = 1, kSyn = 2, kRst = 4, kPsh = 8, kAckBit = 16 };
 
 template <size_t N>

@@ -42,6 +42,9 @@ inline Bytes grudpSegment(int i, bool v6) {
   return udp(ends4(i).first, ends4(i).second, sport, dport, grudp(g));
 }
 
+// An IP packet in an Ethernet frame from 02:00:00:00:00:01 to ...:02.
+inline Bytes inEthernet(const Bytes& ip) { return ethernet({2, 0, 0, 0, 0, 2}, {2, 0, 0, 0, 0, 1}, ip); }
+
 // Packet `i` as an IP packet (IPv4: id 0x200 + i, DF, TTL 63).
 inline Bytes grudpPacket(int i, bool v6) {
   if (v6) return ipv6(ends6(i).first, ends6(i).second, 17, {}, grudpSegment(i, true));

@@ -1,0 +1,90 @@
+#include "decode/icmp.h"
+
+#include <algorithm>
+
+#include "decode/ip_layer.h"
+#include "decode/transport.h"
+
+namespace rudp::icmp {
+
+namespace {
+
+constexpr uint32_t kIcmpHeader = 8;  // type, code, checksum, 4 bytes unused or MTU/pointer
+constexpr uint32_t kQuotedTransport = 8;
+
+bool isError(bool v6, uint8_t type) {
+  if (v6) return type >= 1 && type <= 4;  // unreachable, packet too big, time exceeded, parameter problem
+  return type == 3 || type == 4 || type == 5 || type == 11 || type == 12;
+}
+
+// The quoted datagram's length as its header claims it: the quote holds
+// only its start, which is no error.
+uint32_t claimedLength(bool v6, const wire::Span& ip) {
+  if (v6) return ip.len >= 6 ? 40u + wire::be16(ip.data + 4) : ip.len;
+  return ip.len >= 4 ? wire::be16(ip.data + 2) : ip.len;
+}
+
+// The quoted TCP header: ports and seq always, the rest when all of it is there.
+void quotedTcp(const wire::Span& l4, IcmpError& e) {
+  e.has_quoted_tcp = true;
+  e.quoted_tcp_sport = wire::be16(l4.data);
+  e.quoted_tcp_dport = wire::be16(l4.data + 2);
+  e.quoted_tcp.seq = wire::be32(l4.data + 4);
+  DecodedPacket whole;
+  transport::decodeTcp(l4, whole);
+  if (whole.l4 == L4::TCP && whole.error.empty()) e.quoted_tcp = whole.tcp;
+}
+
+}  // namespace
+
+void decode(uint8_t proto, const wire::Span& l4, DecodedPacket& out) {
+  const bool v6 = proto == kIcmpV6;
+  if (l4.len < kIcmpHeader || !isError(v6, l4.data[0])) return;
+  wire::Span ip = wire::tail(l4, kIcmpHeader);
+  ip.reported = std::max(ip.len, claimedLength(v6, ip));
+  DecodedPacket quoted;
+  ip::Upper up;
+  ip::Fragment frag;
+  const ip::Next next = v6 ? ip::decodeIPv6(ip, quoted, up, frag) : ip::decodeIPv4(ip, quoted, up, frag);
+  if (quoted.l3 == L3::None) return;
+  const bool transport = next != ip::Next::Stop && frag.offset == 0 && up.bytes.len >= kQuotedTransport;
+  if (transport && up.proto == transport::kUdp) transport::decodeUdp(up.bytes, quoted);
+  out.has_icmp_error = true;
+  IcmpError& e = out.icmp;
+  e.v6 = v6;
+  e.type = l4.data[0];
+  e.code = l4.data[1];
+  e.quoted = ipHeaderOf(quoted);
+  if (transport && up.proto == transport::kTcp) quotedTcp(up.bytes, e);
+}
+
+std::string describe(bool v6, uint8_t type, uint8_t code) {
+  if (v6) {
+    switch (type) {
+      case 1: {
+        static const char* const kCodes[] = {"no route to destination", "administratively prohibited",
+                                             "beyond scope of source address", "address unreachable",
+                                             "port unreachable"};
+        return code < 5 ? kCodes[code] : "destination unreachable";
+      }
+      case 2: return "packet too big";
+      case 3: return code == 1 ? "fragment reassembly time exceeded" : "hop limit exceeded in transit";
+      default: return "parameter problem";
+    }
+  }
+  switch (type) {
+    case 3: {
+      static const char* const kCodes[] = {"network unreachable", "host unreachable", "protocol unreachable",
+                                           "port unreachable", "fragmentation needed"};
+      if (code < 5) return kCodes[code];
+      return code == 9 || code == 10 || code == 13 ? "administratively prohibited"
+                                                   : "destination unreachable";
+    }
+    case 4: return "source quench";
+    case 5: return "redirect";
+    case 11: return code == 1 ? "fragment reassembly time exceeded" : "TTL exceeded in transit";
+    default: return "parameter problem";
+  }
+}
+
+}  // namespace rudp::icmp

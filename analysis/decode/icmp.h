@@ -1,0 +1,24 @@
+// ICMP and ICMPv6 errors: the datagram they quote says which connection an
+// error (port unreachable: the server went away) is about.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "core/packet.h"
+#include "decode/bytes.h"
+
+namespace rudp::icmp {
+
+inline constexpr uint8_t kIcmp = 1;
+inline constexpr uint8_t kIcmpV6 = 58;
+
+// `l4` starts at the ICMP header of protocol `proto` (kIcmp or kIcmpV6).
+// For an error message that quotes an IP header, sets out.has_icmp_error and
+// out.icmp; anything else (echo, neighbour discovery, a quote too short to
+// hold an IP header) leaves `out` as it was.
+void decode(uint8_t proto, const wire::Span& l4, DecodedPacket& out);
+
+// "port unreachable", "TTL exceeded in transit", ... as Wireshark names them.
+std::string describe(bool v6, uint8_t type, uint8_t code);
+
+}  // namespace rudp::icmp

@@ -1,0 +1,143 @@
+// ICMP and ICMPv6 errors quoting a connection's datagram (port unreachable:
+// the server went away; TTL exceeded; packet too big) belong to that
+// connection. Each capture is built here around one flow; `decode` must print
+// the quoted headers' fields as tshark 4.0 does, and `analyze` must attach
+// every error to its connection and direction (the packets themselves say
+// which) without counting it as one of the connection's packets.
+#include <catch2/catch.hpp>
+
+#include "capture_checks.h"
+#include "grudp_flow.h"
+
+using namespace rudp;
+using namespace rudp::test;
+using namespace rudp::testgen;
+using namespace rudp::testgen::flow;
+
+namespace {
+
+const Ip4 kRouter{192, 0, 2, 254};
+const Ip6 kRouter6{0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xfe};
+const std::vector<std::string> kFields = {"frame.number",
+                                          "ip.src",
+                                          "ip.dst",
+                                          "ip.proto",
+                                          "ip.id",
+                                          "ip.ttl",
+                                          "ipv6.src",
+                                          "ipv6.dst",
+                                          "udp.srcport",
+                                          "udp.dstport",
+                                          "udp.length",
+                                          "tcp.srcport",
+                                          "tcp.dstport",
+                                          "tcp.seq",
+                                          "tcp.ack",
+                                          "tcp.len",
+                                          "tcp.window_size_value"};
+
+Bytes head(const Bytes& b, size_t n) {
+  return Bytes(b.begin(), b.begin() + std::ptrdiff_t(std::min(n, b.size())));
+}
+
+const nlohmann::json& errorsOf(const nlohmann::json& analysis) {
+  return analysis["connections"][0]["icmp_errors"];
+}
+
+uint64_t icmpCount(const nlohmann::json& analysis, const char* direction) {
+  return analysis["connections"][0]["directions"][direction]["icmp_errors"].get<uint64_t>();
+}
+
+void checkError(const nlohmann::json& e, uint64_t frame, const char* direction, const char* protocol,
+                int type, int code, const char* description, const std::string& reporter) {
+  INFO(e.dump());
+  CHECK(e["frame"] == frame);
+  CHECK(e["direction"] == direction);
+  CHECK(e["protocol"] == protocol);
+  CHECK(e["type"] == type);
+  CHECK(e["code"] == code);
+  CHECK(e["description"] == description);
+  CHECK(e["reporter"] == reporter);
+}
+
+}  // namespace
+
+TEST_CASE("ICMP errors quoting a GRUDP flow's datagrams both ways belong to its connection") {
+  TempDir dir("icmp4");
+  // A router drops client packet 0 (TTL exceeded, quoting its header and 8
+  // bytes: the RFC 792 minimum); the client's host, whose game exited,
+  // answers server packet 3 with port unreachable, quoting all of it.
+  const std::vector<Bytes> errors = {
+      inEthernet(ipv4(kRouter, kClient, 1, icmp4Error(11, 0, head(grudpPacket(0, false), 28)))),
+      inEthernet(ipv4(kClient, kServer, 1, icmp4Error(3, 3, grudpPacket(3, false)))),
+      // Quoting a flow the capture does not hold, and an echo request: no connection's.
+      inEthernet(
+          ipv4(kRouter, kClient, 1,
+               icmp4Error(3, 1, ipv4(kClient, {10, 9, 9, 9}, 17, udp(kClient, Ip4{10, 9, 9, 9}, 1, 2, {}))))),
+      inEthernet(ipv4(kClient, kServer, 1, Bytes{8, 0, 0xf7, 0xff, 0, 0, 0, 0}))};
+  const std::string capture = writeCapture(
+      dir / "icmp4.pcap", 1, false, [](int, const Bytes& ip) { return inEthernet(ip); }, errors);
+  INFO(capture);
+  CHECK(compareWithTshark(capture, kFields) == kPackets + 4);
+  const nlohmann::json j = analyzeJson(capture);
+  REQUIRE(j["connections"].size() == 1);
+  CHECK(packetsOf(j["connections"][0]) == kPackets);
+  CHECK(icmpCount(j, "client_to_server") == 1);
+  CHECK(icmpCount(j, "server_to_client") == 1);
+  REQUIRE(errorsOf(j).size() == 2);
+  checkError(errorsOf(j)[0], 7, "client_to_server", "icmp", 11, 0, "TTL exceeded in transit", "192.0.2.254");
+  checkError(errorsOf(j)[1], 8, "server_to_client", "icmp", 3, 3, "port unreachable", "10.0.0.1");
+}
+
+TEST_CASE("ICMPv6 errors quoting an IPv6 GRUDP flow's datagrams belong to its connection") {
+  TempDir dir("icmp6");
+  const Bytes tooBig = grudpPacket(2, true), gone = grudpPacket(5, true);
+  const std::vector<Bytes> errors = {
+      inEthernet(ipv6(kRouter6, kClient6, 58, {}, icmp6Error(kRouter6, kClient6, 2, 0, tooBig))),
+      inEthernet(ipv6(kServer6, kClient6, 58, {}, icmp6Error(kServer6, kClient6, 3, 0, head(tooBig, 48)))),
+      inEthernet(ipv6(kClient6, kServer6, 58, {}, icmp6Error(kClient6, kServer6, 1, 4, gone)))};
+  const std::string capture = writeCapture(
+      dir / "icmp6.pcap", 1, true, [](int, const Bytes& ip) { return inEthernet(ip); }, errors);
+  INFO(capture);
+  CHECK(compareWithTshark(capture, kFields) == kPackets + 3);
+  const nlohmann::json j = analyzeJson(capture);
+  REQUIRE(j["connections"].size() == 1);
+  CHECK(packetsOf(j["connections"][0]) == kPackets);
+  CHECK(icmpCount(j, "client_to_server") == 2);
+  CHECK(icmpCount(j, "server_to_client") == 1);
+  REQUIRE(errorsOf(j).size() == 3);
+  checkError(errorsOf(j)[0], 7, "client_to_server", "icmpv6", 2, 0, "packet too big", "2001:db8::fe");
+  checkError(errorsOf(j)[1], 8, "client_to_server", "icmpv6", 3, 0, "hop limit exceeded in transit",
+             "2001:db8::2");
+  checkError(errorsOf(j)[2], 9, "server_to_client", "icmpv6", 1, 4, "port unreachable", "2001:db8::1");
+}
+
+TEST_CASE("an ICMP error quoting 8 bytes of a TCP segment belongs to its connection and shows its seq") {
+  TempDir dir("icmp-tcp");
+  auto segment = [](bool client, uint32_t seq, uint32_t ack, uint8_t flags, size_t bytes) {
+    const auto [a, b] = client ? std::pair{kClient, kServer} : std::pair{kServer, kClient};
+    const uint16_t sport = client ? 51000 : 443, dport = client ? 443 : 51000;
+    return ipv4(a, b, 6, tcp(a, b, sport, dport, seq, ack, flags, 64000, {}, pattern(bytes, 3)));
+  };
+  const Bytes data = segment(true, 1001, 5001, kAckBit | kPsh, 100);
+  std::vector<Frame> frames = {{inEthernet(segment(true, 1000, 0, kSyn, 0))},
+                               {inEthernet(segment(false, 5000, 1001, kSyn | kAckBit, 0))},
+                               {inEthernet(data)},
+                               {inEthernet(ipv4(kRouter, kClient, 1, icmp4Error(3, 1, head(data, 28))))},
+                               {inEthernet(ipv4(kRouter, kClient, 1, icmp4Error(3, 1, head(data, 60))))}};
+  const std::string capture = writePcap(dir / "icmp-tcp.pcap", 1, frames);
+  INFO(capture);
+  CHECK(compareWithTshark(capture, kFields) == 5);
+  const std::vector<std::string> lines = decodeLines(capture, {"tcp.seq", "tcp.ack", "tcp.len"});
+  REQUIRE(lines.size() == 5);
+  CHECK(lines[3] == "1001\t\t");
+  CHECK(lines[4] == "1001\t5001\t");
+  const nlohmann::json j = analyzeJson(capture);
+  REQUIRE(j["connections"].size() == 1);
+  CHECK(j["connections"][0]["protocol"] == "tcp");
+  CHECK(packetsOf(j["connections"][0]) == 3);
+  CHECK(icmpCount(j, "client_to_server") == 2);
+  REQUIRE(errorsOf(j).size() == 2);
+  checkError(errorsOf(j)[0], 4, "client_to_server", "icmp", 3, 1, "host unreachable", "192.0.2.254");
+  checkError(errorsOf(j)[1], 5, "client_to_server", "icmp", 3, 1, "host unreachable", "192.0.2.254");
+}
