@@ -13,6 +13,7 @@
 #include "capture/compressed_stream.h"
 #include "capture/pcap_capture_reader.h"
 #include "capture/pcapng_capture_reader.h"
+#include "capture/snoop_capture_reader.h"
 #include "core/error.h"
 
 namespace rudp {
@@ -22,6 +23,8 @@ namespace {
 std::string quoted(const std::string& path) { return "'" + path + "'"; }
 
 [[noreturn]] void fail(const std::string& message) { throw CaptureError(message); }
+
+bool isSnoopMagic(const unsigned char m[4]) { return std::memcmp(m, "snoo", 4) == 0; }
 
 bool isPcapngMagic(const unsigned char m[4]) {
   return m[0] == 0x0a && m[1] == 0x0d && m[2] == 0x0d && m[3] == 0x0a;
@@ -41,8 +44,10 @@ size_t decompressedMagic(const std::string& path, Compression c, unsigned char m
   return got;
 }
 
-// Magic numbers of the captures read (pcap by libpcap), in either byte order.
+// Magic numbers of the captures read (pcap by libpcap), in either byte
+// order, and snoop's "snoo" (of "snoop\0\0\0").
 bool isCaptureMagic(const unsigned char m[4]) {
+  if (isSnoopMagic(m)) return true;
   static const uint32_t kMagics[] = {
       0xa1b2c3d4,  // pcap, microseconds
       0xa1b23c4d,  // pcap, nanoseconds
@@ -102,6 +107,7 @@ std::unique_ptr<CaptureReader> CaptureReader::open(const std::string& path) {
   }
   // The reader owns `file` from here on, also when its constructor throws.
   if (isPcapngMagic(magic)) return std::make_unique<PcapngCaptureReader>(path, file, size, std::move(state));
+  if (isSnoopMagic(magic)) return std::make_unique<SnoopCaptureReader>(path, file, size, std::move(state));
   return std::make_unique<PcapCaptureReader>(path, file, size, std::move(state), magic);
 }
 

@@ -1,5 +1,5 @@
-// Reads pcap files through libpcap and pcapng files block by block, either
-// plain or compressed with gzip or zstd.
+// Reads pcap files through libpcap, pcapng files block by block and snoop
+// files record by record, either plain or compressed with gzip or zstd.
 #pragma once
 #include <cstdint>
 #include <memory>

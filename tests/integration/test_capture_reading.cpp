@@ -1,5 +1,5 @@
 // Real-world captures (issue 12, parts 1 and 2): multi-interface pcapng,
-// gzip and zstd, damaged records, link types from Linux NFLOG and macOS PKTAP,
+// gzip and zstd, Solaris snoop, damaged records, link types from Linux NFLOG and macOS PKTAP,
 // and link types not decoded. Each file is built here byte by byte; the
 // expectations come from tshark reading the same file and from the packets
 // themselves (how many were written, with which addresses).
@@ -87,7 +87,90 @@ Bytes multiInterfacePcapng() {
   return ng.bytes();
 }
 
+// A snoop file (RFC 1761, big-endian) of `frames` 1.5 ms apart on datalink
+// `datalink` (4: Ethernet); each record padded to 4 bytes, each frame cut to
+// `snap` bytes when longer. Returns the file and each record's offset.
+struct Snoop {
+  Bytes bytes;
+  std::vector<size_t> records;
+};
+Snoop snoopFile(const std::vector<Bytes>& frames, uint32_t datalink = 4, size_t snap = 1 << 20) {
+  Snoop s;
+  s.bytes = {'s', 'n', 'o', 'o', 'p', 0, 0, 0};
+  put32(s.bytes, 2);
+  put32(s.bytes, datalink);
+  for (size_t i = 0; i < frames.size(); ++i) {
+    const size_t included = std::min(snap, frames[i].size());
+    const size_t record = (24 + included + 3) / 4 * 4;
+    s.records.push_back(s.bytes.size());
+    for (const size_t v : {frames[i].size(), included, record, size_t(0), size_t(1'700'000'000)})
+      put32(s.bytes, uint32_t(v));
+    put32(s.bytes, uint32_t(i * 1500));
+    s.bytes.insert(s.bytes.end(), frames[i].begin(), frames[i].begin() + long(included));
+    s.bytes.resize(s.records.back() + record, 0);
+  }
+  return s;
+}
+
+std::vector<Bytes> grudpFrames(uint32_t n) {
+  std::vector<Bytes> out;
+  for (uint32_t i = 0; i < n; ++i) out.push_back(ethernet(kMacB, kMacA, grudpIp(kA, kB, i)));
+  return out;
+}
+
 }  // namespace
+
+TEST_CASE("Solaris snoop files, plain and gzip-compressed, read as tshark reads them") {
+  TempDir dir("snoop");
+  const std::string plain = dir / "game.snoop";
+  writeFile(plain, snoopFile(grudpFrames(7), 4, 60).bytes);  // frames of 82 to 86 bytes cut to 60
+  REQUIRE(run({"gzip", "-k", "-9", plain}).status == 0);
+  for (const std::string& f : {plain, plain + ".gz"}) {
+    INFO(f);
+    CHECK(compareWithTshark(f, kFields) == 7);
+    const nlohmann::json j = analyzeJson(f, f + ".sqlite");
+    CHECK(j["capture"]["packets"] == 7);
+    CHECK(j["capture"]["format"] == (f == plain ? "snoop" : "snoop, gzip"));
+    CHECK(j["capture"]["link_type_name"] == "EN10MB");
+    REQUIRE(j["connections"].size() == 1);
+    CHECK(j["connections"][0]["protocol"] == "grudp");
+    CHECK(packetsOf(j["connections"][0]) == 7);
+  }
+}
+
+TEST_CASE("a snoop file cut off, damaged or of another link says so in one line") {
+  TempDir dir("snoop-bad");
+  const Snoop s = snoopFile(grudpFrames(5));
+  SECTION("cut off in frame 4: the 3 before it and a warning") {
+    const std::string f = dir / "cut.snoop";
+    writeFile(f, Bytes(s.bytes.begin(), s.bytes.begin() + long(s.records[3] + 30)));
+    const ProcessResult t = tsharkFields(f, {"frame.number", "ip.src"});
+    const ProcessResult o = cli(decodeArgs(f, {"frame.number", "ip.src"}));
+    CHECK(o.status == 0);
+    CHECK(o.out == t.out);
+    CHECK(splitLines(o.out).size() == 3);
+    const auto lines = splitLines(o.err);
+    REQUIRE(lines.size() == 1);
+    CHECK_THAT(lines[0], Catch::Contains("is cut off in the middle of a packet after frame 3"));
+  }
+  SECTION("frame 4's record length damaged: an error, as in tshark") {
+    Bytes b = s.bytes;
+    for (size_t k = 0; k < 4; ++k) b[s.records[3] + 8 + k] = k == 0 ? 0x7f : 0xff;
+    const std::string f = dir / "damaged.snoop";
+    writeFile(f, b);
+    const ProcessResult t = tsharkFields(f, {"frame.number"});
+    CHECK(t.status == 2);
+    CHECK(splitLines(t.out).size() == 3);
+    requireOneLineError(cli(decodeArgs(f, {"frame.number"})),
+                        "has a damaged record after frame 3 (record length");
+  }
+  SECTION("token ring (datalink 2)") {
+    const std::string f = dir / "token-ring.snoop";
+    writeFile(f, snoopFile(grudpFrames(2), 2).bytes);
+    requireOneLineError(cli(decodeArgs(f, {"frame.number"})),
+                        "cannot read '" + f + "': snoop datalink type 2 is not supported (only Ethernet is)");
+  }
+}
 
 TEST_CASE(
     "a pcapng with interfaces of different link types and snap lengths reads every frame as tshark does") {
