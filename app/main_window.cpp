@@ -289,7 +289,8 @@ void MainWindow::chooseCapture() {
   const QString dir =
       m_recent->files().isEmpty() ? QString() : QFileInfo(m_recent->files().first()).absolutePath();
   const QString path = QFileDialog::getOpenFileName(
-      this, tr("Open Capture"), dir, tr("Captures (*.pcap *.pcapng *.cap *.dmp);;All files (*)"));
+      this, tr("Open Capture"), dir,
+      tr("Captures (*.pcap *.pcapng *.cap *.dmp *.snoop *.gz *.zst);;All files (*)"));
   openCapture(path);
 }
 

@@ -11,23 +11,39 @@ namespace fs = std::filesystem;
 namespace rudp::cmp {
 namespace {
 
-bool isCaptureFile(const fs::path& p) {
-  static const char* const kExtensions[] = {".pcap", ".pcapng", ".cap"};
-  const std::string ext = p.extension().string();
-  return std::any_of(std::begin(kExtensions), std::end(kExtensions), [&](const char* e) { return ext == e; });
+// What CaptureReader::open reads, by name: a capture format's extension,
+// possibly followed by a compression's.
+constexpr std::string_view kCaptureExtensions[] = {".pcap", ".pcapng", ".cap", ".snoop"};
+constexpr std::string_view kCompressionExtensions[] = {".gz", ".zst"};
+
+template <size_t N>
+bool oneOf(std::string_view ext, const std::string_view (&list)[N]) {
+  return std::find(std::begin(list), std::end(list), ext) != std::end(list);
 }
 
-// "game.pcapng" -> "game"; "run.pcap.gz" keeps "run.pcap" stripped as well.
+std::string_view extensionOf(std::string_view name) {
+  const auto dot = name.rfind('.');
+  return dot == std::string_view::npos || dot == 0 ? std::string_view() : name.substr(dot);
+}
+
+// "run.pcap.gz" -> "run.pcap"; "run.pcap" stays.
+std::string_view withoutCompression(std::string_view name) {
+  const std::string_view ext = extensionOf(name);
+  return oneOf(ext, kCompressionExtensions) ? name.substr(0, name.size() - ext.size()) : name;
+}
+
+bool isCaptureFile(const fs::path& p) {
+  const std::string name = p.filename().string();
+  return oneOf(extensionOf(withoutCompression(name)), kCaptureExtensions);
+}
+
+// "game.pcapng" -> "game"; "run.pcap.gz" -> "run".
 std::string stem(std::string_view path) {
-  fs::path p{std::string(path)};
-  std::string name = p.filename().string();
-  while (true) {
-    const auto dot = name.rfind('.');
-    if (dot == std::string::npos || dot == 0) return name;
-    const std::string ext = name.substr(dot);
-    if (ext != ".pcap" && ext != ".pcapng" && ext != ".cap" && ext != ".gz" && ext != ".zst") return name;
-    name.erase(dot);
-  }
+  const std::string file = fs::path{std::string(path)}.filename().string();
+  std::string_view name = withoutCompression(file);
+  if (const std::string_view ext = extensionOf(name); oneOf(ext, kCaptureExtensions))
+    name.remove_suffix(ext.size());
+  return std::string(name);
 }
 
 // "loss5" -> {loss, 5}; "delay12.5" -> {delay, 12.5}; anything else: nothing.
@@ -145,7 +161,9 @@ std::vector<std::string> expandCaptureSet(const std::vector<std::string>& paths)
     for (const auto& entry : fs::directory_iterator(path, ec))
       if (entry.is_regular_file() && isCaptureFile(entry.path())) found.push_back(entry.path().string());
     if (ec) throw CompareError("cannot list " + path + ": " + ec.message());
-    if (found.empty()) throw CompareError(path + " holds no capture (*.pcap, *.pcapng, *.cap)");
+    if (found.empty())
+      throw CompareError(path +
+                         " holds no capture (*.pcap, *.pcapng, *.cap, *.snoop, each also .gz or .zst)");
     std::sort(found.begin(), found.end(), naturalLess);
     out.insert(out.end(), found.begin(), found.end());
   }

@@ -309,8 +309,8 @@ bool ComparePage::chooseFolder() {
 }
 
 bool ComparePage::chooseCapturesToAdd(const QString& alsoAdd) {
-  QStringList files = QFileDialog::getOpenFileNames(this, tr("Compare With"), {},
-                                                    tr("Captures (*.pcap *.pcapng *.cap);;All files (*)"));
+  QStringList files = QFileDialog::getOpenFileNames(
+      this, tr("Compare With"), {}, tr("Captures (*.pcap *.pcapng *.cap *.snoop *.gz *.zst);;All files (*)"));
   if (files.isEmpty()) return false;
   if (!alsoAdd.isEmpty()) files.prepend(alsoAdd);
   addCaptures(files);

@@ -33,12 +33,13 @@ TEST_CASE("a sidecar and the command line win over the file name") {
 
 TEST_CASE("a folder is its captures, sorted, and nothing else") {
   rudp::test::TempDir dir("set");
-  for (const char* name :
-       {"b_loss10.pcapng", "b_loss5.pcap", "a.pcap", "c.cap", "notes.txt", "a.pcap.labels"})
+  for (const char* name : {"b_loss10.pcapng", "b_loss5.pcap", "a.pcap", "c.cap", "notes.txt", "a.pcap.labels",
+                           "d_loss1.pcapng.gz", "e.snoop.zst", "f.snoop", "g.gz", "h.txt.zst"})
     std::ofstream(dir / name) << "";
-  CHECK(
-      expandCaptureSet({dir.path.string()}) ==
-      std::vector<std::string>{dir / "a.pcap", dir / "b_loss5.pcap", dir / "b_loss10.pcapng", dir / "c.cap"});
+  CHECK(expandCaptureSet({dir.path.string()}) ==
+        std::vector<std::string>{dir / "a.pcap", dir / "b_loss5.pcap", dir / "b_loss10.pcapng", dir / "c.cap",
+                                 dir / "d_loss1.pcapng.gz", dir / "e.snoop.zst", dir / "f.snoop"});
+  CHECK(captureLabels(dir / "d_loss1.pcapng.gz") == Labels{{"stack", "d"}, {"loss", "1"}});
 }
 
 TEST_CASE("metric names") {

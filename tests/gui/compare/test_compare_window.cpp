@@ -49,8 +49,9 @@ TEST_CASE("rudpscope --compare DIR --quit-after-load shows the comparison or say
       test::run({RUDPSCOPE_GUI, "--compare", empty.path().toStdString(), "--quit-after-load"});
   CHECK(none.status == 1);
   // Qt may say things on stderr first (XDG_RUNTIME_DIR); ours is the last line.
-  CHECK(test::splitLines(none.err).back() == "rudpscope: Nothing to compare: " + empty.path().toStdString() +
-                                                 " holds no capture (*.pcap, *.pcapng, *.cap)");
+  CHECK(test::splitLines(none.err).back() ==
+        "rudpscope: Nothing to compare: " + empty.path().toStdString() +
+            " holds no capture (*.pcap, *.pcapng, *.cap, *.snoop, each also .gz or .zst)");
   const test::ProcessResult noArgs = test::run({RUDPSCOPE_GUI, "--compare"});
   CHECK(noArgs.status == 2);
   CHECK(test::splitLines(noArgs.err).back() == "rudpscope: --compare needs captures or folders to compare");
