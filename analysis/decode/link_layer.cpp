@@ -54,6 +54,8 @@ Result fromPppoeSession(const uint8_t* p, uint32_t len, uint32_t off) {
 
 // BSD address families for IPv6 differ per OS: 24 (NetBSD, OpenBSD, BSD/OS),
 // 28 (FreeBSD, DragonFly), 30 (Darwin). IPv4 is 2 everywhere.
+constexpr uint32_t kMax8023Length = 1500;
+
 Result fromFamily(uint32_t family, uint32_t off) {
   if (family == 2) return {Net::IPv4, off, nullptr};
   if (family == 24 || family == 28 || family == 30) return {Net::IPv6, off, nullptr};
@@ -235,6 +237,9 @@ Result decode(int dlt, const uint8_t* p, uint32_t len) {
       if (len < 4) return {Net::None, 0, "loopback header truncated"};
       uint32_t family = wire::le32(p);
       if (family > 0xffff) family = wire::be32(p);
+      // Some writers put an EtherType there instead; Wireshark reads any
+      // value above 802.3's largest length (1500) as one.
+      if (family > kMax8023Length) return fromEtherType(uint16_t(family), p, len, 4);
       return fromFamily(family, 4);
     }
 

@@ -108,6 +108,11 @@ TEST_CASE("link: BSD loopback families in both byte orders", "[decode]") {
   CHECK(d.pkt.l3 == L3::None);
   CHECK(d.pkt.error == "");
   CHECK(decodeFrame(loop, Bytes{0, 0, 0}).pkt.error == "loopback header truncated");
+  // An EtherType where the family belongs (PcapPlusPlus' NullLoopback.pcap):
+  // Wireshark reads any value above 1500 as one.
+  checkUdp4(decodeFrame(null, withHeader({0, 8, 0, 0}, udp4Packet())));
+  checkUdp4(decodeFrame(null, withHeader({0, 0, 8, 0}, udp4Packet())));
+  checkUdp6(decodeFrame(null, withHeader({0xdd, 0x86, 0, 0}, udp6Packet())));
 }
 
 TEST_CASE("link: raw IP in all its numberings", "[decode]") {
