@@ -195,6 +195,15 @@ Result fromPpp(const uint8_t* p, uint32_t len) {
   return fromPppProtocol(be16(p + off), p, len, off + 2);
 }
 
+namespace {
+// A frame of link type `innerDlt` after a `headerLen`-byte header (PKTAP, PPI).
+Result within(uint32_t headerLen, int innerDlt, const uint8_t* p, uint32_t len) {
+  Result inner = decode(innerDlt, p + headerLen, len - headerLen);
+  inner.offset += headerLen;
+  return inner;
+}
+}  // namespace
+
 bool supported(int dlt) {
   switch (dlt) {
     case kNull:
@@ -214,7 +223,8 @@ bool supported(int dlt) {
     case kPppEther:
     case kCiscoHdlc:
     case kIeee80211:
-    case kRadiotap: return true;
+    case kRadiotap:
+    case kPpi: return true;
     default: return false;
   }
 }
@@ -264,9 +274,15 @@ Result decode(int dlt, const uint8_t* p, uint32_t len) {
       if (headerLen < 12 || headerLen > len) return {Net::None, 0, "PKTAP header length is bad"};
       if (wire::le32(p + 4) != kTypePacket || innerDlt == uint32_t(kPktap))
         return {Net::None, headerLen, nullptr};
-      Result inner = decode(int(innerDlt), p + headerLen, len - headerLen);
-      inner.offset += headerLen;
-      return inner;
+      return within(headerLen, int(innerDlt), p, len);
+    }
+
+    case kPpi: {  // pph_version, pph_flags, pph_len (LE, the whole header), pph_dlt (LE)
+      if (len < 8) return {Net::None, 0, "PPI header truncated"};
+      const uint32_t headerLen = wire::le16(p + 2), innerDlt = wire::le32(p + 4);
+      if (headerLen < 8 || headerLen > len) return {Net::None, 0, "PPI header length is bad"};
+      if (innerDlt == uint32_t(kPpi) || innerDlt == uint32_t(kPktap)) return {Net::None, headerLen, nullptr};
+      return within(headerLen, int(innerDlt), p, len);
     }
 
     case kPpp:

@@ -175,3 +175,18 @@ TEST_CASE("link: frame metadata is copied and fields reset per packet", "[decode
   CHECK(out.src.family == 0);
   CHECK(out.payload == nullptr);
 }
+
+TEST_CASE("link: a PPI header carries a frame of its inner link type", "[decode]") {
+  Decoder ppi(192);
+  // Version 0, flags 0, length 12 (8 + a 4-byte field), inner link type, the field.
+  auto header = [](uint8_t innerDlt) { return Bytes{0, 0, 12, 0, innerDlt, 0, 0, 0, 2, 0, 0, 0}; };
+  checkUdp4(decodeFrame(ppi, withHeader(header(1), ethernet(kServerMac, kClientMac, udp4Packet()))));
+  checkUdp6(decodeFrame(ppi, withHeader(header(1), ethernet(kServerMac, kClientMac, udp6Packet()))));
+  CHECK(decodeFrame(ppi, Bytes{0, 0, 12, 0, 1, 0}).pkt.error == "PPI header truncated");
+  CHECK(decodeFrame(ppi, withHeader({0, 0, 200, 0, 1, 0, 0, 0}, udp4Packet())).pkt.error ==
+        "PPI header length is bad");
+  // A PPI header inside a PPI header is not followed.
+  const Decoded nested = decodeFrame(ppi, withHeader(header(192), udp4Packet()));
+  CHECK(nested.pkt.l3 == L3::None);
+  CHECK(nested.pkt.error == "");
+}
