@@ -86,26 +86,27 @@ Next decodeIPv4(const wire::Span& ip, DecodedPacket& out, Upper& up, Fragment& f
     out.error = "IPv4 header has bad version";
     return Next::Stop;
   }
-  out.l3 = L3::IPv4;
-  setAddress(out.src, 4, p + 12, 4);
-  setAddress(out.dst, 4, p + 16, 4);
-  out.ip_proto = p[9];
-  out.ip_id = be16(p + 4);
-  out.ip_ttl = p[8];
-
+  // A header whose lengths contradict each other is not read at all, as in
+  // tshark (no ip.src); one cut off by the capture keeps its fields.
   const uint32_t hl = uint32_t(p[0] & 0x0f) * 4;
   if (hl < 20) {
     out.error = "IPv4 header length invalid";
-    return Next::Stop;
-  }
-  if (hl > n) {
-    out.error = "IPv4 header truncated";
     return Next::Stop;
   }
   uint32_t total = be16(p + 2);
   if (total == 0) total = ip.reported;  // TSO: the NIC fills the length in later
   if (total < hl) {
     out.error = "IPv4 total length invalid";
+    return Next::Stop;
+  }
+  out.l3 = L3::IPv4;
+  setAddress(out.src, 4, p + 12, 4);
+  setAddress(out.dst, 4, p + 16, 4);
+  out.ip_proto = p[9];
+  out.ip_id = be16(p + 4);
+  out.ip_ttl = p[8];
+  if (hl > n) {
+    out.error = "IPv4 header truncated";
     return Next::Stop;
   }
   const uint32_t onWire = withinFrame(total, ip.reported, "IPv4 total length exceeds packet length", out);

@@ -66,6 +66,8 @@ void decodeTcp(const wire::Span& l4, DecodedPacket& out) {
   const bool optionsOk = parseTcpOptions(p + 20, std::min(hl, l4.len) - 20, t.options);
   if (hl > l4.len) {
     out.error = "TCP header truncated";
+    // Cut by the snap length: the length the IP header gives, as tshark's tcp.len.
+    if (hl <= l4.reported) out.payload_reported_len = l4.reported - hl;
     return;
   }
   if (hl > l4.reported) {

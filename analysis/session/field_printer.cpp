@@ -191,7 +191,9 @@ void FieldPrinter::builtin(int which, const DecodedPacket& p, int64_t firstTs, s
     case TcpSeqRaw: num(tcp, h.seq); break;
     case TcpAck:
     case TcpAckRaw: num(whole, h.ack); break;  // tshark shows it without the ACK flag too
-    case TcpLen: num(t.has_len, p.payload_reported_len); break;
+    case TcpLen:
+      num(t.has_len && !p.ip_fragment, p.payload_reported_len);
+      break;  // not of a lone first fragment
     case TcpWin: num(whole, h.window); break;
     case TcpMss: num(whole && o.mss, o.mss); break;
     case TcpWscale: num(whole && o.window_scale >= 0, static_cast<uint64_t>(o.window_scale)); break;

@@ -62,6 +62,7 @@ TEST_CASE("ipv4: broken headers set a short error and keep what decoded", "[deco
 
   Bytes longHeader = good;
   longHeader[0] = 0x4f;  // IHL 15 = 60 bytes, more than captured
+  setBe16(longHeader, 2, 80);
   longHeader.resize(40);
   auto d = decodeFrame(dec, longHeader);
   CHECK(d.pkt.error == "IPv4 header truncated");
@@ -72,10 +73,13 @@ TEST_CASE("ipv4: broken headers set a short error and keep what decoded", "[deco
   Bytes shortIhl = good;
   shortIhl[0] = 0x44;
   CHECK(decodeFrame(dec, shortIhl).pkt.error == "IPv4 header length invalid");
+  // Lengths that contradict each other: no field is read (tshark shows no ip.src).
+  CHECK(decodeFrame(dec, shortIhl).pkt.l3 == L3::None);
 
   Bytes smallTotal = good;
   setBe16(smallTotal, 2, 12);
   CHECK(decodeFrame(dec, smallTotal).pkt.error == "IPv4 total length invalid");
+  CHECK(decodeFrame(dec, smallTotal).pkt.l3 == L3::None);
 
   Bytes tso = good;  // total length 0: segmentation offload, trust the capture
   setBe16(tso, 2, 0);

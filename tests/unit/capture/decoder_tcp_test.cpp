@@ -137,6 +137,11 @@ TEST_CASE("tcp: broken headers", "[decode]") {
   CHECK(optsCut.pkt.l4 == L4::TCP);
   CHECK(optsCut.pkt.tcp.header_len == 32);
   CHECK(optsCut.pkt.payload_len == 0);
+  // Cut by the snap length: tcp.len is what the IP length gives, as in tshark.
+  const Bytes snapped(good.begin(), good.begin() + 20 + 24);
+  auto snap = decodeFrame(dec, snapped, 0, 1, uint32_t(good.size()));
+  CHECK(snap.pkt.error == "TCP header truncated");
+  CHECK(snap.pkt.payload_reported_len == 3);
 
   Bytes smallOffset = good;
   smallOffset[20 + 12] = 0x40;  // data offset 4 words
