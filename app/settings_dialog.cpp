@@ -61,6 +61,7 @@ QWidget* SettingsDialog::makeStallGroup() {
   m_genre->addItem(tr("Custom"), QString());
   for (const GenrePreset& p : genrePresets())
     m_genre->addItem(tr("%1 (%2 ms)").arg(p.label).arg(presetMs(p)), p.key);
+  m_genre->setToolTip(tr("Sets the stall threshold and the three RTT limits of the genre"));
   m_stall->setObjectName(QStringLiteral("settings.stall"));
   m_stall->setToolTip(tr("Data waiting for its acknowledgement longer than this is a stall"));
   connect(m_genre, &QComboBox::activated, this, &SettingsDialog::presetChosen);
@@ -130,6 +131,8 @@ void SettingsDialog::presetChosen(int index) {
   if (key.isEmpty()) return;
   const QSignalBlocker block(m_stall);
   m_stall->setValue(rudp::ana::genreStallMs(key.toStdString()));
+  if (const auto limits = rudp::ana::genreRttLimitsMs(key.toStdString()))
+    for (int i = 0; i < 3; ++i) m_limits[i]->setValue((*limits)[size_t(i)]);
 }
 
 // A threshold typed by hand is no longer the preset's.

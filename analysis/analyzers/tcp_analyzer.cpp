@@ -37,11 +37,29 @@ void TcpAnalyzer::push(Dir& d, const Seg& s, size_t pos) {
   for (size_t i = d.count; i > pos; --i) at(d, i) = at(d, i - 1);
   at(d, pos) = s;
   ++d.count;
+  if (s.copies == 0) ++d.holes;
 }
 
 void TcpAnalyzer::popFront(Dir& d) {
+  if (at(d, 0).copies == 0) --d.holes;
   d.head = (d.head + 1) & (d.segs.size() - 1);
   --d.count;
+}
+
+// The first byte still missing, if any (holes sit near the front: the
+// cumulative ack stops at the first one).
+std::optional<uint32_t> TcpAnalyzer::firstMissing(Dir& d) {
+  for (size_t i = 0; d.holes > 0 && i < d.count; ++i)
+    if (at(d, i).copies == 0) return at(d, i).start;
+  return std::nullopt;
+}
+
+// Data above the first missing byte waits until nothing below it is missing.
+void TcpAnalyzer::settleHol(Dir& d) {
+  if (const auto missing = firstMissing(d))
+    d.hol.settle(*missing);
+  else
+    d.hol.settleAll();
 }
 
 void TcpAnalyzer::onPacket(uint64_t frame, int64_t ns, Direction dir, const DecodedPacket& p,
@@ -196,6 +214,7 @@ void TcpAnalyzer::onData(Dir& d, const DecodedPacket& p, uint32_t len, uint64_t 
     }
     d.stall.onReliableData(ns, frame, d.nxt != d.una ? 1 : 0);
     push(d, s, d.count);
+    d.hol.onArrival(seq, ns, true, 0, d.holes > 0, false);
     d.nxt = end;
     d.jitter.add(ns, o.has_timestamps, o.tsval, 1.0, 32);
     return;
@@ -241,6 +260,7 @@ void TcpAnalyzer::onData(Dir& d, const DecodedPacket& p, uint32_t len, uint64_t 
   }
   // Split the hole around the filled part.
   const Seg hole = e;
+  --d.holes;  // replaced below by what is left of it
   size_t pos = lo;
   auto replace = [&](const Seg& x) { at(d, pos) = x; };
   Seg left = hole, right = hole;
@@ -249,6 +269,7 @@ void TcpAnalyzer::onData(Dir& d, const DecodedPacket& p, uint32_t len, uint64_t 
   bool first = true;
   if (after(seq, hole.start)) {
     replace(left);
+    ++d.holes;
     first = false;
   }
   if (first)
@@ -260,6 +281,9 @@ void TcpAnalyzer::onData(Dir& d, const DecodedPacket& p, uint32_t len, uint64_t 
   // The acks that showed the bytes missing before this copy came.
   filled.hole_ns = hole.hole_ns;
   filled.hole_first_ns = hole.hole_first_ns;
+  const auto missing = firstMissing(d);
+  d.hol.onArrival(seq, ns, true, 0, missing && before(*missing, seq), true);
+  settleHol(d);
   if (retx) {
     filled.retx_first = true;
     ++d.m.lost;
@@ -333,6 +357,7 @@ void TcpAnalyzer::onAck(Dir& d, const DecodedPacket& p, bool pure, uint64_t fram
       sink_->onRtt(ev);  // reported, but the statistics use the timestamps
     }
     int64_t delivered_ns = -1;  // the latest send among the segments this ack covers
+    const size_t holes_before = d.holes;
     while (d.count && !after(at(d, 0).end, a)) {
       if (at(d, 0).copies > 0) {
         rememberAcked(d, at(d, 0));
@@ -342,6 +367,7 @@ void TcpAnalyzer::onAck(Dir& d, const DecodedPacket& p, bool pure, uint64_t fram
       }
       popFront(d);
     }
+    if (d.holes != holes_before) settleHol(d);
     // RACK (RFC 8985): a segment sent before one now delivered is lost; the
     // sender learns it from this ack even without a SACK block (the copy
     // that filled a hole is acked, the next segment is still missing).
@@ -565,6 +591,7 @@ ConnectionMetrics TcpAnalyzer::finish() {
   conn_.vantage = vantage_;
   for (Dir& d : dirs_) {
     lossRun(d, false, 0, last_ns_, 0);
+    d.hol.settleAll();
     d.rate.flush(sink_);
     d.stall.finish(d.started && d.nxt != d.una, last_ns_, sink_, d.m.stalls);
     DirectionMetrics& m = d.m;
@@ -576,6 +603,10 @@ ConnectionMetrics TcpAnalyzer::finish() {
     d.response.fill(m.response, spanFor(vantage_, d.id));
     m.jitter_ms = d.jitter.jitterMs();
     d.jitter.fill(m.gaps);
+    m.hol_blocking_ms = d.hol.totalMs();
+    m.hol_max_ms = d.hol.maxMs();
+    m.hol_blocked_packets = d.hol.blocked();
+    m.hol_observable = !atSender(vantage_, d.id) && vantage_ != Vantage::Unknown;
     conn_.dir[size_t(d.id)] = m;
   }
   return conn_;

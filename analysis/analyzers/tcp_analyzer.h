@@ -43,6 +43,9 @@
 // - Lost: at the receiver's side holes in the sequence space (ranges never
 //   captured and later filled by a copy); at the sender retransmissions that
 //   were not spurious (a copy is only sent for data believed lost).
+// - HOL blocking (away from the sender): a segment that arrived above a byte
+//   still missing waits until the last missing byte below it arrives
+//   (HolTracker over byte sequence numbers, one channel).
 // - Stalls: StallTracker with "reliable data outstanding" = bytes in flight;
 //   progress = the cumulative ack advancing; zero window from the receiver.
 // - Captured twice: a packet equal in every TCP header field (and the IPv4
@@ -58,9 +61,11 @@
 #include <array>
 #include <climits>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "analyzers/events.h"
+#include "analyzers/hol.h"
 #include "analyzers/jitter.h"
 #include "analyzers/metrics.h"
 #include "analyzers/rates.h"
@@ -158,6 +163,8 @@ class TcpAnalyzer {
     uint32_t dupacks = 0, last_echo = 0;
     std::vector<Seg> segs;  // ring, in seq order
     size_t head = 0, count = 0;
+    size_t holes = 0;            // segs never captured (copies == 0)
+    HolTracker hol;              // data that arrived above a hole, at the receiver
     std::vector<TsSend> tsring;  // recent TSvals, in capture order
     size_t ts_head = 0;
     int64_t zero_since = -1;
@@ -184,6 +191,8 @@ class TcpAnalyzer {
   Seg& at(Dir& d, size_t i) { return d.segs[(d.head + i) & (d.segs.size() - 1)]; }
   void push(Dir& d, const Seg& s, size_t pos);
   void popFront(Dir& d);
+  std::optional<uint32_t> firstMissing(Dir& d);
+  void settleHol(Dir& d);
   bool capturedTwice(Dir& d, const DecodedPacket& p, uint32_t len, int64_t ns);
   void recordTsval(Dir& d, uint32_t tsval, uint64_t frame, int64_t ns);
   void start(Dir& d, uint32_t seq, bool syn);

@@ -76,4 +76,13 @@ double genreStallMs(std::string_view g) {
   return -1;
 }
 
+std::optional<std::array<double, 3>> genreRttLimitsMs(std::string_view g) {
+  using Limits = std::array<double, 3>;
+  if (g == "fighting" || g == "fps" || g == "racing") return Limits{50, 100, 150};
+  if (g == "moba" || g == "default") return Limits{150, 250, 300};
+  if (g == "mmo") return Limits{150, 300, 500};
+  if (g == "turn-based" || g == "turn_based" || g == "turnbased") return Limits{300, 1000, 2000};
+  return std::nullopt;
+}
+
 }  // namespace rudp::ana

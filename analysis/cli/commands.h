@@ -25,9 +25,10 @@ struct AnalyzeArgs {
   unsigned jobs = 0;     // dissector lanes; 0 = one per core
   double stall_ms = -1;  // <0: default or the genre's
   std::string genre;
-  bool no_analysis = false;   // packet index and connections only (benchmarks)
-  size_t max_open = 0;        // 0: IngestOptions' default
-  bool keep_damaged = false;  // IngestOptions::keep_damaged
+  std::vector<double> rtt_limits;  // empty: default or the genre's
+  bool no_analysis = false;        // packet index and connections only (benchmarks)
+  size_t max_open = 0;             // 0: IngestOptions' default
+  bool keep_damaged = false;       // IngestOptions::keep_damaged
   DissectorOptions dissectors;
 };
 

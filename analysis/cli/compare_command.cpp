@@ -45,6 +45,8 @@ int runCompare(const CompareArgs& args) {
       cmp::compareCaptures(captures, labelOverrides(args.labels), args.analysis.dissectors,
                            ingestOptions(args.analysis), &analysed, terminalProgress(args.analysis.quiet));
   printWarnings(analysed);
+  const auto receiverSide = cmp::receiverSideWarnings(rows, request.dir);
+  for (const auto& w : receiverSide) std::fprintf(stderr, "rudpscope-cli: warning: %s\n", w.c_str());
   const cmp::Matrix matrix = cmp::buildMatrix(rows, request);
   if (!args.html.empty())
     cmp::writeComparisonReportFile(
@@ -52,7 +54,8 @@ int runCompare(const CompareArgs& args) {
   if (args.json) {
     nlohmann::json doc = {{"captures", analysedJson(analysed)},
                           {"connections", comparisonJson(rows)},
-                          {"matrix", matrixJson(matrix)}};
+                          {"matrix", matrixJson(matrix)},
+                          {"warnings", receiverSide}};
     std::cout << doc.dump(2) << "\n";
   } else if (args.csv) {
     writeComparisonCsv(std::cout, rows);

@@ -2,8 +2,10 @@
 // progress line and the warnings.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
+#include <functional>
 
 #include "cli/commands.h"
 #include "session/capture_warnings.h"
@@ -14,6 +16,15 @@ IngestOptions ingestOptions(const AnalyzeArgs& args) {
   IngestOptions opts;
   if (!args.genre.empty()) opts.analysis.stall_ms = ana::genreStallMs(args.genre);
   if (args.stall_ms > 0) opts.analysis.stall_ms = args.stall_ms;  // explicit wins over the genre
+  if (const auto limits = ana::genreRttLimitsMs(args.genre); limits && !args.genre.empty())
+    opts.analysis.rtt_limits_ms = *limits;
+  if (!args.rtt_limits.empty()) {
+    auto& limits = opts.analysis.rtt_limits_ms;
+    if (args.rtt_limits.size() != limits.size() ||
+        !std::is_sorted(args.rtt_limits.begin(), args.rtt_limits.end(), std::less_equal<>()))
+      throw Error("--rtt-limits takes three rising limits in ms, e.g. --rtt-limits 150,250,300");
+    std::copy(args.rtt_limits.begin(), args.rtt_limits.end(), limits.begin());
+  }
   opts.dissector_lanes = args.jobs;
   opts.analyze_connections = !args.no_analysis;
   opts.threaded_store = args.jobs != 1;

@@ -1,9 +1,11 @@
 #include "cli/lab_tools.h"
 
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 
 namespace fs = std::filesystem;
 
@@ -11,6 +13,11 @@ namespace rudp::cli {
 namespace {
 
 bool executable(const fs::path& p) { return ::access(p.c_str(), X_OK) == 0 && fs::is_regular_file(p); }
+
+std::string kernelRelease() {
+  utsname u{};
+  return ::uname(&u) == 0 ? u.release : "";
+}
 
 // Why a program may be absent from an otherwise complete tools folder.
 std::string whyAbsent(const std::string& program) {
@@ -47,7 +54,27 @@ std::string stackProgram(const std::string& stack) {
   return {};
 }
 
+namespace {
+// tcp-bbr needs the kernel's bbr: built in or loaded (listed as available),
+// or a module the kernel loads on the first socket that asks for it.
+std::string missingCongestionControl(const std::string& stack) {
+  if (stack != "tcp-bbr") return {};
+  std::ifstream available("/proc/sys/net/ipv4/tcp_available_congestion_control");
+  std::string name, names;
+  while (available >> name) {
+    if (name == "bbr") return {};
+    names += (names.empty() ? "" : " ") + name;
+  }
+  const std::string modules = std::string("/lib/modules/") + kernelRelease() + "/kernel/net/ipv4/";
+  for (const char* file : {"tcp_bbr.ko", "tcp_bbr.ko.xz", "tcp_bbr.ko.zst", "tcp_bbr.ko.gz"})
+    if (fs::exists(modules + file)) return {};
+  return "this kernel has no bbr congestion control (available: " + (names.empty() ? "none" : names) +
+         "; no tcp_bbr module in " + modules + ")";
+}
+}  // namespace
+
 std::string missingLabTool(const std::string& dir, const std::string& stack) {
+  if (std::string why = missingCongestionControl(stack); !why.empty()) return why;
   for (const std::string& program : {std::string("lab_cell.sh"), std::string("delay_relay"),
                                      std::string("veth_offload"), stackProgram(stack)}) {
     const fs::path p = fs::path(dir) / program;

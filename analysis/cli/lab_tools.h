@@ -18,8 +18,9 @@ std::string labToolsDir();
 // The endpoint program a stack runs (tcp_workload, grudp-endpoint, ...).
 std::string stackProgram(const std::string& stack);
 
-// "" when `dir` holds everything a cell of `stack` runs, else one line
-// naming what is missing and where it was looked for.
+// "" when `dir` holds everything a cell of `stack` runs and the kernel has
+// what it needs (tcp-bbr: bbr), else one line naming what is missing and
+// where it was looked for.
 std::string missingLabTool(const std::string& dir, const std::string& stack);
 
 }  // namespace rudp::cli

@@ -41,18 +41,28 @@ void addKeepDamaged(CLI::App* cmd, bool& keep) {
                 "A capture with a damaged record: use the frames before the damage instead of failing");
 }
 
-// Options of every subcommand that analyses (analyze, report, capture).
-void addAnalysisSettings(CLI::App* cmd, rudp::cli::AnalyzeArgs& a) {
-  cmd->add_option("--db", a.db,
-                  "Database to write (default: CAPTURE.rudpscope.sqlite beside the capture,"
-                  " or the cache folder when that is read-only)");
+// Options of every subcommand that analyses (analyze, report, capture,
+// compare). Compare analyses many captures, each into its own database: no --db.
+void addAnalysisSettings(CLI::App* cmd, rudp::cli::AnalyzeArgs& a, bool oneDatabase = true) {
+  if (oneDatabase)
+    cmd->add_option("--db", a.db,
+                    "Database to write (default: CAPTURE.rudpscope.sqlite beside the capture,"
+                    " or the cache folder when that is read-only)");
   cmd->add_flag("-q,--quiet", a.quiet, "No progress on stderr");
   cmd->add_option("--stall-ms", a.stall_ms, "Stall threshold in ms (default 200)")
       ->check(CLI::PositiveNumber);
   cmd->add_option("--genre", a.genre,
-                  "Stall threshold preset: fighting 30, fps 50, racing 50, moba 150, mmo 300,"
-                  " turn-based 1000")
+                  "Stall threshold and response-time limits of a genre: fighting, fps, racing 30/50/50 ms"
+                  " and 50,100,150; moba 150 and 150,250,300; mmo 300 and 150,300,500; turn-based"
+                  " 1000 and 300,1000,2000")
       ->check(CLI::IsMember({"fighting", "fps", "racing", "moba", "mmo", "turn-based"}));
+  cmd->add_option("--rtt-limits", a.rtt_limits,
+                  "Three rising response-time limits in ms whose shares are counted (default 150,250,300"
+                  " or the genre's)")
+      ->delimiter(',')
+      ->expected(3)
+      ->check(CLI::PositiveNumber)
+      ->type_name("MS,MS,MS");
   cmd->add_option("--max-open", a.max_open,
                   "Connections analysed at once (default 20000); past it the longest-silent"
                   " are closed early, and a later packet starts a new connection")
@@ -145,7 +155,7 @@ CLI::App* addCompareCommand(CLI::App& app, rudp::cli::CompareArgs& c) {
   cmd->add_option("--panel", c.panel, "One matrix panel per value of this label (default delay)");
   cmd->add_option("--direction", c.direction, "Direction the matrix reads: c2s or s2c (default c2s)")
       ->check(CLI::IsMember({"c2s", "s2c"}));
-  addAnalysisSettings(cmd, c.analysis);
+  addAnalysisSettings(cmd, c.analysis, false);
   return cmd;
 }
 

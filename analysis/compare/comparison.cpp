@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 #include "analyzers/percentiles.h"
 #include "analyzers/rtt.h"
+#include "analyzers/vantage.h"
 #include "report/wording.h"
 #include "store/store_reader.h"
 
@@ -133,6 +135,7 @@ DirectionComparison compareDirection(StoreReader& db, const ConnectionRecord& r,
   c.server = s.server;
   c.dir = dir;
   c.duration_s = static_cast<double>(s.last_ts_ns - s.first_ts_ns) / 1e9;
+  c.at_receiver = ana::atReceiver(r.metrics.vantage, dir);
   c.rtt = distributionOf(m.rtt);
   c.response = distributionOf(m.response);
   c.response_share = shares(m.response, limits);
@@ -146,6 +149,29 @@ DirectionComparison compareDirection(StoreReader& db, const ConnectionRecord& r,
 }
 
 }  // namespace
+
+std::string receiverSideNote(Direction dir) {
+  const bool c2s = dir == Direction::ClientToServer;
+  return std::string("captured at the receiver of its data (the ") + (c2s ? "server" : "client") +
+         "), where a round trip is only the receiver's ack delay and a lost original never arrives: RTT,"
+         " response time and loss recovery are not shown; capture at the " +
+         (c2s ? "client" : "server") + " to compare them";
+}
+
+std::vector<std::string> receiverSideWarnings(const std::vector<DirectionComparison>& rows, Direction dir) {
+  std::set<std::string> all, atReceiver;
+  std::string names;
+  for (const auto& r : rows) {
+    if (r.dir != dir) continue;
+    all.insert(r.capture);
+    if (r.at_receiver && atReceiver.insert(r.capture).second)
+      names += (names.empty() ? "" : ", ") + r.capture;
+  }
+  if (atReceiver.empty()) return {};
+  return {std::string(dir == Direction::ClientToServer ? "c2s" : "s2c") + " of " +
+          std::to_string(atReceiver.size()) + " of " + std::to_string(all.size()) + " captures (" + names +
+          ") was " + receiverSideNote(dir)};
+}
 
 double shareAbove(const DirectionComparison& d, double limit_ms) {
   for (const auto& [limit, share] : d.response_share)

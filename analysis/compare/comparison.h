@@ -34,6 +34,11 @@ struct DirectionComparison {
   std::string protocol, client, server;
   Direction dir{};
   double duration_s = 0;  // the connection's first to last packet
+  // The capture was taken at this direction's receiver: its "round trips"
+  // are the receiver's own ack delay, and a lost original never reached the
+  // capture, so RTT, response time and loss recovery are not measured there
+  // (their metrics are kNone; receiverSideWarnings says so).
+  bool at_receiver = false;
 
   Distribution rtt;  // the analysis' RTT samples (Karn's rule: data sent once)
   // Message response time (DirectionMetrics::response): from the first
@@ -74,6 +79,13 @@ struct DirectionComparison {
 // Share of response times strictly above `limit_ms`: kNone with no sample or
 // when `limit_ms` is not one of the analysis' limits.
 double shareAbove(const DirectionComparison& d, double limit_ms);
+
+// Why a direction captured at its receiver shows no round-trip figures.
+std::string receiverSideNote(Direction dir);
+// One line when some of the rows of `dir` were captured at their receiver
+// ("s2c was captured at its receiver in 3 of 5 captures (a.pcap, ...): ..."),
+// else none.
+std::vector<std::string> receiverSideWarnings(const std::vector<DirectionComparison>& rows, Direction dir);
 
 // Both directions of every analysed connection of the database, in
 // connection order (c2s first). Throws StoreError as StoreReader does.

@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "compare/metric_list.h"
+#include "report/wording.h"
 
 namespace rudp::cmp {
 namespace {
@@ -50,6 +51,20 @@ MatrixLine& lineOf(Matrix& m, const std::string& panel, const std::string& group
   return *l;
 }
 
+// Why a share_over_N metric has no value for `row`: the analysis counted
+// other limits.
+std::optional<std::string> unmeasuredShare(const DirectionComparison& row, const std::string& key) {
+  const auto limit = shareLimit(key);
+  if (!limit || row.response_share.empty()) return std::nullopt;
+  std::string limits;
+  for (const auto& [l, share] : row.response_share) {
+    if (l == *limit) return std::nullopt;
+    limits += (limits.empty() ? "" : ", ") + report::format("%g", l);
+  }
+  return "analysed with response limits " + limits + " ms, not " + report::format("%g", *limit) +
+         " (analyse it again with --rtt-limits including " + report::format("%g", *limit) + ")";
+}
+
 void sortMatrix(Matrix& m) {
   std::sort(m.panels.begin(), m.panels.end(),
             [](const MatrixPanel& a, const MatrixPanel& b) { return labelLess(a.panel, b.panel); });
@@ -90,6 +105,10 @@ Matrix buildMatrix(const std::vector<DirectionComparison>& rows, const MatrixReq
       m.skipped.push_back(capture + (xText.empty()
                                          ? ": no label '" + request.x + "'"
                                          : ": label " + request.x + "=" + xText + " is not a number"));
+      continue;
+    }
+    if (const auto why = unmeasuredShare(*row, request.metric)) {
+      m.skipped.push_back(capture + ": " + *why);
       continue;
     }
     MatrixLine& line = lineOf(m, labelOf(row->labels, request.panel), labelOf(row->labels, request.group));

@@ -91,7 +91,9 @@ QVariant ComparisonModel::descriptionText(int row, const cmp::DirectionCompariso
     case CaptureRow: return QFileInfo(qs(d.capture)).fileName();
     case ConnectionRow:
       return QStringLiteral("#%1 %2 %3 → %4").arg(d.conn).arg(qs(d.protocol), qs(d.client), qs(d.server));
-    case DirectionRow: return directionLongName(d.dir);
+    case DirectionRow:
+      return d.at_receiver ? tr("%1 (captured at the receiver)").arg(directionLongName(d.dir))
+                           : directionLongName(d.dir);
     default: break;
   }
   const auto it = d.labels.find(labelKeys_[row - FirstLabelRow]);
@@ -106,7 +108,10 @@ QVariant ComparisonModel::metricData(int metricIndex, const cmp::DirectionCompar
     case RawRole: return std::isnan(v) ? QVariant() : QVariant(v);
     case Qt::TextAlignmentRole: return QVariant(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::ToolTipRole:
-      return std::isnan(v) ? tr("This capture cannot tell (nothing to divide by)") : QVariant();
+      if (!std::isnan(v)) return {};
+      if (m.round_trip && d.at_receiver)
+        return tr("This direction was %1").arg(qs(cmp::receiverSideNote(d.dir)));
+      return tr("This capture cannot tell (nothing to divide by)");
     default: return {};
   }
 }

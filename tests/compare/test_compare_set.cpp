@@ -1,4 +1,4 @@
-// A capture set (simulated GRUDP at two loss rates and two RTO floors, and a
+// A capture set (simulated GRUDP at loss 1, 5 and 10 % and two RTO floors, and a
 // real Linux TCP capture): the matrix has one point per capture, at its
 // labels, and each value is what `analyze --json` says of that capture.
 #include <catch2/catch.hpp>
@@ -49,6 +49,7 @@ struct CaptureSet {
     simulate(folder + "/grudp_loss5_rto50.pcap", "0.05", "50");
     simulate(folder + "/grudp_loss1_rto200.pcap", "0.01", "200");
     simulate(folder + "/grudp_loss5_rto200.pcap", "0.05", "200");
+    simulate(folder + "/grudp_loss10_rto200.pcap", "0.10", "200");
     // Real Linux TCP at 5 % loss (tests/netns), labelled by a sidecar.
     fs::copy_file(std::string(NETNS_DATA_DIR) + "/loss5-nodelay/client.pcap", folder + "/tcp.pcap");
     std::ofstream(folder + "/tcp.pcap.labels")
@@ -86,13 +87,11 @@ TEST_CASE("a capture set's matrix: one point per capture, each equal to its capt
   size_t points = 0;
   for (const auto& p : m["panels"])
     for (const auto& l : p["lines"]) points += l["points"].size();
-  CHECK(points == 5);
+  CHECK(points == 6);
 
-  const std::pair<const char*, double> expectedX[] = {{"grudp_loss1_rto50.pcap", 1},
-                                                      {"grudp_loss5_rto50.pcap", 5},
-                                                      {"grudp_loss1_rto200.pcap", 1},
-                                                      {"grudp_loss5_rto200.pcap", 5},
-                                                      {"tcp.pcap", 5}};
+  const std::pair<const char*, double> expectedX[] = {
+      {"grudp_loss1_rto50.pcap", 1},  {"grudp_loss5_rto50.pcap", 5},    {"grudp_loss1_rto200.pcap", 1},
+      {"grudp_loss5_rto200.pcap", 5}, {"grudp_loss10_rto200.pcap", 10}, {"tcp.pcap", 5}};
   for (const auto& [name, x] : expectedX) {
     INFO(name);
     const json* pt = pointOf(m, name);
@@ -146,7 +145,7 @@ TEST_CASE("compare's second run reuses every database and prints the same") {
   const auto second = run({RUDPSCOPE_CLI, "compare", set.folder, "--json", "--panel", "rto"});
   REQUIRE(second.status == 0);
   const json secondOut = json::parse(second.out);  // held: a range-for over a temporary's member dangles
-  REQUIRE(secondOut["captures"].size() == 5);
+  REQUIRE(secondOut["captures"].size() == 6);
   for (const auto& c : secondOut["captures"]) CHECK(c["reused"] == true);
   const auto third = run({RUDPSCOPE_CLI, "compare", set.folder, "--csv", "--panel", "rto"});
   CHECK(third.out == first.out);
@@ -162,7 +161,7 @@ TEST_CASE("compare's second run reuses every database and prints the same") {
   CHECK(line == "panel:rto,group:stack,x:loss,share_over_300,capture,conn");
   size_t points = 0;
   while (std::getline(lines, line)) ++points;
-  CHECK(points == 5);
+  CHECK(points == 6);
 }
 
 TEST_CASE("compare's errors are one line") {
@@ -202,8 +201,8 @@ TEST_CASE("compare --html writes the table, the loss bursts and the matrix chart
   const json m = json::parse(r.out)["matrix"];
   std::ifstream f(page);
   const std::string html((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-  CHECK(html.find("<th>[5]</th>") != std::string::npos);  // loss-burst columns, one per capture
-  CHECK(html.find("<th>[6]</th>") == std::string::npos);
+  CHECK(html.find("<th>[6]</th>") != std::string::npos);  // loss-burst columns, one per capture
+  CHECK(html.find("<th>[7]</th>") == std::string::npos);
   // Every point is a circle titled with its capture; a larger value sits higher.
   std::map<std::string, double> cy;
   for (size_t at = html.find("<circle"); at != std::string::npos; at = html.find("<circle", at + 1)) {
@@ -213,7 +212,7 @@ TEST_CASE("compare --html writes the table, the loss bursts and the matrix chart
     const size_t t = el.find("<title>") + 7;
     cy[el.substr(t, el.find("</title>") - t)] = std::stod(el.substr(c, el.find('"', c) - c));
   }
-  REQUIRE(cy.size() == 5);
+  REQUIRE(cy.size() == 6);
   std::vector<std::pair<double, double>> valueAndY;
   for (const auto& p : m["panels"])
     for (const auto& l : p["lines"])
@@ -226,4 +225,78 @@ TEST_CASE("compare --html writes the table, the loss bursts and the matrix chart
       if (v1 == v2) CHECK(y1 == y2);
       if (v1 > v2) CHECK(y1 < y2);
     }
+}
+
+TEST_CASE("a direction captured at its receiver has no round-trip figures, and says why once") {
+  TempDir dir("cmp-recv");
+  simulate(dir / "grudp_loss1.pcap", "0.01", "200");
+  simulate(dir / "grudp_loss5.pcap", "0.05", "200");
+  const auto r = run({RUDPSCOPE_CLI, "compare", dir / "grudp_loss1.pcap", dir / "grudp_loss5.pcap", "--json",
+                      "--direction", "s2c", "--panel", ""});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  const std::string why =
+      "s2c of 2 of 2 captures (" + (dir / "grudp_loss1.pcap") + ", " + (dir / "grudp_loss5.pcap") +
+      ") was captured at the receiver of its data (the client), where a round trip is only"
+      " the receiver's ack delay and a lost original never arrives: RTT, response time"
+      " and loss recovery are not shown; capture at the server to compare them";
+  CHECK(r.err == "rudpscope-cli: warning: " + why + "\n");
+  const json out = json::parse(r.out);
+  CHECK(out["warnings"] == json::array({why}));
+  size_t s2c = 0;
+  for (const auto& c : out["connections"]) {
+    const bool receiver = c["dir"] == "s2c";
+    s2c += receiver;
+    for (const char* key : {"response_mean", "response_p99", "share_over_300", "rtt_mean", "recovery_mean"}) {
+      INFO(c["dir"] << " " << key);
+      CHECK(c[key].is_null() == receiver);
+    }
+    CHECK(c["retransmissions"].is_number());  // counts stay
+  }
+  CHECK(s2c == 2);
+  for (const auto& p : out["matrix"]["panels"])
+    for (const auto& l : p["lines"])
+      for (const auto& pt : l["points"]) CHECK(pt["y"].is_null());
+  // The client's own data, read at its sender: measured, and nothing to warn about.
+  const auto c2s = run({RUDPSCOPE_CLI, "compare", dir / "grudp_loss1.pcap", "--json"});
+  REQUIRE(c2s.status == 0);
+  CHECK(c2s.err.empty());
+  CHECK(json::parse(c2s.out)["warnings"].empty());
+}
+
+TEST_CASE(
+    "a share over a limit the analysis did not count is left out with why, and --genre sets the limits") {
+  TempDir dir("cmp-limits");
+  simulate(dir / "grudp_loss5.pcap", "0.05", "200");
+  const std::string cap = dir / "grudp_loss5.pcap";
+  const auto r = run({RUDPSCOPE_CLI, "compare", cap, "--json", "--metric", "share_over_100", "--panel", ""});
+  REQUIRE(r.status == 0);
+  const json m = json::parse(r.out)["matrix"];
+  CHECK(m["panels"].empty());
+  CHECK(m["skipped"] ==
+        json::array({cap + ": analysed with response limits 150, 250, 300 ms, not 100 (analyse"
+                           " it again with --rtt-limits including 100)"}));
+
+  // The fps genre counts 50, 100 and 150 ms: the point is there, equal to analyze's share.
+  const auto fps = run({RUDPSCOPE_CLI, "compare", cap, "--json", "--metric", "share_over_100", "--panel", "",
+                        "--genre", "fps", "-q"});
+  INFO(fps.err);
+  REQUIRE(fps.status == 0);
+  const json f = json::parse(fps.out)["matrix"];
+  CHECK(f["skipped"].empty());
+  REQUIRE(f["panels"].size() == 1);
+  const json& pt = f["panels"][0]["lines"][0]["points"][0];
+  const auto ana =
+      run({RUDPSCOPE_CLI, "analyze", cap, "--db", dir / "fps.sqlite", "--json", "--genre", "fps"});
+  REQUIRE(ana.status == 0);
+  const json analysed = json::parse(ana.out);  // held: d refers into it
+  const json& d = analysed["connections"][0]["directions"]["client_to_server"];
+  const double share = d["response_ms"]["share_above"]["100"].get<double>();
+  CHECK(share > 0.0);  // 5 % loss with a 200 ms RTO floor: repaired messages take longer than 100 ms
+  CHECK(pt["y"].get<double>() == Approx(100.0 * share).epsilon(1e-12));
+
+  // Each capture has its own database: compare takes no --db.
+  const auto db = run({RUDPSCOPE_CLI, "compare", cap, "--db", dir / "one.sqlite"});
+  CHECK(db.status != 0);
+  CHECK(db.err.find("--db") != std::string::npos);
 }

@@ -75,3 +75,19 @@ TEST_CASE("a capture cut off mid-packet keeps every packet before the cut") {
   CHECK(ana.out.find("\"packets\": " + std::to_string(lines.size() - 1)) != std::string::npos);
   CHECK(ana.out.find("\"truncated\": true") != std::string::npos);
 }
+
+TEST_CASE("response-time limits that are not three rising numbers are one clear error") {
+  TempDir dir("limits");
+  const std::string cap = makeSim(dir, "g.pcap");
+  for (const char* limits : {"300,250,150", "150,150,300"}) {
+    requireOneLineError(run({kCli, "analyze", cap, "--db", dir / "x.sqlite", "--rtt-limits", limits}),
+                        "--rtt-limits takes three rising limits in ms");
+    CHECK_FALSE(std::filesystem::exists(dir / "x.sqlite"));
+  }
+  for (const char* limits : {"150,250", "150,-5,300", "a,b,c"}) {
+    const ProcessResult r = run({kCli, "analyze", cap, "--db", dir / "x.sqlite", "--rtt-limits", limits});
+    CHECK(r.status != 0);
+    CHECK(r.err.find("--rtt-limits") != std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(dir / "x.sqlite"));
+  }
+}

@@ -86,16 +86,30 @@ TEST_CASE("report reuses a database of the same capture and settings, and only t
   CHECK(fs::last_write_time(db) == made);
 
   // Another stall threshold: analysed again, with it.
-  r = run({kCli, "report", cap, "--db", db, "-w", html, "-q", "--stall-ms", "300"});
+  r = run({kCli, "report", cap, "--db", db, "-w", html, "-q", "--stall-ms", "150"});
   REQUIRE(r.status == 0);
   CHECK(r.err.empty());
   CHECK(r.out.empty());
   CHECK(fs::last_write_time(db) != made);
-  CHECK(StoreReader(db).settings().stall_ms == 300);
-  const auto redone = fs::last_write_time(db);
+  CHECK(StoreReader(db).settings().stall_ms == 150);
+  auto redone = fs::last_write_time(db);
 
-  // The mmo preset is the same 300 ms: reused.
-  r = run({kCli, "report", cap, "--db", db, "-w", html, "--genre", "mmo"});
+  // The moba preset is the same 150 ms with the default limits: reused.
+  r = run({kCli, "report", cap, "--db", db, "-w", html, "--genre", "moba"});
+  REQUIRE(r.status == 0);
+  CHECK(r.err == "rudpscope-cli: using the analysis in " + db + "\n");
+  CHECK(fs::last_write_time(db) == redone);
+
+  // The mmo preset judges responses by 150/300/500 ms: analysed again with them.
+  r = run({kCli, "report", cap, "--db", db, "-w", html, "-q", "--genre", "mmo"});
+  REQUIRE(r.status == 0);
+  CHECK(fs::last_write_time(db) != redone);
+  CHECK(StoreReader(db).settings().stall_ms == 300);
+  CHECK(StoreReader(db).settings().rtt_limits_ms == std::vector<double>{150, 300, 500});
+  redone = fs::last_write_time(db);
+
+  // The same settings spelled out: reused.
+  r = run({kCli, "report", cap, "--db", db, "-w", html, "--stall-ms", "300", "--rtt-limits", "150,300,500"});
   REQUIRE(r.status == 0);
   CHECK(r.err == "rudpscope-cli: using the analysis in " + db + "\n");
   CHECK(fs::last_write_time(db) == redone);

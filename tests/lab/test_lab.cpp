@@ -2,6 +2,7 @@
 // cubic, loss 2 and 8 %, one-way delay 40 ms, 10 s each) in network
 // namespaces, with every cell's counters check passing and a matrix of one
 // point per capture equal to `rudpscope-cli analyze --json` of that capture;
+// one cell of each other stack (TCP BBR, ENet, KCP) with its counters checks;
 // and the one line it prints without root.
 #include <unistd.h>
 
@@ -151,6 +152,46 @@ TEST_CASE(
   CHECK(points == 4);
   // matrix.csv holds the same four points (and its header).
   CHECK(splitLines(readText(out / "matrix.csv")).size() == 5);
+}
+
+TEST_CASE(
+    "a small lab run of the other stacks, one cell each (tcp-bbr, enet, kcp): every counters check passes") {
+  if (geteuid() != 0) {
+    std::cout << "SKIPPED: rudpscope-cli lab needs root (network namespaces)" << std::endl;
+    std::exit(77);
+  }
+  const fs::path out = fs::path(LAB_RUN_DIR) / "others";
+  fs::remove_all(out);
+  const auto r = run({RUDPSCOPE_CLI, "lab", "--stacks", "tcp-bbr,enet,kcp", "--loss", "5", "--delay", "30",
+                      "--seconds", "8", "-o", out.string(), "--metric", "retransmissions"});
+  std::cout << r.out << r.err;
+  REQUIRE(r.status == 0);
+  const auto lines = splitLines(r.out);
+  REQUIRE(lines.size() == 5);
+  CHECK(lines[4] == "3 cells: 3 passed, 0 failed, 0 skipped");
+  // The sender's retransmissions against the stack's own counter, exactly.
+  const std::pair<std::string, std::string> retransmissionCheck[] = {
+      {"tcp-bbr", "c2s retransmissions = client TcpRetransSegs"},
+      {"enet", "c2s retransmissions - DISCONNECT resends = client packetsLost"},
+      {"kcp", "c2s retransmissions = client RetransSegs"}};
+  for (size_t i = 0; i < 3; ++i) {
+    const auto& [stack, key] = retransmissionCheck[i];
+    INFO(stack);
+    CHECK(std::regex_match(lines[i], std::regex("^" + stack + " +loss +5%  delay +30 ms  PASS .*")));
+    const json result = readJson(out / (stack + "_loss5_delay30.json"));
+    CHECK(result.at("result") == "PASS");
+    CHECK(result.at("failures").empty());
+    int found = 0;
+    for (const auto& k : result.at("checks")) {
+      if (k.at("what") == "client congestion control is bbr") found += 10 * (k.at("ok") == true);
+      if (k.at("what") != key) continue;
+      ++found;
+      CHECK(k.at("ok") == true);
+      CHECK(k.at("analysis") == k.at("counter"));
+      CHECK(k.at("counter").get<double>() > 0);  // 5 % loss: the stack did resend
+    }
+    CHECK(found == (stack == "tcp-bbr" ? 11 : 1));
+  }
 }
 
 TEST_CASE("without root, lab says so in one line and exits 2 before doing anything") {

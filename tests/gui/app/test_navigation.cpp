@@ -150,6 +150,13 @@ TEST_CASE("the Settings dialog's stall threshold re-analyses the capture with th
   genre->setCurrentIndex(mmo);
   emit genre->activated(mmo);
   CHECK(stall->value() == 300);
+  // ... and the response-time limits the genre is judged by.
+  const double mmoLimits[] = {150, 300, 500};
+  for (int i = 0; i < 3; ++i) {
+    auto* limit = dialog->findChild<QDoubleSpinBox*>(QStringLiteral("settings.rttLimit%1").arg(i));
+    REQUIRE(limit);
+    CHECK(limit->value() == mmoLimits[i]);
+  }
   stall->setValue(1000);
   CHECK(genre->currentIndex() == 0);
   dialog->findChild<QDialogButtonBox*>()->button(QDialogButtonBox::Ok)->click();
@@ -159,6 +166,7 @@ TEST_CASE("the Settings dialog's stall threshold re-analyses the capture with th
   CHECK(labelText(*s.window.summaryPage(), "fact.stall") == "1000 ms");
   StoreReader reader(s.window.session().dbPath().toStdString());
   CHECK(reader.settings().stall_ms == 1000);
+  CHECK(reader.settings().rtt_limits_ms == std::vector<double>{150, 300, 500});
   // Truth: only the outage's stalls (one per direction) last 1 s or more.
   size_t truthLong = 0;
   for (const auto& c : sampleTruth()["connections"])

@@ -208,3 +208,29 @@ TEST_CASE("values are written with their unit and a figure that cannot be told i
   CHECK(ComparisonModel::valueText(1.5, "packets") == "1.500 packets");
   CHECK(ComparisonModel::valueText(cmp::kNone, "%") == "–");
 }
+
+TEST_CASE(
+    "a direction captured at its receiver says so, and its round-trip figures are dashes that say why") {
+  cmp::DirectionComparison d;
+  d.capture = "/tmp/game.pcap";
+  d.dir = Direction::ServerToClient;
+  d.at_receiver = true;
+  d.response.count = d.rtt.count = 10;
+  d.response.mean = d.rtt.mean = 0.2;  // the client's ack delay, not a round trip
+  d.response_share = {{150, 0.0}, {250, 0.0}, {300, 0.0}};
+  d.retransmissions = 3;
+  ComparisonModel model;
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  model.setColumns({d});
+  CHECK(
+      model.data(model.index(2, 1)).toString().endsWith("(captured at the receiver)"));  // the direction row
+  for (const char* key : {"response_mean", "share_over_300", "rtt_mean", "recovery_mean"}) {
+    INFO(key);
+    const QModelIndex cell = model.index(model.rowOfMetric(QString::fromLatin1(key)), 1);
+    CHECK(model.data(cell).toString() == "–");
+    CHECK(model.data(cell, Qt::ToolTipRole)
+              .toString()
+              .startsWith("This direction was captured at the receiver of its data (the client)"));
+  }
+  CHECK(model.data(model.index(model.rowOfMetric("retransmissions"), 1)).toString() == "3");
+}

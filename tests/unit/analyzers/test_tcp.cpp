@@ -139,6 +139,11 @@ TEST_CASE("TCP at the receiver: a hole filled by a later-sent copy is a retransm
   CHECK(cs.retransmissions_inferred == 1);
   CHECK(cs.lost == 1);
   CHECK(cs.reordered == 1);
+  // 1201 waited from 80 to 130 ms for 1101, 1401 from 150 to 152 for 1301.
+  CHECK(cs.hol_observable);
+  CHECK(cs.hol_blocked_packets == 2);
+  CHECK(cs.hol_blocking_ms == Approx(52.0));
+  CHECK(cs.hol_max_ms == Approx(50.0));
   REQUIRE(t.r.retx.size() == 1);
   CHECK(t.r.retx[0].seq == 101);
   CHECK(t.r.retx[0].original_frame == 0);
@@ -517,4 +522,51 @@ TEST_CASE("TCP: a SYN-ACK resent for the client's resent SYN within 1 ms is a re
   CHECK(m.dir[1].network_duplicates == 0);
   CHECK(m.dir[1].retransmissions == 2);
   CHECK(m.dir[0].retransmissions == 1);
+}
+
+TEST_CASE(
+    "TCP head-of-line blocking at the receiver: each segment above a hole waits for the last repair below "
+    "it") {
+  TcpFeed t;
+  // Server-side capture: the client's segments as they arrive.
+  t.send(C2S, 0, Tcp(1000, 0, SYN).ts(100, 0));
+  t.send(S2C, 0.1, Tcp(5000, 1001, SYN | ACK).ts(7000, 100));
+  t.send(C2S, 50, Tcp(1001, 5001, ACK).ts(150, 7000));
+  t.send(C2S, 100, Tcp(1001, 5001, ACK | PSH, 100).ts(200, 7000));
+  // 1101 and 1301 lost; 1201, 1401, 1501 arrive above the holes.
+  t.send(C2S, 120, Tcp(1201, 5001, ACK | PSH, 100).ts(220, 7000));
+  t.send(C2S, 140, Tcp(1401, 5001, ACK | PSH, 100).ts(240, 7000));
+  t.send(C2S, 160, Tcp(1501, 5001, ACK | PSH, 100).ts(260, 7000));
+  t.send(S2C, 160.1, Tcp(5001, 1101, ACK).ts(7160, 260).sack(1201, 1301).sack(1401, 1601));
+  t.send(C2S, 210, Tcp(1101, 5001, ACK | PSH, 100).ts(310, 7160));  // repairs 1101: 1201 delivered
+  t.send(S2C, 210.1, Tcp(5001, 1301, ACK).ts(7210, 310).sack(1401, 1601));
+  t.send(C2S, 400, Tcp(1301, 5001, ACK | PSH, 100).ts(500, 7210));  // repairs 1301: 1401, 1501 delivered
+  t.send(S2C, 400.1, Tcp(5001, 1601, ACK).ts(7400, 500));
+  t.send(C2S, 420, Tcp(1601, 5001, ACK | PSH, 100).ts(520, 7400));  // in order: no wait
+  t.send(S2C, 420.1, Tcp(5001, 1701, ACK).ts(7420, 520));
+  auto m = t.a.finish();
+  REQUIRE(m.vantage == Vantage::Server);
+  const auto& cs = m.dir[0];
+  CHECK(cs.lost == 2);
+  CHECK(cs.hol_observable);
+  CHECK(cs.hol_blocked_packets == 3);
+  // 1201: 120 -> 210 (90 ms); 1401: 140 -> 400 (260); 1501: 160 -> 400 (240).
+  CHECK(cs.hol_blocking_ms == Approx(590.0));
+  CHECK(cs.hol_max_ms == Approx(260.0));
+  // The server's own data never waited, and the client's end sees no HOL.
+  CHECK(m.dir[1].hol_blocked_packets == 0);
+  CHECK_FALSE(m.dir[1].hol_observable);
+}
+
+TEST_CASE("TCP head-of-line blocking is not observable at the sender") {
+  TcpFeed t;
+  t.handshake();
+  t.send(C2S, 1100, Tcp(1001, 5001, ACK | PSH, 100));
+  t.send(C2S, 1110, Tcp(1101, 5001, ACK | PSH, 100));
+  t.send(S2C, 1150, Tcp(5001, 1201, ACK));
+  auto m = t.a.finish();
+  REQUIRE(m.vantage == Vantage::Client);
+  CHECK_FALSE(m.dir[0].hol_observable);
+  CHECK(m.dir[0].hol_blocked_packets == 0);
+  CHECK(m.dir[1].hol_observable);  // the server's data arrives here
 }
