@@ -60,7 +60,7 @@ int runCompare(const CompareArgs& args) {
   } else if (args.csv) {
     writeComparisonCsv(std::cout, rows);
     std::cout << "\n";
-    writeMatrixCsv(std::cout, matrix);
+    cmp::writeMatrixCsv(std::cout, matrix);
   } else {
     printComparisonTable(std::cout, comparedColumns(rows, request.dir));
     std::cout << "\n";

@@ -1,41 +1,27 @@
 #include "cli/compare_output.h"
 
-#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <ostream>
 #include <set>
 
+#include "compare/csv_text.h"
 #include "compare/metric_list.h"
 
 namespace rudp::cli {
 namespace {
 
+using cmp::csvField;
 using cmp::DirectionComparison;
 using nlohmann::json;
 
 const char* dirName(Direction d) { return d == Direction::ClientToServer ? "c2s" : "s2c"; }
-
-// Shortest text that reads back as the same double; empty for kNone.
-std::string exact(double v) {
-  if (std::isnan(v)) return {};
-  char buf[32];
-  const auto r = std::to_chars(buf, buf + sizeof buf, v);
-  return std::string(buf, r.ptr);
-}
 
 std::string shown(double v, const std::string& unit) {
   if (std::isnan(v)) return "–";
   char buf[32];
   std::snprintf(buf, sizeof buf, unit.empty() ? "%.0f" : "%.2f", v);
   return buf;
-}
-
-std::string csvField(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return q + "\"";
 }
 
 std::set<std::string> labelKeys(const std::vector<DirectionComparison>& rows) {
@@ -105,7 +91,8 @@ void printMatrix(std::ostream& out, const cmp::Matrix& matrix) {
     if (!matrix.request.panel.empty()) out << "  " << matrix.request.panel << "=" << p.panel << "\n";
     for (const auto& l : p.lines) {
       out << "    " << (matrix.request.group.empty() ? "all" : matrix.request.group + "=" + l.group) << ":";
-      for (const auto& pt : l.points) out << "  " << exact(pt.x) << " -> " << shown(pt.y, info.unit);
+      for (const auto& pt : l.points)
+        out << "  " << cmp::exactNumber(pt.x) << " -> " << shown(pt.y, info.unit);
       out << "\n";
     }
   }
@@ -127,20 +114,9 @@ void writeComparisonCsv(std::ostream& out, const std::vector<DirectionComparison
     }
     out << "," << r.conn << "," << csvField(r.protocol) << "," << csvField(r.client) << ","
         << csvField(r.server) << "," << dirName(r.dir);
-    for (const auto& m : cmp::comparisonMetrics()) out << "," << exact(m.value(r));
+    for (const auto& m : cmp::comparisonMetrics()) out << "," << cmp::exactNumber(m.value(r));
     out << "\n";
   }
-}
-
-void writeMatrixCsv(std::ostream& out, const cmp::Matrix& matrix) {
-  const auto& q = matrix.request;
-  out << "panel:" << csvField(q.panel) << ",group:" << csvField(q.group) << ",x:" << csvField(q.x) << ","
-      << csvField(q.metric) << ",capture,conn\n";
-  for (const auto& p : matrix.panels)
-    for (const auto& l : p.lines)
-      for (const auto& pt : l.points)
-        out << csvField(p.panel) << "," << csvField(l.group) << "," << exact(pt.x) << "," << exact(pt.y)
-            << "," << csvField(pt.capture) << "," << pt.conn << "\n";
 }
 
 json comparisonJson(const std::vector<DirectionComparison>& rows) {

@@ -21,8 +21,6 @@ void printMatrix(std::ostream& out, const cmp::Matrix& matrix);
 
 // One line per connection direction: capture, labels (one column per key), identity, every metric.
 void writeComparisonCsv(std::ostream& out, const std::vector<cmp::DirectionComparison>& rows);
-// One line per point: panel, group, x, y, capture, conn.
-void writeMatrixCsv(std::ostream& out, const cmp::Matrix& matrix);
 
 nlohmann::json comparisonJson(const std::vector<cmp::DirectionComparison>& rows);
 nlohmann::json matrixJson(const cmp::Matrix& matrix);

@@ -89,7 +89,7 @@ cmp::Matrix writeLabMatrix(const std::string& outputDir, const std::vector<std::
   cmp::Matrix matrix = cmp::buildMatrix(rows, request);
   const fs::path dir(outputDir);
   std::ofstream csv(dir / "matrix.csv"), table(dir / "comparison.csv");
-  writeMatrixCsv(csv, matrix);
+  cmp::writeMatrixCsv(csv, matrix);
   writeComparisonCsv(table, rows);
   writeFile((dir / "matrix.json").string(), matrixJson(matrix).dump(2) + "\n");
   writeFile((dir / "comparison.json").string(),

@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <charconv>
 #include <optional>
+#include <ostream>
 #include <set>
 #include <tuple>
 
+#include "compare/csv_text.h"
 #include "compare/metric_list.h"
 #include "report/wording.h"
 
@@ -116,6 +118,17 @@ Matrix buildMatrix(const std::vector<DirectionComparison>& rows, const MatrixReq
   }
   sortMatrix(m);
   return m;
+}
+
+void writeMatrixCsv(std::ostream& out, const Matrix& matrix) {
+  const auto& q = matrix.request;
+  out << "panel:" << csvField(q.panel) << ",group:" << csvField(q.group) << ",x:" << csvField(q.x) << ","
+      << csvField(q.metric) << ",capture,conn\n";
+  for (const auto& p : matrix.panels)
+    for (const auto& l : p.lines)
+      for (const auto& pt : l.points)
+        out << csvField(p.panel) << "," << csvField(l.group) << "," << exactNumber(pt.x) << ","
+            << exactNumber(pt.y) << "," << csvField(pt.capture) << "," << pt.conn << "\n";
 }
 
 }  // namespace rudp::cmp

@@ -2,6 +2,7 @@
 // line per group, one panel per value of a third label, one point per
 // capture (its busiest connection in the chosen direction).
 #pragma once
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -46,5 +47,8 @@ const DirectionComparison* busiest(const std::vector<DirectionComparison>& rows,
 
 // Throws CompareError for an unknown metric.
 Matrix buildMatrix(const std::vector<DirectionComparison>& rows, const MatrixRequest& request);
+
+// One line per point: panel, group, x, y, capture, conn (a header first).
+void writeMatrixCsv(std::ostream& out, const Matrix& matrix);
 
 }  // namespace rudp::cmp

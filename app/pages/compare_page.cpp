@@ -13,6 +13,7 @@
 #include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include <sstream>
 
 #include "compare/comparison_report.h"
 #include "message_banner.h"
@@ -82,6 +83,7 @@ ComparePage::ComparePage(QWidget* parent)
             if (row >= 0) m_rowsView->selectRow(row);
           });
   setBusy(false);
+  tabChanged(m_tabs->currentIndex());
   m_status->setText(tr("Open a folder of captures (one per condition and stack) or add captures."));
 }
 
@@ -91,8 +93,10 @@ QWidget* ComparePage::createToolbar() {
   auto* open = new QPushButton(tr("Open F&older…"));
   auto* add = new QPushButton(tr("&Add Captures…"));
   auto* saveTable = new QPushButton(tr("Export Table (CSV)…"));
+  auto* saveMatrix = new QPushButton(tr("Export Matrix (CSV)…"));
   auto* saveReport = new QPushButton(tr("Export Report (HTML)…"));
-  auto* saveChart = new QToolButton;
+  auto* saveChart = m_saveChart = new QToolButton;
+  saveChart->setObjectName(QStringLiteral("compare.saveChart"));
   saveChart->setText(tr("Save Chart"));
   saveChart->setPopupMode(QToolButton::InstantPopup);
   auto* menu = new QMenu(saveChart);
@@ -103,6 +107,7 @@ QWidget* ComparePage::createToolbar() {
   connect(add, &QPushButton::clicked, this, [this] { chooseCapturesToAdd(); });
   connect(m_cancel, &QPushButton::clicked, this, &ComparePage::cancel);
   connect(saveTable, &QPushButton::clicked, this, &ComparePage::saveTable);
+  connect(saveMatrix, &QPushButton::clicked, this, &ComparePage::saveMatrix);
   connect(saveReport, &QPushButton::clicked, this, &ComparePage::saveReport);
   auto* bar = new QWidget;
   auto* row = new QHBoxLayout(bar);
@@ -110,6 +115,7 @@ QWidget* ComparePage::createToolbar() {
   for (QWidget* w : std::initializer_list<QWidget*>{open, add, m_cancel}) row->addWidget(w);
   row->addWidget(m_status, 1);
   row->addWidget(saveTable);
+  row->addWidget(saveMatrix);
   row->addWidget(saveReport);
   row->addWidget(saveChart);
   return bar;
@@ -132,6 +138,7 @@ QWidget* ComparePage::createTabs() {
   m_tabs->addTab(m_timelines, tr("Timelines"));
   m_tabs->addTab(m_matrix, tr("Matrix"));
   connect(m_tabs, &QTabWidget::currentChanged, this, &ComparePage::refreshTimelines);
+  connect(m_tabs, &QTabWidget::currentChanged, this, &ComparePage::tabChanged);
   return m_tabs;
 }
 
@@ -290,15 +297,38 @@ QString ComparePage::exportTableTo(const QString& path) const {
   return file.commit() ? QString() : file.errorString();
 }
 
-const ChartWidget& ComparePage::currentChart() const {
-  if (m_tabs->currentIndex() == CdfTab) return *m_cdf;
-  return *m_matrix->chart();
+const ChartWidget* ComparePage::currentChart() const {
+  switch (m_tabs->currentIndex()) {
+    case CdfTab: return m_cdf;
+    case MatrixTab: return m_matrix->chart();
+    default: return nullptr;
+  }
+}
+
+// Save Chart saves the chart in view; the table and the timelines are none.
+void ComparePage::tabChanged(int index) {
+  const bool chart = index == CdfTab || index == MatrixTab;
+  m_saveChart->setEnabled(chart);
+  m_saveChart->setToolTip(chart ? tr("Save the chart shown as PNG or SVG")
+                                : tr("Show the RTT CDF or the Matrix to save it as a chart"));
 }
 
 QString ComparePage::exportChartTo(const QString& path, bool svg) const {
-  const ChartWidget& chart = currentChart();
-  const bool ok = svg ? chart.exportSvg(path) : chart.exportPng(path);
+  const ChartWidget* chart = currentChart();
+  if (!chart) return tr("the %1 tab has no chart").arg(m_tabs->tabText(m_tabs->currentIndex()));
+  const bool ok = svg ? chart->exportSvg(path) : chart->exportPng(path);
   return ok ? QString() : tr("the file could not be written");
+}
+
+QString ComparePage::exportMatrixTo(const QString& path) const {
+  const cmp::Matrix& matrix = m_matrix->chart()->matrix();
+  if (matrix.panels.empty()) return tr("the matrix has no point");
+  std::ostringstream csv;
+  cmp::writeMatrixCsv(csv, matrix);
+  QSaveFile file(path);
+  if (!file.open(QIODevice::WriteOnly)) return file.errorString();
+  file.write(QByteArray::fromStdString(csv.str()));
+  return file.commit() ? QString() : file.errorString();
 }
 
 bool ComparePage::chooseFolder() {
@@ -331,6 +361,11 @@ void ComparePage::saveTable() {
            [this](const QString& path) { return exportTableTo(path); });
 }
 
+void ComparePage::saveMatrix() {
+  saveWith(tr("Export Matrix as CSV"), QStringLiteral("matrix.csv"), tr("CSV files (*.csv)"),
+           [this](const QString& path) { return exportMatrixTo(path); });
+}
+
 void ComparePage::saveReport() {
   saveWith(tr("Export Comparison Report"), QStringLiteral("comparison.html"), tr("HTML files (*.html)"),
            [this](const QString& path) { return exportReportTo(path); });
@@ -349,9 +384,10 @@ QString ComparePage::exportReportTo(const QString& path) const {
 }
 
 void ComparePage::saveChart(bool svg) {
-  const ChartWidget& chart = currentChart();
-  saveChartAs(this, svg, exportSize(&chart, {}), chart.chartTitle(),
-              [&chart](QPainter& p, QSize s) { chart.paint(p, s); });
+  const ChartWidget* chart = currentChart();
+  if (!chart) return;
+  saveChartAs(this, svg, exportSize(chart, {}), chart->chartTitle(),
+              [chart](QPainter& p, QSize s) { chart->paint(p, s); });
 }
 
 }  // namespace rudp::gui

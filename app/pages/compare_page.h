@@ -26,6 +26,7 @@
 class QLabel;
 class QPushButton;
 class QTabWidget;
+class QToolButton;
 class QTableView;
 
 namespace rudp::gui {
@@ -78,8 +79,11 @@ class ComparePage : public QWidget {
   QString csv() const;
   // Empty on success, else why not (one line).
   QString exportTableTo(const QString& path) const;
-  // The chart of the current tab (the matrix unless the CDF tab is showing).
+  // The chart of the current tab (the RTT CDF or the matrix; the other tabs
+  // have none: Save Chart is disabled there and this says so).
   QString exportChartTo(const QString& path, bool svg) const;
+  // The matrix's points as CSV (cmp::writeMatrixCsv, as `rudpscope-cli compare --csv`).
+  QString exportMatrixTo(const QString& path) const;
   // The comparison as one HTML page (cmp::writeComparisonReportFile): the
   // table's columns and the matrix as chosen.
   QString exportReportTo(const QString& path) const;
@@ -109,12 +113,14 @@ class ComparePage : public QWidget {
   void refreshTimelines();
   void setBusy(bool busy);
   void saveTable();
+  void saveMatrix();
+  void tabChanged(int index);
   void saveChart(bool svg);
   void saveReport();
   // Asks for a file name and reports a failed export in the banner.
   void saveWith(const QString& title, const QString& name, const QString& filter,
                 const std::function<QString(const QString&)>& exportTo);
-  const ChartWidget& currentChart() const;
+  const ChartWidget* currentChart() const;  // none on the table and timelines tabs
 
   AnalysisPreferences m_prefs;
   QStringList m_paths;
@@ -126,6 +132,7 @@ class ComparePage : public QWidget {
   MessageBanner* m_banner;
   QLabel* m_status;
   QPushButton* m_cancel;
+  QToolButton* m_saveChart = nullptr;
   CaptureList* m_captures;
   CompareRowsModel* m_rows;
   QTableView* m_rowsView;

@@ -11,6 +11,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 #include <QTreeWidget>
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -125,6 +126,42 @@ TEST_CASE(
     for (int r = 0; r < model.rowCount(); ++r)
       CHECK(records[r + 1][c] == model.data(model.index(r, c)).toString());
   }
+  // The matrix as CSV: a header and one line per point, as the CLI writes it.
+  REQUIRE(page.exportMatrixTo(out.filePath("matrix.csv")).isEmpty());
+  QFile matrixCsv(out.filePath("matrix.csv"));
+  REQUIRE(matrixCsv.open(QIODevice::ReadOnly));
+  const QList<QStringList> matrixRecords = gui::parseCsv(QString::fromUtf8(matrixCsv.readAll()));
+  size_t points = 0;
+  for (const auto& p : matrix->chart()->matrix().panels)
+    for (const auto& l : p.lines) points += l.points.size();
+  REQUIRE(matrixRecords.size() == qsizetype(points) + 1);
+  CHECK(matrixRecords[0].join(',') == "panel:,group:rto,x:loss,share_over_150,capture,conn");
+  for (qsizetype i = 1; i < matrixRecords.size(); ++i) {
+    const QString capture = matrixRecords[i][4];
+    bool found = false;
+    for (const auto& p : matrix->chart()->matrix().panels)
+      for (const auto& l : p.lines)
+        for (const auto& pt : l.points)
+          if (QString::fromStdString(pt.capture) == capture) {
+            found = true;
+            CHECK(matrixRecords[i][2].toDouble() == pt.x);
+            CHECK(matrixRecords[i][3].toDouble() == Approx(pt.y).epsilon(1e-15));
+          }
+    CHECK(found);
+  }
+  // Save Chart is for the charts: off on the table and the timelines, on for the CDF and the matrix.
+  auto* saveChart = page.findChild<QToolButton*>("compare.saveChart");
+  REQUIRE(saveChart);
+  CHECK(saveChart->isEnabled());
+  page.tabs()->setCurrentIndex(ComparePage::TableTab);
+  CHECK_FALSE(saveChart->isEnabled());
+  CHECK(page.exportChartTo(out.filePath("table.png"), false) == "the Side by Side tab has no chart");
+  CHECK_FALSE(QFile::exists(out.filePath("table.png")));
+  page.tabs()->setCurrentIndex(ComparePage::TimelinesTab);
+  CHECK_FALSE(saveChart->isEnabled());
+  page.tabs()->setCurrentIndex(ComparePage::CdfTab);
+  CHECK(saveChart->isEnabled());
+  page.tabs()->setCurrentIndex(ComparePage::MatrixTab);
   REQUIRE(page.exportChartTo(out.filePath("matrix.png"), false).isEmpty());
   CHECK(QImage(out.filePath("matrix.png")).size() == matrix->chart()->size());
   REQUIRE(page.exportChartTo(out.filePath("matrix.svg"), true).isEmpty());

@@ -1,0 +1,13 @@
+// How a comparison's numbers and texts are written into CSV (RFC 4180), for
+// the CLI's and the GUI's exports alike.
+#pragma once
+#include <string>
+
+namespace rudp::cmp {
+
+// Shortest text that reads back as the same double; empty for kNone.
+std::string exactNumber(double v);
+// `s` as one CSV field: quoted (quotes doubled) when it holds , " or a newline.
+std::string csvField(const std::string& s);
+
+}  // namespace rudp::cmp
