@@ -154,6 +154,7 @@ int runLab(const LabArgs& args) {
   const std::vector<std::string> stacks = usableStacks(args.stacks, tools);
   if (stacks.empty()) throw Error("lab: no stack can run here");
   fs::create_directories(args.output);
+  std::printf("%s\n", labImpairmentLine().c_str());
   catchLabSignals();
   std::vector<LabCellOutcome> outcomes;
   for (const auto& stack : stacks)

@@ -7,6 +7,7 @@
 
 #include "cli/commands.h"
 #include "cli/compare_output.h"
+#include "cli/lab_tools.h"
 #include "compare/capture_set.h"
 #include "core/error.h"
 
@@ -54,6 +55,7 @@ void writeLabCellResult(const LabCellOutcome& o, const json& counters, double se
        "one-way delay: delay_relay (AF_PACKET bridge in the router namespace, every frame held "
        "delay_ms each way); loss: nftables numgen random drop on the relay's output (netdev egress), "
        "each direction"},
+      {"netem_available", kernelHasNetem()},
       {"result", stateName(o.state)},
       {"why", o.why},
       {"checks", o.check.checks},

@@ -55,6 +55,16 @@ std::string stackProgram(const std::string& stack) {
 }
 
 namespace {
+// A kernel module that is loaded, or that the kernel can load: `dir` under
+// /lib/modules/<release>/kernel, `name` without .ko.
+bool kernelModule(const std::string& dir, const std::string& name) {
+  if (fs::exists("/sys/module/" + name)) return true;
+  const std::string base = "/lib/modules/" + kernelRelease() + "/kernel/" + dir + "/" + name + ".ko";
+  for (const char* suffix : {"", ".xz", ".zst", ".gz"})
+    if (fs::exists(base + suffix)) return true;
+  return false;
+}
+
 // tcp-bbr needs the kernel's bbr: built in or loaded (listed as available),
 // or a module the kernel loads on the first socket that asks for it.
 std::string missingCongestionControl(const std::string& stack) {
@@ -65,13 +75,21 @@ std::string missingCongestionControl(const std::string& stack) {
     if (name == "bbr") return {};
     names += (names.empty() ? "" : " ") + name;
   }
-  const std::string modules = std::string("/lib/modules/") + kernelRelease() + "/kernel/net/ipv4/";
-  for (const char* file : {"tcp_bbr.ko", "tcp_bbr.ko.xz", "tcp_bbr.ko.zst", "tcp_bbr.ko.gz"})
-    if (fs::exists(modules + file)) return {};
+  if (kernelModule("net/ipv4", "tcp_bbr")) return {};
   return "this kernel has no bbr congestion control (available: " + (names.empty() ? "none" : names) +
-         "; no tcp_bbr module in " + modules + ")";
+         "; no tcp_bbr module)";
 }
 }  // namespace
+
+bool kernelHasNetem() { return kernelModule("net/sched", "sch_netem"); }
+
+std::string labImpairmentLine() {
+  return std::string(
+             "impairment: loss by nftables (numgen random drop on the router's output, each way),"
+             " one-way delay by delay_relay (every frame held in the router namespace); ") +
+         (kernelHasNetem() ? "netem is there but not used: the relay's delay is the same on every kernel"
+                           : "this kernel has no netem");
+}
 
 std::string missingLabTool(const std::string& dir, const std::string& stack) {
   if (std::string why = missingCongestionControl(stack); !why.empty()) return why;

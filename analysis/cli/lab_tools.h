@@ -18,6 +18,12 @@ std::string labToolsDir();
 // The endpoint program a stack runs (tcp_workload, grudp-endpoint, ...).
 std::string stackProgram(const std::string& stack);
 
+// Whether the kernel can give tc's netem qdisc (loaded, built in with
+// parameters, or a module file).
+bool kernelHasNetem();
+// The line lab prints first: how it impairs the path, and whether netem was there.
+std::string labImpairmentLine();
+
 // "" when `dir` holds everything a cell of `stack` runs and the kernel has
 // what it needs (tcp-bbr: bbr), else one line naming what is missing and
 // where it was looked for.
