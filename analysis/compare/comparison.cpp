@@ -141,6 +141,8 @@ DirectionComparison compareDirection(StoreReader& db, const ConnectionRecord& r,
   c.response_share = shares(m.response, limits);
   const Recoveries rec = recoveries(db.retransmissions(s.id, dir));
   c.loss_recovery = distributionOf(rec.recovery_ms);
+  c.recovery_samples_ms = rec.recovery_ms;
+  std::sort(c.recovery_samples_ms.begin(), c.recovery_samples_ms.end());
   c.unmeasured_recoveries = rec.unmeasured;
   fillRetransmissions(c, m);
   fillLossAndStalls(c, r, dir);

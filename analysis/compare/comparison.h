@@ -56,7 +56,8 @@ struct DirectionComparison {
   // spuriously, whose original copy was captured): from the original copy to
   // its last copy, the repair that got through.
   Distribution loss_recovery;
-  uint64_t unmeasured_recoveries = 0;  // retransmitted seqs whose original was not captured
+  std::vector<double> recovery_samples_ms;  // its samples, one per recovered loss, ascending
+  uint64_t unmeasured_recoveries = 0;       // retransmitted seqs whose original was not captured
 
   uint64_t lost = 0;
   double loss_percent = kNone;               // lost / data_packets * 100

@@ -42,6 +42,14 @@ QTableView* makeTable(QAbstractItemModel* model, const char* name) {
   return view;
 }
 
+// The file written whole or not at all; empty on success, else why not.
+QString writeWhole(const QString& path, const QByteArray& bytes) {
+  QSaveFile file(path);
+  if (!file.open(QIODevice::WriteOnly)) return file.errorString();
+  file.write(bytes);
+  return file.commit() ? QString() : file.errorString();
+}
+
 }  // namespace
 
 ComparePage::ComparePage(QWidget* parent)
@@ -55,6 +63,7 @@ ComparePage::ComparePage(QWidget* parent)
       m_table(new ComparisonModel(this)),
       m_tableView(makeTable(m_table, "compare.table")),
       m_cdf(new CdfChart),
+      m_recovery(new CdfChart),
       m_matrix(new MatrixPanel),
       m_timelines(new AlignedTimelines),
       m_tabs(new QTabWidget) {
@@ -106,18 +115,25 @@ QWidget* ComparePage::createToolbar() {
   connect(open, &QPushButton::clicked, this, [this] { chooseFolder(); });
   connect(add, &QPushButton::clicked, this, [this] { chooseCapturesToAdd(); });
   connect(m_cancel, &QPushButton::clicked, this, &ComparePage::cancel);
-  connect(saveTable, &QPushButton::clicked, this, &ComparePage::saveTable);
-  connect(saveMatrix, &QPushButton::clicked, this, &ComparePage::saveMatrix);
-  connect(saveReport, &QPushButton::clicked, this, &ComparePage::saveReport);
+  connect(saveTable, &QPushButton::clicked, this, [this] {
+    saveWith(tr("Export Table as CSV"), QStringLiteral("comparison.csv"), tr("CSV files (*.csv)"),
+             [this](const QString& p) { return exportTableTo(p); });
+  });
+  connect(saveMatrix, &QPushButton::clicked, this, [this] {
+    saveWith(tr("Export Matrix as CSV"), QStringLiteral("matrix.csv"), tr("CSV files (*.csv)"),
+             [this](const QString& p) { return exportMatrixTo(p); });
+  });
+  connect(saveReport, &QPushButton::clicked, this, [this] {
+    saveWith(tr("Export Comparison Report"), QStringLiteral("comparison.html"), tr("HTML files (*.html)"),
+             [this](const QString& p) { return exportReportTo(p); });
+  });
   auto* bar = new QWidget;
   auto* row = new QHBoxLayout(bar);
   row->setContentsMargins(0, 0, 0, 0);
   for (QWidget* w : std::initializer_list<QWidget*>{open, add, m_cancel}) row->addWidget(w);
   row->addWidget(m_status, 1);
-  row->addWidget(saveTable);
-  row->addWidget(saveMatrix);
-  row->addWidget(saveReport);
-  row->addWidget(saveChart);
+  for (QWidget* w : std::initializer_list<QWidget*>{saveTable, saveMatrix, saveReport, saveChart})
+    row->addWidget(w);
   return bar;
 }
 
@@ -134,7 +150,11 @@ QWidget* ComparePage::createTabs() {
   m_cdf->setAxisLabel(tr("RTT (ms)"));
   m_tabs->setObjectName(QStringLiteral("compare.tabs"));
   m_tabs->addTab(m_tableView, tr("Side by Side"));
+  m_recovery->setObjectName(QStringLiteral("compare.recovery"));
+  m_recovery->setTitle(tr("Loss recovery: from each lost packet's first copy to the copy that got through"));
+  m_recovery->setAxisLabel(tr("recovery (ms)"));
   m_tabs->addTab(m_cdf, tr("RTT CDF"));
+  m_tabs->addTab(m_recovery, tr("Recovery CDF"));
   m_tabs->addTab(m_timelines, tr("Timelines"));
   m_tabs->addTab(m_matrix, tr("Matrix"));
   connect(m_tabs, &QTabWidget::currentChanged, this, &ComparePage::refreshTimelines);
@@ -263,8 +283,14 @@ void ComparePage::showOutcome() {
 
 void ComparePage::refreshChecked() {
   m_cdf->clear();
-  for (int i : m_rows->checkedIndexes())
-    m_cdf->addSeries(ComparisonModel::columnName(m_outcome.rows[i]), m_outcome.rttMs[i]);
+  m_recovery->clear();
+  for (int i : m_rows->checkedIndexes()) {
+    const cmp::DirectionComparison& row = m_outcome.rows[i];
+    m_cdf->addSeries(ComparisonModel::columnName(row), m_outcome.rttMs[i]);
+    // At the receiver a "recovery" is no loss's (DirectionComparison::at_receiver).
+    m_recovery->addSeries(ComparisonModel::columnName(row),
+                          row.at_receiver ? std::vector<double>{} : row.recovery_samples_ms);
+  }
   m_table->setColumns(m_rows->checkedRows());
   m_tableView->resizeColumnsToContents();
   m_timelinesStale = true;
@@ -291,15 +317,13 @@ QString ComparePage::csv() const { return tableToCsv(*m_table); }
 
 QString ComparePage::exportTableTo(const QString& path) const {
   if (m_table->columns().empty()) return tr("no connection is chosen for the table");
-  QSaveFile file(path);
-  if (!file.open(QIODevice::WriteOnly)) return file.errorString();
-  file.write(csv().toUtf8());
-  return file.commit() ? QString() : file.errorString();
+  return writeWhole(path, csv().toUtf8());
 }
 
 const ChartWidget* ComparePage::currentChart() const {
   switch (m_tabs->currentIndex()) {
     case CdfTab: return m_cdf;
+    case RecoveryTab: return m_recovery;
     case MatrixTab: return m_matrix->chart();
     default: return nullptr;
   }
@@ -307,10 +331,10 @@ const ChartWidget* ComparePage::currentChart() const {
 
 // Save Chart saves the chart in view; the table and the timelines are none.
 void ComparePage::tabChanged(int index) {
-  const bool chart = index == CdfTab || index == MatrixTab;
+  const bool chart = index == CdfTab || index == RecoveryTab || index == MatrixTab;
   m_saveChart->setEnabled(chart);
   m_saveChart->setToolTip(chart ? tr("Save the chart shown as PNG or SVG")
-                                : tr("Show the RTT CDF or the Matrix to save it as a chart"));
+                                : tr("Show a CDF or the Matrix to save it as a chart"));
 }
 
 QString ComparePage::exportChartTo(const QString& path, bool svg) const {
@@ -325,10 +349,7 @@ QString ComparePage::exportMatrixTo(const QString& path) const {
   if (matrix.panels.empty()) return tr("the matrix has no point");
   std::ostringstream csv;
   cmp::writeMatrixCsv(csv, matrix);
-  QSaveFile file(path);
-  if (!file.open(QIODevice::WriteOnly)) return file.errorString();
-  file.write(QByteArray::fromStdString(csv.str()));
-  return file.commit() ? QString() : file.errorString();
+  return writeWhole(path, QByteArray::fromStdString(csv.str()));
 }
 
 bool ComparePage::chooseFolder() {
@@ -354,21 +375,6 @@ void ComparePage::saveWith(const QString& title, const QString& name, const QStr
   const QString error = exportTo(path);
   if (!error.isEmpty())
     m_banner->showMessage(MessageBanner::Kind::Error, tr("Cannot export to %1: %2").arg(path, error));
-}
-
-void ComparePage::saveTable() {
-  saveWith(tr("Export Table as CSV"), QStringLiteral("comparison.csv"), tr("CSV files (*.csv)"),
-           [this](const QString& path) { return exportTableTo(path); });
-}
-
-void ComparePage::saveMatrix() {
-  saveWith(tr("Export Matrix as CSV"), QStringLiteral("matrix.csv"), tr("CSV files (*.csv)"),
-           [this](const QString& path) { return exportMatrixTo(path); });
-}
-
-void ComparePage::saveReport() {
-  saveWith(tr("Export Comparison Report"), QStringLiteral("comparison.html"), tr("HTML files (*.html)"),
-           [this](const QString& path) { return exportReportTo(path); });
 }
 
 QString ComparePage::exportReportTo(const QString& path) const {

@@ -43,7 +43,7 @@ class MessageBanner;
 class ComparePage : public QWidget {
   Q_OBJECT
  public:
-  enum Tab { TableTab, CdfTab, TimelinesTab, MatrixTab };
+  enum Tab { TableTab, CdfTab, RecoveryTab, TimelinesTab, MatrixTab };
 
   explicit ComparePage(QWidget* parent = nullptr);
   ~ComparePage() override;
@@ -69,6 +69,7 @@ class ComparePage : public QWidget {
   QTableView* connectionsView() const { return m_rowsView; }
   CaptureList* capturesView() const { return m_captures; }
   CdfChart* cdfChart() const { return m_cdf; }
+  CdfChart* recoveryChart() const { return m_recovery; }
   MatrixPanel* matrixPanel() const { return m_matrix; }
   AlignedTimelines* timelines() const { return m_timelines; }
   QTabWidget* tabs() const { return m_tabs; }
@@ -79,8 +80,8 @@ class ComparePage : public QWidget {
   QString csv() const;
   // Empty on success, else why not (one line).
   QString exportTableTo(const QString& path) const;
-  // The chart of the current tab (the RTT CDF or the matrix; the other tabs
-  // have none: Save Chart is disabled there and this says so).
+  // The chart of the current tab (a CDF or the matrix; the table and the
+  // timelines have none: Save Chart is disabled there and this says so).
   QString exportChartTo(const QString& path, bool svg) const;
   // The matrix's points as CSV (cmp::writeMatrixCsv, as `rudpscope-cli compare --csv`).
   QString exportMatrixTo(const QString& path) const;
@@ -112,11 +113,8 @@ class ComparePage : public QWidget {
   // The checked connections' timelines, read when their tab is showing.
   void refreshTimelines();
   void setBusy(bool busy);
-  void saveTable();
-  void saveMatrix();
   void tabChanged(int index);
   void saveChart(bool svg);
-  void saveReport();
   // Asks for a file name and reports a failed export in the banner.
   void saveWith(const QString& title, const QString& name, const QString& filter,
                 const std::function<QString(const QString&)>& exportTo);
@@ -139,6 +137,7 @@ class ComparePage : public QWidget {
   ComparisonModel* m_table;
   QTableView* m_tableView;
   CdfChart* m_cdf;
+  CdfChart* m_recovery;
   MatrixPanel* m_matrix;
   AlignedTimelines* m_timelines;
   bool m_timelinesStale = false;

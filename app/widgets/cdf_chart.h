@@ -20,6 +20,7 @@ class CdfChart : public ChartWidget {
   // Values in any order; an empty set is listed in the legend only.
   void addSeries(const QString& name, std::vector<double> values);
   int seriesCount() const { return static_cast<int>(series_.size()); }
+  size_t valueCount(int series) const { return series_[size_t(series)].sorted.size(); }
   // Share of the series' values <= v (the ECDF).
   double fractionAt(int series, double v) const;
   // The smallest value with at least share q of the series at or below it.

@@ -79,6 +79,24 @@ TEST_CASE(
     CHECK(page.cdfChart()->fractionAt(i, *std::min_element(rtt.begin(), rtt.end()) - 1e-9) == 0.0);
   }
 
+  // The recovery CDF: one curve per checked direction, one value per
+  // recovered loss, the core's loss recovery distribution (the simulator's
+  // truth in tests/compare/test_compare_truth.cpp).
+  REQUIRE(page.recoveryChart()->seriesCount() == 6);
+  size_t recoveries = 0;
+  for (int i = 0; i < 6; ++i) {
+    const cmp::DirectionComparison& row = set.outcome.rows[checked[i]];
+    INFO(row.capture);
+    REQUIRE(page.recoveryChart()->valueCount(i) == row.loss_recovery.count);
+    recoveries += row.loss_recovery.count;
+    if (row.loss_recovery.count == 0) continue;
+    CHECK(page.recoveryChart()->quantile(i, 1.0) == row.loss_recovery.max);
+    CHECK(page.recoveryChart()->quantile(i, 0.5) ==
+          row.recovery_samples_ms[(row.recovery_samples_ms.size() - 1) / 2]);
+    CHECK(page.recoveryChart()->fractionAt(i, row.recovery_samples_ms.front() - 1e-9) == 0.0);
+  }
+  CHECK(recoveries > 0);  // the set has loss 1, 5 and 10 %: curves to draw
+
   // The matrix: by default the share over 300 ms against loss, a line per stack.
   gui::MatrixPanel* matrix = page.matrixPanel();
   CHECK(matrix->request().metric == "share_over_300");
@@ -99,6 +117,8 @@ TEST_CASE(
   CHECK(!savePng(page, "compare-page-table.png").isEmpty());
   page.tabs()->setCurrentIndex(ComparePage::CdfTab);
   CHECK(!savePng(page, "compare-page-cdf.png").isEmpty());
+  page.tabs()->setCurrentIndex(ComparePage::RecoveryTab);
+  CHECK(!savePng(page, "compare-page-recovery.png").isEmpty());
   page.tabs()->setCurrentIndex(ComparePage::MatrixTab);
   CHECK(!savePng(page, "compare-page-matrix.png").isEmpty());
 
