@@ -1,8 +1,10 @@
 // The matrix chart of the capture set: exactly one point per capture, at the
 // place its figures and labels give, found by the chart's hit testing and
 // as a marker of its line's colour in the rendered image.
+#include <QFile>
 #include <QImage>
 #include <QPainter>
+#include <QTemporaryDir>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <map>
@@ -207,6 +209,64 @@ TEST_CASE("the matrix chart draws the points rudpscope-cli compare --json prints
         CHECK(points[k]["y"].get<double>() == pt.y);
       }
     }
+  }
+}
+
+TEST_CASE(
+    "real Linux TCP beside simulated GRUDP: a line per stack, the TCP point at its figures, in its colour") {
+  // The namespace lab's TCP cubic run at 5 % loss, labelled by a sidecar.
+  QTemporaryDir dir;
+  const QString tcp = dir.filePath("tcp.pcap");
+  REQUIRE(QFile::copy(QStringLiteral(NETNS_DATA_DIR "/loss5-nodelay/client.pcap"), tcp));
+  {
+    QFile labels(tcp + ".labels");
+    REQUIRE(labels.open(QIODevice::WriteOnly));
+    labels.write("stack=tcp-cubic loss=5 rto=200\n");
+  }
+  std::vector<cmp::DirectionComparison> rows = test::compareSet().outcome.rows;
+  const gui::CompareOutcome tcpOutcome = test::runCompareJob({tcp});
+  REQUIRE(!tcpOutcome.rows.empty());
+  rows.insert(rows.end(), tcpOutcome.rows.begin(), tcpOutcome.rows.end());
+
+  cmp::MatrixRequest request;
+  request.metric = "retransmissions";
+  request.group = "stack";
+  request.panel = "";
+  MatrixChart chart;
+  chart.resize(kSize);
+  chart.setMatrix(cmp::buildMatrix(rows, request));
+  const cmp::Matrix& m = chart.matrix();
+  CHECK(m.skipped.empty());
+  REQUIRE(m.panels.size() == 1);
+  REQUIRE(m.panels[0].lines.size() == 2);
+  CHECK(m.panels[0].lines[0].group == "grudp");
+  CHECK(m.panels[0].lines[0].points.size() == 6);
+  const cmp::MatrixLine& tcpLine = m.panels[0].lines[1];
+  CHECK(tcpLine.group == "tcp-cubic");
+  REQUIRE(tcpLine.points.size() == 1);
+  const cmp::MatrixPoint& pt = tcpLine.points[0];
+  const cmp::DirectionComparison* d = cmp::busiest(rows, tcp.toStdString(), Direction::ClientToServer);
+  REQUIRE(d);
+  CHECK(pt.x == 5);
+  CHECK(pt.y == static_cast<double>(d->retransmissions));
+  CHECK(d->protocol == "tcp");
+  CHECK(d->retransmissions > 0);  // a real lossy run: the point is off the axis
+
+  // Its marker: hit testing finds it, and the rendered pixel has the TCP line's colour.
+  const MatrixChart::PointRef ref{0, 1, 0};
+  const auto at = chart.pixelOf(ref);
+  REQUIRE(at);
+  CHECK(chart.plotRect(0).contains(at->toPoint()));
+  const auto hit = chart.pointAt(*at);
+  REQUIRE(hit);
+  CHECK(*hit == ref);
+  CHECK(chart.groupColour("tcp-cubic") != chart.groupColour("grudp"));
+  const QImage image = render(chart);
+  CHECK(test::sameColour(image.pixel(at->toPoint()), chart.groupColour("tcp-cubic"), 8));
+  // Higher than every GRUDP point at the same loss with fewer retransmissions.
+  for (int k = 0; k < 6; ++k) {
+    const cmp::MatrixPoint& g = m.panels[0].lines[0].points[size_t(k)];
+    if (g.y < pt.y) CHECK(chart.pixelOf({0, 0, k})->y() > at->y());
   }
 }
 
