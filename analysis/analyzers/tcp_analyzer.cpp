@@ -54,9 +54,9 @@ std::optional<uint32_t> TcpAnalyzer::firstMissing(Dir& d) {
   return std::nullopt;
 }
 
-// Data above the first missing byte waits until nothing below it is missing.
-void TcpAnalyzer::settleHol(Dir& d) {
-  if (const auto missing = firstMissing(d))
+// Data above the first missing byte (firstMissing) waits until nothing below it is missing.
+void TcpAnalyzer::settleHol(Dir& d, std::optional<uint32_t> missing) {
+  if (missing)
     d.hol.settle(*missing);
   else
     d.hol.settleAll();
@@ -283,7 +283,7 @@ void TcpAnalyzer::onData(Dir& d, const DecodedPacket& p, uint32_t len, uint64_t 
   filled.hole_first_ns = hole.hole_first_ns;
   const auto missing = firstMissing(d);
   d.hol.onArrival(seq, ns, true, 0, missing && before(*missing, seq), true);
-  settleHol(d);
+  settleHol(d, missing);
   if (retx) {
     filled.retx_first = true;
     ++d.m.lost;
@@ -367,7 +367,7 @@ void TcpAnalyzer::onAck(Dir& d, const DecodedPacket& p, bool pure, uint64_t fram
       }
       popFront(d);
     }
-    if (d.holes != holes_before) settleHol(d);
+    if (d.holes != holes_before) settleHol(d, firstMissing(d));
     // RACK (RFC 8985): a segment sent before one now delivered is lost; the
     // sender learns it from this ack even without a SACK block (the copy
     // that filled a hole is acked, the next segment is still missing).

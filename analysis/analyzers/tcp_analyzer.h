@@ -192,7 +192,7 @@ class TcpAnalyzer {
   void push(Dir& d, const Seg& s, size_t pos);
   void popFront(Dir& d);
   std::optional<uint32_t> firstMissing(Dir& d);
-  void settleHol(Dir& d);
+  void settleHol(Dir& d, std::optional<uint32_t> missing);
   bool capturedTwice(Dir& d, const DecodedPacket& p, uint32_t len, int64_t ns);
   void recordTsval(Dir& d, uint32_t tsval, uint64_t frame, int64_t ns);
   void start(Dir& d, uint32_t seq, bool syn);

@@ -16,8 +16,7 @@ IngestOptions ingestOptions(const AnalyzeArgs& args) {
   IngestOptions opts;
   if (!args.genre.empty()) opts.analysis.stall_ms = ana::genreStallMs(args.genre);
   if (args.stall_ms > 0) opts.analysis.stall_ms = args.stall_ms;  // explicit wins over the genre
-  if (const auto limits = ana::genreRttLimitsMs(args.genre); limits && !args.genre.empty())
-    opts.analysis.rtt_limits_ms = *limits;
+  if (const auto limits = ana::genreRttLimitsMs(args.genre)) opts.analysis.rtt_limits_ms = *limits;
   if (!args.rtt_limits.empty()) {
     auto& limits = opts.analysis.rtt_limits_ms;
     if (args.rtt_limits.size() != limits.size() ||

@@ -84,8 +84,8 @@ double shareAbove(const DirectionComparison& d, double limit_ms);
 // Why a direction captured at its receiver shows no round-trip figures.
 std::string receiverSideNote(Direction dir);
 // One line when some of the rows of `dir` were captured at their receiver
-// ("s2c was captured at its receiver in 3 of 5 captures (a.pcap, ...): ..."),
-// else none.
+// ("s2c of 3 of 5 captures (a.pcap, ...) was captured at the receiver of its
+// data ..."), else none.
 std::vector<std::string> receiverSideWarnings(const std::vector<DirectionComparison>& rows, Direction dir);
 
 // Both directions of every analysed connection of the database, in

@@ -78,14 +78,18 @@ std::string cellName(const Cell& c) {
   return c.stack + "_loss" + std::to_string(c.loss) + "_delay" + std::to_string(kDelay);
 }
 
+// ctest's SKIP_RETURN_CODE: lab creates network namespaces.
+void skipWithoutRoot() {
+  if (geteuid() == 0) return;
+  std::cout << "SKIPPED: rudpscope-cli lab needs root (network namespaces)" << std::endl;
+  std::exit(77);
+}
+
 }  // namespace
 
 TEST_CASE(
     "a small lab run: counters checks pass and the matrix has one point per capture, equal to analyze") {
-  if (geteuid() != 0) {
-    std::cout << "SKIPPED: rudpscope-cli lab needs root (network namespaces)" << std::endl;
-    std::exit(77);
-  }
+  skipWithoutRoot();
   const fs::path out = fs::path(LAB_RUN_DIR) / "small";
   fs::remove_all(out);
   const auto r =
@@ -181,10 +185,7 @@ bool kcpSplitCheck(const std::string& failure) {
 
 TEST_CASE(
     "a small lab run of the other stacks, one cell each (tcp-bbr, enet, kcp): every counters check passes") {
-  if (geteuid() != 0) {
-    std::cout << "SKIPPED: rudpscope-cli lab needs root (network namespaces)" << std::endl;
-    std::exit(77);
-  }
+  skipWithoutRoot();
   const fs::path out = fs::path(LAB_RUN_DIR) / "others";
   fs::remove_all(out);
   const auto r = run({RUDPSCOPE_CLI, "lab", "--stacks", "tcp-bbr,enet,kcp", "--loss", "5", "--delay", "30",
