@@ -38,6 +38,15 @@ class CaptureReader {
   // happened and how many frames were read.
   virtual std::string warning() const = 0;
 
+  // Moves to the record at `file_offset` (a RawPacket::file_offset this file
+  // gave), which the next next() reads as frame `frame`. False when the file
+  // cannot move there (compressed, snoop): read it from the start instead.
+  virtual bool seekTo(uint64_t /*file_offset*/, uint64_t /*frame*/) { return false; }
+  // Digits after the second that the file's timestamps carry (6 for
+  // microseconds, 9 for nanoseconds): what Wireshark's automatic time
+  // precision shows.
+  virtual int timestampDigits() const { return 6; }
+
   // A live source: next() returned false because nothing more has arrived for
   // now (at least every 100 ms while packets flow, so the pipeline publishes
   // what it has); next() may be called again. Files never pause.

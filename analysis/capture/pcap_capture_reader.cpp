@@ -100,6 +100,18 @@ bool PcapCaptureReader::next(RawPacket& out) {
   return false;
 }
 
+bool PcapCaptureReader::seekTo(uint64_t file_offset, uint64_t frame) {
+  // libpcap reads records with plain freads from the stream, so it goes on
+  // from wherever the stream stands.
+  if (decompress_ || frame == 0 || std::fseek(pcap_file(p_), long(file_offset), SEEK_SET) != 0) return false;
+  pos_ = file_offset;
+  pos_known_ = true;
+  frame_ = frame - 1;
+  done_ = truncated_ = damaged_ = false;
+  warning_.clear();
+  return true;
+}
+
 // libpcap words every short read as "truncated dump file"; anything else is
 // a damaged record. Damaged compressed data reaches libpcap as a read error:
 // the decompressor knows what it was.

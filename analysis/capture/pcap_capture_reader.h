@@ -33,6 +33,8 @@ class PcapCaptureReader final : public CaptureReader {
   bool truncated() const override { return truncated_; }
   bool damaged() const override { return damaged_; }
   std::string warning() const override { return warning_; }
+  bool seekTo(uint64_t file_offset, uint64_t frame) override;
+  int timestampDigits() const override { return format_.starts_with("pcap-nsec") ? 9 : 6; }
 
  private:
   void stopWithError(const char* libpcapMessage);

@@ -5,6 +5,7 @@
 #include "capture/pcapng_capture_reader.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 #include "capture/link_type.h"
@@ -61,6 +62,26 @@ std::string PcapngCaptureReader::linkTypeName() const {
 uint64_t PcapngCaptureReader::bytesRead() const {
   if (done_) return file_size_;
   return decompress_ ? decompress_->compressed_read : pos_;
+}
+
+// Interfaces are those of the section read so far (the first one, for a
+// reader just opened): a record of a later section is read with the first
+// section's interfaces.
+bool PcapngCaptureReader::seekTo(uint64_t file_offset, uint64_t frame) {
+  if (decompress_ || frame == 0 || fseeko(f_, off_t(file_offset), SEEK_SET) != 0) return false;
+  pos_ = file_offset;
+  frame_ = frame - 1;
+  done_ = truncated_ = damaged_ = false;
+  warning_.clear();
+  return true;
+}
+
+// A binary resolution 2^-n shows as many decimal digits as it resolves.
+int PcapngCaptureReader::timestampDigits() const {
+  if (interfaces_.empty()) return 6;
+  const Interface& i = interfaces_.front();
+  const int digits = i.binary ? int(std::ceil(i.exponent * std::log10(2.0))) : int(i.exponent);
+  return std::clamp(digits, 0, 9);
 }
 
 uint32_t PcapngCaptureReader::u32(const uint8_t* p) const {

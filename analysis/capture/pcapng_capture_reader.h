@@ -37,6 +37,8 @@ class PcapngCaptureReader final : public CaptureReader {
   bool truncated() const override { return truncated_; }
   bool damaged() const override { return damaged_; }
   std::string warning() const override { return warning_; }
+  bool seekTo(uint64_t file_offset, uint64_t frame) override;
+  int timestampDigits() const override;
 
  private:
   struct Interface {

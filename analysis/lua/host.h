@@ -51,6 +51,11 @@ struct FieldValue {
   uint64_t u = 0;        // integer (signed as two's complement, already masked+shifted), bool 0/1
   uint32_t str_off = 0;  // Bytes/String: slice of DissectResult::strings
   uint32_t str_len = 0;
+  // The bytes the item covers, from the start of the UDP payload; kNoBytes
+  // when it covers none of the payload (a value given in Lua, a ByteArray's Tvb).
+  static constexpr uint32_t kNoBytes = UINT32_MAX;
+  uint32_t offset = kNoBytes, length = 0;
+  uint16_t depth = 0;  // tree items above it (0: the protocol's own item)
 };
 
 struct DissectResult {

@@ -187,6 +187,21 @@ void addField(lua_State* L, State* s, int node, const PField& pf, const RangeUd*
   }
 }
 
+// Where the value just recorded at `node` lies in the payload, and how deep it is.
+void placeValue(State* s, int node, const RangeUd* r) {
+  const int vi = s->nodes[node].value;
+  if (vi < 0) return;
+  FieldValue& v = s->out->values[vi];
+  const uint8_t* payload = s->tvb->data;
+  if (r && r->data && payload && r->data >= payload && r->data <= payload + s->tvb->len) {
+    v.offset = static_cast<uint32_t>(r->data - payload) + r->off;  // a sub-Tvb's data lies inside
+    v.length = r->len;
+  }
+  uint16_t depth = 0;
+  for (int n = s->nodes[node].parent; n > 0; n = s->nodes[n].parent) ++depth;
+  v.depth = depth;
+}
+
 // add/add_le(field|proto, [range|tvb], [value], [label...]) and add([range], text).
 int addItem(lua_State* L, bool le) {
   State* s = S(L);
@@ -212,6 +227,7 @@ int addItem(lua_State* L, bool le) {
       hostError(L, "ProtoField '%s' is not registered (add it to a Proto's fields)", pf.info.abbrev.c_str());
     const int node = newNode(s, t->node);
     addField(L, s, node, pf, r, vi, le);
+    placeValue(s, node, r);
     pushTreeItem(L, s, node);
   } else {
     const int node = newNode(s, t->node);
@@ -224,6 +240,7 @@ int addItem(lua_State* L, bool le) {
       } else {
         record(s, node, fid, 0, nullptr, 0);
       }
+      placeValue(s, node, r);
     }
     pushTreeItem(L, s, node);
   }

@@ -1,0 +1,54 @@
+// One stored frame read back from its capture and dissected again, with the
+// columns of Wireshark's packet list and the items of its details pane:
+// what the bulk ingest leaves out (it stores the contract's fields only).
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "session/dissectors.h"
+#include "store/records.h"
+
+namespace rudp {
+
+// One line of the details: a layer's summary or a dissector's item.
+struct FrameItem {
+  static constexpr uint32_t kNoBytes = UINT32_MAX;
+  std::string label;
+  uint16_t depth = 0;                      // 0: a layer
+  uint32_t offset = kNoBytes, length = 0;  // the bytes it covers, from the frame's start
+  std::string field;                       // the filter name ("grudp.seq"); empty for a summary
+  std::string value;                       // the value as tshark -T fields prints it
+};
+
+struct DissectedFrame {
+  uint64_t frame = 0;
+  std::vector<uint8_t> bytes;  // as captured
+  std::string source, destination, protocol, info;
+  std::vector<FrameItem> items;  // filled when asked for
+};
+
+class FrameDissector {
+ public:
+  // Opens the capture and loads the dissectors as the analysis did. Throws
+  // CaptureError or DissectorError with one line.
+  FrameDissector(const std::string& capture, const DissectorOptions& dissectors, int64_t firstTsNs);
+  ~FrameDissector();
+  FrameDissector(const FrameDissector&) = delete;
+  FrameDissector& operator=(const FrameDissector&) = delete;
+
+  // `stored` is the frame's row in the database. Throws CaptureError when the
+  // file no longer holds that frame where the row says.
+  DissectedFrame dissect(const PacketRecord& stored, bool withItems);
+
+  int timestampDigits() const;
+  // Whether frames are reached directly (else by reading the file forward).
+  bool seeks() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> d;
+};
+
+}  // namespace rudp

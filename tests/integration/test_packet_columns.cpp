@@ -1,0 +1,191 @@
+// The packet list's columns of every frame, read back from its capture with
+// the database's row (analysis/packets), against tshark 4.0's columns with
+// the same dissector files.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+
+#include "packets/frame_dissector.h"
+#include "packets/frame_time.h"
+#include "process.h"
+#include "store/store_reader.h"
+#include "tshark_compare.h"
+
+using namespace rudp;
+using namespace rudp::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<std::string> committedCaptures() {
+  std::vector<std::string> caps;
+  for (const auto& e : fs::directory_iterator(fs::path(RUDPSCOPE_SOURCE_DIR) / "tests" / "data" / "link")) {
+    const auto ext = e.path().extension();
+    const bool cut = e.path().filename().string().find("trunc") != std::string::npos;
+    if ((ext == ".pcap" || ext == ".pcapng") && !cut) caps.push_back(e.path().string());
+  }
+  caps.push_back((fs::path(RUDPSCOPE_SOURCE_DIR) / "resources" / "sample.pcap").string());
+  std::sort(caps.begin(), caps.end());
+  return caps;
+}
+
+DissectorOptions shippedOptions() {
+  DissectorOptions opts;
+  opts.load_defaults = false;
+  opts.extra_scripts = shippedDissectors();
+  return opts;
+}
+
+std::string analyse(const std::string& capture, const TempDir& dir) {
+  const std::string db = dir / (fs::path(capture).filename().string() + ".sqlite");
+  const ProcessResult r = run({RUDPSCOPE_CLI, "analyze", capture, "--db", db});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  return db;
+}
+
+// tshark's columns, one vector of tab-separated fields per frame.
+std::vector<std::vector<std::string>> tsharkColumns(const std::string& capture,
+                                                    const std::string& timeFormat) {
+  std::vector<std::string> argv = {TSHARK_EXECUTABLE,
+                                   "-n",
+                                   "-r",
+                                   capture,
+                                   "-t",
+                                   timeFormat,
+                                   "-o",
+                                   "tcp.relative_sequence_numbers:FALSE",
+                                   "-T",
+                                   "fields"};
+  for (const auto& f : shippedDissectors()) argv.insert(argv.end(), {"-X", "lua_script:" + f});
+  for (const char* c : {"frame.number", "_ws.col.Time", "_ws.col.Source", "_ws.col.Destination",
+                        "_ws.col.Protocol", "_ws.col.Length", "_ws.col.Info"})
+    argv.insert(argv.end(), {"-e", c});
+  const ProcessResult r = run(argv);
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  std::vector<std::vector<std::string>> rows;
+  for (const std::string& line : splitLines(r.out)) {
+    std::vector<std::string> cols;
+    size_t start = 0;
+    for (size_t tab; (tab = line.find('\t', start)) != std::string::npos; start = tab + 1)
+      cols.push_back(line.substr(start, tab - start));
+    cols.push_back(line.substr(start));
+    REQUIRE(cols.size() == 7);
+    rows.push_back(std::move(cols));
+  }
+  return rows;
+}
+
+}  // namespace
+
+TEST_CASE("the packet list's columns agree with tshark on every committed capture") {
+  TempDir dir("packet-columns");
+  std::map<std::string, size_t> infoCompared;  // protocol -> frames whose Info was compared
+  for (const std::string& capture : committedCaptures()) {
+    INFO("capture " << capture);
+    const std::string db = analyse(capture, dir);
+    StoreReader reader(db);
+    const CaptureInfo info = reader.capture();
+    FrameDissector dissector(capture, shippedOptions(), info.first_ts_ns);
+    const auto expected = tsharkColumns(capture, "r");
+    const std::vector<PacketRecord> rows = reader.packets({});
+    REQUIRE(rows.size() == expected.size());
+    REQUIRE(dissector.seeks());
+    // Backwards, so every frame is found by its offset and not by reading on.
+    for (size_t i = rows.size(); i-- > 0;) {
+      const PacketRecord& row = rows[i];
+      const DissectedFrame f = dissector.dissect(row, false);
+      const auto& t = expected[i];
+      INFO("frame " << row.frame << ": tshark " << t[4] << " | " << t[6] << "\n  ours " << f.protocol << " | "
+                    << f.info);
+      CHECK(std::to_string(row.frame) == t[0]);
+      CHECK(formatFrameTime(TimeFormat::Relative, {row.ts_ns, info.first_ts_ns, 0, 0},
+                            dissector.timestampDigits()) == t[1]);
+      CHECK(std::to_string(row.origlen) == t[5]);
+      CHECK(f.bytes.size() == row.caplen);
+      // Addresses: IP frames (tshark shows link addresses for the others).
+      if (!f.source.empty()) {
+        CHECK(f.source == t[2]);
+        CHECK(f.destination == t[3]);
+      }
+      // Protocol and Info: the frames a Lua dissector or plain UDP answers
+      // for (tshark's own dissectors of other protocols are not followed).
+      const bool ours = f.protocol == t[4] && f.protocol != "TCP" && !f.protocol.empty() &&
+                        f.protocol != "IPv4" && f.protocol != "IPv6";
+      if (ours) {
+        CHECK(f.info == t[6]);
+        ++infoCompared[f.protocol];
+      }
+    }
+  }
+  INFO("Info compared per protocol");
+  for (const auto& [proto, n] : infoCompared) UNSCOPED_INFO(proto << ": " << n);
+  CHECK(infoCompared["GRUDP"] >= 1000);
+}
+
+TEST_CASE("the packet list's times agree with tshark's in every time display format") {
+  TempDir dir("packet-times");
+  for (const std::string name : {"resources/sample.pcap", "tests/data/link/eth_nsec.pcapng"}) {
+    const std::string capture = (fs::path(RUDPSCOPE_SOURCE_DIR) / name).string();
+    INFO("capture " << capture);
+    StoreReader reader(analyse(capture, dir));
+    const CaptureInfo info = reader.capture();
+    FrameDissector dissector(capture, shippedOptions(), info.first_ts_ns);
+    CHECK(dissector.timestampDigits() == (name.find("nsec") != std::string::npos ? 9 : 6));
+    const std::vector<PacketRecord> rows = reader.packets({});
+    REQUIRE(rows.size() >= 10);
+    for (const TimeFormatInfo& format : timeFormats()) {
+      INFO("-t " << format.tshark);
+      const auto expected = tsharkColumns(capture, format.tshark);
+      REQUIRE(expected.size() == rows.size());
+      for (size_t i = 0; i < rows.size(); ++i) {
+        const int64_t previous = rows[i > 0 ? i - 1 : 0].ts_ns;
+        const FrameTimes t{rows[i].ts_ns, info.first_ts_ns, previous, previous};
+        INFO("frame " << rows[i].frame);
+        CHECK(formatFrameTime(format.format, t, dissector.timestampDigits()) == expected[i][1]);
+      }
+    }
+  }
+}
+
+TEST_CASE("a compressed capture's frames are read forward from the start, in any order") {
+  TempDir dir("packet-gzip");
+  const std::string plain =
+      (fs::path(RUDPSCOPE_SOURCE_DIR) / "tests" / "data" / "link" / "eth.pcapng").string();
+  const std::string gz = dir / "eth.pcapng.gz";
+  REQUIRE(run({"sh", "-c", "gzip -c '" + plain + "' > '" + gz + "'"}).status == 0);
+  StoreReader reader(analyse(gz, dir));
+  const std::vector<PacketRecord> rows = reader.packets({});
+  REQUIRE(rows.size() >= 3);
+  FrameDissector fromGz(gz, shippedOptions(), reader.capture().first_ts_ns);
+  FrameDissector fromPlain(plain, shippedOptions(), reader.capture().first_ts_ns);
+  for (size_t i : {rows.size() - 1, size_t(0), rows.size() / 2, rows.size() - 1}) {
+    const DissectedFrame a = fromGz.dissect(rows[i], true), b = fromPlain.dissect(rows[i], true);
+    CHECK(a.bytes == b.bytes);
+    CHECK(a.info == b.info);
+    CHECK(a.items.size() == b.items.size());
+  }
+  CHECK_FALSE(fromGz.seeks());
+  CHECK(fromPlain.seeks());
+}
+
+TEST_CASE("a frame that is not where the database says gives one line naming the file") {
+  TempDir dir("packet-changed");
+  const std::string capture = dir / "sample.pcap";
+  fs::copy_file(fs::path(RUDPSCOPE_SOURCE_DIR) / "resources" / "sample.pcap", capture);
+  StoreReader reader(analyse(capture, dir));
+  const std::vector<PacketRecord> rows = reader.packets({});
+  FrameDissector dissector(capture, shippedOptions(), reader.capture().first_ts_ns);
+  PacketRecord moved = rows[5];
+  moved.file_offset = rows[6].file_offset;  // another frame lies there
+  CHECK_THROWS_WITH(dissector.dissect(moved, false),
+                    Catch::Contains("frame 6 differs from the one analysed"));
+  fs::resize_file(capture, rows[3].file_offset + 20);  // the file was cut since
+  FrameDissector cut(capture, shippedOptions(), reader.capture().first_ts_ns);
+  CHECK_THROWS_WITH(cut.dissect(rows[4], false),
+                    Catch::Contains("has no frame 5 at offset " + std::to_string(rows[4].file_offset)));
+  CHECK(cut.dissect(rows[2], false).bytes.size() == rows[2].caplen);
+}
