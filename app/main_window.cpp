@@ -24,6 +24,7 @@
 #include "pages/analysis_page.h"
 #include "pages/compare_page.h"
 #include "pages/connections_page.h"
+#include "pages/packets_page.h"
 #include "pages/start_page.h"
 #include "pages/statistics_page.h"
 #include "pages/summary_page.h"
@@ -41,6 +42,8 @@ enum StackIndex { StartStack, AnalysisStack, ResultsStack, CompareStack };
 
 const QString kGeometryKey = QStringLiteral("window/geometry");
 const QString kStateKey = QStringLiteral("window/state");
+// A packet shown on the timeline from the Packets page: half a second each side.
+constexpr int64_t kPacketContextNs = 500'000'000;
 
 QString fileName(const QString& path) { return QFileInfo(path).fileName(); }
 
@@ -77,7 +80,7 @@ MainWindow::MainWindow(QWidget* parent)
   m_stack->addWidget(m_compare);
   setCentralWidget(central);
 
-  m_actions = new AppActions(this, {tr("Summary"), tr("Connections"), tr("Timeline"), tr("Statistics")});
+  m_actions = new AppActions(this, {tr("Summary"), tr("Connections"), tr("Timeline"), tr("Statistics"), tr("Packets")});
   m_live = new LiveCaptureController(*this);
   bannerBox->addWidget(m_live->bar());
   m_exporter = new Exporter(this);
@@ -107,6 +110,8 @@ QWidget* MainWindow::createResultPages() {
   m_tabs->addTab(m_timeline, tr("Timeline"));
   m_statistics = new StatisticsPage;
   m_tabs->addTab(m_statistics, tr("Statistics"));
+  m_packets = new PacketsPage;
+  m_tabs->addTab(m_packets, tr("Packets"));
   return m_tabs;
 }
 
@@ -141,6 +146,12 @@ void MainWindow::connectPages() {
             showOnTimeline(conn, dir, start_ns, end_ns, 0);
           });
   connect(m_timeline, &TimelinePage::connectionChanged, this, &MainWindow::followConnection);
+  // A packet chosen on one page is the selected one on the other.
+  connect(m_timeline, &TimelinePage::packetShown, m_packets, &PacketsPage::goToFrame);
+  connect(m_packets, &PacketsPage::showOnTimelineRequested, this,
+          [this](qint64 conn, Direction dir, qint64 ts_ns, quint64 frame) {
+            showOnTimeline(conn, dir, ts_ns - kPacketContextNs, ts_ns + kPacketContextNs, frame);
+          });
   connect(m_connections, &ConnectionsPage::openInWiresharkRequested, this,
           [this](qint64 conn) { openInWireshark(conn); });
   connect(m_timeline, &TimelinePage::openInWiresharkRequested, this, &MainWindow::openInWireshark);
@@ -319,6 +330,7 @@ void MainWindow::resetPages() {
   m_connections->clear();
   m_timeline->clear();
   m_statistics->clear();
+  m_packets->clear();
 }
 
 void MainWindow::onReady() {
@@ -326,6 +338,7 @@ void MainWindow::onReady() {
   m_summary->setOverview(overview, m_session->dbPath(), m_session->outcome().reused);
   m_connections->setData(overview.connections, overview.settings, overview.capture);
   m_timeline->setOverview(overview);
+  m_packets->open(m_session->dbPath(), m_session->capturePath(), m_prefs.dissectorOptions());
   if (!overview.capture.warning.empty())
     m_banner->showMessage(MessageBanner::Kind::Warning, readWarningText(overview.capture));
   else if (m_session->outcome().closedEarly > 0)

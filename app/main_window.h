@@ -27,6 +27,7 @@ class ConnectionsPage;
 class LiveCaptureController;
 class Exporter;
 class MessageBanner;
+class PacketsPage;
 class RecentFiles;
 class StartPage;
 class StatisticsPage;
@@ -38,7 +39,7 @@ class WiresharkLauncher;
 class MainWindow : public QMainWindow {
   Q_OBJECT
  public:
-  enum Page { SummaryIndex, ConnectionsIndex, TimelineIndex, StatisticsIndex };
+  enum Page { SummaryIndex, ConnectionsIndex, TimelineIndex, StatisticsIndex, PacketsIndex };
 
   explicit MainWindow(QWidget* parent = nullptr);
   ~MainWindow() override;
@@ -84,6 +85,7 @@ class MainWindow : public QMainWindow {
   WiresharkLauncher* wiresharkLauncher() const { return m_wireshark; }
   LiveCaptureController* liveCapture() const { return m_live; }
   ComparePage* comparePage() const { return m_compare; }
+  PacketsPage* packetsPage() const { return m_packets; }
 
  signals:
   // The summary and the connections of the open capture are on screen.
@@ -130,6 +132,7 @@ class MainWindow : public QMainWindow {
   ConnectionsPage* m_connections = nullptr;
   TimelinePage* m_timeline = nullptr;
   StatisticsPage* m_statistics = nullptr;
+  PacketsPage* m_packets = nullptr;
   AppActions* m_actions = nullptr;
   LiveCaptureController* m_live = nullptr;
   Exporter* m_exporter = nullptr;

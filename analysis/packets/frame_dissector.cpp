@@ -1,5 +1,6 @@
 #include "packets/frame_dissector.h"
 
+#include <cstdio>
 #include <optional>
 
 #include "core/error.h"
@@ -42,6 +43,21 @@ std::string icmpSummary(const IcmpError& e) {
 std::optional<uint32_t> payloadOffset(const RawPacket& raw, const DecodedPacket& pkt) {
   if (!pkt.payload || pkt.payload < raw.data || pkt.payload > raw.data + raw.caplen) return std::nullopt;
   return static_cast<uint32_t>(pkt.payload - raw.data);
+}
+
+constexpr int kDltEthernet = 1;
+
+std::string macText(const uint8_t* p) {
+  char buf[18];
+  std::snprintf(buf, sizeof buf, "%02x:%02x:%02x:%02x:%02x:%02x", p[0], p[1], p[2], p[3], p[4], p[5]);
+  return buf;
+}
+
+// An untagged Ethernet II frame carrying IPv4 or IPv6 directly.
+bool plainEthernetIp(const RawPacket& raw, int linkType) {
+  if (linkType != kDltEthernet || raw.caplen < 14) return false;
+  const unsigned type = unsigned(raw.data[12]) << 8 | raw.data[13];
+  return type == 0x0800 || type == 0x86dd;
 }
 
 std::string l3Name(L3 l3) { return l3 == L3::IPv6 ? "IPv6" : l3 == L3::IPv4 ? "IPv4" : ""; }
@@ -102,12 +118,17 @@ void FrameDissector::Impl::layerItems(const RawPacket& raw, std::optional<uint32
           std::to_string(uint64_t(raw.origlen) * 8) + " bits), " + std::to_string(raw.caplen) +
           " bytes captured (" + std::to_string(uint64_t(raw.caplen) * 8) + " bits)",
       0, raw.caplen);
+  const bool ethernet = plainEthernetIp(raw, raw.link_type >= 0 ? raw.link_type : reader.linkType());
+  if (ethernet) add("Ethernet II, Src: " + macText(raw.data + 6) + ", Dst: " + macText(raw.data), 0, 14);
+  const uint32_t header = pkt.l4 == L4::UDP ? 8 : pkt.l4 == L4::TCP ? pkt.tcp.header_len : 0;
+  const uint32_t at = payload && *payload >= header ? *payload - header : FrameItem::kNoBytes;
+  // The IP header's bytes when they are plainly known: right after an
+  // Ethernet header, up to the transport header (no tunnel in between).
+  const bool ipKnown = ethernet && pkt.outer_count == 0 && at != FrameItem::kNoBytes && at > 14;
   if (pkt.l3 == L3::IPv4 || pkt.l3 == L3::IPv6)
     add((pkt.l3 == L3::IPv4 ? "Internet Protocol Version 4, Src: " : "Internet Protocol Version 6, Src: ") +
             pkt.src.toString() + ", Dst: " + pkt.dst.toString(),
-        FrameItem::kNoBytes, 0);
-  const uint32_t header = pkt.l4 == L4::UDP ? 8 : pkt.l4 == L4::TCP ? pkt.tcp.header_len : 0;
-  const uint32_t at = payload && *payload >= header ? *payload - header : FrameItem::kNoBytes;
+        ipKnown ? 14 : FrameItem::kNoBytes, ipKnown ? at - 14 : 0);
   const std::string ports =
       "Src Port: " + std::to_string(pkt.sport) + ", Dst Port: " + std::to_string(pkt.dport);
   if (pkt.l4 == L4::UDP) add("User Datagram Protocol, " + ports, at, header);
@@ -123,7 +144,7 @@ void FrameDissector::Impl::dissectorItems(std::optional<uint32_t> payload, Disse
   for (const FieldValue& v : res.values) {
     const FieldInfo& f = fields[v.field];
     FrameItem item;
-    item.depth = static_cast<uint16_t>(v.depth + 1);
+    item.depth = v.depth;  // the protocol's own item is a layer, as in Wireshark
     item.field = f.abbrev;
     if (f.type == FieldType::Protocol) {
       item.label = v.u == 1 ? std::string(res.strings, v.str_off, v.str_len)

@@ -1,4 +1,4 @@
-# The data pages (Connections, Statistics) and the packet-fields view, for
+# The data pages (Connections, Statistics, Packets) and the packet-fields view, for
 # app/CMakeLists.txt to include(): a static library the shell and the tests
 # link.
 # The Statistics page embeds the chart widgets (HistogramChart, CdfChart).
@@ -9,9 +9,12 @@ endif()
 set(_pages_data_dir ${CMAKE_CURRENT_LIST_DIR})
 add_library(rudp_app_pages_data STATIC
   ${_pages_data_dir}/connections_page.cpp
+  ${_pages_data_dir}/packet_details_view.cpp
   ${_pages_data_dir}/packet_fields_view.cpp
+  ${_pages_data_dir}/packets_page.cpp
   ${_pages_data_dir}/statistics_charts.cpp
   ${_pages_data_dir}/statistics_page.cpp)
 target_include_directories(rudp_app_pages_data PUBLIC ${_pages_data_dir}/..)
-target_link_libraries(rudp_app_pages_data PUBLIC Qt6::Widgets Qt6::Svg rudp_app_models rudp_app_widgets)
+find_package(Qt6 6.4 REQUIRED COMPONENTS Concurrent)
+target_link_libraries(rudp_app_pages_data PUBLIC Qt6::Widgets Qt6::Svg Qt6::Concurrent rudp_app_models rudp_app_widgets)
 set_target_properties(rudp_app_pages_data PROPERTIES AUTOMOC ON)

@@ -12,6 +12,7 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTest>
+#include <QToolButton>
 #include <QTreeView>
 
 #include "../models/catch_qt.h"
@@ -19,13 +20,16 @@
 #include "app_fixture.h"
 #include "jobs/capture_session.h"
 #include "main_window.h"
+#include "models/packet_list_model.h"
 #include "pages/connections_page.h"
 #include "pages/packet_fields_view.h"
+#include "pages/packets_page.h"
 #include "pages/statistics_page.h"
 #include "pages/summary_page.h"
 #include "pages/timeline_page.h"
 #include "settings_dialog.h"
 #include "store/store_reader.h"
+#include "widgets/hex_view.h"
 #include "widgets/timeline_view.h"
 
 using namespace rudp;
@@ -179,4 +183,50 @@ TEST_CASE("the Settings dialog's stall threshold re-analyses the capture with th
   // A new window finds the setting in QSettings.
   MainWindow later;
   CHECK(later.preferences().stall_ms == 1000);
+}
+
+TEST_CASE("the Packets page follows the packet shown on the timeline, and shows its own on the timeline") {
+  OpenSample s;
+  gui::PacketsPage* packets = s.window.packetsPage();
+  gui::TimelinePage* timeline = s.window.timelinePage();
+  // Opened on frame 1, every frame listed.
+  CHECK(packets->model()->rowCount() == int(s.window.session().overview()->capture.packet_count));
+  CHECK(packets->currentFrame() == 1);
+  CHECK(packets->message().isEmpty());
+
+  // A packet shown on the timeline (the first problem's) is the current one on the Packets page.
+  const Problem& first = s.window.session().overview()->problems.front();
+  REQUIRE(first.frame != 0);
+  QSignalSpy packetShown(timeline, &gui::TimelinePage::packetShown);
+  s.window.showOnTimeline(first.conn, first.dir, first.start_ns, first.end_ns, first.frame);
+  REQUIRE((packetShown.count() > 0 || packetShown.wait(20000)));
+  QTest::keyClick(&s.window, Qt::Key_5, Qt::ControlModifier);
+  REQUIRE(s.window.resultPages()->currentWidget() == packets);
+  CHECK(packets->currentFrame() == first.frame);
+  CHECK(!packets->bytesView()->bytes().empty());
+
+  // And back: another packet of another connection, shown on the timeline and marked there.
+  const int64_t other = connectionOfClient(s.window, "10.0.1.1:40000");
+  StoreReader reader(s.window.session().dbPath().toStdString());
+  PacketQuery q;
+  q.conn = other;
+  q.dir = Direction::ServerToClient;
+  q.first_frame = 2000;
+  q.limit = 1;
+  const std::vector<PacketRecord> chosen = reader.packets(q);
+  REQUIRE(chosen.size() == 1);
+  REQUIRE(packets->goToFrame(chosen[0].frame));
+  QSignalSpy timelineShown(timeline, &gui::TimelinePage::timelineShown);
+  auto* button = packets->findChild<QToolButton*>(QStringLiteral("packets.showOnTimeline"));
+  REQUIRE(button);
+  REQUIRE(button->isEnabled());
+  QTest::mouseClick(button, Qt::LeftButton);
+  CHECK(s.window.resultPages()->currentWidget() == timeline);
+  REQUIRE(timelineShown.wait(20000));
+  CHECK(timeline->connection() == other);
+  CHECK(timeline->direction() == Direction::ServerToClient);
+  CHECK(timeline->view()->markedFrame() == chosen[0].frame);
+  CHECK(timeline->view()->rangeStart() <= chosen[0].ts_ns);
+  CHECK(timeline->view()->rangeEnd() >= chosen[0].ts_ns);
+  CHECK(s.window.grab().save(QString::fromStdString(artifactPath("app-packets-to-timeline.png"))));
 }

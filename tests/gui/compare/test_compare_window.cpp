@@ -23,7 +23,7 @@ TEST_CASE("File > Open Capture Set and View > Compare and the Compare page in th
   gui::MainWindow window;
   window.show();
   CHECK(window.actions().openCaptureSet->shortcut() == QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O));
-  CHECK(window.actions().compare->shortcut() == QKeySequence(Qt::CTRL | Qt::Key_5));
+  CHECK(window.actions().compare->shortcut() == QKeySequence(Qt::CTRL | Qt::Key_6));
   CHECK(window.actions().compare->isEnabled());
   CHECK(window.actions().compareWith->isEnabled());
   QSignalSpy shown(window.comparePage(), &ComparePage::comparisonShown);
@@ -34,7 +34,7 @@ TEST_CASE("File > Open Capture Set and View > Compare and the Compare page in th
   CHECK(!test::savePng(window, "compare-window.png").isEmpty());
   window.closeCapture();  // Ctrl+W: back to the start page
   CHECK(!window.comparePage()->isVisible());
-  QTest::keyClick(&window, Qt::Key_5, Qt::ControlModifier);
+  QTest::keyClick(&window, Qt::Key_6, Qt::ControlModifier);
   CHECK(window.comparePage()->isVisible());
 }
 

@@ -1,0 +1,201 @@
+#include "models/packet_list_model.h"
+
+#include <QBrush>
+
+#include "core/error.h"
+#include "store/store_reader.h"
+
+namespace rudp::gui {
+
+namespace {
+
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+
+}  // namespace
+
+PacketListModel::PacketListModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+PacketListModel::~PacketListModel() = default;
+
+void PacketListModel::open(const QString& dbPath, const QString& capture,
+                           const DissectorOptions& dissectors) {
+  beginResetModel();
+  pages_.clear();
+  pageIndex_.clear();
+  marked_.clear();
+  problem_.clear();
+  dissector_.reset();
+  dbPath_ = dbPath;
+  capture_ = capture;
+  reader_ = std::make_unique<StoreReader>(dbPath.toStdString());
+  const CaptureInfo info = reader_->capture();
+  first_ts_ns_ = info.first_ts_ns;
+  rows_ = int(info.packet_count);
+  try {
+    dissector_ = std::make_unique<FrameDissector>(capture.toStdString(), dissectors, first_ts_ns_);
+    digits_ = dissector_->timestampDigits();
+  } catch (const Error& e) {
+    problem_ = tr("Source, Destination, Protocol and Info are not shown: %1").arg(qs(e.what()));
+    digits_ = info.format.starts_with("pcap-nsec") ? 9 : 6;
+  }
+  endResetModel();
+}
+
+void PacketListModel::clear() {
+  beginResetModel();
+  pages_.clear();
+  pageIndex_.clear();
+  marked_.clear();
+  problem_.clear();
+  dissector_.reset();
+  reader_.reset();
+  rows_ = 0;
+  endResetModel();
+}
+
+void PacketListModel::setTimeFormat(TimeFormat format) {
+  format_ = format;
+  if (rows_ > 0) emit dataChanged(index(0, Time), index(rows_ - 1, Time), {Qt::DisplayRole});
+  emit headerDataChanged(Qt::Horizontal, Time, Time);
+}
+
+std::optional<PacketRecord> PacketListModel::record(int r) const {
+  const Row* found = row(r);
+  return found ? std::optional<PacketRecord>(found->stored) : std::nullopt;
+}
+
+DissectedFrame PacketListModel::dissect(int r) const {
+  const Row* found = row(r);
+  if (!found) throw Error("no packet in row " + std::to_string(r));
+  if (!dissector_) throw Error(problem_.toStdString());
+  return dissector_->dissect(found->stored, true);
+}
+
+int PacketListModel::rowOfFrame(uint64_t frame) const {
+  return frame >= 1 && frame <= uint64_t(rows_) ? int(frame - 1) : -1;
+}
+
+void PacketListModel::setMarked(int r, bool marked) {
+  if (r < 0 || r >= rows_) return;
+  if (marked)
+    marked_.insert(frameOfRow(r));
+  else
+    marked_.erase(frameOfRow(r));
+  emit dataChanged(index(r, 0), index(r, ColumnCount - 1),
+                   {Qt::BackgroundRole, Qt::ForegroundRole, MarkedRole});
+}
+
+void PacketListModel::clearMarks() {
+  marked_.clear();
+  if (rows_ > 0) emit dataChanged(index(0, 0), index(rows_ - 1, ColumnCount - 1));
+}
+
+void PacketListModel::fail(const QString& message) const {
+  if (!problem_.isEmpty()) return;
+  problem_ = message;
+  dissector_.reset();
+  // Found inside data(): told after it returns, not while a view is painting.
+  auto* self = const_cast<PacketListModel*>(this);
+  QMetaObject::invokeMethod(
+      self, [self, message] { emit self->problemFound(message); }, Qt::QueuedConnection);
+}
+
+PacketListModel::Page PacketListModel::loadPage(int index) const {
+  const uint64_t first = uint64_t(index) * kPageRows + 1;
+  PacketQuery q;
+  q.first_frame = first > 1 ? first - 1 : 1;  // the frame before, for the delta times
+  q.last_frame = first + kPageRows - 1;
+  std::vector<PacketRecord> stored = reader_->packets(q);
+  Page page;
+  page.reserve(kPageRows);
+  for (size_t i = 0; i < stored.size(); ++i) {
+    if (stored[i].frame < first) continue;
+    Row r;
+    r.stored = std::move(stored[i]);
+    r.previous_ts_ns = i > 0 ? stored[i - 1].ts_ns : r.stored.ts_ns;
+    if (dissector_) {
+      try {
+        const DissectedFrame f = dissector_->dissect(r.stored, false);
+        r.source = qs(f.source);
+        r.destination = qs(f.destination);
+        r.protocol = qs(f.protocol);
+        r.info = qs(f.info);
+      } catch (const Error& e) { fail(qs(e.what())); }
+    }
+    page.push_back(std::move(r));
+  }
+  return page;
+}
+
+const PacketListModel::Page& PacketListModel::page(int index) const {
+  auto it = pageIndex_.find(index);
+  if (it != pageIndex_.end()) {
+    pages_.splice(pages_.begin(), pages_, it->second);
+    return pages_.front().second;
+  }
+  pages_.emplace_front(index, loadPage(index));
+  pageIndex_[index] = pages_.begin();
+  if (pages_.size() > kMaxPages) {
+    pageIndex_.erase(pages_.back().first);
+    pages_.pop_back();
+  }
+  return pages_.front().second;
+}
+
+const PacketListModel::Row* PacketListModel::row(int r) const {
+  if (!reader_ || r < 0 || r >= rows_) return nullptr;
+  const Page& p = page(r / kPageRows);
+  const size_t at = size_t(r % kPageRows);
+  return at < p.size() ? &p[at] : nullptr;
+}
+
+QString PacketListModel::timeText(const Row& r) const {
+  // Without a display filter every frame is displayed: the previous
+  // displayed frame is the previous captured one.
+  const FrameTimes t{r.stored.ts_ns, first_ts_ns_, r.previous_ts_ns, r.previous_ts_ns};
+  return qs(formatFrameTime(format_, t, digits_));
+}
+
+int PacketListModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : rows_; }
+
+int PacketListModel::columnCount(const QModelIndex& parent) const {
+  return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant PacketListModel::data(const QModelIndex& index, int role) const {
+  if (!index.isValid() || index.row() >= rows_) return {};
+  const bool marked = marked_.count(frameOfRow(index.row())) != 0;
+  if (role == MarkedRole) return marked;
+  if (role == FrameRole) return qulonglong(frameOfRow(index.row()));
+  // Wireshark's marked packets: white on black.
+  if (role == Qt::BackgroundRole) return marked ? QVariant(QBrush(Qt::black)) : QVariant();
+  if (role == Qt::ForegroundRole) return marked ? QVariant(QBrush(Qt::white)) : QVariant();
+  if (role == Qt::TextAlignmentRole && (index.column() == Number || index.column() == Length))
+    return int(Qt::AlignRight | Qt::AlignVCenter);
+  if (role != Qt::DisplayRole) return {};
+  const Row* r = row(index.row());
+  if (!r) return {};
+  switch (index.column()) {
+    case Number: return qulonglong(r->stored.frame);
+    case Time: return timeText(*r);
+    case Source: return r->source;
+    case Destination: return r->destination;
+    case Protocol: return r->protocol;
+    case Length: return r->stored.origlen;
+    case Info: return r->info;
+    default: return {};
+  }
+}
+
+QVariant PacketListModel::headerData(int section, Qt::Orientation orientation, int role) const {
+  if (orientation != Qt::Horizontal) return {};
+  static const char* const names[] = {"No.", "Time", "Source", "Destination", "Protocol", "Length", "Info"};
+  if (role == Qt::DisplayRole && section >= 0 && section < ColumnCount) return tr(names[section]);
+  if (role == Qt::ToolTipRole && section == Time) {
+    for (const TimeFormatInfo& f : timeFormats())
+      if (f.format == format_) return tr("Time: %1 (View ▸ Time Display Format)").arg(tr(f.label));
+  }
+  return {};
+}
+
+}  // namespace rudp::gui

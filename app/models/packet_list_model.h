@@ -1,0 +1,106 @@
+// Wireshark's packet list over the database's frames: No., Time, Source,
+// Destination, Protocol, Length, Info. Nothing is loaded up front: a row's
+// stored fields and its columns (its frame read back from the capture and
+// dissected again, packets/frame_dissector.h) are fetched by pages of
+// kPageRows when a view first asks for them, and at most kMaxPages pages are
+// kept (least recently used go first), so memory is bounded for any capture.
+// As in Wireshark, the visible rows are fetched on the UI thread: a page is
+// one indexed query and kPageRows small dissections.
+#pragma once
+#include <QAbstractTableModel>
+#include <QColor>
+#include <list>
+#include <memory>
+#include <optional>
+#include <set>
+#include <unordered_map>
+#include <vector>
+
+#include "packets/frame_dissector.h"
+#include "packets/frame_time.h"
+#include "session/dissectors.h"
+#include "store/records.h"
+
+namespace rudp {
+class StoreReader;
+}
+
+namespace rudp::gui {
+
+class PacketListModel : public QAbstractTableModel {
+  Q_OBJECT
+ public:
+  enum Column { Number, Time, Source, Destination, Protocol, Length, Info, ColumnCount };
+  enum Role { FrameRole = Qt::UserRole, MarkedRole };
+  static constexpr int kPageRows = 256;
+  static constexpr size_t kMaxPages = 64;
+
+  explicit PacketListModel(QObject* parent = nullptr);
+  ~PacketListModel() override;
+
+  // Shows the frames of the database at `dbPath`, read back from `capture`
+  // with `dissectors`. A capture that cannot be read leaves the stored
+  // columns (No., Time, Length) and says why in problem().
+  void open(const QString& dbPath, const QString& capture, const DissectorOptions& dissectors);
+  void clear();
+
+  void setTimeFormat(TimeFormat format);
+  TimeFormat timeFormat() const { return format_; }
+
+  // The row's stored fields (nullopt: no such row).
+  std::optional<PacketRecord> record(int row) const;
+  // The row's frame dissected with its details and bytes; throws Error.
+  DissectedFrame dissect(int row) const;
+  // Row of frame `frame` (frames are numbered from 1 in file order); -1: none.
+  int rowOfFrame(uint64_t frame) const;
+  uint64_t frameOfRow(int row) const { return uint64_t(row) + 1; }
+
+  void setMarked(int row, bool marked);
+  bool isMarked(int row) const { return marked_.count(frameOfRow(row)) != 0; }
+  const std::set<uint64_t>& markedFrames() const { return marked_; }
+  void clearMarks();
+
+  // One line when the capture could not be read back; empty otherwise.
+  QString problem() const { return problem_; }
+  const QString& capturePath() const { return capture_; }
+  const QString& dbPath() const { return dbPath_; }
+  int timestampDigits() const { return digits_; }
+  size_t cachedPages() const { return pages_.size(); }
+
+  int rowCount(const QModelIndex& parent = {}) const override;
+  int columnCount(const QModelIndex& parent = {}) const override;
+  QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+  QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+ signals:
+  // The capture stopped being readable while rows were fetched.
+  void problemFound(const QString& message);
+
+ private:
+  struct Row {
+    PacketRecord stored;
+    int64_t previous_ts_ns = 0;
+    QString source, destination, protocol, info;
+  };
+  using Page = std::vector<Row>;
+  const Row* row(int r) const;
+  const Page& page(int index) const;
+  Page loadPage(int index) const;
+  QString timeText(const Row& r) const;
+  void fail(const QString& message) const;
+
+  QString dbPath_, capture_;
+  mutable QString problem_;
+  std::unique_ptr<StoreReader> reader_;
+  mutable std::unique_ptr<FrameDissector> dissector_;  // reset when the capture fails
+  int64_t first_ts_ns_ = 0;
+  int rows_ = 0;
+  int digits_ = 6;
+  TimeFormat format_ = TimeFormat::Relative;
+  std::set<uint64_t> marked_;
+  // The page cache: most recently used at the front.
+  mutable std::list<std::pair<int, Page>> pages_;
+  mutable std::unordered_map<int, std::list<std::pair<int, Page>>::iterator> pageIndex_;
+};
+
+}  // namespace rudp::gui

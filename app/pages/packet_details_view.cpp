@@ -1,0 +1,105 @@
+#include "pages/packet_details_view.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QHeaderView>
+#include <QMenu>
+#include <QShortcut>
+#include <vector>
+
+namespace rudp::gui {
+
+namespace {
+
+bool covers(const QTreeWidgetItem* item, uint32_t offset) {
+  const uint32_t start = item->data(0, PacketDetailsView::OffsetRole).toUInt();
+  const uint32_t length = item->data(0, PacketDetailsView::LengthRole).toUInt();
+  return length > 0 && offset >= start && offset - start < length;
+}
+
+}  // namespace
+
+PacketDetailsView::PacketDetailsView(QWidget* parent) : QTreeWidget(parent) {
+  setObjectName(QStringLiteral("packets.details"));
+  setHeaderHidden(true);
+  setColumnCount(1);
+  setUniformRowHeights(true);
+  header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  setContextMenuPolicy(Qt::CustomContextMenu);
+  connect(this, &QWidget::customContextMenuRequested, this, &PacketDetailsView::contextMenu);
+  connect(this, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* item) {
+    if (!item) return emit bytesSelected(0, 0);
+    emit bytesSelected(item->data(0, OffsetRole).toUInt(), item->data(0, LengthRole).toUInt());
+  });
+  auto* copy = new QShortcut(QKeySequence::Copy, this, nullptr, nullptr, Qt::WidgetShortcut);
+  connect(copy, &QShortcut::activated, this, &PacketDetailsView::copyValue);
+}
+
+void PacketDetailsView::showFrame(const DissectedFrame& frame) {
+  clear();
+  // The newest item at each depth: an item's parent is the one above its depth.
+  std::vector<QTreeWidgetItem*> open;
+  for (const FrameItem& i : frame.items) {
+    const size_t depth = std::min<size_t>(i.depth, open.size());
+    auto* item = depth == 0 ? new QTreeWidgetItem(this) : new QTreeWidgetItem(open[depth - 1]);
+    item->setText(0, QString::fromStdString(i.label));
+    const bool hasBytes = i.offset != FrameItem::kNoBytes;
+    item->setData(0, OffsetRole, hasBytes ? i.offset : 0u);
+    item->setData(0, LengthRole, hasBytes ? i.length : 0u);
+    item->setData(0, FieldRole, QString::fromStdString(i.field));
+    item->setData(0, ValueRole, QString::fromStdString(i.value));
+    if (!i.field.empty()) item->setToolTip(0, QString::fromStdString(i.field));
+    open.resize(depth);
+    open.push_back(item);
+  }
+  expandAll();
+}
+
+void PacketDetailsView::showNote(const QString& text) {
+  clear();
+  auto* item = new QTreeWidgetItem(this);
+  item->setText(0, text);
+  item->setFlags(Qt::ItemIsEnabled);
+}
+
+bool PacketDetailsView::selectByte(uint32_t offset) {
+  // Depth-first, in order: the last covering item met is the innermost.
+  QTreeWidgetItem* best = nullptr;
+  for (QTreeWidgetItemIterator it(this); *it; ++it)
+    if (covers(*it, offset)) best = *it;
+  if (best) setCurrentItem(best);
+  return best != nullptr;
+}
+
+QTreeWidgetItem* PacketDetailsView::itemOfField(const QString& filterName) const {
+  for (QTreeWidgetItemIterator it(const_cast<PacketDetailsView*>(this)); *it; ++it)
+    if ((*it)->data(0, FieldRole).toString() == filterName) return *it;
+  return nullptr;
+}
+
+QString PacketDetailsView::copyText() const {
+  const QTreeWidgetItem* item = currentItem();
+  if (!item) return {};
+  const QString value = item->data(0, ValueRole).toString();
+  return value.isEmpty() ? item->text(0) : value;
+}
+
+void PacketDetailsView::copyValue() {
+  if (currentItem()) QApplication::clipboard()->setText(copyText());
+}
+
+void PacketDetailsView::contextMenu(const QPoint& pos) {
+  QTreeWidgetItem* item = itemAt(pos);
+  if (!item) return;
+  setCurrentItem(item);
+  QMenu menu(this);
+  menu.addAction(tr("Copy Value"), this, &PacketDetailsView::copyValue);
+  menu.addAction(tr("Copy Line"), this, [item] { QApplication::clipboard()->setText(item->text(0)); });
+  const QString field = item->data(0, FieldRole).toString();
+  if (!field.isEmpty())
+    menu.addAction(tr("Copy Field Name (%1)").arg(field), this,
+                   [field] { QApplication::clipboard()->setText(field); });
+  menu.exec(viewport()->mapToGlobal(pos));
+}
+
+}  // namespace rudp::gui

@@ -1,0 +1,229 @@
+// The Packets page over the GUI sample capture: the packet list model (under
+// QAbstractItemModelTester, every row against tshark's columns), the details
+// and bytes of a frame with the selected field's bytes highlighted, the
+// Wireshark keys, marking and Export Specified Packets read back by tshark.
+#include "catch_qt.h"
+
+#include <QAbstractItemModelTester>
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTest>
+
+#include "models/packet_list_model.h"
+#include "page_artifacts.h"
+#include "pages/packet_details_view.h"
+#include "pages/packets_page.h"
+#include "process.h"
+#include "sample_capture.h"
+#include "widgets/hex_view.h"
+
+using namespace rudp;
+using namespace rudp::gui;
+using namespace rudp::test;
+
+namespace {
+
+std::vector<std::vector<std::string>> tsharkRows(const std::string& capture,
+                                                 const std::vector<std::string>& fields) {
+  std::vector<std::string> argv = {TSHARK_EXECUTABLE,
+                                   "-n",
+                                   "-r",
+                                   capture,
+                                   "-T",
+                                   "fields",
+                                   "-X",
+                                   "lua_script:" RUDPSCOPE_SOURCE_DIR "/dissectors/grudp.lua"};
+  for (const auto& f : fields) argv.insert(argv.end(), {"-e", f});
+  const ProcessResult r = run(argv);
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  std::vector<std::vector<std::string>> rows;
+  for (const std::string& line : splitLines(r.out)) {
+    std::vector<std::string> cols;
+    size_t start = 0;
+    for (size_t tab; (tab = line.find('\t', start)) != std::string::npos; start = tab + 1)
+      cols.push_back(line.substr(start, tab - start));
+    cols.push_back(line.substr(start));
+    rows.push_back(std::move(cols));
+  }
+  return rows;
+}
+
+// A DATA packet with a seq in the truth: its frame and seq.
+std::pair<uint64_t, uint32_t> dataPacket(const SampleCapture& s) {
+  for (const auto& p : s.outageConnection()["directions"]["client_to_server"]["packets"])
+    if (p["type"] == "DATA" && p["frame"].is_number() && p["frame"].get<uint64_t>() > 300)
+      return {p["frame"].get<uint64_t>(), p["seq"].get<uint32_t>()};
+  FAIL("no DATA packet in the truth");
+  return {};
+}
+
+void openSample(PacketsPage& page) {
+  const SampleCapture& s = sampleCapture();
+  page.open(QString::fromStdString(s.db), QString::fromStdString(s.pcap), DissectorOptions{});
+}
+
+}  // namespace
+
+TEST_CASE("the packet list model: every row as tshark shows it, pages bounded") {
+  const SampleCapture& s = sampleCapture();
+  PacketListModel model;
+  QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+  model.open(QString::fromStdString(s.db), QString::fromStdString(s.pcap), DissectorOptions{});
+  CHECK(model.problem().isEmpty());
+  const auto expected =
+      tsharkRows(s.pcap, {"frame.number", "_ws.col.Time", "_ws.col.Source", "_ws.col.Destination",
+                          "_ws.col.Protocol", "_ws.col.Length", "_ws.col.Info"});
+  REQUIRE(model.rowCount() == int(expected.size()));
+  REQUIRE(model.rowCount() > 2 * PacketListModel::kPageRows * int(PacketListModel::kMaxPages) / 8);
+  size_t mismatches = 0;
+  for (int row = 0; row < model.rowCount(); ++row) {
+    for (int c = 0; c < PacketListModel::ColumnCount; ++c) {
+      const std::string ours = model.index(row, c).data().toString().toStdString();
+      if (ours == expected[row][c]) continue;
+      if (++mismatches <= 5) CHECK(ours == expected[row][c]);
+    }
+  }
+  CHECK(mismatches == 0);
+  CHECK(model.cachedPages() <= PacketListModel::kMaxPages);
+  CHECK(model.cachedPages() ==
+        std::min<size_t>(PacketListModel::kMaxPages,
+                         (model.rowCount() + PacketListModel::kPageRows - 1) / PacketListModel::kPageRows));
+  // Time display formats change the Time column only.
+  model.setTimeFormat(TimeFormat::DeltaCaptured);
+  const auto deltas = tsharkRows(s.pcap, {"frame.time_delta"});
+  for (int row : {0, 1, 500, model.rowCount() - 1}) {
+    INFO("row " << row);
+    CHECK(model.index(row, PacketListModel::Time).data().toString().toStdString() + "000" == deltas[row][0]);
+  }
+}
+
+TEST_CASE("the packets page: a frame's details and bytes, the selected field's bytes highlighted") {
+  const SampleCapture& s = sampleCapture();
+  const auto [frame, seq] = dataPacket(s);
+  PacketsPage page;
+  openSample(page);
+  page.resize(1100, 900);
+  page.show();
+  REQUIRE(QTest::qWaitForWindowExposed(&page));
+  REQUIRE(page.goToFrame(frame));
+  CHECK(page.currentFrame() == frame);
+
+  QTreeWidgetItem* seqItem = page.details()->itemOfField(QStringLiteral("grudp.seq"));
+  REQUIRE(seqItem);
+  CHECK(seqItem->text(0) == QStringLiteral("Sequence number: %1").arg(seq));
+  CHECK(page.details()->topLevelItem(0)->text(0).startsWith(QStringLiteral("Frame %1: ").arg(frame)));
+  // The frame's own bytes: Ethernet, IPv4 (its header length), UDP, then the
+  // GRUDP header, whose seq is at offset 8 (grudp-v1.md).
+  const std::vector<uint8_t>& bytes = page.bytesView()->bytes();
+  REQUIRE(bytes.size() > 60);
+  REQUIRE((bytes[12] == 0x08 && bytes[13] == 0x00));
+  const uint32_t seqOffset = 14 + (bytes[14] & 0x0f) * 4 + 8 + 8;
+  const uint32_t onWire = uint32_t(bytes[seqOffset]) << 24 | uint32_t(bytes[seqOffset + 1]) << 16 |
+                          uint32_t(bytes[seqOffset + 2]) << 8 | bytes[seqOffset + 3];
+  CHECK(onWire == seq);
+
+  page.details()->setCurrentItem(seqItem);
+  CHECK(page.bytesView()->highlightOffset() == seqOffset);
+  CHECK(page.bytesView()->highlightLength() == 4);
+  // In the picture: the seq's bytes on the highlight colour, the byte before not.
+  const QImage image = page.bytesView()->viewport()->grab().toImage();
+  const QColor highlight = page.bytesView()->palette().color(QPalette::Highlight);
+  auto pixelAt = [&](int offset) {
+    const QRect r = page.bytesView()->hexRect(offset);
+    return QColor(image.pixel(r.left() + 1, r.top() + 1));
+  };
+  for (uint32_t o = seqOffset; o < seqOffset + 4; ++o) CHECK(pixelAt(int(o)) == highlight);
+  CHECK(pixelAt(int(seqOffset) - 1) != highlight);
+  CHECK(!savePagePng(page, "packets-page").isEmpty());
+
+  // A click on a byte selects the innermost item holding it.
+  page.details()->setCurrentItem(page.details()->topLevelItem(0));
+  QTest::mouseClick(page.bytesView()->viewport(), Qt::LeftButton, {},
+                    page.bytesView()->hexRect(int(seqOffset) + 2).center());
+  CHECK(page.details()->currentItem() == seqItem);
+  CHECK(page.details()->copyText() == QString::number(seq));
+}
+
+TEST_CASE(
+    "the packets page keys: Ctrl+G, Ctrl+Up/Down, Ctrl+Home/End, and a frame that is not there says so") {
+  PacketsPage page;
+  openSample(page);
+  page.show();
+  REQUIRE(QTest::qWaitForWindowExposed(&page));
+  const int rows = page.model()->rowCount();
+  QTest::keyClick(&page, Qt::Key_G, Qt::ControlModifier);
+  auto* go = page.findChild<QLineEdit*>(QStringLiteral("packets.goto"));
+  REQUIRE(go);
+  CHECK(go->hasFocus());
+  QTest::keyClicks(go, QStringLiteral("1234"));
+  QTest::keyClick(go, Qt::Key_Return);
+  CHECK(page.currentFrame() == 1234);
+  QTest::keyClick(page.list(), Qt::Key_Down, Qt::ControlModifier);
+  CHECK(page.currentFrame() == 1235);
+  QTest::keyClick(page.list(), Qt::Key_Up, Qt::ControlModifier);
+  QTest::keyClick(page.list(), Qt::Key_Up, Qt::ControlModifier);
+  CHECK(page.currentFrame() == 1233);
+  QTest::keyClick(page.list(), Qt::Key_End, Qt::ControlModifier);
+  CHECK(page.currentFrame() == quint64(rows));
+  QTest::keyClick(page.list(), Qt::Key_Home, Qt::ControlModifier);
+  CHECK(page.currentFrame() == 1);
+  // The visible row is the current one.
+  CHECK(page.list()->rowAt(page.list()->visualRect(page.list()->currentIndex()).center().y()) == 0);
+
+  go->setText(QString::number(rows + 1));
+  QTest::keyClick(go, Qt::Key_Return);
+  CHECK(page.currentFrame() == 1);
+  CHECK(page.message() ==
+        QStringLiteral("There is no packet %1: the capture has packets 1 to %2.").arg(rows + 1).arg(rows));
+  go->setText(QStringLiteral("twelve"));
+  QTest::keyClick(go, Qt::Key_Return);
+  CHECK(page.message() == QStringLiteral("“twelve” is not a packet number."));
+}
+
+TEST_CASE("marked frames (Ctrl+M) exported as pcapng are exactly those frames, read back by tshark") {
+  const SampleCapture& s = sampleCapture();
+  PacketsPage page;
+  openSample(page);
+  page.show();
+  REQUIRE(QTest::qWaitForWindowExposed(&page));
+  for (quint64 frame : {3, 10, 500}) {
+    REQUIRE(page.goToFrame(frame));
+    QTest::keyClick(page.list(), Qt::Key_M, Qt::ControlModifier);
+  }
+  CHECK(page.model()->markedFrames() == std::set<uint64_t>{3, 10, 500});
+  CHECK(page.model()->index(9, 0).data(Qt::BackgroundRole).value<QBrush>().color() == Qt::black);
+  CHECK(!page.model()->index(8, 0).data(Qt::BackgroundRole).isValid());
+  REQUIRE(page.goToFrame(1));
+  QTest::keyClick(page.list(), Qt::Key_N, Qt::ControlModifier | Qt::ShiftModifier);
+  CHECK(page.currentFrame() == 3);
+  QTest::keyClick(page.list(), Qt::Key_N, Qt::ControlModifier | Qt::ShiftModifier);
+  CHECK(page.currentFrame() == 10);
+  QTest::keyClick(page.list(), Qt::Key_B, Qt::ControlModifier | Qt::ShiftModifier);
+  CHECK(page.currentFrame() == 3);
+
+  TempDir dir("packets-export");
+  const std::vector<std::string> fields = {"frame.time_epoch", "frame.len", "frame.cap_len", "grudp.seq"};
+  const auto original = tsharkRows(s.pcap, fields);
+  QSignalSpy finished(&page, &PacketsPage::exportFinished);
+  page.exportFrames(QString::fromStdString(dir / "marked.pcapng"), true);
+  REQUIRE(finished.wait(30000));
+  CHECK(finished.at(0).at(1).toBool());
+  CHECK(finished.at(0).at(0).toString().startsWith(QStringLiteral("Exported 3 packets to ")));
+  const auto marked = tsharkRows(dir / "marked.pcapng", fields);
+  REQUIRE(marked.size() == 3);
+  CHECK(marked[0] == original[2]);
+  CHECK(marked[1] == original[9]);
+  CHECK(marked[2] == original[499]);
+
+  page.exportFrames(QString::fromStdString(dir / "all.pcapng"), false);
+  REQUIRE(finished.wait(60000));
+  CHECK(tsharkRows(dir / "all.pcapng", fields) == original);
+
+  page.exportFrames(QString::fromStdString(dir / "no-such-dir/x.pcapng"), true);
+  REQUIRE(finished.wait(30000));
+  CHECK_FALSE(finished.last().at(1).toBool());
+  CHECK(page.message().contains(QStringLiteral("no-such-dir")));
+}
