@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Packets page benchmark: the packet list over simulated game-server captures
+# of about 1,000,000 and 10,000,000 packets (the captures of bench_gui.sh:
+# 64 connections at 60 Hz each way, 1 % loss in bursts of 2).
+#
+# usage: tests/bench/bench_packets.sh [BUILD_DIR]     (default: build/release)
+#   env: BENCH_GUI_DIR   where the captures and their databases are kept and
+#                        reused (default: BUILD_DIR/bench-gui, shared with
+#                        bench_gui.sh; about 2.5 GB for both sizes)
+#        BENCH_GUI_SIZES which captures (default "1m 10m")
+#
+# Each capture is made once with grudp-sim and analysed once with
+# rudpscope-cli; later runs reuse both. The measurement is packets-bench
+# (tests/gui/models/packets_bench.cpp) on the offscreen platform: the real
+# Packets page opening the database, 100 jumps to random frames (select,
+# dissect the details, paint), 600 wheel steps of 3 rows and 600 page steps,
+# each painted; then the process's memory.
+# Builds nothing: build grudp-sim, rudpscope-cli and packets-bench first.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+BUILD="${1:-build/release}"
+[[ "$BUILD" = /* ]] || BUILD="$ROOT/$BUILD"
+SIM="$BUILD/tests/sim/grudp-sim"
+CLI="$BUILD/analysis/cli/rudpscope-cli"
+BENCH="$BUILD/tests/gui/models/packets-bench"
+DIR="${BENCH_GUI_DIR:-$BUILD/bench-gui}"
+SIZES="${BENCH_GUI_SIZES:-1m 10m}"
+
+die() { echo "bench_packets: error: $*" >&2; exit 2; }
+[[ -x "$SIM" ]] || die "grudp-sim not found at $SIM (build target grudp-sim in $BUILD first)"
+[[ -x "$CLI" ]] || die "rudpscope-cli not found at $CLI (build target rudpscope-cli in $BUILD first)"
+[[ -x "$BENCH" ]] || die "packets-bench not found at $BENCH (build target packets-bench in $BUILD first)"
+mkdir -p "$DIR"
+
+now_s() { date +%s.%N; }
+elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
+field() { awk -F': ' -v k="$1" '$1 == k { print $2 }' "$2"; }
+duration_of() { case "$1" in 1m) echo 130 ;; 10m) echo 1300 ;; *) die "unknown size $1" ;; esac; }
+seed_of() { case "$1" in 1m) echo 11 ;; 10m) echo 12 ;; esac; }
+
+prepare() {
+  local size=$1 pcap="$DIR/gui-$1-loss.pcap" t0
+  if [[ ! -f "$pcap" ]]; then
+    echo "making $pcap ..." >&2
+    "$SIM" --out "$pcap" --connections 64 --tick-hz 60,60 --duration "$(duration_of "$size")" \
+      --seed "$(seed_of "$size")" --loss 0.01 --burst 2 >&2
+  fi
+  if [[ ! -f "$pcap.rudpscope.sqlite" ]]; then
+    echo "analysing $pcap with rudpscope-cli (once; minutes for 10m) ..." >&2
+    t0="$(now_s)"
+    "$CLI" analyze "$pcap" --quiet > /dev/null
+    echo "  rudpscope-cli analyze: $(elapsed "$t0" "$(now_s)") s" >&2
+  fi
+}
+
+for size in $SIZES; do prepare "$size"; done
+echo "Packets page over an analysed capture (offscreen, 1400x900, $(nproc) cores); times in ms"
+printf "%-5s %10s %6s | %-21s | %-21s | %-21s | %5s %5s\n" size packets open "jump med/p95/max" \
+  "wheel med/p95/max" "page med/p95/max" RSS peak
+for size in $SIZES; do
+  pcap="$DIR/gui-$size-loss.pcap" out="$DIR/packets-$size.txt"
+  QT_QPA_PLATFORM=offscreen "$BENCH" "$pcap" "$pcap.rudpscope.sqlite" > "$out" 2> "$out.err" \
+    || { cat "$out.err" >&2; die "packets-bench failed on $pcap"; }
+  printf "%-5s %10s %6.0f | %6.1f %6.1f %7.1f | %6.2f %6.2f %7.2f | %6.1f %6.1f %7.1f | %5s %5s\n" "$size" \
+    "$(field packets "$out")" "$(field open_painted_ms "$out")" \
+    "$(field jump_median_ms "$out")" "$(field jump_p95_ms "$out")" "$(field jump_max_ms "$out")" \
+    "$(field scroll_wheel_median_ms "$out")" "$(field scroll_wheel_p95_ms "$out")" "$(field scroll_wheel_max_ms "$out")" \
+    "$(field scroll_page_median_ms "$out")" "$(field scroll_page_p95_ms "$out")" "$(field scroll_page_max_ms "$out")" \
+    "$(field rss_mb "$out")" "$(field peak_rss_mb "$out")"
+  echo "  $size: steps over one 60 Hz frame (16.7 ms): wheel $(field scroll_wheel_over_16_7ms "$out")/600, page $(field scroll_page_over_16_7ms "$out")/600; pages cached $(field cached_pages "$out")" 
+done
+echo
+echo "goals: jump to any row < 100 ms; scrolling at 60 frames/s (each step < 16.7 ms); the whole GUI < 500 MB"
+echo "not measured yet: display filters (stored-field and re-dissection filters, and tshark -Y beside them)"
