@@ -194,7 +194,9 @@ void PcapngCaptureReader::interfaceDescription() {
     const uint16_t code = u16(body_.data() + o), len = u16(body_.data() + o + 2);
     const uint8_t* value = body_.data() + o + 4;
     if (code == kOptEnd || o + 4 + len > end) break;
-    if (code == kIfTsresol && len >= 1) {
+    if (code == kIfName) {
+      i.name.assign(reinterpret_cast<const char*>(value), strnlen(reinterpret_cast<const char*>(value), len));
+    } else if (code == kIfTsresol && len >= 1) {
       i.binary = (value[0] & 0x80) != 0;
       i.exponent = value[0] & 0x7f;
     } else if (code == kIfTsoffset && len >= 8) {
@@ -246,7 +248,22 @@ bool PcapngCaptureReader::packet(uint32_t type, RawPacket& out) {
   out.origlen = origlen;
   out.data = b + header;
   out.link_type = i.dlt;
+  out.interface_id = int(iface);
+  out.interface_name = i.name.empty() ? nullptr : i.name.c_str();
+  out.has_comment = type == kEnhancedPacket && hasComment(header + pad4(caplen));
   return true;
+}
+
+// Whether the options from `optionsAt` in the block's body hold an opt_comment.
+bool PcapngCaptureReader::hasComment(size_t optionsAt) const {
+  const size_t end = body_.size() - 4;
+  for (size_t o = optionsAt; o + 4 <= end;) {
+    const uint16_t code = u16(body_.data() + o), len = u16(body_.data() + o + 2);
+    if (code == kOptEnd || o + 4 + len > end) return false;
+    if (code == kOptComment) return true;
+    o += 4 + pad4(len);
+  }
+  return false;
 }
 
 int64_t PcapngCaptureReader::nanoseconds(const Interface& i, uint64_t ticks) const {

@@ -48,6 +48,7 @@ class PcapngCaptureReader final : public CaptureReader {
     uint8_t exponent = 6;
     bool binary = false;
     int64_t offset_s = 0;  // if_tsoffset
+    std::string name;      // if_name
   };
   enum class Got { Packet, Other, End };
 
@@ -58,6 +59,7 @@ class PcapngCaptureReader final : public CaptureReader {
   void sectionHeader();
   void interfaceDescription();
   bool packet(uint32_t type, RawPacket& out);
+  bool hasComment(size_t optionsAt) const;
   int64_t nanoseconds(const Interface& i, uint64_t ticks) const;
   void stop(const std::string& why);
 

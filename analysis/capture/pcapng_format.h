@@ -12,6 +12,7 @@ inline constexpr uint32_t kSimplePacket = 3;
 inline constexpr uint32_t kEnhancedPacket = 6;
 inline constexpr uint32_t kCustomCopy = 0x00000BAD, kCustomNoCopy = 0x40000BAD;
 inline constexpr uint32_t kByteOrderMagic = 0x1A2B3C4D;
+inline constexpr uint16_t kOptComment = 1, kIfName = 2;
 inline constexpr uint16_t kOptEnd = 0, kShbUserAppl = 4, kIfTsresol = 9, kIfTsoffset = 14;
 
 inline uint32_t pad4(uint32_t n) { return (n + 3u) & ~3u; }

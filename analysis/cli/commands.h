@@ -13,6 +13,8 @@ namespace rudp::cli {
 struct DecodeArgs {
   std::string capture;
   std::vector<std::string> fields;
+  bool details = false;             // -V: the details tree instead of fields
+  std::vector<std::string> expand;  // -O: the protocols -V expands (implies -V)
   DissectorOptions dissectors;
   bool keep_damaged = false;  // a damaged capture: exit 0 after the frames before the damage
 };

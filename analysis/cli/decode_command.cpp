@@ -1,6 +1,7 @@
 #include <cstdio>
 
 #include "cli/commands.h"
+#include "packets/frame_tree_printer.h"
 #include "session/field_printer.h"
 
 namespace rudp::cli {
@@ -12,7 +13,8 @@ int runDecode(const DecodeArgs& args) {
   };
   try {
     const auto warnings =
-        forEachFieldLine(args.capture, args.dissectors, args.fields, print, args.keep_damaged);
+        args.details ? printFrameTrees(args.capture, args.dissectors, args.expand, print, args.keep_damaged)
+                     : forEachFieldLine(args.capture, args.dissectors, args.fields, print, args.keep_damaged);
     std::fflush(stdout);
     printWarnings(warnings);
   } catch (...) {

@@ -169,7 +169,15 @@ int run(int argc, char** argv) {
   auto* decode =
       app.add_subcommand("decode", "Print fields of every frame, tab-separated, as tshark -T fields does");
   decode->add_option("capture", dec.capture, "pcap or pcapng file")->required();
-  decode->add_option("-e", dec.fields, "Field to print (repeatable)")->required();
+  auto* fieldsOption = decode->add_option("-e", dec.fields, "Field to print (repeatable)");
+  auto* detailsFlag =
+      decode->add_flag("-V", dec.details, "Print each frame's details tree, as tshark -V -O does");
+  auto* expandOption =
+      decode
+          ->add_option("-O", dec.expand,
+                       "With -V: expand only these Lua protocols (comma-separated; implies -V)")
+          ->delimiter(',');
+  fieldsOption->excludes(detailsFlag)->excludes(expandOption);
   addKeepDamaged(decode, dec.keep_damaged);
   addDissectorOptions(decode, dec.dissectors, decScripts, decPrefs);
 
@@ -224,6 +232,9 @@ int run(int argc, char** argv) {
   try {
     if (*decode) {
       resolveDissectorOptions(dec.dissectors, decScripts, decPrefs);
+      if (!dec.expand.empty()) dec.details = true;
+      if (dec.fields.empty() && !dec.details)
+        throw rudp::Error("decode needs -e FIELD (fields) or -V (details)");
       return rudp::cli::runDecode(dec);
     }
     if (*wireshark) return rudp::cli::runWireshark(wsArgs);

@@ -18,6 +18,12 @@ struct RawPacket {
   // DLT_* of this frame's interface (a pcapng file may hold several link
   // types); -1: the reader's linkType().
   int link_type = -1;
+  // pcapng: the frame's interface (its id in the section, its if_name or
+  // null when it has none, valid until the next read) and whether its block
+  // carries a comment. A pcap file has one interface without a name: -1.
+  int interface_id = -1;
+  const char* interface_name = nullptr;
+  bool has_comment = false;
 };
 
 struct IpAddress {

@@ -115,13 +115,15 @@ void reorder(State& s) {
 
 }  // namespace
 
-void LuaHost::dissectUdp(const DecodedPacket& pkt, bool wantColumns, DissectResult& out) {
+void LuaHost::dissectUdp(const DecodedPacket& pkt, bool wantColumns, DissectResult& out, bool wantTree) {
   State& s = d->s;
   lua_State* L = s.L;
   out.clear();
   s.out = &out;
   s.pkt = &pkt;
   s.want_columns = wantColumns;
+  s.want_tree = wantTree;
+  s.labels.clear();
   ++s.gen;
   s.in_packet = true;
   s.exception = false;
@@ -194,6 +196,7 @@ void LuaHost::dissectUdp(const DecodedPacket& pkt, bool wantColumns, DissectResu
   }
   lua_settop(L, top);
   s.in_packet = false;
+  if (wantTree) lua::buildTree(s);  // before reorder: it reads values by the nodes' indices
   if (s.out_of_order) reorder(s);
   if (wantColumns) {
     out.protocol_col = s.col_protocol;

@@ -55,7 +55,15 @@ struct FieldValue {
   // when it covers none of the payload (a value given in Lua, a ByteArray's Tvb).
   static constexpr uint32_t kNoBytes = UINT32_MAX;
   uint32_t offset = kNoBytes, length = 0;
-  uint16_t depth = 0;  // tree items above it (0: the protocol's own item)
+};
+
+// One line of the details tree as tshark -V prints it (without the indent).
+struct TreeLine {
+  uint16_t depth = 0;  // 0: the protocol's own item
+  std::string label;
+  uint32_t offset = FieldValue::kNoBytes, length = 0;  // payload bytes, as FieldValue
+  int field = -1;                                      // the field's id; -1 for a text or expert item
+  std::string value;                                   // a field's value as tshark -T fields prints it
 };
 
 struct DissectResult {
@@ -66,7 +74,9 @@ struct DissectResult {
   std::string error;                   // "grudp.lua:120: attempt to ..."
   bool malformed = false;              // an expert item of group MALFORMED or a bounds error
   std::string protocol_col, info_col;  // only filled when columns were asked for
+  std::vector<TreeLine> tree;          // only filled when the tree was asked for (hidden items left out)
   void clear() {
+    tree.clear();
     proto = -1;
     values.clear();
     strings.clear();
@@ -100,7 +110,9 @@ class LuaHost {
 
   // Offers a UDP payload as Wireshark's UDP dissector does: the port table
   // (lower port first), then the heuristics. Never throws for packet content.
-  void dissectUdp(const DecodedPacket& pkt, bool wantColumns, DissectResult& out);
+  // wantTree: also build the details tree's labels (DissectResult::tree),
+  // which bulk dissection never needs.
+  void dissectUdp(const DecodedPacket& pkt, bool wantColumns, DissectResult& out, bool wantTree = false);
 
   // The text `tshark -T fields -e ABBREV` prints for one occurrence.
   std::string formatValue(const FieldValue& v, const DissectResult& r) const;

@@ -1,4 +1,5 @@
 // ProtoField constructors and the base/ftypes constants (wslua_proto_field.c).
+#include <algorithm>
 #include <bit>
 #include <cstring>
 
@@ -95,6 +96,19 @@ uint64_t optMask(lua_State* L, State* s, int i) {
   return m > 0xFFFFFFFFull ? 0 : m;  // Wireshark 4.0 keeps masks 32-bit; wider ones become 0
 }
 
+// An integer field's valuestring table {[value] = "name"}, sorted by value.
+std::vector<std::pair<int64_t, std::string>> valueNames(lua_State* L, int t) {
+  std::vector<std::pair<int64_t, std::string>> names;
+  lua_pushnil(L);
+  while (lua_next(L, t) != 0) {
+    if (lua_type(L, -2) == LUA_TNUMBER && lua_type(L, -1) == LUA_TSTRING)
+      names.emplace_back(static_cast<int64_t>(lua_tonumber(L, -2)), lua_tostring(L, -1));
+    lua_pop(L, 1);
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
 // Builds the field from (abbr, name, base, valuestring, mask, desc) at `first`.
 int makeField(lua_State* L, FieldType type, const char* fn, int first, int name_i, int base_i, int vs_i,
               int mask_i) {
@@ -107,6 +121,7 @@ int makeField(lua_State* L, FieldType type, const char* fn, int first, int name_
   int base = base_i && !lua_isnoneornil(L, base_i) ? static_cast<int>(luaL_checknumber(L, base_i)) : -1;
   uint64_t mask = mask_i ? optMask(L, s, mask_i) : 0;
   if (vs_i && !lua_isnoneornil(L, vs_i) && !lua_istable(L, vs_i)) luaL_argerror(L, vs_i, "table expected");
+  if (vs_i && lua_istable(L, vs_i) && isInteger(type)) pf.value_names = valueNames(L, vs_i);
   if (isInteger(type) && type != FieldType::Char && type != FieldType::FrameNum) {
     if (base == -1) base = 1;
     const int b = base & 0xFF;

@@ -1,7 +1,9 @@
 // TreeItem: the protocol tree (wslua_tree.c).
 //
-// The host keeps no display tree. Each item is a node (parent, value) in a
-// per-packet vector; field items append a FieldValue to the result. TreeItem
+// Each item is a node (parent, value) in a per-packet vector; field items
+// append a FieldValue to the result. Labels (given texts, set/append/prepend,
+// generated and hidden items, expert items) are kept only when the details
+// tree is asked for (State::want_tree); bulk dissection builds none. TreeItem
 // userdata come from a pool reused at every packet, like TvbRanges.
 #include <cstring>
 
@@ -187,7 +189,7 @@ void addField(lua_State* L, State* s, int node, const PField& pf, const RangeUd*
   }
 }
 
-// Where the value just recorded at `node` lies in the payload, and how deep it is.
+// Where the value just recorded at `node` lies in the payload.
 void placeValue(State* s, int node, const RangeUd* r) {
   const int vi = s->nodes[node].value;
   if (vi < 0) return;
@@ -197,9 +199,30 @@ void placeValue(State* s, int node, const RangeUd* r) {
     v.offset = static_cast<uint32_t>(r->data - payload) + r->off;  // a sub-Tvb's data lies inside
     v.length = r->len;
   }
-  uint16_t depth = 0;
-  for (int n = s->nodes[node].parent; n > 0; n = s->nodes[n].parent) ++depth;
-  v.depth = depth;
+}
+
+// The node's label edits; nullptr unless the details tree was asked for.
+NodeLabel* labelOf(State* s, int node) {
+  if (!s->want_tree) return nullptr;
+  if (s->labels.size() <= size_t(node)) s->labels.resize(size_t(node) + 1);
+  return &s->labels[size_t(node)];
+}
+
+// add()'s label arguments from `first` on: the first string replaces the
+// label, the others are appended after a space (wslua_tree.c).
+void labelArgs(lua_State* L, State* s, int node, int first, int top, bool replaceFirst) {
+  NodeLabel* label = labelOf(s, node);
+  if (!label) return;
+  for (int i = first; i <= top; ++i) {
+    const char* text = lua_tostring(L, i);
+    if (!text) continue;
+    if (replaceFirst && i == first) {
+      label->has_text = true;
+      label->text = text;
+    } else {
+      label->suffix += std::string(" ") + text;
+    }
+  }
 }
 
 // add/add_le(field|proto, [range|tvb], [value], [label...]) and add([range], text).
@@ -228,6 +251,7 @@ int addItem(lua_State* L, bool le) {
     const int node = newNode(s, t->node);
     addField(L, s, node, pf, r, vi, le);
     placeValue(s, node, r);
+    if (vi) labelArgs(L, s, node, vi + 1, top, true);
     pushTreeItem(L, s, node);
   } else {
     const int node = newNode(s, t->node);
@@ -241,6 +265,13 @@ int addItem(lua_State* L, bool le) {
         record(s, node, fid, 0, nullptr, 0);
       }
       placeValue(s, node, r);
+      if (vi) labelArgs(L, s, node, vi + 1, top, false);
+    } else if (NodeLabel* label = labelOf(s, node)) {  // a text item
+      labelArgs(L, s, node, vi ? vi : top + 1, top, true);
+      if (r && r->data && r->data >= s->tvb->data && r->data <= s->tvb->data + s->tvb->len) {
+        label->offset = static_cast<uint32_t>(r->data - s->tvb->data) + r->off;
+        label->length = r->len;
+      }
     }
     pushTreeItem(L, s, node);
   }
@@ -257,30 +288,119 @@ int tAddPacketField(lua_State* L) {
   return addItem(L, le);
 }
 
+const char* severityName(uint32_t severity) {
+  switch (severity) {
+    case 0x00100000: return "Comment";
+    case 0x00200000: return "Chat";
+    case 0x00400000: return "Note";
+    case 0x00600000: return "Warning";
+    default: return "Error";
+  }
+}
+
+const char* groupName(uint32_t group) {
+  static const char* const names[] = {
+      "Checksum", "Sequence", "Response code", "Request code", "Undecoded",  "Reassemble", "Malformed",
+      "Debug",    "Protocol", "Security",      "Comment",      "Decryption", "Assumption", "Deprecated"};
+  const uint32_t i = (group >> 24) - 1;
+  return i < std::size(names) ? names[i] : "Unknown";
+}
+
+// An expert info under `parent`, as the details tree shows it: a generated
+// item naming severity and group, with the message, severity and group below.
+void addExpertItem(State* s, int parent, const std::string& message, uint32_t group, uint32_t severity) {
+  if (!s->want_tree) return;
+  auto add = [s](int under, std::string text) {
+    const int node = newNode(s, under);
+    NodeLabel* label = labelOf(s, node);
+    label->has_text = true;
+    label->text = std::move(text);
+    label->generated = true;
+    return node;
+  };
+  const int item = add(parent, std::string("Expert Info (") + severityName(severity) + "/" +
+                                   groupName(group) + "): " + message);
+  add(item, message);
+  add(item, std::string("Severity level: ") + severityName(severity));
+  add(item, std::string("Group: ") + groupName(group));
+}
+
 void markExpert(State* s, uint32_t group) {
   if (group == kMalformedGroup) s->out->malformed = true;
 }
 
+// add_proto_expert_info(expert, [text]) on the item.
 int tAddProtoExpert(lua_State* L) {
   State* s = S(L);
-  checkTree(L, s);
-  auto* e = checkUd<IndexUd>(L, 2, T::ProtoExpert);
-  markExpert(s, s->experts[e->index].group);
+  TreeUd* t = checkTree(L, s);
+  const Expert& e = s->experts[checkUd<IndexUd>(L, 2, T::ProtoExpert)->index];
+  markExpert(s, e.group);
+  const char* text = lua_tostring(L, 3);
+  addExpertItem(s, t->node, text ? text : e.text, e.group, e.severity);
   lua_settop(L, 1);
   return 1;
 }
 
-int tAddTvbExpert(lua_State* L) { return tAddProtoExpert(L); }
+// add_tvb_expert_info(expert, tvb, [text]): under the item, like
+// add_proto_expert_info (the range only places it in the bytes).
+int tAddTvbExpert(lua_State* L) {
+  State* s = S(L);
+  TreeUd* t = checkTree(L, s);
+  const Expert& e = s->experts[checkUd<IndexUd>(L, 2, T::ProtoExpert)->index];
+  markExpert(s, e.group);
+  const char* text = lua_tostring(L, 4);
+  addExpertItem(s, t->node, text ? text : e.text, e.group, e.severity);
+  lua_settop(L, 1);
+  return 1;
+}
 
+// The legacy add_expert_info([group], [severity], [text]).
 int tAddExpert(lua_State* L) {
   State* s = S(L);
-  checkTree(L, s);
-  markExpert(s, static_cast<uint32_t>(luaL_optinteger(L, 2, 0x08000000)));
+  TreeUd* t = checkTree(L, s);
+  const auto group = static_cast<uint32_t>(luaL_optinteger(L, 2, 0x08000000));
+  const auto severity = static_cast<uint32_t>(luaL_optinteger(L, 3, 0x00200000));
+  markExpert(s, group);
+  const char* text = lua_tostring(L, 4);
+  addExpertItem(s, t->node, text ? text : "Expert Info", group, severity);
   lua_settop(L, 1);
   return 1;
 }
 
-// Display-only methods: the host builds no labels. They return the item.
+// set_text / append_text / prepend_text: kept for the details tree only.
+template <int Edit>
+int tText(lua_State* L) {
+  State* s = S(L);
+  TreeUd* t = checkTree(L, s);
+  const char* text = luaL_checkstring(L, 2);
+  if (NodeLabel* label = labelOf(s, t->node)) {
+    if (Edit == 0) {
+      label->has_text = true;
+      label->text = text;
+      label->prefix.clear();
+      label->suffix.clear();
+    } else if (Edit == 1) {
+      label->suffix += text;
+    } else {
+      label->prefix = text + label->prefix;
+    }
+  }
+  lua_settop(L, 1);
+  return 1;
+}
+
+// set_generated([bool]) / set_hidden([bool]).
+template <bool Generated>
+int tFlag(lua_State* L) {
+  State* s = S(L);
+  TreeUd* t = checkTree(L, s);
+  const bool on = lua_isnoneornil(L, 2) || lua_toboolean(L, 2);
+  if (NodeLabel* label = labelOf(s, t->node)) (Generated ? label->generated : label->hidden) = on;
+  lua_settop(L, 1);
+  return 1;
+}
+
+// Display-only methods the tree does not show: they return the item.
 int tSelf(lua_State* L) {
   checkTree(L, S(L));
   lua_settop(L, 1);
@@ -315,11 +435,11 @@ void openTreeItem(lua_State* L, State* s) {
                                      {"add_proto_expert_info", tAddProtoExpert},
                                      {"add_tvb_expert_info", tAddTvbExpert},
                                      {"add_expert_info", tAddExpert},
-                                     {"append_text", tSelf},
-                                     {"prepend_text", tSelf},
-                                     {"set_text", tSelf},
-                                     {"set_generated", tSelf},
-                                     {"set_hidden", tSelf},
+                                     {"append_text", tText<1>},
+                                     {"prepend_text", tText<2>},
+                                     {"set_text", tText<0>},
+                                     {"set_generated", tFlag<true>},
+                                     {"set_hidden", tFlag<false>},
                                      {"set_len", tSelf},
                                      {"set_expert_flags", tSelf},
                                      {nullptr, nullptr}};

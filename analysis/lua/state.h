@@ -83,6 +83,9 @@ struct PField {
   int mask_bits = 0;  // population count of the mask
   int width = 0;      // natural size in bytes (0 for none/bytes/string)
   bool is_signed = false;
+  // The valuestring table of an integer field, sorted by value; only the
+  // labels of the details tree use it.
+  std::vector<std::pair<int64_t, std::string>> value_names;
 };
 
 struct ProtoRt {
@@ -133,6 +136,15 @@ struct Node {
   int value;
 };  // value: index in out.values or -1
 
+// What the details tree shows for a node beyond its field value, kept only
+// when the tree is asked for (State::want_tree): Wireshark's label edits.
+struct NodeLabel {
+  bool has_text = false;  // set_text, a label given to add(), a text item
+  std::string text, prefix, suffix;
+  bool generated = false, hidden = false;
+  uint32_t offset = UINT32_MAX, length = 0;  // a text item's bytes in the payload
+};
+
 struct State {
   lua_State* L = nullptr;
   LuaHost* host = nullptr;
@@ -155,6 +167,8 @@ struct State {
   DissectResult* out = nullptr;
   const DecodedPacket* pkt = nullptr;
   bool want_columns = false;
+  bool want_tree = false;
+  std::vector<NodeLabel> labels;  // by node, when want_tree
   bool in_packet = false;
   bool exception = false;  // a Wireshark exception (malformed) was thrown
   uint32_t gen = 1;
@@ -255,6 +269,8 @@ uint64_t checkU64(lua_State* L, State* s, int i);  // number, UInt64, Int64 or n
 void commitFields(State* s);
 int callHandle(lua_State* L, State* s, int handle, int tvb_idx, int pinfo_idx, int tree_idx);
 std::string formatField(const State& s, const FieldValue& v, const DissectResult& r);
+// Fills s.out->tree from the packet's nodes and labels (analysis/lua/tree_label.cpp).
+void buildTree(State& s);
 
 }  // namespace rudp::lua
 

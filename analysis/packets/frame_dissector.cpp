@@ -1,6 +1,7 @@
 #include "packets/frame_dissector.h"
 
 #include <cstdio>
+#include <functional>
 #include <optional>
 
 #include "core/error.h"
@@ -45,19 +46,54 @@ std::optional<uint32_t> payloadOffset(const RawPacket& raw, const DecodedPacket&
   return static_cast<uint32_t>(pkt.payload - raw.data);
 }
 
-constexpr int kDltEthernet = 1;
-
 std::string macText(const uint8_t* p) {
   char buf[18];
   std::snprintf(buf, sizeof buf, "%02x:%02x:%02x:%02x:%02x:%02x", p[0], p[1], p[2], p[3], p[4], p[5]);
   return buf;
 }
 
-// An untagged Ethernet II frame carrying IPv4 or IPv6 directly.
-bool plainEthernetIp(const RawPacket& raw, int linkType) {
-  if (linkType != kDltEthernet || raw.caplen < 14) return false;
-  const unsigned type = unsigned(raw.data[12]) << 8 | raw.data[13];
-  return type == 0x0800 || type == 0x86dd;
+using AddItem = std::function<void(std::string, uint32_t, uint32_t)>;
+
+// Ethernet II and its VLAN tags as tshark -O summarises them; returns where
+// the network layer starts.
+std::optional<uint32_t> ethernetLayers(const RawPacket& raw, const AddItem& add) {
+  if (raw.caplen < 14) return std::nullopt;
+  add("Ethernet II, Src: " + macText(raw.data + 6) + ", Dst: " + macText(raw.data), 0, 14);
+  uint32_t at = 12;
+  for (;;) {
+    const unsigned type = unsigned(raw.data[at]) << 8 | raw.data[at + 1];
+    if ((type != 0x8100 && type != 0x88a8) || at + 6 > raw.caplen) return at + 2;
+    const unsigned tci = unsigned(raw.data[at + 2]) << 8 | raw.data[at + 3];
+    const std::string id = std::to_string(tci & 0xfff);
+    if (type == 0x88a8)
+      add("IEEE 802.1ad, ID: " + id, at + 2, 4);
+    else
+      add("802.1Q Virtual LAN, PRI: " + std::to_string(tci >> 13) +
+              ", DEI: " + std::to_string(tci >> 12 & 1) + ", ID: " + id,
+          at + 2, 4);
+    at += 4;
+  }
+}
+
+// The link layer's summary line(s); returns where the network layer starts
+// when the link type is one tshark names this way.
+std::optional<uint32_t> linkLayers(const RawPacket& raw, int linkType, const AddItem& add) {
+  switch (linkType) {
+    case 1: return ethernetLayers(raw, add);
+    case 0:
+    case 108: add("Null/Loopback", 0, std::min(raw.caplen, 4u)); return 4;
+    case 12:
+    case 14:
+    case 101: add("Raw packet data", FrameItem::kNoBytes, 0); return 0;
+    case 113: add("Linux cooked capture v1", 0, std::min(raw.caplen, 16u)); return 16;
+    case 276: add("Linux cooked capture v2", 0, std::min(raw.caplen, 20u)); return 20;
+    default: return std::nullopt;
+  }
+}
+
+// tshark's data dissector: the bytes captured.
+std::string dataLabel(uint32_t bytes) {
+  return "Data (" + std::to_string(bytes) + (bytes == 1 ? " byte)" : " bytes)");
 }
 
 std::string l3Name(L3 l3) { return l3 == L3::IPv6 ? "IPv6" : l3 == L3::IPv4 ? "IPv4" : ""; }
@@ -111,54 +147,69 @@ struct FrameDissector::Impl {
 
 void FrameDissector::Impl::layerItems(const RawPacket& raw, std::optional<uint32_t> payload,
                                       DissectedFrame& out) const {
-  auto add = [&out](std::string label, uint32_t offset, uint32_t length) {
+  const AddItem add = [&out](std::string label, uint32_t offset, uint32_t length) {
     out.items.push_back(FrameItem{std::move(label), 0, offset, length, {}, {}});
   };
-  add("Frame " + std::to_string(raw.frame) + ": " + std::to_string(raw.origlen) + " bytes on wire (" +
-          std::to_string(uint64_t(raw.origlen) * 8) + " bits), " + std::to_string(raw.caplen) +
-          " bytes captured (" + std::to_string(uint64_t(raw.caplen) * 8) + " bits)",
-      0, raw.caplen);
-  const bool ethernet = plainEthernetIp(raw, raw.link_type >= 0 ? raw.link_type : reader.linkType());
-  if (ethernet) add("Ethernet II, Src: " + macText(raw.data + 6) + ", Dst: " + macText(raw.data), 0, 14);
+  if (raw.has_comment) add("Packet comments", FrameItem::kNoBytes, 0);
+  std::string frame = "Frame " + std::to_string(raw.frame) + ": " + std::to_string(raw.origlen) +
+                      " bytes on wire (" + std::to_string(uint64_t(raw.origlen) * 8) + " bits), " +
+                      std::to_string(raw.caplen) + " bytes captured (" +
+                      std::to_string(uint64_t(raw.caplen) * 8) + " bits)";
+  if (raw.interface_id >= 0)
+    frame += std::string(" on interface ") + (raw.interface_name ? raw.interface_name : "unknown") + ", id " +
+             std::to_string(raw.interface_id);
+  add(std::move(frame), 0, raw.caplen);
+  const std::optional<uint32_t> ipStart =
+      linkLayers(raw, raw.link_type >= 0 ? raw.link_type : reader.linkType(), add);
   const uint32_t header = pkt.l4 == L4::UDP ? 8 : pkt.l4 == L4::TCP ? pkt.tcp.header_len : 0;
   const uint32_t at = payload && *payload >= header ? *payload - header : FrameItem::kNoBytes;
-  // The IP header's bytes when they are plainly known: right after an
-  // Ethernet header, up to the transport header (no tunnel in between).
-  const bool ipKnown = ethernet && pkt.outer_count == 0 && at != FrameItem::kNoBytes && at > 14;
+  // The IP header's bytes when they are plainly known: right after the link
+  // header, up to the transport header (no tunnel in between).
+  const bool ipKnown = ipStart && pkt.outer_count == 0 && at != FrameItem::kNoBytes && at > *ipStart;
   if (pkt.l3 == L3::IPv4 || pkt.l3 == L3::IPv6)
     add((pkt.l3 == L3::IPv4 ? "Internet Protocol Version 4, Src: " : "Internet Protocol Version 6, Src: ") +
             pkt.src.toString() + ", Dst: " + pkt.dst.toString(),
-        ipKnown ? 14 : FrameItem::kNoBytes, ipKnown ? at - 14 : 0);
+        ipKnown ? *ipStart : FrameItem::kNoBytes, ipKnown ? at - *ipStart : 0);
   const std::string ports =
       "Src Port: " + std::to_string(pkt.sport) + ", Dst Port: " + std::to_string(pkt.dport);
   if (pkt.l4 == L4::UDP) add("User Datagram Protocol, " + ports, at, header);
   if (pkt.l4 == L4::TCP)
     add("Transmission Control Protocol, " + ports + ", Seq: " + std::to_string(pkt.tcp.seq) +
+            ((pkt.tcp.flags & 0x10) ? ", Ack: " + std::to_string(pkt.tcp.ack) : "") +
             ", Len: " + std::to_string(pkt.payload_reported_len),
         at, header);
+  // An IPv4 fragment held for reassembly: tshark shows its bytes as Data.
+  if (pkt.ip_fragment && pkt.l3 == L3::IPv4 && ipStart && *ipStart + 20 <= raw.caplen) {
+    const uint8_t* ip = raw.data + *ipStart;
+    const uint32_t headerLen = (ip[0] & 0x0fu) * 4, total = uint32_t(ip[2]) << 8 | ip[3];
+    if (total > headerLen) add(dataLabel(total - headerLen), *ipStart + headerLen, total - headerLen);
+  }
   if (!pkt.error.empty()) add("[Malformed: " + pkt.error + "]", FrameItem::kNoBytes, 0);
 }
 
 void FrameDissector::Impl::dissectorItems(std::optional<uint32_t> payload, DissectedFrame& out) const {
   const auto& fields = host.fields();
-  for (const FieldValue& v : res.values) {
-    const FieldInfo& f = fields[v.field];
+  for (const TreeLine& line : res.tree) {
     FrameItem item;
-    item.depth = v.depth;  // the protocol's own item is a layer, as in Wireshark
-    item.field = f.abbrev;
-    if (f.type == FieldType::Protocol) {
-      item.label = v.u == 1 ? std::string(res.strings, v.str_off, v.str_len)
-                            : host.protocols()[f.proto_index].description;
-    } else {
-      item.value = host.formatValue(v, res);
-      item.label = f.name + ": " + item.value;
-    }
-    if (payload && v.offset != FieldValue::kNoBytes) {
-      item.offset = *payload + v.offset;
-      item.length = v.length;
+    item.depth = line.depth;  // the protocol's own item is a layer, as in Wireshark
+    item.label = line.label;
+    if (line.field >= 0) item.field = fields[line.field].abbrev;
+    item.value = line.value;
+    if (payload && line.offset != FieldValue::kNoBytes) {
+      item.offset = *payload + line.offset;
+      item.length = line.length;
     }
     out.items.push_back(std::move(item));
   }
+  // A TCP payload, or a UDP payload no Lua protocol took: tshark's "Data"
+  // layer (the game's ports have no built-in dissector).
+  if ((pkt.l4 == L4::TCP || (pkt.l4 == L4::UDP && res.proto < 0)) && pkt.payload_len > 0)
+    out.items.push_back(FrameItem{dataLabel(pkt.payload_len),
+                                  0,
+                                  payload.value_or(FrameItem::kNoBytes),
+                                  payload ? pkt.payload_len : 0,
+                                  {},
+                                  {}});
   if (res.lua_error)
     out.items.push_back(FrameItem{"[Lua Error: " + res.error + "]", 1, FrameItem::kNoBytes, 0, {}, {}});
 }
@@ -169,6 +220,8 @@ FrameDissector::FrameDissector(const std::string& capture, const DissectorOption
 
 FrameDissector::~FrameDissector() = default;
 
+const Decoder& FrameDissector::decoder() const { return d->decoder; }
+
 int FrameDissector::timestampDigits() const { return d->reader.timestampDigits(); }
 
 bool FrameDissector::seeks() const { return d->reader.seeks(); }
@@ -178,12 +231,17 @@ DissectedFrame FrameDissector::dissect(const PacketRecord& stored, bool withItem
   if (raw.ts_ns != stored.ts_ns || raw.caplen != stored.caplen)
     throw CaptureError("frame " + std::to_string(stored.frame) +
                        " differs from the one analysed: the capture changed since (analyse it again)");
+  return dissect(raw, withItems);
+}
+
+DissectedFrame FrameDissector::dissect(const RawPacket& raw, bool withItems) {
   DissectedFrame out;
   out.frame = raw.frame;
   out.bytes.assign(raw.data, raw.data + raw.caplen);
   d->decoder.decode(raw, d->pkt);
   d->res.clear();
-  if (d->pkt.l4 == L4::UDP) d->host.dissectUdp(d->pkt, true, d->res);
+  if (d->pkt.l4 == L4::UDP) d->host.dissectUdp(d->pkt, true, d->res, withItems);
+  if (d->res.proto >= 0) out.lua_protocol = d->host.protocols()[d->res.proto].name;
   setColumns(d->pkt, d->res, out);
   if (withItems) {
     const std::optional<uint32_t> payload = payloadOffset(raw, d->pkt);

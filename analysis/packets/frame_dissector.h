@@ -12,6 +12,8 @@
 
 namespace rudp {
 
+class Decoder;
+
 // One line of the details: a layer's summary or a dissector's item.
 struct FrameItem {
   static constexpr uint32_t kNoBytes = UINT32_MAX;
@@ -24,6 +26,7 @@ struct FrameItem {
 
 struct DissectedFrame {
   uint64_t frame = 0;
+  std::string lua_protocol;    // the filter name of the Lua protocol that took the payload; empty: none
   std::vector<uint8_t> bytes;  // as captured
   std::string source, destination, protocol, info;
   std::vector<FrameItem> items;  // filled when asked for
@@ -41,8 +44,12 @@ class FrameDissector {
   // `stored` is the frame's row in the database. Throws CaptureError when the
   // file no longer holds that frame where the row says.
   DissectedFrame dissect(const PacketRecord& stored, bool withItems);
+  // A record read by the caller (rudpscope-cli decode -V reads in order).
+  DissectedFrame dissect(const RawPacket& raw, bool withItems);
 
   int timestampDigits() const;
+  // The decoder the frames went through (the link types it could not read).
+  const Decoder& decoder() const;
   // Whether frames are reached directly (else by reading the file forward).
   bool seeks() const;
 

@@ -24,10 +24,13 @@ const RawPacket& FrameReader::read(uint64_t frame, uint64_t file_offset) {
   if (have_ && current_.frame == frame && current_.file_offset == file_offset) return current_;
   if (seeks_ && reader_->seekTo(file_offset, frame)) {
     have_ = reader_->next(current_);
-    if (!have_ || current_.file_offset != file_offset) notThere(frame, file_offset);
-    return current_;
+    if (have_ && current_.file_offset == file_offset) return current_;
+    // Not there: a pcapng block of an interface described later in the
+    // file, or a changed file. Reading forward tells which.
+    have_ = false;
+  } else {
+    seeks_ = false;
   }
-  seeks_ = false;
   if (!have_ || current_.frame >= frame) reopen();
   while (!have_ || current_.frame < frame) {
     have_ = reader_->next(current_);

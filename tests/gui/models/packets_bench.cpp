@@ -39,8 +39,8 @@ Spread spread(std::vector<double> ms) {
 }
 
 void print(const char* name, const Spread& s, size_t n) {
-  std::printf("%s_median_ms: %.2f\n%s_p95_ms: %.2f\n%s_max_ms: %.2f\n%s_steps: %zu\n%s_over_16_7ms: %zu\n", name,
-              s.median, name, s.p95, name, s.max, name, n, name, s.over_frame);
+  std::printf("%s_median_ms: %.2f\n%s_p95_ms: %.2f\n%s_max_ms: %.2f\n%s_steps: %zu\n%s_over_16_7ms: %zu\n",
+              name, s.median, name, s.p95, name, s.max, name, n, name, s.over_frame);
 }
 
 long statusKb(const char* key) {

@@ -1,0 +1,122 @@
+// `rudpscope-cli decode CAPTURE -V [-O PROTO,...]` prints exactly what tshark
+// 4.0 prints with -V -O for the same dissector files: every frame of every
+// committed capture, and every label feature on simulated traffic.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "process.h"
+#include "tshark_compare.h"
+
+using namespace rudp::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+// The committed captures the details are compared on. The TCP lab captures
+// (tests/netns/data) are left out: tshark does not hand a retransmitted
+// segment to its data dissector, and decode -V has no TCP analysis.
+std::vector<std::string> committedCaptures() {
+  std::vector<std::string> caps;
+  const fs::path root(RUDPSCOPE_SOURCE_DIR);
+  for (const fs::path& dir : {root / "tests" / "data" / "link", root / "tests" / "kcp_enet" / "data"}) {
+    for (const auto& e : fs::recursive_directory_iterator(dir)) {
+      const auto ext = e.path().extension();
+      const bool cut = e.path().filename().string().find("trunc") != std::string::npos;
+      if ((ext == ".pcap" || ext == ".pcapng") && !cut) caps.push_back(e.path().string());
+    }
+  }
+  caps.push_back((root / "resources" / "sample.pcap").string());
+  std::sort(caps.begin(), caps.end());
+  return caps;
+}
+
+// Both programs' -V output for `capture`; checks they are the same lines.
+size_t compareDetails(const std::string& capture, const std::vector<std::string>& scripts,
+                      const std::string& expand, bool defaults) {
+  std::vector<std::string> ts = {TSHARK_EXECUTABLE,
+                                 "-n",
+                                 "-r",
+                                 capture,
+                                 "-o",
+                                 "tcp.relative_sequence_numbers:FALSE",
+                                 "-V",
+                                 "-O",
+                                 expand};
+  std::vector<std::string> ours = {RUDPSCOPE_CLI, "decode", capture, "-V"};
+  if (!defaults) ours.push_back("--no-default-dissectors");
+  for (const auto& s : scripts) {
+    ts.insert(ts.end(), {"-X", "lua_script:" + s});
+    ours.insert(ours.end(), {"-X", "lua_script:" + s});
+  }
+  if (!defaults || expand != "grudp,kcp,enet") ours.insert(ours.end(), {"-O", expand});
+  const ProcessResult t = run(ts), o = run(ours);
+  INFO("capture " << capture << "\ntshark stderr: " << t.err << "\nrudpscope stderr: " << o.err);
+  REQUIRE(t.status == 0);
+  REQUIRE(o.status == 0);
+  const auto tl = splitLines(t.out), ol = splitLines(o.out);
+  size_t mismatches = 0;
+  for (size_t i = 0; i < std::min(tl.size(), ol.size()); ++i) {
+    if (tl[i] == ol[i]) continue;
+    if (++mismatches <= 5) {
+      INFO("line " << i + 1);
+      CHECK(ol[i] == tl[i]);
+    }
+  }
+  CHECK(mismatches == 0);
+  CHECK(ol.size() == tl.size());
+  return tl.size();
+}
+
+}  // namespace
+
+TEST_CASE("decode -V prints tshark -V -O's details of every frame of every committed capture") {
+  const auto captures = committedCaptures();
+  REQUIRE(captures.size() >= 20);
+  size_t lines = 0;
+  for (const std::string& c : captures) {
+    INFO(c);
+    lines += compareDetails(c, shippedDissectors(), "grudp,kcp,enet", true);
+  }
+  CHECK(lines > 200000);
+}
+
+TEST_CASE(
+    "decode -V labels: value strings, bases, bitmasks, set/append/prepend_text, generated, hidden, experts") {
+  TempDir dir("details-labels");
+  const std::string cap = dir / "sim.pcap";
+  REQUIRE(
+      run({GRUDP_SIM, "--out", cap, "--connections", "2", "--duration", "2", "--seed", "5", "--loss", "0.05"})
+          .status == 0);
+  const std::string script = RUDPSCOPE_SOURCE_DIR "/tests/integration/data/labels.lua";
+  CHECK(compareDetails(cap, {script}, "labels", false) > 2000);
+  // The lines the features give, so the comparison above covers them.
+  const ProcessResult o =
+      run({RUDPSCOPE_CLI, "decode", cap, "-V", "--no-default-dissectors", "-X", "lua_script:" + script});
+  REQUIRE(o.status == 0);
+  for (const char* expected :
+       {"    Magic: 0x5255 (21077)\n", "    Magic (octal): 051125\n", "    Magic (dec-hex): 21077 (0x5255)\n",
+        "    0001 .... = Version: 1\n", "    [before] .... 0000 = Type (dec): DATA (0)\n",
+        "        [.... 1... = Ack: True]\n", "    seven things 8\n", "    Text: hello\n",
+        "    A text item with more\n", "        [Expert Info (Note/Sequence): A note about the packet]\n",
+        "            [Severity level: Note]\n",
+        "        [Expert Info (Warning/Protocol): A warning with its own text]\n", "    Empty: <MISSING>\n",
+        "\xE2\x80\xA6\n"})
+    CHECK_THAT(o.out, Catch::Contains(expected));
+  CHECK_THAT(o.out, !Catch::Contains("Count: 3"));
+}
+
+TEST_CASE("decode -O names an unknown protocol in one line, and -e with -V is refused") {
+  const std::string sample = RUDPSCOPE_SOURCE_DIR "/resources/sample.pcap";
+  ProcessResult r = run({RUDPSCOPE_CLI, "decode", sample, "-O", "nosuch"});
+  CHECK(r.status == 2);
+  CHECK(r.out.empty());
+  CHECK_THAT(r.err,
+             Catch::Contains("-O nosuch: no loaded dissector registers a protocol 'nosuch' (loaded: "));
+  r = run({RUDPSCOPE_CLI, "decode", sample, "-V", "-e", "frame.number"});
+  CHECK(r.status != 0);
+  r = run({RUDPSCOPE_CLI, "decode", sample});
+  CHECK(r.status == 2);
+  CHECK_THAT(r.err, Catch::Contains("decode needs -e FIELD (fields) or -V (details)"));
+}
