@@ -74,7 +74,7 @@ int main(int argc, char** argv) {
   const QCommandLineOption page(
       QStringLiteral("page"),
       QStringLiteral("page to show once FILE is open: summary (default), connections, "
-                     "timeline or statistics"),
+                     "timeline, statistics or packets"),
       QStringLiteral("NAME"), QStringLiteral("summary"));
   parser.addOption(page);
   const QCommandLineOption quit(
@@ -103,7 +103,8 @@ int main(int argc, char** argv) {
   parser.addOption(compare);
   parser.process(app);
   const QStringList pages{QStringLiteral("summary"), QStringLiteral("connections"),
-                          QStringLiteral("timeline"), QStringLiteral("statistics")};
+                          QStringLiteral("timeline"), QStringLiteral("statistics"),
+                          QStringLiteral("packets")};
   const int startPage = pages.indexOf(parser.value(page).toLower());
   if (startPage < 0) parser.showHelp(2);
   const QStringList files = parser.positionalArguments();

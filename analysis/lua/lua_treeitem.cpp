@@ -329,26 +329,16 @@ void markExpert(State* s, uint32_t group) {
   if (group == kMalformedGroup) s->out->malformed = true;
 }
 
-// add_proto_expert_info(expert, [text]) on the item.
+// add_proto_expert_info(expert, [text]) (TextArg 3) and
+// add_tvb_expert_info(expert, tvb, [text]) (TextArg 4), both under the item
+// (the range only places the latter in the bytes).
+template <int TextArg>
 int tAddProtoExpert(lua_State* L) {
   State* s = S(L);
   TreeUd* t = checkTree(L, s);
   const Expert& e = s->experts[checkUd<IndexUd>(L, 2, T::ProtoExpert)->index];
   markExpert(s, e.group);
-  const char* text = lua_tostring(L, 3);
-  addExpertItem(s, t->node, text ? text : e.text, e.group, e.severity);
-  lua_settop(L, 1);
-  return 1;
-}
-
-// add_tvb_expert_info(expert, tvb, [text]): under the item, like
-// add_proto_expert_info (the range only places it in the bytes).
-int tAddTvbExpert(lua_State* L) {
-  State* s = S(L);
-  TreeUd* t = checkTree(L, s);
-  const Expert& e = s->experts[checkUd<IndexUd>(L, 2, T::ProtoExpert)->index];
-  markExpert(s, e.group);
-  const char* text = lua_tostring(L, 4);
+  const char* text = lua_tostring(L, TextArg);
   addExpertItem(s, t->node, text ? text : e.text, e.group, e.severity);
   lua_settop(L, 1);
   return 1;
@@ -432,8 +422,8 @@ void openTreeItem(lua_State* L, State* s) {
   static const luaL_Reg methods[] = {{"add", tAdd},
                                      {"add_le", tAddLe},
                                      {"add_packet_field", tAddPacketField},
-                                     {"add_proto_expert_info", tAddProtoExpert},
-                                     {"add_tvb_expert_info", tAddTvbExpert},
+                                     {"add_proto_expert_info", tAddProtoExpert<3>},
+                                     {"add_tvb_expert_info", tAddProtoExpert<4>},
                                      {"add_expert_info", tAddExpert},
                                      {"append_text", tText<1>},
                                      {"prepend_text", tText<2>},

@@ -73,7 +73,7 @@ std::string number(const PField& pf, uint64_t u, bool forValueString) {
 
 std::string integerValue(const PField& pf, uint64_t u) {
   if (pf.value_names.empty()) return number(pf, u, false);
-  const int64_t key = pf.is_signed ? static_cast<int64_t>(u) : static_cast<int64_t>(u);
+  const auto key = static_cast<int64_t>(u);  // signed values are stored sign-extended
   auto it = std::lower_bound(pf.value_names.begin(), pf.value_names.end(), key,
                              [](const auto& e, int64_t k) { return e.first < k; });
   const std::string name = it != pf.value_names.end() && it->first == key ? it->second : "Unknown";
@@ -118,7 +118,7 @@ std::string fieldLabel(const State& s, const FieldValue& v, const DissectResult&
     case FieldType::Int24:
     case FieldType::Int32:
     case FieldType::Int64: {
-      const std::string value = fi.name + ": " + integerValue(pf, v.u);
+      std::string value = fi.name + ": " + integerValue(pf, v.u);
       if (!fi.mask) return value;
       return bitPattern(v.u << pf.shift, fi.mask, typeBits(fi.type)) + value;
     }

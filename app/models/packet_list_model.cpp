@@ -20,29 +20,37 @@ PacketListModel::~PacketListModel() = default;
 void PacketListModel::open(const QString& dbPath, const QString& capture,
                            const DissectorOptions& dissectors) {
   beginResetModel();
-  pages_.clear();
-  pageIndex_.clear();
-  marked_.clear();
-  problem_.clear();
-  dissector_.reset();
+  forget();
   dbPath_ = dbPath;
   capture_ = capture;
-  reader_ = std::make_unique<StoreReader>(dbPath.toStdString());
-  const CaptureInfo info = reader_->capture();
-  first_ts_ns_ = info.first_ts_ns;
-  rows_ = int(info.packet_count);
+  try {
+    reader_ = std::make_unique<StoreReader>(dbPath.toStdString());
+    const CaptureInfo info = reader_->capture();
+    first_ts_ns_ = info.first_ts_ns;
+    rows_ = int(info.packet_count);
+    digits_ = info.format.starts_with("pcap-nsec") ? 9 : 6;
+  } catch (const Error& e) {
+    forget();
+    problem_ = tr("The packets cannot be listed: %1").arg(qs(e.what()));
+    endResetModel();
+    return;
+  }
   try {
     dissector_ = std::make_unique<FrameDissector>(capture.toStdString(), dissectors, first_ts_ns_);
     digits_ = dissector_->timestampDigits();
   } catch (const Error& e) {
     problem_ = tr("Source, Destination, Protocol and Info are not shown: %1").arg(qs(e.what()));
-    digits_ = info.format.starts_with("pcap-nsec") ? 9 : 6;
   }
   endResetModel();
 }
 
 void PacketListModel::clear() {
   beginResetModel();
+  forget();
+  endResetModel();
+}
+
+void PacketListModel::forget() {
   pages_.clear();
   pageIndex_.clear();
   marked_.clear();
@@ -50,7 +58,6 @@ void PacketListModel::clear() {
   dissector_.reset();
   reader_.reset();
   rows_ = 0;
-  endResetModel();
 }
 
 void PacketListModel::setTimeFormat(TimeFormat format) {
@@ -111,7 +118,7 @@ PacketListModel::Page PacketListModel::loadPage(int index) const {
   for (size_t i = 0; i < stored.size(); ++i) {
     if (stored[i].frame < first) continue;
     Row r;
-    r.stored = std::move(stored[i]);
+    r.stored = stored[i];
     r.previous_ts_ns = i > 0 ? stored[i - 1].ts_ns : r.stored.ts_ns;
     if (dissector_) {
       try {

@@ -83,6 +83,7 @@ class PacketListModel : public QAbstractTableModel {
     QString source, destination, protocol, info;
   };
   using Page = std::vector<Row>;
+  void forget();  // no capture: no rows, pages, marks or problem
   const Row* row(int r) const;
   const Page& page(int index) const;
   Page loadPage(int index) const;

@@ -40,28 +40,8 @@ die() { echo "bench_gui: error: $*" >&2; exit 2; }
 [[ -x /usr/bin/time ]] || die "/usr/bin/time (GNU time) is required: apt-get install time"
 mkdir -p "$DIR"
 
-now_s() { date +%s.%N; }
-elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
-field() { awk -F': ' -v k="$1" '$1 == k { print $2 }' "$2"; }
-
-# 64 connections x (60 + 60) packets/s: 7,680 packets a simulated second.
-duration_of() { case "$1" in 1m) echo 130 ;; 10m) echo 1300 ;; *) die "unknown size $1" ;; esac; }
-seed_of() { case "$1" in 1m) echo 11 ;; 10m) echo 12 ;; esac; }
-
-prepare() {
-  local size=$1 pcap="$DIR/gui-$1-loss.pcap" t0
-  if [[ ! -f "$pcap" ]]; then
-    echo "making $pcap ..." >&2
-    "$SIM" --out "$pcap" --connections 64 --tick-hz 60,60 --duration "$(duration_of "$size")" \
-      --seed "$(seed_of "$size")" --loss 0.01 --burst 2 >&2
-  fi
-  if [[ ! -f "$pcap.rudpscope.sqlite" ]]; then
-    echo "analysing $pcap with rudpscope-cli (once; minutes for 10m) ..." >&2
-    t0="$(now_s)"
-    "$CLI" analyze "$pcap" --quiet > /dev/null
-    echo "  rudpscope-cli analyze: $(elapsed "$t0" "$(now_s)") s" >&2
-  fi
-}
+# shellcheck source=tests/bench/gui_captures.sh
+source "$ROOT/tests/bench/gui_captures.sh"
 
 # measure SIZE: opens the capture $REPEAT times; prints one result line.
 measure() {

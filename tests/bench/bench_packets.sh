@@ -33,26 +33,8 @@ die() { echo "bench_packets: error: $*" >&2; exit 2; }
 [[ -x "$BENCH" ]] || die "packets-bench not found at $BENCH (build target packets-bench in $BUILD first)"
 mkdir -p "$DIR"
 
-now_s() { date +%s.%N; }
-elapsed() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
-field() { awk -F': ' -v k="$1" '$1 == k { print $2 }' "$2"; }
-duration_of() { case "$1" in 1m) echo 130 ;; 10m) echo 1300 ;; *) die "unknown size $1" ;; esac; }
-seed_of() { case "$1" in 1m) echo 11 ;; 10m) echo 12 ;; esac; }
-
-prepare() {
-  local size=$1 pcap="$DIR/gui-$1-loss.pcap" t0
-  if [[ ! -f "$pcap" ]]; then
-    echo "making $pcap ..." >&2
-    "$SIM" --out "$pcap" --connections 64 --tick-hz 60,60 --duration "$(duration_of "$size")" \
-      --seed "$(seed_of "$size")" --loss 0.01 --burst 2 >&2
-  fi
-  if [[ ! -f "$pcap.rudpscope.sqlite" ]]; then
-    echo "analysing $pcap with rudpscope-cli (once; minutes for 10m) ..." >&2
-    t0="$(now_s)"
-    "$CLI" analyze "$pcap" --quiet > /dev/null
-    echo "  rudpscope-cli analyze: $(elapsed "$t0" "$(now_s)") s" >&2
-  fi
-}
+# shellcheck source=tests/bench/gui_captures.sh
+source "$ROOT/tests/bench/gui_captures.sh"
 
 for size in $SIZES; do prepare "$size"; done
 echo "Packets page over an analysed capture (offscreen, 1400x900, $(nproc) cores); times in ms"

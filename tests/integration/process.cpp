@@ -95,4 +95,13 @@ std::vector<std::string> splitLines(const std::string& s) {
   return lines;
 }
 
+std::vector<std::string> splitTabs(const std::string& line) {
+  std::vector<std::string> fields;
+  size_t start = 0;
+  for (size_t tab; (tab = line.find('\t', start)) != std::string::npos; start = tab + 1)
+    fields.push_back(line.substr(start, tab - start));
+  fields.push_back(line.substr(start));
+  return fields;
+}
+
 }  // namespace rudp::test

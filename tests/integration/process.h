@@ -44,5 +44,7 @@ struct TempDir {
 };
 
 std::vector<std::string> splitLines(const std::string& s);
+// One line's tab-separated fields (tshark -T fields), empty ones kept.
+std::vector<std::string> splitTabs(const std::string& line);
 
 }  // namespace rudp::test

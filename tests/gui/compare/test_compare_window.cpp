@@ -1,5 +1,5 @@
 // The Compare page in the window: File > Open Capture Set and View > Compare
-// (Ctrl+5), and `rudpscope --compare` from the command line.
+// (Ctrl+6), and `rudpscope --compare` from the command line.
 #include <QAction>
 #include <QSignalSpy>
 #include <QTemporaryDir>

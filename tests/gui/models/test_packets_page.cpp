@@ -41,11 +41,7 @@ std::vector<std::vector<std::string>> tsharkRows(const std::string& capture,
   REQUIRE(r.status == 0);
   std::vector<std::vector<std::string>> rows;
   for (const std::string& line : splitLines(r.out)) {
-    std::vector<std::string> cols;
-    size_t start = 0;
-    for (size_t tab; (tab = line.find('\t', start)) != std::string::npos; start = tab + 1)
-      cols.push_back(line.substr(start, tab - start));
-    cols.push_back(line.substr(start));
+    std::vector<std::string> cols = splitTabs(line);
     rows.push_back(std::move(cols));
   }
   return rows;
