@@ -167,7 +167,8 @@ void LiveCaptureController::setCapturing(bool on) {
   m_window.actions().setCapturing(on);
   m_window.timelinePage()->setLive(on);
   QTabWidget* tabs = m_window.resultPages();
-  for (auto page : {MainWindow::SummaryIndex, MainWindow::StatisticsIndex, MainWindow::PacketsIndex}) tabs->setTabEnabled(page, !on);
+  for (auto page : {MainWindow::SummaryIndex, MainWindow::StatisticsIndex, MainWindow::PacketsIndex})
+    tabs->setTabEnabled(page, !on);
   for (auto page : {MainWindow::ConnectionsIndex, MainWindow::TimelineIndex})
     m_window.actions().pages[page]->setEnabled(on);
 }

@@ -80,7 +80,8 @@ MainWindow::MainWindow(QWidget* parent)
   m_stack->addWidget(m_compare);
   setCentralWidget(central);
 
-  m_actions = new AppActions(this, {tr("Summary"), tr("Connections"), tr("Timeline"), tr("Statistics"), tr("Packets")});
+  m_actions = new AppActions(
+      this, {tr("Summary"), tr("Connections"), tr("Timeline"), tr("Statistics"), tr("Packets")});
   m_live = new LiveCaptureController(*this);
   bannerBox->addWidget(m_live->bar());
   m_exporter = new Exporter(this);
