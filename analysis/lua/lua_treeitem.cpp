@@ -31,16 +31,6 @@ uint64_t signExtend(uint64_t v, int bits) {
   return (v ^ m) - m;
 }
 
-// Appended in tree (depth-first) order iff the parent is the newest node or
-// one of its ancestors; otherwise the host re-sorts the values afterwards.
-int newNode(State* s, int parent) {
-  int n = s->last_node;
-  while (n != parent && n > 0) n = s->nodes[n].parent;
-  if (n != parent) s->out_of_order = true;
-  s->nodes.push_back(Node{parent, -1});
-  return s->last_node = static_cast<int>(s->nodes.size()) - 1;
-}
-
 TreeUd* checkTree(lua_State* L, State* s) {
   auto* t = checkUd<TreeUd>(L, 1, T::TreeItem);
   if (t->gen != s->gen || !s->in_packet) hostError(L, "Expired TreeItem");
@@ -201,13 +191,6 @@ void placeValue(State* s, int node, const RangeUd* r) {
   }
 }
 
-// The node's label edits; nullptr unless the details tree was asked for.
-NodeLabel* labelOf(State* s, int node) {
-  if (!s->want_tree) return nullptr;
-  if (s->labels.size() <= size_t(node)) s->labels.resize(size_t(node) + 1);
-  return &s->labels[size_t(node)];
-}
-
 // add()'s label arguments from `first` on: the first string replaces the
 // label, the others are appended after a space (wslua_tree.c).
 void labelArgs(lua_State* L, State* s, int node, int first, int top, bool replaceFirst) {
@@ -288,43 +271,6 @@ int tAddPacketField(lua_State* L) {
   return addItem(L, le);
 }
 
-const char* severityName(uint32_t severity) {
-  switch (severity) {
-    case 0x00100000: return "Comment";
-    case 0x00200000: return "Chat";
-    case 0x00400000: return "Note";
-    case 0x00600000: return "Warning";
-    default: return "Error";
-  }
-}
-
-const char* groupName(uint32_t group) {
-  static const char* const names[] = {
-      "Checksum", "Sequence", "Response code", "Request code", "Undecoded",  "Reassemble", "Malformed",
-      "Debug",    "Protocol", "Security",      "Comment",      "Decryption", "Assumption", "Deprecated"};
-  const uint32_t i = (group >> 24) - 1;
-  return i < std::size(names) ? names[i] : "Unknown";
-}
-
-// An expert info under `parent`, as the details tree shows it: a generated
-// item naming severity and group, with the message, severity and group below.
-void addExpertItem(State* s, int parent, const std::string& message, uint32_t group, uint32_t severity) {
-  if (!s->want_tree) return;
-  auto add = [s](int under, std::string text) {
-    const int node = newNode(s, under);
-    NodeLabel* label = labelOf(s, node);
-    label->has_text = true;
-    label->text = std::move(text);
-    label->generated = true;
-    return node;
-  };
-  const int item = add(parent, std::string("Expert Info (") + severityName(severity) + "/" +
-                                   groupName(group) + "): " + message);
-  add(item, message);
-  add(item, std::string("Severity level: ") + severityName(severity));
-  add(item, std::string("Group: ") + groupName(group));
-}
-
 void markExpert(State* s, uint32_t group) {
   if (group == kMalformedGroup) s->out->malformed = true;
 }
@@ -398,6 +344,23 @@ int tSelf(lua_State* L) {
 }
 
 }  // namespace
+
+// Appended in tree (depth-first) order iff the parent is the newest node or
+// one of its ancestors; otherwise the host re-sorts the values afterwards.
+int newNode(State* s, int parent) {
+  int n = s->last_node;
+  while (n != parent && n > 0) n = s->nodes[n].parent;
+  if (n != parent) s->out_of_order = true;
+  s->nodes.push_back(Node{parent, -1});
+  return s->last_node = static_cast<int>(s->nodes.size()) - 1;
+}
+
+// The node's label edits; nullptr unless the details tree was asked for.
+NodeLabel* labelOf(State* s, int node) {
+  if (!s->want_tree) return nullptr;
+  if (s->labels.size() <= size_t(node)) s->labels.resize(size_t(node) + 1);
+  return &s->labels[size_t(node)];
+}
 
 void pushTreeItem(lua_State* L, State* s, int node) {
   TreeUd* t;

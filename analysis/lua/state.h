@@ -271,6 +271,13 @@ int callHandle(lua_State* L, State* s, int handle, int tvb_idx, int pinfo_idx, i
 std::string formatField(const State& s, const FieldValue& v, const DissectResult& r);
 // Fills s.out->tree from the packet's nodes and labels (analysis/lua/tree_label.cpp).
 void buildTree(State& s);
+// The node's label edits; nullptr unless the details tree was asked for.
+NodeLabel* labelOf(State* s, int node);
+// An expert info under `parent` (when the tree is asked for): a generated
+// item naming severity and group, with the message, severity and group below.
+void addExpertItem(State* s, int parent, const std::string& message, uint32_t group, uint32_t severity);
+// A new node under `parent` (analysis/lua/lua_treeitem.cpp).
+int newNode(State* s, int parent);
 
 }  // namespace rudp::lua
 

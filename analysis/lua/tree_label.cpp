@@ -126,7 +126,44 @@ std::string fieldLabel(const State& s, const FieldValue& v, const DissectResult&
   }
 }
 
+const char* severityName(uint32_t severity) {
+  switch (severity) {
+    case 0x00100000: return "Comment";
+    case 0x00200000: return "Chat";
+    case 0x00400000: return "Note";
+    case 0x00600000: return "Warning";
+    default: return "Error";
+  }
+}
+
+const char* groupName(uint32_t group) {
+  static const char* const names[] = {
+      "Checksum", "Sequence", "Response code", "Request code", "Undecoded",  "Reassemble", "Malformed",
+      "Debug",    "Protocol", "Security",      "Comment",      "Decryption", "Assumption", "Deprecated"};
+  const uint32_t i = (group >> 24) - 1;
+  return i < std::size(names) ? names[i] : "Unknown";
+}
+
 }  // namespace
+
+// An expert info under `parent`, as the details tree shows it: a generated
+// item naming severity and group, with the message, severity and group below.
+void addExpertItem(State* s, int parent, const std::string& message, uint32_t group, uint32_t severity) {
+  if (!s->want_tree) return;
+  auto add = [s](int under, std::string text) {
+    const int node = newNode(s, under);
+    NodeLabel* label = labelOf(s, node);
+    label->has_text = true;
+    label->text = std::move(text);
+    label->generated = true;
+    return node;
+  };
+  const int item = add(parent, std::string("Expert Info (") + severityName(severity) + "/" +
+                                   groupName(group) + "): " + message);
+  add(item, message);
+  add(item, std::string("Severity level: ") + severityName(severity));
+  add(item, std::string("Group: ") + groupName(group));
+}
 
 void buildTree(State& s) {
   DissectResult& out = *s.out;
