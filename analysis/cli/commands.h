@@ -15,6 +15,7 @@ struct DecodeArgs {
   std::vector<std::string> fields;
   bool details = false;             // -V: the details tree instead of fields
   std::vector<std::string> expand;  // -O: the protocols -V expands (implies -V)
+  std::string display_filter;       // -Y: only the frames it passes
   DissectorOptions dissectors;
   bool keep_damaged = false;  // a damaged capture: exit 0 after the frames before the damage
 };

@@ -1,6 +1,7 @@
 #include <cstdio>
 
 #include "cli/commands.h"
+#include "filter/filter_syntax.h"
 #include "packets/frame_tree_printer.h"
 #include "session/field_printer.h"
 
@@ -12,11 +13,14 @@ int runDecode(const DecodeArgs& args) {
     std::fwrite(line.data(), 1, line.size(), stdout);
   };
   try {
-    const auto warnings =
-        args.details ? printFrameTrees(args.capture, args.dissectors, args.expand, print, args.keep_damaged)
-                     : forEachFieldLine(args.capture, args.dissectors, args.fields, print, args.keep_damaged);
+    const auto warnings = args.details ? printFrameTrees(args.capture, args.dissectors, args.expand, print,
+                                                         args.keep_damaged, args.display_filter)
+                                       : forEachFieldLine(args.capture, args.dissectors, args.fields, print,
+                                                          args.keep_damaged, args.display_filter);
     std::fflush(stdout);
     printWarnings(warnings);
+  } catch (const FilterError& e) {
+    throw Error(describeFilterError("-Y", args.display_filter, e));
   } catch (...) {
     std::fflush(stdout);  // the frames before a damaged record come first, as in tshark
     throw;

@@ -178,6 +178,8 @@ int run(int argc, char** argv) {
                        "With -V: expand only these Lua protocols (comma-separated; implies -V)")
           ->delimiter(',');
   fieldsOption->excludes(detailsFlag)->excludes(expandOption);
+  decode->add_option("-Y", dec.display_filter, "Display filter: only the frames it passes, as tshark -Y")
+      ->type_name("FILTER");
   addKeepDamaged(decode, dec.keep_damaged);
   addDissectorOptions(decode, dec.dissectors, decScripts, decPrefs);
 

@@ -382,6 +382,13 @@ int LuaHost::fieldByAbbrev(std::string_view abbrev) const {
   return it == d->s.field_by_abbrev.end() ? -1 : it->second;
 }
 
+const std::vector<std::pair<int64_t, std::string>>& LuaHost::valueNames(int field) const {
+  static const std::vector<std::pair<int64_t, std::string>> kNone;
+  const State& s = d->s;
+  if (field < 0 || static_cast<size_t>(field) >= s.field_pf.size() || s.field_pf[field] < 0) return kNone;
+  return s.pfields[s.field_pf[field]].value_names;
+}
+
 const std::vector<ProtoInfo>& LuaHost::protocols() const { return d->s.protos; }
 
 std::string LuaHost::formatValue(const FieldValue& v, const DissectResult& r) const {

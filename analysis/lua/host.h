@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/contract.h"
@@ -106,6 +107,9 @@ class LuaHost {
 
   const std::vector<FieldInfo>& fields() const;
   int fieldByAbbrev(std::string_view abbrev) const;  // -1 when unknown
+  // An integer field's value strings (ProtoField's valuestring table), sorted
+  // by value; empty when it has none.
+  const std::vector<std::pair<int64_t, std::string>>& valueNames(int field) const;
   const std::vector<ProtoInfo>& protocols() const;
 
   // Offers a UDP payload as Wireshark's UDP dissector does: the port table

@@ -134,9 +134,11 @@ struct FrameDissector::Impl {
   Decoder decoder;
   DecodedPacket pkt;
   DissectResult res;
+  FilterFrameSequence sequence;
+  FilterFrame last;
 
   Impl(const std::string& capture, const DissectorOptions& dissectors, int64_t firstTsNs)
-      : reader(capture), decoder(reader.linkType()) {
+      : reader(capture), decoder(reader.linkType()), sequence(reader.linkType()) {
     loadDissectors(host, dissectors);
     host.setFirstTimestamp(firstTsNs);
   }
@@ -224,6 +226,12 @@ const Decoder& FrameDissector::decoder() const { return d->decoder; }
 
 int FrameDissector::timestampDigits() const { return d->reader.timestampDigits(); }
 
+DisplayFilter FrameDissector::compileFilter(std::string_view text) const { return {text, d->host}; }
+
+bool FrameDissector::lastPasses(const DisplayFilter& filter) const {
+  return d->last.raw && filter.matches(d->last);
+}
+
 bool FrameDissector::seeks() const { return d->reader.seeks(); }
 
 DissectedFrame FrameDissector::dissect(const PacketRecord& stored, bool withItems) {
@@ -241,6 +249,7 @@ DissectedFrame FrameDissector::dissect(const RawPacket& raw, bool withItems) {
   d->decoder.decode(raw, d->pkt);
   d->res.clear();
   if (d->pkt.l4 == L4::UDP) d->host.dissectUdp(d->pkt, true, d->res, withItems);
+  d->last = d->sequence.next(raw, d->pkt, &d->res);
   if (d->res.proto >= 0) out.lua_protocol = d->host.protocols()[d->res.proto].name;
   setColumns(d->pkt, d->res, out);
   if (withItems) {

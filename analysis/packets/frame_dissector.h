@@ -5,8 +5,10 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "filter/display_filter.h"
 #include "session/dissectors.h"
 #include "store/records.h"
 
@@ -46,6 +48,12 @@ class FrameDissector {
   DissectedFrame dissect(const PacketRecord& stored, bool withItems);
   // A record read by the caller (rudpscope-cli decode -V reads in order).
   DissectedFrame dissect(const RawPacket& raw, bool withItems);
+
+  // A display filter over the loaded dissectors' fields (throws FilterError),
+  // and whether the frame dissect() gave last passes it. frame.time_delta is
+  // measured from the frame dissected before, so frames must come in order.
+  DisplayFilter compileFilter(std::string_view text) const;
+  bool lastPasses(const DisplayFilter& filter) const;
 
   int timestampDigits() const;
   // The decoder the frames went through (the link types it could not read).

@@ -13,11 +13,13 @@ namespace rudp {
 
 namespace {
 
-// The Lua protocols to expand; all of them when none are named.
+// The Lua protocols to expand; all of them when none are named. Checks the
+// display filter too, so a bad one fails before any frame.
 std::vector<std::string> expandedProtocols(const DissectorOptions& dissectors,
-                                           const std::vector<std::string>& named) {
+                                           const std::vector<std::string>& named, const std::string& filter) {
   LuaHost host;
   loadDissectors(host, dissectors);
+  (void)DisplayFilter(filter, host);
   std::vector<std::string> known;
   for (const ProtoInfo& p : host.protocols()) known.push_back(p.name);
   if (named.empty()) return known;
@@ -36,17 +38,22 @@ std::vector<std::string> expandedProtocols(const DissectorOptions& dissectors,
 std::vector<std::string> printFrameTrees(const std::string& capture, const DissectorOptions& dissectors,
                                          const std::vector<std::string>& expand,
                                          const std::function<void(const std::string&)>& print,
-                                         bool keepDamaged) {
-  const std::vector<std::string> expanded = expandedProtocols(dissectors, expand);
+                                         bool keepDamaged, const std::string& displayFilter) {
+  const std::vector<std::string> expanded = expandedProtocols(dissectors, expand, displayFilter);
   auto reader = CaptureReader::open(capture);
   RawPacket raw;
   uint64_t frames = 0;
   std::unique_ptr<FrameDissector> dissector;
+  DisplayFilter filter;
   std::string text;
   while (reader->next(raw)) {
     ++frames;
-    if (!dissector) dissector = std::make_unique<FrameDissector>(capture, dissectors, raw.ts_ns);
+    if (!dissector) {
+      dissector = std::make_unique<FrameDissector>(capture, dissectors, raw.ts_ns);
+      filter = dissector->compileFilter(displayFilter);
+    }
     const DissectedFrame f = dissector->dissect(raw, true);
+    if (!dissector->lastPasses(filter)) continue;
     text.clear();
     bool open = false;  // inside a layer that is expanded
     for (const FrameItem& item : f.items) {

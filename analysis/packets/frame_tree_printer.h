@@ -19,6 +19,6 @@ namespace rudp {
 std::vector<std::string> printFrameTrees(const std::string& capture, const DissectorOptions& dissectors,
                                          const std::vector<std::string>& expand,
                                          const std::function<void(const std::string&)>& print,
-                                         bool keepDamaged = false);
+                                         bool keepDamaged = false, const std::string& displayFilter = {});
 
 }  // namespace rudp

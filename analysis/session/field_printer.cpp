@@ -7,6 +7,8 @@
 #include "capture/capture_reader.h"
 #include "core/error.h"
 #include "decode/decoder.h"
+#include "decode/header_walk.h"
+#include "filter/display_filter.h"
 #include "session/capture_warnings.h"
 
 namespace rudp {
@@ -106,39 +108,17 @@ bool headerField(int which, const OuterHeader& h, std::string& out) {
 
 bool isHeaderField(int which) { return which >= IpSrc && which <= UdpLen; }
 
-// tshark prints a field once per header that has it, outermost first,
-// separated by commas: a tunnel's IP and UDP headers, then the packet's,
-// then those an ICMP error quotes.
+// tshark prints a field once per header that has it, separated by commas.
 void appendEveryHeader(int which, const DecodedPacket& p, std::string& out) {
   bool any = false;
-  auto one = [&](const OuterHeader& h) {
+  forEachIpHeader(p, [&](const OuterHeader& h) {
     const size_t mark = out.size();
     if (any) out += ',';
     if (headerField(which, h, out))
       any = true;
     else
       out.resize(mark);
-  };
-  for (int i = 0; i < p.outer_count; ++i) one(p.outer[i]);
-  one(ipHeaderOf(p));
-  if (p.has_icmp_error) one(p.icmp.quoted);
-}
-
-// The TCP header whose fields tshark prints: the packet's, or the one an
-// ICMP error quotes (then without tcp.len, and only ports and seq when the
-// quote holds just the 8 bytes every quote has).
-struct TcpFields {
-  const TcpHeader* header = nullptr;
-  uint16_t sport = 0, dport = 0;
-  bool whole = false;    // every header field is there
-  bool has_len = false;  // tcp.len
-};
-
-TcpFields tcpFieldsOf(const DecodedPacket& p) {
-  if (p.l4 == L4::TCP) return {&p.tcp, p.sport, p.dport, true, true};
-  if (!p.has_icmp_error || !p.icmp.has_quoted_tcp) return {};
-  const IcmpError& e = p.icmp;
-  return {&e.quoted_tcp, e.quoted_tcp_sport, e.quoted_tcp_dport, e.quoted_tcp.header_len != 0, false};
+  });
 }
 
 void appendTime(std::string& out, int64_t ns) {
@@ -227,11 +207,13 @@ void FieldPrinter::line(const DecodedPacket& p, const DissectResult& r, int64_t 
 std::vector<std::string> forEachFieldLine(const std::string& capture, const DissectorOptions& dissectors,
                                           const std::vector<std::string>& fields,
                                           const std::function<void(const std::string&)>& line,
-                                          bool keepDamaged) {
+                                          bool keepDamaged, const std::string& displayFilter) {
   auto reader = CaptureReader::open(capture);
   LuaHost host;
   loadDissectors(host, dissectors);
   const FieldPrinter printer(host, fields);
+  const DisplayFilter filter(displayFilter, host);
+  FilterFrameSequence sequence(reader->linkType());
   Decoder decoder(reader->linkType());
   RawPacket raw;
   DecodedPacket pkt;
@@ -250,6 +232,7 @@ std::vector<std::string> forEachFieldLine(const std::string& capture, const Diss
     }
     res.clear();
     if (pkt.l4 == L4::UDP) host.dissectUdp(pkt, false, res);
+    if (!filter.matches(sequence.next(raw, pkt, &res))) continue;
     out.clear();
     printer.line(pkt, res, first, out);
     line(out);

@@ -36,10 +36,12 @@ class FieldPrinter {
 // it, printed by a FieldPrinter of `fields`: `line` gets each frame's line.
 // Returns what reading left to say (captureWarnings); a damaged capture
 // throws DamagedCaptureError after the frames before the damage, as tshark
-// prints them and then fails, unless `keepDamaged`.
+// prints them and then fails, unless `keepDamaged`. A `displayFilter`
+// (tshark's -Y) leaves out the frames it does not pass; a bad one throws
+// FilterError before any frame.
 std::vector<std::string> forEachFieldLine(const std::string& capture, const DissectorOptions& dissectors,
                                           const std::vector<std::string>& fields,
                                           const std::function<void(const std::string&)>& line,
-                                          bool keepDamaged = false);
+                                          bool keepDamaged = false, const std::string& displayFilter = {});
 
 }  // namespace rudp

@@ -1,0 +1,48 @@
+// A Wireshark display filter ("grudp.type == DATA && ip.addr == 10.0.0.0/8")
+// compiled against the loaded dissectors' fields and tested on frames as
+// tshark -Y tests them.
+#pragma once
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "filter/filter_fields.h"
+#include "filter/filter_syntax.h"
+
+namespace rudp {
+
+class LuaHost;
+
+class DisplayFilter {
+ public:
+  // Passes every frame.
+  DisplayFilter();
+  // Throws FilterError (message and position) when `text` is not a valid
+  // filter over `host`'s fields and the built-in ones. `host` must outlive
+  // the filter.
+  DisplayFilter(std::string_view text, const LuaHost& host);
+  ~DisplayFilter();
+  DisplayFilter(DisplayFilter&&) noexcept;
+  DisplayFilter& operator=(DisplayFilter&&) noexcept;
+
+  bool matches(const FilterFrame& frame) const;
+  bool passesAll() const;  // an empty filter
+  // Whether the Lua dissectors must run for the answer (a Lua field or
+  // protocol, or `data`, which is what no Lua protocol took).
+  bool needsDissectors() const;
+  // The fields it names, each once, in order of appearance.
+  const std::vector<std::string>& fieldNames() const;
+  const std::string& text() const;
+
+  struct Node;
+
+ private:
+  std::string text_;
+  std::unique_ptr<FilterFields> fields_;
+  std::unique_ptr<Node> root_;
+  std::vector<std::string> names_;
+  bool needs_dissectors_ = false;
+};
+
+}  // namespace rudp

@@ -1,0 +1,428 @@
+#include "filter/filter_fields.h"
+
+#include <cstring>
+
+#include "decode/header_walk.h"
+#include "lua/host.h"
+
+namespace rudp {
+
+namespace {
+
+enum Builtin {
+  Frame,
+  FrameNumber,
+  FrameLen,
+  FrameCapLen,
+  FrameTimeRelative,
+  FrameTimeEpoch,
+  FrameTimeDelta,
+  FrameInterface,
+  Eth,
+  EthSrc,
+  EthDst,
+  EthAddr,
+  EthType,
+  Vlan,
+  VlanId,
+  VlanPriority,
+  Ip,
+  IpSrc,
+  IpDst,
+  IpAddr,
+  IpProto,
+  IpId,
+  IpTtl,
+  Ipv6,
+  Ipv6Src,
+  Ipv6Dst,
+  Ipv6Addr,
+  Udp,
+  UdpSrcPort,
+  UdpDstPort,
+  UdpPort,
+  UdpLength,
+  Tcp,
+  TcpSrcPort,
+  TcpDstPort,
+  TcpPort,
+  TcpSeqRaw,
+  TcpAckRaw,
+  TcpLen,
+  TcpHdrLen,
+  TcpFlags,
+  TcpFin,
+  TcpSyn,
+  TcpReset,
+  TcpPush,
+  TcpAck,
+  TcpUrg,
+  TcpWindow,
+  TcpMss,
+  TcpWscale,
+  TcpTsval,
+  TcpTsecr,
+  Icmp,
+  Icmpv6,
+  Data,
+  DataLen,
+  DataData,
+};
+
+struct BuiltinDef {
+  const char* name;
+  FilterType type;
+  int width;
+};
+
+// In Builtin's order.
+const BuiltinDef kBuiltins[] = {
+    {"frame", FilterType::Protocol, 0},
+    {"frame.number", FilterType::Unsigned, 4},
+    {"frame.len", FilterType::Unsigned, 4},
+    {"frame.cap_len", FilterType::Unsigned, 4},
+    {"frame.time_relative", FilterType::RelTime, 0},
+    {"frame.time_epoch", FilterType::AbsTime, 0},
+    {"frame.time_delta", FilterType::RelTime, 0},
+    {"frame.interface_id", FilterType::Unsigned, 4},
+    {"eth", FilterType::Protocol, 0},
+    {"eth.src", FilterType::Ether, 0},
+    {"eth.dst", FilterType::Ether, 0},
+    {"eth.addr", FilterType::Ether, 0},
+    {"eth.type", FilterType::Unsigned, 2},
+    {"vlan", FilterType::Protocol, 0},
+    {"vlan.id", FilterType::Unsigned, 2},
+    {"vlan.priority", FilterType::Unsigned, 2},
+    {"ip", FilterType::Protocol, 0},
+    {"ip.src", FilterType::IPv4, 0},
+    {"ip.dst", FilterType::IPv4, 0},
+    {"ip.addr", FilterType::IPv4, 0},
+    {"ip.proto", FilterType::Unsigned, 1},
+    {"ip.id", FilterType::Unsigned, 2},
+    {"ip.ttl", FilterType::Unsigned, 1},
+    {"ipv6", FilterType::Protocol, 0},
+    {"ipv6.src", FilterType::IPv6, 0},
+    {"ipv6.dst", FilterType::IPv6, 0},
+    {"ipv6.addr", FilterType::IPv6, 0},
+    {"udp", FilterType::Protocol, 0},
+    {"udp.srcport", FilterType::Unsigned, 2},
+    {"udp.dstport", FilterType::Unsigned, 2},
+    {"udp.port", FilterType::Unsigned, 2},
+    {"udp.length", FilterType::Unsigned, 2},
+    {"tcp", FilterType::Protocol, 0},
+    {"tcp.srcport", FilterType::Unsigned, 2},
+    {"tcp.dstport", FilterType::Unsigned, 2},
+    {"tcp.port", FilterType::Unsigned, 2},
+    {"tcp.seq_raw", FilterType::Unsigned, 4},
+    {"tcp.ack_raw", FilterType::Unsigned, 4},
+    {"tcp.len", FilterType::Unsigned, 4},
+    {"tcp.hdr_len", FilterType::Unsigned, 1},
+    {"tcp.flags", FilterType::Unsigned, 2},
+    {"tcp.flags.fin", FilterType::Bool, 0},
+    {"tcp.flags.syn", FilterType::Bool, 0},
+    {"tcp.flags.reset", FilterType::Bool, 0},
+    {"tcp.flags.push", FilterType::Bool, 0},
+    {"tcp.flags.ack", FilterType::Bool, 0},
+    {"tcp.flags.urg", FilterType::Bool, 0},
+    {"tcp.window_size_value", FilterType::Unsigned, 2},
+    {"tcp.options.mss_val", FilterType::Unsigned, 2},
+    {"tcp.options.wscale.shift", FilterType::Unsigned, 1},
+    {"tcp.options.timestamp.tsval", FilterType::Unsigned, 4},
+    {"tcp.options.timestamp.tsecr", FilterType::Unsigned, 4},
+    {"icmp", FilterType::Protocol, 0},
+    {"icmpv6", FilterType::Protocol, 0},
+    {"data", FilterType::Protocol, 0},
+    {"data.len", FilterType::Unsigned, 4},
+    {"data.data", FilterType::Bytes, 0},
+};
+
+// Protocols whose bytes a filter can read (contains, matches, ==).
+bool protocolHasBytes(int b) { return b == Frame || b == Udp || b == Tcp || b == Data; }
+
+FilterType luaType(FieldType t) {
+  switch (t) {
+    case FieldType::None: return FilterType::None;
+    case FieldType::Bool: return FilterType::Bool;
+    case FieldType::Int8:
+    case FieldType::Int16:
+    case FieldType::Int24:
+    case FieldType::Int32:
+    case FieldType::Int64: return FilterType::Signed;
+    case FieldType::Bytes: return FilterType::Bytes;
+    case FieldType::String: return FilterType::String;
+    case FieldType::Float:
+    case FieldType::Double: return FilterType::Double;
+    case FieldType::IPv4: return FilterType::IPv4;
+    case FieldType::Ether: return FilterType::Ether;
+    case FieldType::Protocol: return FilterType::Protocol;
+    default: return FilterType::Unsigned;
+  }
+}
+
+int luaWidth(FieldType t) {
+  switch (t) {
+    case FieldType::UInt8:
+    case FieldType::Int8:
+    case FieldType::Char: return 1;
+    case FieldType::UInt16:
+    case FieldType::Int16: return 2;
+    case FieldType::UInt24:
+    case FieldType::Int24: return 3;
+    case FieldType::UInt32:
+    case FieldType::Int32:
+    case FieldType::FrameNum: return 4;
+    default: return 8;
+  }
+}
+
+FilterValue number(uint64_t u) {
+  FilterValue v;
+  v.u = u;
+  return v;
+}
+
+FilterValue address(const IpAddress& a) {
+  FilterValue v;
+  v.ip = a;
+  return v;
+}
+
+FilterValue byteView(const uint8_t* p, size_t n) {
+  FilterValue v;
+  v.bytes = std::string_view(reinterpret_cast<const char*>(p), n);
+  return v;
+}
+
+// Where the transport payload starts in the frame; -1 when it lies in a
+// reassembly buffer instead.
+int64_t payloadOffset(const FilterFrame& f) {
+  const RawPacket& raw = *f.raw;
+  const uint8_t* p = f.pkt->payload;
+  if (!p || p < raw.data || p > raw.data + raw.caplen) return -1;
+  return p - raw.data;
+}
+
+// tshark's data dissector takes a TCP payload and a UDP payload no Lua
+// protocol took.
+bool hasData(const FilterFrame& f) {
+  const DecodedPacket& p = *f.pkt;
+  const bool unclaimed = p.l4 == L4::UDP && (!f.res || f.res->proto < 0);
+  return (p.l4 == L4::TCP || unclaimed) && p.payload_len > 0;
+}
+
+void ethernet(int which, const RawPacket& raw, std::vector<FilterValue>& out) {
+  if (raw.caplen < 14) return;
+  const uint8_t* d = raw.data;
+  switch (which) {
+    case Eth: out.push_back(byteView(d, raw.caplen)); return;
+    case EthDst: out.push_back(byteView(d, 6)); return;
+    case EthSrc: out.push_back(byteView(d + 6, 6)); return;
+    case EthAddr:
+      out.push_back(byteView(d, 6));
+      out.push_back(byteView(d + 6, 6));
+      return;
+    case EthType: out.push_back(number(unsigned(d[12]) << 8 | d[13])); return;
+    default: break;
+  }
+  for (uint32_t at = 12; at + 6 <= raw.caplen; at += 4) {  // 802.1Q and 802.1ad tags
+    const unsigned type = unsigned(d[at]) << 8 | d[at + 1];
+    if (type != 0x8100 && type != 0x88a8) return;
+    const unsigned tci = unsigned(d[at + 2]) << 8 | d[at + 3];
+    if (which == Vlan) out.push_back(byteView(d + at + 2, 4));
+    if (which == VlanId) out.push_back(number(tci & 0xfff));
+    if (which == VlanPriority) out.push_back(number(tci >> 13));
+  }
+}
+
+void ipHeader(int which, const OuterHeader& h, std::vector<FilterValue>& out) {
+  const bool v4 = h.l3 == L3::IPv4, v6 = h.l3 == L3::IPv6;
+  if (v4 && which == Ip) out.push_back({});
+  if (v4 && (which == IpSrc || which == IpAddr)) out.push_back(address(h.src));
+  if (v4 && (which == IpDst || which == IpAddr)) out.push_back(address(h.dst));
+  if (v4 && which == IpProto) out.push_back(number(h.ip_proto));
+  if (v4 && which == IpId) out.push_back(number(h.ip_id));
+  if (v4 && which == IpTtl) out.push_back(number(h.ip_ttl));
+  if (v6 && which == Ipv6) out.push_back({});
+  if (v6 && (which == Ipv6Src || which == Ipv6Addr)) out.push_back(address(h.src));
+  if (v6 && (which == Ipv6Dst || which == Ipv6Addr)) out.push_back(address(h.dst));
+  if (!h.udp) return;
+  if (which == UdpSrcPort || which == UdpPort) out.push_back(number(h.sport));
+  if (which == UdpDstPort || which == UdpPort) out.push_back(number(h.dport));
+  if (which == UdpLength) out.push_back(number(h.udp_length));
+}
+
+// The packet's own UDP or TCP header and payload, when they are in the frame.
+void transportBytes(const FilterFrame& f, uint32_t header, std::vector<FilterValue>& out) {
+  const int64_t at = payloadOffset(f);
+  if (at >= header) out.push_back(byteView(f.raw->data + at - header, header + f.pkt->payload_len));
+}
+
+// One item per UDP header, outermost first; only the packet's own header has
+// its bytes at hand.
+void udpProtocol(const FilterFrame& f, std::vector<FilterValue>& out) {
+  const DecodedPacket& p = *f.pkt;
+  for (int i = 0; i < p.outer_count; ++i)
+    if (p.outer[i].udp) out.push_back({});
+  if (p.l4 == L4::UDP) {
+    const size_t before = out.size();
+    transportBytes(f, 8, out);
+    if (out.size() == before) out.push_back({});
+  }
+  if (p.has_icmp_error && p.icmp.quoted.udp) out.push_back({});
+}
+
+void tcp(int which, const FilterFrame& f, std::vector<FilterValue>& out) {
+  const DecodedPacket& p = *f.pkt;
+  const TcpFields t = tcpFieldsOf(p);
+  if (!t.header) return;
+  const TcpHeader& h = *t.header;
+  const TcpOptions& o = h.options;
+  auto put = [&](bool present, uint64_t v) {
+    if (present) out.push_back(number(v));
+  };
+  const bool whole = t.whole;
+  switch (which) {
+    case Tcp:
+      if (p.l4 == L4::TCP) transportBytes(f, h.header_len, out);
+      if (out.empty()) out.push_back({});
+      break;
+    case TcpSrcPort: put(true, t.sport); break;
+    case TcpDstPort: put(true, t.dport); break;
+    case TcpPort:
+      put(true, t.sport);
+      put(true, t.dport);
+      break;
+    case TcpSeqRaw: put(true, h.seq); break;
+    case TcpAckRaw: put(whole, h.ack); break;
+    case TcpLen: put(t.has_len && !p.ip_fragment, p.payload_reported_len); break;
+    case TcpHdrLen: put(whole, h.header_len); break;
+    case TcpFlags: put(whole, h.flags); break;
+    case TcpWindow: put(whole, h.window); break;
+    case TcpMss: put(whole && o.mss, o.mss); break;
+    case TcpWscale: put(whole && o.window_scale >= 0, uint64_t(o.window_scale)); break;
+    case TcpTsval: put(whole && o.has_timestamps, o.tsval); break;
+    case TcpTsecr: put(whole && o.has_timestamps, o.tsecr); break;
+    default: {
+      static const uint8_t kBits[] = {0x01, 0x02, 0x04, 0x08, 0x10, 0x20};  // TcpFin..TcpUrg
+      put(whole, (h.flags & kBits[which - TcpFin]) != 0);
+    }
+  }
+}
+
+void frame(int which, const FilterFrame& f, std::vector<FilterValue>& out) {
+  const RawPacket& raw = *f.raw;
+  switch (which) {
+    case Frame: out.push_back(byteView(raw.data, raw.caplen)); break;
+    case FrameNumber: out.push_back(number(raw.frame)); break;
+    case FrameLen: out.push_back(number(raw.origlen)); break;
+    case FrameCapLen: out.push_back(number(raw.caplen)); break;
+    case FrameTimeRelative: out.push_back(number(uint64_t(raw.ts_ns - f.first_ts_ns))); break;
+    case FrameTimeEpoch: out.push_back(number(uint64_t(raw.ts_ns))); break;
+    case FrameTimeDelta: out.push_back(number(uint64_t(raw.ts_ns - f.prev_ts_ns))); break;
+    case FrameInterface:
+      if (raw.interface_id >= 0) out.push_back(number(uint64_t(raw.interface_id)));
+      break;
+    default: break;
+  }
+}
+
+void data(int which, const FilterFrame& f, std::vector<FilterValue>& out) {
+  if (!hasData(f)) return;
+  const DecodedPacket& p = *f.pkt;
+  if (which == DataLen)
+    out.push_back(number(p.payload_len));
+  else
+    out.push_back(byteView(p.payload, p.payload_len));
+}
+
+void builtinValues(int which, const FilterFrame& f, std::vector<FilterValue>& out) {
+  const DecodedPacket& p = *f.pkt;
+  if (which <= FrameInterface) return frame(which, f, out);
+  if (which <= VlanPriority) {
+    if (f.link_type == 1) ethernet(which, *f.raw, out);
+    return;
+  }
+  if (which == Udp) return udpProtocol(f, out);
+  if (which <= UdpLength) return forEachIpHeader(p, [&](const OuterHeader& h) { ipHeader(which, h, out); });
+  if (which <= TcpTsecr) return tcp(which, f, out);
+  if (which == Icmp && p.l3 == L3::IPv4 && p.ip_proto == 1 && !p.ip_fragment) out.push_back({});
+  if (which == Icmpv6 && p.l3 == L3::IPv6 && p.ip_proto == 58 && !p.ip_fragment) out.push_back({});
+  if (which >= Data) data(which, f, out);
+}
+
+void luaValues(const FilterFieldDef& def, const FilterFrame& f, std::vector<FilterValue>& out) {
+  if (!f.res) return;
+  const DissectResult& r = *f.res;
+  const DecodedPacket& p = *f.pkt;
+  for (const FieldValue& v : r.values) {
+    if (v.field != def.lua) continue;
+    FilterValue x = number(v.u);
+    switch (def.type) {
+      case FilterType::Double: std::memcpy(&x.d, &v.u, sizeof x.d); break;
+      case FilterType::IPv4:
+        x.ip.family = 4;
+        for (int i = 0; i < 4; ++i) x.ip.bytes[i] = uint8_t(v.u >> (24 - 8 * i));
+        break;
+      case FilterType::Ether:
+      case FilterType::Bytes:
+      case FilterType::String: x.bytes = std::string_view(r.strings).substr(v.str_off, v.str_len); break;
+      case FilterType::Protocol:
+        if (v.offset != FieldValue::kNoBytes && p.payload && uint64_t(v.offset) + v.length <= p.payload_len)
+          x = byteView(p.payload + v.offset, v.length);
+        break;
+      default: break;
+    }
+    out.push_back(x);
+  }
+}
+
+}  // namespace
+
+FilterFields::FilterFields(const LuaHost& host) : host_(host) {
+  const auto& fields = host.fields();
+  for (size_t i = 0; i < fields.size(); ++i) {
+    FilterFieldDef d;
+    d.name = fields[i].abbrev;
+    d.type = luaType(fields[i].type);
+    d.width = luaWidth(fields[i].type);
+    d.lua = static_cast<int>(i);
+    d.has_bytes = d.type == FilterType::Protocol;
+    lua_.push_back(std::move(d));
+  }
+}
+
+const FilterFieldDef* FilterFields::find(std::string_view name) const {
+  static const std::vector<FilterFieldDef> builtins = [] {
+    std::vector<FilterFieldDef> out;
+    for (const BuiltinDef& b : kBuiltins) {
+      FilterFieldDef d;
+      d.name = b.name;
+      d.type = b.type;
+      d.width = b.width;
+      d.builtin = static_cast<int>(out.size());
+      d.has_bytes = protocolHasBytes(d.builtin);
+      out.push_back(std::move(d));
+    }
+    return out;
+  }();
+  for (const auto* list : {&builtins, &lua_})
+    for (const FilterFieldDef& d : *list)
+      if (d.name == name) return &d;
+  return nullptr;
+}
+
+void FilterFields::collect(const FilterFieldDef& field, const FilterFrame& frame,
+                           std::vector<FilterValue>& out) const {
+  if (field.builtin >= 0)
+    builtinValues(field.builtin, frame, out);
+  else
+    luaValues(field, frame, out);
+}
+
+std::vector<std::string> FilterFields::builtinNames() {
+  std::vector<std::string> out;
+  for (const BuiltinDef& b : kBuiltins) out.emplace_back(b.name);
+  return out;
+}
+
+}  // namespace rudp

@@ -1,0 +1,98 @@
+// The fields a display filter can name: the built-in frame, link, IP, UDP
+// and TCP fields rudpscope decodes itself, and every field and protocol a
+// loaded Lua dissector registers; and their values in one frame.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/packet.h"
+
+namespace rudp {
+
+class LuaHost;
+struct DissectResult;
+
+// How a field's values compare (Wireshark's FT_ types, grouped).
+enum class FilterType {
+  None,
+  Bool,
+  Unsigned,
+  Signed,
+  Double,
+  RelTime,
+  AbsTime,
+  IPv4,
+  IPv6,
+  Ether,
+  Bytes,
+  String,
+  Protocol
+};
+
+struct FilterFieldDef {
+  std::string name;  // "udp.srcport", "grudp"
+  FilterType type = FilterType::None;
+  int width = 0;     // Unsigned/Signed: bytes, for range checks (0: 8)
+  int builtin = -1;  // a built-in field, or
+  int lua = -1;      // a LuaHost field id
+  // Protocol: whether its bytes are known, for contains/matches/==.
+  bool has_bytes = false;
+};
+
+// One occurrence of a field in a frame. Views point into the frame, the
+// dissection result or the filter; valid while those are.
+struct FilterValue {
+  uint64_t u = 0;          // Unsigned, Bool; Signed, RelTime, AbsTime (ns) as two's complement
+  double d = 0;            // Double
+  IpAddress ip;            // IPv4, IPv6
+  int prefix = -1;         // a literal's subnet bits; -1 the whole address
+  std::string_view bytes;  // Ether, Bytes, String, Protocol
+};
+
+// What one frame offers a filter.
+struct FilterFrame {
+  const RawPacket* raw = nullptr;
+  int link_type = 1;  // the frame's DLT
+  const DecodedPacket* pkt = nullptr;
+  const DissectResult* res = nullptr;  // Lua fields; may be empty
+  int64_t first_ts_ns = 0, prev_ts_ns = 0;
+};
+
+// The FilterFrames of a capture's frames read in order: keeps the first
+// frame's time (frame.time_relative) and the previous one's (frame.time_delta).
+class FilterFrameSequence {
+ public:
+  explicit FilterFrameSequence(int captureLinkType) : link_type_(captureLinkType) {}
+  FilterFrame next(const RawPacket& raw, const DecodedPacket& pkt, const DissectResult* res) {
+    if (!started_) first_ = prev_ = raw.ts_ns;
+    started_ = true;
+    const FilterFrame f{&raw, raw.link_type >= 0 ? raw.link_type : link_type_, &pkt, res, first_, prev_};
+    prev_ = raw.ts_ns;
+    return f;
+  }
+
+ private:
+  int link_type_;
+  bool started_ = false;
+  int64_t first_ = 0, prev_ = 0;
+};
+
+class FilterFields {
+ public:
+  explicit FilterFields(const LuaHost& host);
+  // Null when `name` is neither built in nor registered by a dissector.
+  const FilterFieldDef* find(std::string_view name) const;
+  const LuaHost& host() const { return host_; }
+  // Appends the field's values in `frame`, in the order tshark adds them.
+  void collect(const FilterFieldDef& field, const FilterFrame& frame, std::vector<FilterValue>& out) const;
+  // The built-in fields, for completion lists.
+  static std::vector<std::string> builtinNames();
+
+ private:
+  const LuaHost& host_;
+  std::vector<FilterFieldDef> lua_;
+};
+
+}  // namespace rudp

@@ -1,0 +1,390 @@
+#include "filter/filter_syntax.h"
+
+#include <cctype>
+#include <cstring>
+
+namespace rudp {
+
+namespace {
+
+enum class Tok {
+  End,
+  Word,
+  String,
+  LParen,
+  RParen,
+  LBrace,
+  RBrace,
+  Comma,
+  Op,
+  And,
+  Or,
+  Xor,
+  Not,
+  In,
+  Amp,
+  Bad
+};
+
+struct Token {
+  Tok type = Tok::End;
+  std::string text;  // Word: as written; String: unescaped; Op/Bad: as written
+  FilterOp op = FilterOp::AnyEq;
+  bool literal = false;  // Word written with a leading ':'
+  size_t pos = 0, len = 0;
+};
+
+// Characters of a bare word: field names, numbers, addresses, byte strings.
+bool wordChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || std::strchr("_.:/-+", c) != nullptr;
+}
+
+struct Keyword {
+  const char* text;
+  Tok type;
+  FilterOp op;
+};
+const Keyword kKeywords[] = {
+    {"and", Tok::And, {}},
+    {"or", Tok::Or, {}},
+    {"xor", Tok::Xor, {}},
+    {"not", Tok::Not, {}},
+    {"in", Tok::In, {}},
+    {"eq", Tok::Op, FilterOp::AnyEq},
+    {"any_eq", Tok::Op, FilterOp::AnyEq},
+    {"ne", Tok::Op, FilterOp::AllNe},
+    {"all_ne", Tok::Op, FilterOp::AllNe},
+    {"all_eq", Tok::Op, FilterOp::AllEq},
+    {"any_ne", Tok::Op, FilterOp::AnyNe},
+    {"lt", Tok::Op, FilterOp::Lt},
+    {"le", Tok::Op, FilterOp::Le},
+    {"gt", Tok::Op, FilterOp::Gt},
+    {"ge", Tok::Op, FilterOp::Ge},
+    {"contains", Tok::Op, FilterOp::Contains},
+    {"matches", Tok::Op, FilterOp::Matches},
+};
+
+struct Symbol {
+  const char* text;
+  Tok type;
+  FilterOp op;
+};
+// Longest first, so "===" is not read as "==" "=".
+const Symbol kSymbols[] = {
+    {"===", Tok::Op, FilterOp::AllEq},
+    {"!==", Tok::Op, FilterOp::AnyNe},
+    {"==", Tok::Op, FilterOp::AnyEq},
+    {"!=", Tok::Op, FilterOp::AllNe},
+    {"~=", Tok::Op, FilterOp::AnyNe},
+    {"<=", Tok::Op, FilterOp::Le},
+    {">=", Tok::Op, FilterOp::Ge},
+    {"&&", Tok::And, {}},
+    {"||", Tok::Or, {}},
+    {"^^", Tok::Xor, {}},
+    {"<", Tok::Op, FilterOp::Lt},
+    {">", Tok::Op, FilterOp::Gt},
+    {"~", Tok::Op, FilterOp::Matches},
+    {"!", Tok::Not, {}},
+    {"&", Tok::Amp, {}},
+    {"(", Tok::LParen, {}},
+    {")", Tok::RParen, {}},
+    {"{", Tok::LBrace, {}},
+    {"}", Tok::RBrace, {}},
+    {",", Tok::Comma, {}},
+};
+
+class Lexer {
+ public:
+  explicit Lexer(std::string_view text) : s_(text) {}
+
+  Token next() {
+    while (at_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[at_]))) ++at_;
+    Token t;
+    t.pos = at_;
+    if (at_ >= s_.size()) return t;
+    if (s_[at_] == '"' || (s_[at_] == 'r' && at_ + 1 < s_.size() && s_[at_ + 1] == '"')) return string(t);
+    for (const Symbol& sym : kSymbols) {
+      const size_t n = std::strlen(sym.text);
+      if (s_.compare(at_, n, sym.text) != 0) continue;
+      t.type = sym.type;
+      t.op = sym.op;
+      t.text = sym.text;
+      return finish(t, n);
+    }
+    if (!wordChar(s_[at_])) {
+      t.type = Tok::Bad;
+      t.text = std::string(1, s_[at_]);
+      return finish(t, 1);
+    }
+    return word(t);
+  }
+
+ private:
+  Token finish(Token& t, size_t n) {
+    t.len = n;
+    at_ += n;
+    return t;
+  }
+
+  Token word(Token& t) {
+    size_t end = at_;
+    while (end < s_.size() && wordChar(s_[end])) ++end;
+    t.text = std::string(s_.substr(at_, end - at_));
+    t.type = Tok::Word;
+    for (const Keyword& k : kKeywords)
+      if (t.text == k.text) {
+        t.type = k.type;
+        t.op = k.op;
+      }
+    if (t.type == Tok::Word && t.text[0] == ':') {
+      t.literal = true;
+      t.text.erase(0, 1);
+    }
+    return finish(t, end - at_);
+  }
+
+  // "..." with C escapes, or r"..." taken as written.
+  Token string(Token& t) {
+    const bool raw = s_[at_] == 'r';
+    size_t i = at_ + (raw ? 2 : 1);
+    t.type = Tok::String;
+    for (; i < s_.size() && s_[i] != '"'; ++i) {
+      if (s_[i] != '\\' || i + 1 >= s_.size()) {
+        t.text += s_[i];
+        continue;
+      }
+      if (raw) {
+        t.text += s_.substr(i, 2);
+        ++i;
+        continue;
+      }
+      i = escape(i + 1, t.text);
+    }
+    if (i >= s_.size()) throw FilterError("the string is not closed", t.pos, s_.size() - t.pos);
+    return finish(t, i + 1 - at_);
+  }
+
+  // Resolves the escape whose letter is at `i`; returns its last character.
+  size_t escape(size_t i, std::string& out) const {
+    static const char kFrom[] = "abfnrtv", kTo[] = "\a\b\f\n\r\t\v";
+    const char c = s_[i];
+    if (const char* p = std::strchr(kFrom, c); p && c) {
+      out += kTo[p - kFrom];
+      return i;
+    }
+    auto digits = [&](size_t from, size_t most, int base) {
+      size_t n = 0;
+      int value = 0;
+      while (n < most && from + n < s_.size() && std::isxdigit(static_cast<unsigned char>(s_[from + n])) &&
+             (base == 16 || (s_[from + n] >= '0' && s_[from + n] <= '7'))) {
+        value = value * base + std::stoi(std::string(1, s_[from + n]), nullptr, 16);
+        ++n;
+      }
+      if (n == 0) throw FilterError("bad escape \\" + std::string(1, c) + " in a string", from - 1, 2);
+      out += static_cast<char>(value);
+      return from + n - 1;
+    };
+    if (c == 'x') return digits(i + 1, 2, 16);
+    if (c >= '0' && c <= '7') return digits(i, 3, 8);
+    out += c;  // \\ \" and any other character stand for themselves
+    return i;
+  }
+
+  std::string_view s_;
+  size_t at_ = 0;
+};
+
+class Parser {
+ public:
+  explicit Parser(std::string_view text) : lexer_(text), text_(text) { advance(); }
+
+  std::unique_ptr<FilterNode> parse() {
+    auto node = orExpr();
+    if (cur_.type != Tok::End) fail("\"" + cur_.text + "\" was unexpected in this context.");
+    return node;
+  }
+
+ private:
+  void advance() {
+    last_end_ = cur_.pos + cur_.len;
+    cur_ = lexer_.next();
+  }
+
+  [[noreturn]] void fail(const std::string& message) const {
+    if (cur_.type == Tok::End) throw FilterError("Unexpected end of filter expression.", text_.size(), 0);
+    throw FilterError(message, cur_.pos, cur_.len);
+  }
+
+  static std::unique_ptr<FilterNode> binary(FilterNode::Kind kind, std::unique_ptr<FilterNode> l,
+                                            std::unique_ptr<FilterNode> r) {
+    auto n = std::make_unique<FilterNode>();
+    n->kind = kind;
+    n->pos = l->pos;
+    n->len = r->pos + r->len - l->pos;
+    n->left = std::move(l);
+    n->right = std::move(r);
+    return n;
+  }
+
+  // Wireshark's precedence: or < xor < and < not.
+  std::unique_ptr<FilterNode> orExpr() {
+    auto n = xorExpr();
+    while (cur_.type == Tok::Or) {
+      advance();
+      n = binary(FilterNode::Kind::Or, std::move(n), xorExpr());
+    }
+    return n;
+  }
+  std::unique_ptr<FilterNode> xorExpr() {
+    auto n = andExpr();
+    while (cur_.type == Tok::Xor) {
+      advance();
+      n = binary(FilterNode::Kind::Xor, std::move(n), andExpr());
+    }
+    return n;
+  }
+  std::unique_ptr<FilterNode> andExpr() {
+    auto n = unary();
+    while (cur_.type == Tok::And) {
+      advance();
+      n = binary(FilterNode::Kind::And, std::move(n), unary());
+    }
+    return n;
+  }
+
+  std::unique_ptr<FilterNode> unary() {
+    if (cur_.type == Tok::Not) {
+      const size_t pos = cur_.pos;
+      advance();
+      auto n = std::make_unique<FilterNode>();
+      n->kind = FilterNode::Kind::Not;
+      n->left = unary();
+      n->pos = pos;
+      n->len = n->left->pos + n->left->len - pos;
+      return n;
+    }
+    if (cur_.type == Tok::LParen) {
+      advance();
+      auto n = orExpr();
+      if (cur_.type != Tok::RParen) fail("\"" + cur_.text + "\" was unexpected in this context.");
+      advance();
+      return n;
+    }
+    return relation();
+  }
+
+  FilterOperand operand() {
+    if (cur_.type == Tok::Bad && cur_.text == "[")
+      fail("slices ([...]) are not supported by rudpscope's display filters.");
+    if (cur_.type != Tok::Word && cur_.type != Tok::String)
+      fail("\"" + cur_.text + "\" was unexpected in this context.");
+    FilterOperand o;
+    o.kind = cur_.type == Tok::String ? FilterOperand::Kind::String : FilterOperand::Kind::Word;
+    o.text = cur_.text;
+    o.literal = cur_.literal;
+    o.pos = cur_.pos;
+    o.len = cur_.len;
+    advance();
+    if (cur_.type == Tok::LParen && o.kind == FilterOperand::Kind::Word)
+      fail("functions are not supported by rudpscope's display filters.");
+    return o;
+  }
+
+  std::unique_ptr<FilterNode> relation() {
+    auto n = std::make_unique<FilterNode>();
+    n->lhs = operand();
+    n->pos = n->lhs.pos;
+    n->kind = FilterNode::Kind::Exists;
+    if (cur_.type == Tok::Op) {
+      n->kind = FilterNode::Kind::Compare;
+      n->op = cur_.op;
+      advance();
+      n->rhs = operand();
+    } else if (cur_.type == Tok::Amp) {
+      n->kind = FilterNode::Kind::BitAnd;
+      advance();
+      n->rhs = operand();
+      if (cur_.type == Tok::Op) {
+        n->compare_masked = true;
+        n->op = cur_.op;
+        advance();
+        n->masked_value = operand();
+      }
+    } else if (cur_.type == Tok::In || cur_.type == Tok::Not) {
+      n->kind = FilterNode::Kind::In;
+      n->negated_in = cur_.type == Tok::Not;
+      advance();
+      if (n->negated_in) {
+        if (cur_.type != Tok::In) fail("\"" + cur_.text + "\" was unexpected in this context.");
+        advance();
+      }
+      set(*n);
+    }
+    n->len = last_end_ - n->pos;
+    return n;
+  }
+
+  void set(FilterNode& n) {
+    if (cur_.type != Tok::LBrace) fail("\"" + cur_.text + "\" was unexpected in this context.");
+    advance();
+    for (;;) {
+      n.set.push_back(setItem());
+      if (cur_.type == Tok::RBrace) break;
+      if (cur_.type != Tok::Comma) fail("\"" + cur_.text + "\" was unexpected in this context.");
+      advance();
+    }
+    advance();
+  }
+
+  // A value, or a range written "lo..hi" (one word), "lo .. hi" or "lo ..hi".
+  FilterSetItem setItem() {
+    FilterSetItem item;
+    item.low = operand();
+    std::string rest;
+    size_t restPos = 0;
+    const size_t dots =
+        item.low.kind == FilterOperand::Kind::Word ? item.low.text.find("..") : std::string::npos;
+    if (dots != std::string::npos) {
+      rest = item.low.text.substr(dots + 2);
+      restPos = item.low.pos + dots + 2;
+      item.low.text.resize(dots);
+      item.low.len = dots;
+    } else if (cur_.type == Tok::Word && cur_.text.rfind("..", 0) == 0) {
+      rest = cur_.text.substr(2);
+      restPos = cur_.pos + 2;
+      advance();
+    } else {
+      return item;
+    }
+    item.range = true;
+    if (rest.empty()) {
+      item.high = operand();
+    } else {
+      item.high = item.low;
+      item.high.text = rest;
+      item.high.pos = restPos;
+      item.high.len = rest.size();
+    }
+    return item;
+  }
+
+  Lexer lexer_;
+  std::string_view text_;
+  Token cur_;
+  size_t last_end_ = 0;
+};
+
+}  // namespace
+
+std::string describeFilterError(const std::string& option, std::string_view text, const FilterError& e) {
+  return option + " \"" + std::string(text) + "\": " + e.what() + " (at column " +
+         std::to_string(e.position() + 1) + ")";
+}
+
+std::unique_ptr<FilterNode> parseFilter(std::string_view text) {
+  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) return nullptr;
+  Parser p(text);
+  return p.parse();
+}
+
+}  // namespace rudp
