@@ -32,6 +32,7 @@ struct AnalyzeArgs {
   bool no_analysis = false;        // packet index and connections only (benchmarks)
   size_t max_open = 0;             // 0: IngestOptions' default
   bool keep_damaged = false;       // IngestOptions::keep_damaged
+  std::string display_filter;      // IngestOptions::display_filter (-Y)
   DissectorOptions dissectors;
 };
 

@@ -8,6 +8,7 @@
 #include <functional>
 
 #include "cli/commands.h"
+#include "filter/filter_syntax.h"
 #include "session/capture_warnings.h"
 
 namespace rudp::cli {
@@ -29,6 +30,7 @@ IngestOptions ingestOptions(const AnalyzeArgs& args) {
   opts.threaded_store = args.jobs != 1;
   if (args.max_open > 0) opts.max_open_connections = args.max_open;
   opts.keep_damaged = args.keep_damaged;
+  opts.display_filter = args.display_filter;
   return opts;
 }
 
@@ -49,7 +51,12 @@ ProgressSink terminalProgress(bool quiet) {
 IngestResult ingestWithWarnings(const AnalyzeArgs& args, const std::string& db) {
   const IngestOptions opts = ingestOptions(args);
   const ProgressSink progress = terminalProgress(args.quiet);
-  IngestResult r = ingestCapture(args.capture, db, args.dissectors, opts, progress);
+  IngestResult r;
+  try {
+    r = ingestCapture(args.capture, db, args.dissectors, opts, progress);
+  } catch (const FilterError& e) {
+    throw Error(describeFilterError("-Y", args.display_filter, e));
+  }
   if (progress.report) std::fprintf(stderr, "\r\033[K");
   printWarnings(splitLines(r.capture.warning));
   if (r.closed_early > 0)
@@ -57,6 +64,9 @@ IngestResult ingestWithWarnings(const AnalyzeArgs& args, const std::string& db) 
                  "rudpscope-cli: warning: %zu connections were closed early: more than %zu were open at once"
                  " (--max-open); their later packets were counted as new connections\n",
                  r.closed_early, opts.max_open_connections);
+  if (!opts.display_filter.empty())
+    std::fprintf(stderr, "rudpscope-cli: -Y \"%s\": %" PRIu64 " frames analysed, %" PRIu64 " left out\n",
+                 opts.display_filter.c_str(), r.capture.packet_count, r.filtered_out);
   return r;
 }
 

@@ -73,6 +73,9 @@ void addAnalysisSettings(CLI::App* cmd, rudp::cli::AnalyzeArgs& a, bool oneDatab
 }
 
 void addAnalysisOptions(CLI::App* cmd, rudp::cli::AnalyzeArgs& a) {
+  cmd->add_option("-Y", a.display_filter,
+                  "Display filter: analyse only the frames it passes (as tshark -Y; the others are counted)")
+      ->type_name("FILTER");
   cmd->add_option("capture", a.capture, "pcap or pcapng file")->required();
   addAnalysisSettings(cmd, a);
 }

@@ -17,6 +17,7 @@
 #include "flow/segment_extractor.h"
 #include "session/capture_warnings.h"
 #include "session/connection_analyzers.h"
+#include "filter/display_filter.h"
 #include "session/dissect_pool.h"
 #include "session/live_view.h"
 #include "session/store_thread.h"
@@ -32,7 +33,9 @@ constexpr size_t kBatchPackets = 2048;  // also the progress / cancel granularit
 // Reads and decodes up to kBatchPackets packets into `b`; false at the end.
 class BatchReader {
  public:
-  BatchReader(CaptureReader& r, DissectPool& pool) : reader_(r), decoder_(r.linkType()), pool_(pool) {}
+  // keepFrames: keep each whole frame in its slot (a display filter reads it).
+  BatchReader(CaptureReader& r, DissectPool& pool, bool keepFrames)
+      : reader_(r), decoder_(r.linkType()), pool_(pool), keep_frames_(keepFrames) {}
 
   // False at the end of the capture. A live capture that pauses ends the
   // batch early, possibly empty, so that what arrived is published now.
@@ -51,8 +54,10 @@ class BatchReader {
       BatchSlot& s = b.slots[b.size++];
       decoder_.decode(raw_, s.pkt);
       // The decoder's payload pointer dies with the next frame: keep a copy.
-      s.payload.assign(s.pkt.payload, s.pkt.payload + s.pkt.payload_len);
-      s.pkt.payload = s.payload.data();
+      if (!keep_frames_ || !keepFrame(s)) {
+        s.payload.assign(s.pkt.payload, s.pkt.payload + s.pkt.payload_len);
+        s.pkt.payload = s.payload.data();
+      }
       s.lane = s.pkt.l4 == L4::UDP ? pool_.laneOf(s.pkt) : 0;
     }
     return b.size > 0 || !done_;
@@ -60,9 +65,23 @@ class BatchReader {
   const Decoder& decoder() const { return decoder_; }
 
  private:
+  // Copies the frame into the slot; true when the payload lies in it (else
+  // it is in a reassembly buffer and copied apart).
+  bool keepFrame(BatchSlot& s) const {
+    s.frame.assign(raw_.data, raw_.data + raw_.caplen);
+    s.raw = raw_;
+    s.raw.data = s.frame.data();
+    s.raw.interface_name = nullptr;  // the reader's, gone with the next frame
+    const uint8_t* p = s.pkt.payload;
+    if (!p || p < raw_.data || p > raw_.data + raw_.caplen) return false;
+    s.pkt.payload = s.frame.data() + (p - raw_.data);
+    return true;
+  }
+
   CaptureReader& reader_;
   Decoder decoder_;
   DissectPool& pool_;
+  const bool keep_frames_;
   RawPacket raw_;
   bool done_ = false, started_ = false;
 };
@@ -200,6 +219,7 @@ AnalysisSettings settingsOf(const IngestOptions& options, const DissectorOptions
   s.rtt_limits_ms.assign(options.analysis.rtt_limits_ms.begin(), options.analysis.rtt_limits_ms.end());
   s.analysed = options.analyze_connections;
   s.dissectors = dissectorFingerprint(dissectors);
+  s.display_filter = options.display_filter;
   return s;
 }
 
@@ -242,7 +262,10 @@ IngestResult ingestSource(const Source& source, const std::string& dbPath, const
   std::optional<AnalysisWriter> analysis(std::in_place, store);
   store.addSettings(settingsOf(options, dissectors));
   FlowStage flows(pool.host(), info, options);
-  BatchReader batches(reader, pool);
+  const DisplayFilter filter(options.display_filter, pool.host());
+  FilterFrameSequence sequence(reader.linkType());
+  uint64_t filteredOut = 0;
+  BatchReader batches(reader, pool, !filter.passesAll());
   auto report = [&](uint64_t done) {
     if (progress.report)
       progress.report({done, source.total, info.packet_count, uint64_t(flows.table().created())});
@@ -259,7 +282,13 @@ IngestResult ingestSource(const Source& source, const std::string& dbPath, const
       more = batches.fill(buf[cur ^ 1]);
       pool.wait();
       auto rows = writer.take();
-      for (size_t i = 0; i < buf[cur].size; ++i) flows.process(buf[cur].slots[i], *rows);
+      for (size_t i = 0; i < buf[cur].size; ++i) {
+        BatchSlot& slot = buf[cur].slots[i];
+        if (filter.passesAll() || filter.matches(sequence.next(slot.raw, slot.pkt, &slot.res)))
+          flows.process(slot, *rows);
+        else
+          ++filteredOut;
+      }
       flows.closeIdle(*rows);
       if (source.onBatch) source.onBatch(*rows, flows.table(), info, false);
       writer.write(std::move(rows));
@@ -283,7 +312,8 @@ IngestResult ingestSource(const Source& source, const std::string& dbPath, const
   if (source.beforeFinish) source.beforeFinish(store);
   store.finish(info, flows.table().connections());
   report(info.size);
-  return IngestResult{store.path(), info, static_cast<size_t>(flows.table().created()), flows.closedEarly()};
+  return IngestResult{store.path(), info, static_cast<size_t>(flows.table().created()), flows.closedEarly(),
+                      filteredOut};
 }
 
 }  // namespace

@@ -33,6 +33,10 @@ struct IngestOptions {
   // stored) unless this is set: then the frames before the damage are
   // analysed and CaptureInfo::warning says what was lost.
   bool keep_damaged = false;
+  // A display filter (tshark's -Y): only the frames it passes are analysed
+  // and stored; the others are counted in IngestResult::filtered_out. A bad
+  // one throws FilterError before any frame.
+  std::string display_filter;
 };
 
 struct IngestResult {
@@ -40,6 +44,7 @@ struct IngestResult {
   CaptureInfo capture;
   size_t connections = 0;   // every connection the capture held
   size_t closed_early = 0;  // closed by the open-connection cap, not by silence
+  uint64_t filtered_out = 0;  // frames the display filter left out
 };
 
 // Analyses `capturePath` into the database at `dbPath`, replacing an earlier

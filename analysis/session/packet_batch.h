@@ -9,8 +9,12 @@
 namespace rudp {
 
 struct BatchSlot {
-  DecodedPacket pkt;             // payload points into `payload`
+  DecodedPacket pkt;             // payload points into `payload`, or into `frame` when kept
   std::vector<uint8_t> payload;  // own copy: the reader's buffer is reused
+  // The whole frame, kept only when a display filter may look at it;
+  // raw.data points into `frame`.
+  RawPacket raw;
+  std::vector<uint8_t> frame;
   uint32_t lane = 0;             // dissector worker; a flow always maps to the same lane
   DissectResult res;
 };

@@ -51,13 +51,15 @@ CaptureInfo StoreReader::capture() {
 
 AnalysisSettings StoreReader::settings() {
   AnalysisSettings s;
-  Statement st(d->db, "SELECT key, value FROM meta WHERE key IN ('stall_ms', 'analysed', 'dissectors')");
+  Statement st(d->db, "SELECT key, value FROM meta WHERE key IN ('stall_ms', 'analysed', 'dissectors', 'display_filter')");
   while (st.step()) {
     const std::string key = st.text(0), value = st.text(1);
     if (key == "stall_ms")
       s.stall_ms = std::strtod(value.c_str(), nullptr);
     else if (key == "analysed")
       s.analysed = value == "1";
+    else if (key == "display_filter")
+      s.display_filter = value;
     else
       s.dissectors = value;
   }

@@ -254,6 +254,7 @@ void StoreWriter::addSettings(const AnalysisSettings& settings) {
     put("rtt_limit_" + std::to_string(i + 1), number(settings.rtt_limits_ms[i]));
   put("analysed", settings.analysed ? "1" : "0");
   put("dissectors", settings.dissectors);
+  put("display_filter", settings.display_filter);
 }
 
 void StoreWriter::addLiveCapture(const LiveCaptureRecord& live) {
