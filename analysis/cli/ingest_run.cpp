@@ -54,9 +54,7 @@ IngestResult ingestWithWarnings(const AnalyzeArgs& args, const std::string& db) 
   IngestResult r;
   try {
     r = ingestCapture(args.capture, db, args.dissectors, opts, progress);
-  } catch (const FilterError& e) {
-    throw Error(describeFilterError("-Y", args.display_filter, e));
-  }
+  } catch (const FilterError& e) { throw Error(describeFilterError("-Y", args.display_filter, e)); }
   if (progress.report) std::fprintf(stderr, "\r\033[K");
   printWarnings(splitLines(r.capture.warning));
   if (r.closed_early > 0)

@@ -6,29 +6,23 @@
 #include <algorithm>
 #include <cstring>
 
-#include "filter/filter_literal.h"
+#include "filter/filter_node.h"
 #include "lua/host.h"
 
 namespace rudp {
 
-namespace {
-
-using Kind = FilterNode::Kind;
-
-// One side of a relation: a field's values in the frame, or a literal.
-struct Term {
-  const FilterFieldDef* field = nullptr;
-  FilterLiteral literal;
-};
-
-struct Regex {
+struct FilterRegex {
   pcre2_code* code = nullptr;
   pcre2_match_data* match = nullptr;
-  ~Regex() {
+  ~FilterRegex() {
     pcre2_match_data_free(match);
     pcre2_code_free(code);
   }
 };
+
+namespace {
+
+using Kind = FilterNode::Kind;
 
 bool hasPrefix(const FilterValue& v) { return v.prefix >= 0; }
 
@@ -98,26 +92,10 @@ bool isInteger(FilterType t) {
 
 }  // namespace
 
-struct DisplayFilter::Node {
-  Kind kind = Kind::Exists;
-  std::unique_ptr<Node> left, right;
-  Term a, b, masked;  // Compare: a op b; BitAnd: (a & b) [op masked]
-  FilterOp op = FilterOp::AnyEq;
-  FilterType type = FilterType::None;
-  bool compare_masked = false;
-  std::vector<std::pair<FilterLiteral, FilterLiteral>> set;  // In: low, high (equal for a value)
-  bool negated_in = false;
-  std::shared_ptr<Regex> regex;
-  mutable std::vector<FilterValue> xs, ys;  // per-frame scratch
-
-  bool test(const FilterFields& fields, const FilterFrame& f) const;
-  bool relation(const FilterFields& fields, const FilterFrame& f) const;
-  bool pair(const FilterValue& x, const FilterValue& y) const;
-};
-
 namespace {
 
-void values(const FilterFields& fields, const Term& t, const FilterFrame& f, std::vector<FilterValue>& out) {
+void values(const FilterFields& fields, const FilterTerm& t, const FilterFrame& f,
+            std::vector<FilterValue>& out) {
   out.clear();
   if (t.field)
     fields.collect(*t.field, f, out);
@@ -269,7 +247,7 @@ class Compiler {
   }
 
   static void regex(const FilterOperand& o, DisplayFilter::Node& out) {
-    auto r = std::make_shared<Regex>();
+    auto r = std::make_shared<FilterRegex>();
     int error = 0;
     PCRE2_SIZE at = 0;
     // Wireshark's "matches" ignores case unless the pattern says (?-i).

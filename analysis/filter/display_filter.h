@@ -3,12 +3,14 @@
 // tshark -Y tests them.
 #pragma once
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "filter/filter_fields.h"
 #include "filter/filter_syntax.h"
+#include "store/frame_condition.h"
 
 namespace rudp {
 
@@ -34,6 +36,11 @@ class DisplayFilter {
   // The fields it names, each once, in order of appearance.
   const std::vector<std::string>& fieldNames() const;
   const std::string& text() const;
+  // The filter as a condition on the columns the database keeps for every
+  // frame (frame.number, frame.len, frame.cap_len, frame.time_relative,
+  // frame.time_epoch); nullopt when it names any other field. `firstTsNs`:
+  // the capture's first frame time, for frame.time_relative.
+  std::optional<FrameCondition> storedCondition(int64_t firstTsNs) const;
 
   struct Node;
 

@@ -42,8 +42,8 @@ struct IngestOptions {
 struct IngestResult {
   std::string db_path;
   CaptureInfo capture;
-  size_t connections = 0;   // every connection the capture held
-  size_t closed_early = 0;  // closed by the open-connection cap, not by silence
+  size_t connections = 0;     // every connection the capture held
+  size_t closed_early = 0;    // closed by the open-connection cap, not by silence
   uint64_t filtered_out = 0;  // frames the display filter left out
 };
 

@@ -15,7 +15,7 @@ struct BatchSlot {
   // raw.data points into `frame`.
   RawPacket raw;
   std::vector<uint8_t> frame;
-  uint32_t lane = 0;             // dissector worker; a flow always maps to the same lane
+  uint32_t lane = 0;  // dissector worker; a flow always maps to the same lane
   DissectResult res;
 };
 

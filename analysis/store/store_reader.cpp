@@ -51,7 +51,9 @@ CaptureInfo StoreReader::capture() {
 
 AnalysisSettings StoreReader::settings() {
   AnalysisSettings s;
-  Statement st(d->db, "SELECT key, value FROM meta WHERE key IN ('stall_ms', 'analysed', 'dissectors', 'display_filter')");
+  Statement st(
+      d->db,
+      "SELECT key, value FROM meta WHERE key IN ('stall_ms', 'analysed', 'dissectors', 'display_filter')");
   while (st.step()) {
     const std::string key = st.text(0), value = st.text(1);
     if (key == "stall_ms")
@@ -221,6 +223,54 @@ std::optional<PacketRecord> StoreReader::packet(uint64_t frame) {
   std::vector<PacketRecord> one = packets(q);
   if (one.empty()) return std::nullopt;
   return one.front();
+}
+
+namespace {
+
+// The condition as SQL over the packets table; values are bound in order.
+void conditionSql(const FrameCondition& c, std::string& sql, std::vector<int64_t>& values) {
+  using K = FrameCondition::Kind;
+  static const char* const columns[] = {"frame", "origlen", "caplen", "ts_ns"};
+  static const char* const ops[] = {" = ", " != ", " < ", " <= ", " > ", " >= "};
+  switch (c.kind) {
+    case K::All: sql += "1"; return;
+    case K::Compare:
+      sql += columns[int(c.column)];
+      sql += ops[int(c.op)];
+      sql += "?";
+      values.push_back(c.value);
+      return;
+    case K::Not:
+      sql += "NOT (";
+      conditionSql(c.children.at(0), sql, values);
+      sql += ")";
+      return;
+    default: break;
+  }
+  const char* join = c.kind == K::And ? ") AND (" : c.kind == K::Or ? ") OR (" : ") != (";
+  sql += "((";
+  conditionSql(c.children.at(0), sql, values);
+  sql += join;
+  conditionSql(c.children.at(1), sql, values);
+  sql += "))";
+}
+
+}  // namespace
+
+std::vector<uint64_t> StoreReader::framesWhere(const FrameCondition& condition,
+                                               const std::atomic<bool>* cancel) {
+  std::string sql = "SELECT frame FROM packets WHERE ";
+  std::vector<int64_t> values;
+  conditionSql(condition, sql, values);
+  sql += " ORDER BY frame";
+  Statement st(d->db, sql.c_str());
+  for (size_t i = 0; i < values.size(); ++i) st.bind(int(i) + 1, values[i]);
+  std::vector<uint64_t> out;
+  while (st.step()) {
+    out.push_back(static_cast<uint64_t>(st.int64(0)));
+    if (cancel && out.size() % 65536 == 0 && cancel->load(std::memory_order_relaxed)) throw Cancelled();
+  }
+  return out;
 }
 
 std::vector<std::pair<uint64_t, std::string>> StoreReader::packetErrors(uint64_t firstFrame, size_t limit) {

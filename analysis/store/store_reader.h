@@ -2,6 +2,7 @@
 // GUI make, returning the plain structs of records.h. Not thread-safe: each
 // reading thread opens its own StoreReader (SQLite read-only connection).
 #pragma once
+#include <atomic>
 #include <functional>
 #include <map>
 #include <memory>
@@ -9,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "store/frame_condition.h"
 #include "store/records.h"
 
 namespace rudp {
@@ -54,6 +56,10 @@ class StoreReader {
   std::vector<PacketRecord> packets(const PacketQuery& q);
   void forEachPacket(const PacketQuery& q, const std::function<void(const PacketRecord&)>& f);
   std::optional<PacketRecord> packet(uint64_t frame);
+  // The frames meeting `condition`, ascending (a display filter over stored
+  // fields). `cancel` is looked at every few thousand rows; Cancelled then.
+  std::vector<uint64_t> framesWhere(const FrameCondition& condition,
+                                    const std::atomic<bool>* cancel = nullptr);
   // Why a frame could not be decoded or dissected (packet_errors), in frame order.
   std::vector<std::pair<uint64_t, std::string>> packetErrors(uint64_t firstFrame = 1, size_t limit = 1000);
   // The ICMP errors quoting a datagram of `conn` (0: of any connection), in frame order.

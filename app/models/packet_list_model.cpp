@@ -1,6 +1,7 @@
 #include "models/packet_list_model.h"
 
 #include <QBrush>
+#include <algorithm>
 
 #include "core/error.h"
 #include "store/store_reader.h"
@@ -28,6 +29,7 @@ void PacketListModel::open(const QString& dbPath, const QString& capture,
     const CaptureInfo info = reader_->capture();
     first_ts_ns_ = info.first_ts_ns;
     rows_ = int(info.packet_count);
+    frames_ = info.packet_count;
     digits_ = info.format.starts_with("pcap-nsec") ? 9 : 6;
   } catch (const Error& e) {
     forget();
@@ -51,9 +53,11 @@ void PacketListModel::clear() {
 }
 
 void PacketListModel::forget() {
-  pages_.clear();
-  pageIndex_.clear();
+  dropPages();
   marked_.clear();
+  filtered_ = false;
+  shown_.clear();
+  frames_ = 0;
   problem_.clear();
   dissector_.reset();
   reader_.reset();
@@ -79,7 +83,50 @@ DissectedFrame PacketListModel::dissect(int r) const {
 }
 
 int PacketListModel::rowOfFrame(uint64_t frame) const {
-  return frame >= 1 && frame <= uint64_t(rows_) ? int(frame - 1) : -1;
+  if (!filtered_) return frame >= 1 && frame <= uint64_t(rows_) ? int(frame - 1) : -1;
+  const auto it = std::lower_bound(shown_.begin(), shown_.end(), frame);
+  return it != shown_.end() && *it == frame ? int(it - shown_.begin()) : -1;
+}
+
+uint64_t PacketListModel::frameOfRow(int row) const {
+  if (!filtered_) return uint64_t(row) + 1;
+  return row >= 0 && size_t(row) < shown_.size() ? shown_[size_t(row)] : 0;
+}
+
+void PacketListModel::dropPages() {
+  pages_.clear();
+  pageIndex_.clear();
+}
+
+void PacketListModel::setDisplayedFrames(std::vector<uint64_t> frames) {
+  beginResetModel();
+  dropPages();
+  filtered_ = true;
+  shown_ = std::move(frames);
+  rows_ = int(shown_.size());
+  endResetModel();
+}
+
+void PacketListModel::appendDisplayedFrames(const std::vector<uint64_t>& frames) {
+  if (frames.empty() || !filtered_) return;
+  // The last page may be short: it is read again with the new rows.
+  if (rows_ % kPageRows != 0 && pageIndex_.count(rows_ / kPageRows)) {
+    pages_.erase(pageIndex_[rows_ / kPageRows]);
+    pageIndex_.erase(rows_ / kPageRows);
+  }
+  beginInsertRows({}, rows_, rows_ + int(frames.size()) - 1);
+  shown_.insert(shown_.end(), frames.begin(), frames.end());
+  rows_ = int(shown_.size());
+  endInsertRows();
+}
+
+void PacketListModel::displayAllFrames() {
+  beginResetModel();
+  dropPages();
+  filtered_ = false;
+  shown_.clear();
+  rows_ = reader_ ? int(frames_) : 0;
+  endResetModel();
 }
 
 void PacketListModel::setMarked(int r, bool marked) {
@@ -107,7 +154,46 @@ void PacketListModel::fail(const QString& message) const {
       self, [self, message] { emit self->problemFound(message); }, Qt::QueuedConnection);
 }
 
+void PacketListModel::setColumns(Row& r) const {
+  if (!dissector_) return;
+  try {
+    const DissectedFrame f = dissector_->dissect(r.stored, false);
+    r.source = qs(f.source);
+    r.destination = qs(f.destination);
+    r.protocol = qs(f.protocol);
+    r.info = qs(f.info);
+  } catch (const Error& e) { fail(qs(e.what())); }
+}
+
+// Rows of arbitrary frames: each is one indexed lookup, and one more for the
+// frame captured before it (Wireshark's delta time).
+PacketListModel::Page PacketListModel::loadFilteredPage(int index) const {
+  Page page;
+  const int from = index * kPageRows, to = std::min(rows_, from + kPageRows);
+  int64_t previousShown = 0;
+  for (int row = from; row < to; ++row) {
+    const uint64_t frame = shown_[size_t(row)];
+    const std::optional<PacketRecord> stored = reader_->packet(frame);
+    if (!stored) break;
+    Row r;
+    r.stored = *stored;
+    const std::optional<PacketRecord> before = frame > 1 ? reader_->packet(frame - 1) : std::nullopt;
+    r.previous_ts_ns = before ? before->ts_ns : r.stored.ts_ns;
+    if (row == from) {
+      const std::optional<PacketRecord> above =
+          row > 0 ? reader_->packet(shown_[size_t(row) - 1]) : std::nullopt;
+      previousShown = above ? above->ts_ns : r.stored.ts_ns;
+    }
+    r.previous_displayed_ts_ns = previousShown;
+    previousShown = r.stored.ts_ns;
+    setColumns(r);
+    page.push_back(std::move(r));
+  }
+  return page;
+}
+
 PacketListModel::Page PacketListModel::loadPage(int index) const {
+  if (filtered_) return loadFilteredPage(index);
   const uint64_t first = uint64_t(index) * kPageRows + 1;
   PacketQuery q;
   q.first_frame = first > 1 ? first - 1 : 1;  // the frame before, for the delta times
@@ -120,15 +206,8 @@ PacketListModel::Page PacketListModel::loadPage(int index) const {
     Row r;
     r.stored = stored[i];
     r.previous_ts_ns = i > 0 ? stored[i - 1].ts_ns : r.stored.ts_ns;
-    if (dissector_) {
-      try {
-        const DissectedFrame f = dissector_->dissect(r.stored, false);
-        r.source = qs(f.source);
-        r.destination = qs(f.destination);
-        r.protocol = qs(f.protocol);
-        r.info = qs(f.info);
-      } catch (const Error& e) { fail(qs(e.what())); }
-    }
+    r.previous_displayed_ts_ns = r.previous_ts_ns;
+    setColumns(r);
     page.push_back(std::move(r));
   }
   return page;
@@ -157,9 +236,7 @@ const PacketListModel::Row* PacketListModel::row(int r) const {
 }
 
 QString PacketListModel::timeText(const Row& r) const {
-  // Without a display filter every frame is displayed: the previous
-  // displayed frame is the previous captured one.
-  const FrameTimes t{r.stored.ts_ns, first_ts_ns_, r.previous_ts_ns, r.previous_ts_ns};
+  const FrameTimes t{r.stored.ts_ns, first_ts_ns_, r.previous_ts_ns, r.previous_displayed_ts_ns};
   return qs(formatFrameTime(format_, t, digits_));
 }
 

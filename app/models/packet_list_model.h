@@ -5,7 +5,9 @@
 // kPageRows when a view first asks for them, and at most kMaxPages pages are
 // kept (least recently used go first), so memory is bounded for any capture.
 // As in Wireshark, the visible rows are fetched on the UI thread: a page is
-// one indexed query and kPageRows small dissections.
+// one indexed query and kPageRows small dissections. A display filter's
+// result replaces the rows with the frames it passed (setDisplayedFrames),
+// and grows while a filter that reads the capture again is running.
 #pragma once
 #include <QAbstractTableModel>
 #include <QColor>
@@ -51,9 +53,20 @@ class PacketListModel : public QAbstractTableModel {
   std::optional<PacketRecord> record(int row) const;
   // The row's frame dissected with its details and bytes; throws Error.
   DissectedFrame dissect(int row) const;
-  // Row of frame `frame` (frames are numbered from 1 in file order); -1: none.
+  // Row of frame `frame` (frames are numbered from 1 in file order); -1: not
+  // displayed.
   int rowOfFrame(uint64_t frame) const;
-  uint64_t frameOfRow(int row) const { return uint64_t(row) + 1; }
+  uint64_t frameOfRow(int row) const;
+
+  // Displays only `frames` (ascending), as a display filter passed them;
+  // appendDisplayedFrames adds later ones (a filter still running).
+  void setDisplayedFrames(std::vector<uint64_t> frames);
+  void appendDisplayedFrames(const std::vector<uint64_t>& frames);
+  void displayAllFrames();
+  bool isFiltered() const { return filtered_; }
+  const std::vector<uint64_t>& displayedFrames() const { return shown_; }  // when filtered
+  uint64_t frameCount() const { return frames_; }  // displayed or not
+  int64_t firstTimestamp() const { return first_ts_ns_; }
 
   void setMarked(int row, bool marked);
   bool isMarked(int row) const { return marked_.count(frameOfRow(row)) != 0; }
@@ -79,7 +92,7 @@ class PacketListModel : public QAbstractTableModel {
  private:
   struct Row {
     PacketRecord stored;
-    int64_t previous_ts_ns = 0;
+    int64_t previous_ts_ns = 0, previous_displayed_ts_ns = 0;
     QString source, destination, protocol, info;
   };
   using Page = std::vector<Row>;
@@ -87,6 +100,9 @@ class PacketListModel : public QAbstractTableModel {
   const Row* row(int r) const;
   const Page& page(int index) const;
   Page loadPage(int index) const;
+  Page loadFilteredPage(int index) const;
+  void setColumns(Row& r) const;
+  void dropPages();
   QString timeText(const Row& r) const;
   void fail(const QString& message) const;
 
@@ -96,6 +112,9 @@ class PacketListModel : public QAbstractTableModel {
   mutable std::unique_ptr<FrameDissector> dissector_;  // reset when the capture fails
   int64_t first_ts_ns_ = 0;
   int rows_ = 0;
+  uint64_t frames_ = 0;  // in the database
+  bool filtered_ = false;
+  std::vector<uint64_t> shown_;  // filtered: the displayed frames, ascending
   int digits_ = 6;
   TimeFormat format_ = TimeFormat::Relative;
   std::set<uint64_t> marked_;

@@ -17,7 +17,9 @@
 
 #include "core/error.h"
 #include "models/packet_list_model.h"
+#include "pages/display_filter_bar.h"
 #include "pages/packet_details_view.h"
+#include "widgets/display_filter_edit.h"
 #include "widgets/hex_view.h"
 
 namespace rudp::gui {
@@ -25,6 +27,7 @@ namespace rudp::gui {
 PacketsPage::PacketsPage(QWidget* parent)
     : QWidget(parent),
       m_model(new PacketListModel(this)),
+      m_filter(new DisplayFilterBar(m_model, this)),
       m_list(new QTableView(this)),
       m_details(new PacketDetailsView(this)),
       m_hex(new HexView(this)),
@@ -58,6 +61,16 @@ PacketsPage::PacketsPage(QWidget* parent)
   connect(m_hex, &HexView::byteClicked, m_details,
           [this](int offset) { m_details->selectByte(uint32_t(offset)); });
   connect(m_model, &PacketListModel::problemFound, this, &PacketsPage::setMessage);
+  connect(m_filter, &DisplayFilterBar::rowsReplaced, this, [this] {
+    if (currentFrame() != 0) m_frameBeforeFilter = currentFrame();
+    m_details->showNote(tr("Select a packet to see its details."));
+    m_hex->setBytes({});
+  });
+  connect(m_filter, &DisplayFilterBar::finished, this, [this] {
+    if (m_model->rowCount() == 0) return;
+    const int row = m_model->rowOfFrame(m_frameBeforeFilter);
+    selectRow(row >= 0 ? row : 0);
+  });
   connect(m_export, &QFutureWatcher<QString>::finished, this, [this] {
     const QString result = m_export->result();
     const bool ok = !result.startsWith(QLatin1Char('!'));
@@ -76,6 +89,7 @@ PacketsPage::PacketsPage(QWidget* parent)
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(8, 6, 8, 8);
   layout->addWidget(makeToolBar());
+  layout->addWidget(m_filter);
   layout->addWidget(m_message);
   layout->addWidget(splitter, 1);
   m_message->setWordWrap(true);
@@ -137,8 +151,12 @@ void PacketsPage::addShortcuts() {
   });
   add(QKeySequence(Qt::CTRL | Qt::Key_Up), [this] { step(-1); });
   add(QKeySequence(Qt::CTRL | Qt::Key_Down), [this] { step(1); });
-  add(QKeySequence(Qt::CTRL | Qt::Key_Home), [this] { goToFrame(1); });
-  add(QKeySequence(Qt::CTRL | Qt::Key_End), [this] { goToFrame(quint64(m_model->rowCount())); });
+  add(QKeySequence(Qt::CTRL | Qt::Key_Home), [this] { selectRow(0); });
+  add(QKeySequence(Qt::CTRL | Qt::Key_End), [this] { selectRow(m_model->rowCount() - 1); });
+  add(QKeySequence(Qt::CTRL | Qt::Key_Slash), [this] {
+    m_filter->edit()->setFocus();
+    m_filter->edit()->selectAll();
+  });
   add(QKeySequence(Qt::CTRL | Qt::Key_M), [this] { toggleMark(); });
   add(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_N), [this] { stepMark(1); });
   add(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B), [this] { stepMark(-1); });
@@ -149,11 +167,14 @@ void PacketsPage::open(const QString& dbPath, const QString& capturePath,
   clear();
   m_model->open(dbPath, capturePath, dissectors);
   m_model->setTimeFormat(TimeFormat(m_timeFormat->currentData().toInt()));
+  m_filter->open(dbPath, capturePath, dissectors);
+  m_frameBeforeFilter = 0;
   setMessage(m_model->problem());
   if (m_model->rowCount() > 0) goToFrame(1);
 }
 
 void PacketsPage::clear() {
+  m_filter->clear();
   m_model->clear();
   m_details->showNote(tr("Select a packet to see its details."));
   m_hex->setBytes({});
@@ -163,14 +184,23 @@ void PacketsPage::clear() {
 bool PacketsPage::goToFrame(quint64 frame) {
   const int row = m_model->rowOfFrame(frame);
   if (row < 0) {
-    setMessage(
-        tr("There is no packet %1: the capture has packets 1 to %2.").arg(frame).arg(m_model->rowCount()));
+    if (m_model->isFiltered() && frame >= 1 && frame <= m_model->frameCount())
+      setMessage(tr("Packet %1 is not displayed: the display filter hides it.").arg(frame));
+    else
+      setMessage(tr("There is no packet %1: the capture has packets 1 to %2.")
+                     .arg(frame)
+                     .arg(m_model->frameCount()));
     return false;
   }
+  selectRow(row);
+  return true;
+}
+
+void PacketsPage::selectRow(int row) {
+  if (row < 0 || row >= m_model->rowCount()) return;
   const QModelIndex index = m_model->index(row, 0);
   m_list->setCurrentIndex(index);
   m_list->scrollTo(index, QAbstractItemView::PositionAtCenter);
-  return true;
 }
 
 quint64 PacketsPage::currentFrame() const {
@@ -179,8 +209,8 @@ quint64 PacketsPage::currentFrame() const {
 }
 
 void PacketsPage::step(int delta) {
-  const qint64 next = qint64(currentFrame()) + delta;
-  if (next >= 1 && next <= m_model->rowCount()) goToFrame(quint64(next));
+  const QModelIndex index = m_list->currentIndex();
+  selectRow(index.isValid() ? index.row() + delta : 0);
 }
 
 void PacketsPage::toggleMark() {
@@ -254,9 +284,12 @@ void PacketsPage::chooseExport() {
 
 void PacketsPage::exportFrames(const QString& target, bool markedOnly) {
   if (m_export->isRunning()) return setMessage(tr("An export is still running."));
+  if (m_model->rowCount() == 0) return setMessage(tr("No packets are displayed: nothing to export."));
+  // No frames named: every frame of the capture.
   const std::vector<uint64_t> frames =
       markedOnly ? std::vector<uint64_t>(m_model->markedFrames().begin(), m_model->markedFrames().end())
-                 : std::vector<uint64_t>{};
+      : m_model->isFiltered() ? m_model->displayedFrames()
+                              : std::vector<uint64_t>{};
   m_cancelExport = std::make_shared<std::atomic<bool>>(false);
   setMessage(tr("Exporting %1 packets to %2…")
                  .arg(markedOnly ? frames.size() : size_t(m_model->rowCount()))

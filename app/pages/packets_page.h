@@ -3,8 +3,9 @@
 // selected frame's details (PacketDetailsView) and its bytes (HexView), the
 // selected item's bytes highlighted. Keys as in Wireshark: Ctrl+G go to
 // packet, Ctrl+Up/Down previous/next, Ctrl+Home/End first/last, Ctrl+M mark,
-// Ctrl+Shift+N/B next/previous mark; Export Specified Packets writes the
-// displayed or the marked frames as pcapng in the background.
+// Ctrl+Shift+N/B next/previous mark, Ctrl+/ the display filter
+// (DisplayFilterBar); Export Specified Packets writes the displayed or the
+// marked frames as pcapng in the background.
 #pragma once
 #include <QFutureWatcher>
 #include <QWidget>
@@ -23,6 +24,7 @@ class QToolButton;
 
 namespace rudp::gui {
 
+class DisplayFilterBar;
 class HexView;
 class PacketDetailsView;
 class PacketListModel;
@@ -51,6 +53,7 @@ class PacketsPage : public QWidget {
   QTableView* list() const { return m_list; }
   PacketDetailsView* details() const { return m_details; }
   HexView* bytesView() const { return m_hex; }
+  DisplayFilterBar* filterBar() const { return m_filter; }
   QString message() const;
 
  signals:
@@ -63,10 +66,13 @@ class PacketsPage : public QWidget {
   void addShortcuts();
   void showCurrent();
   void goToTyped();
+  void selectRow(int row);
   void requestTimeline();
   void setMessage(const QString& text);
 
   PacketListModel* m_model;
+  DisplayFilterBar* m_filter;
+  quint64 m_frameBeforeFilter = 0;  // selected again when the filter displays it
   QTableView* m_list;
   PacketDetailsView* m_details;
   HexView* m_hex;

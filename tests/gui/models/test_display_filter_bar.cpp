@@ -1,0 +1,154 @@
+// The Packets page's display filter bar on the GUI sample capture: a bad
+// filter turns red with its message and column and applies nothing; a good
+// one is green; a filter over stored columns is answered from the database,
+// one over dissector fields reads the capture again; both display exactly
+// the frames tshark -Y selects, and Export Specified Packets writes exactly
+// the displayed frames (read back by tshark). Renders the page to PNG.
+#include "catch_qt.h"
+
+#include <QAbstractItemModelTester>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTest>
+#include <QToolButton>
+
+#include "models/packet_list_model.h"
+#include "page_artifacts.h"
+#include "pages/display_filter_bar.h"
+#include "pages/packets_page.h"
+#include "process.h"
+#include "sample_capture.h"
+#include "widgets/display_filter_edit.h"
+
+using namespace rudp;
+using namespace rudp::gui;
+using namespace rudp::test;
+
+namespace {
+
+// The frames tshark -Y passes, with the shipped GRUDP dissector.
+std::vector<uint64_t> tsharkFrames(const std::string& capture, const std::string& filter) {
+  const ProcessResult r = run({TSHARK_EXECUTABLE, "-n", "-r", capture, "-X",
+                               "lua_script:" RUDPSCOPE_SOURCE_DIR "/dissectors/grudp.lua", "-Y", filter, "-T",
+                               "fields", "-e", "frame.number"});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  std::vector<uint64_t> frames;
+  for (const std::string& line : splitLines(r.out)) frames.push_back(std::stoull(line));
+  return frames;
+}
+
+std::vector<uint64_t> displayed(const PacketListModel& model) {
+  std::vector<uint64_t> frames;
+  for (int row = 0; row < model.rowCount(); ++row)
+    frames.push_back(model.index(row, PacketListModel::Number).data().toULongLong());
+  return frames;
+}
+
+struct FilterPage {
+  PacketsPage page;
+  DisplayFilterBar* bar = page.filterBar();
+  DisplayFilterEdit* edit = bar->edit();
+  FilterPage() {
+    const SampleCapture& s = sampleCapture();
+    page.open(QString::fromStdString(s.db), QString::fromStdString(s.pcap), DissectorOptions{});
+    page.resize(1200, 800);
+    page.show();
+    REQUIRE(QTest::qWaitForWindowExposed(&page));
+  }
+  // Types `filter` and presses Enter; waits for it to finish.
+  void apply(const QString& filter) {
+    QSignalSpy finished(bar, &DisplayFilterBar::finished);
+    edit->clear();
+    QTest::keyClicks(edit, filter);
+    REQUIRE(edit->isValid());
+    QTest::keyClick(edit, Qt::Key_Return);
+    REQUIRE((finished.count() > 0 || finished.wait(60000)));
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a bad display filter is red with its message and column, and applies nothing") {
+  FilterPage f;
+  const int rows = f.page.model()->rowCount();
+  QTest::keyClick(&f.page, Qt::Key_Slash, Qt::ControlModifier);
+  CHECK(f.edit->hasFocus());
+  QTest::keyClicks(f.edit, QStringLiteral("grudp.seq >= 10 && udp.port == "));
+  CHECK_FALSE(f.edit->isValid());
+  CHECK(f.edit->palette().color(QPalette::Base) == QColor(0xff, 0xaf, 0xaf));
+  CHECK(f.bar->status() == QStringLiteral("Column 32: Unexpected end of filter expression."));
+  CHECK_FALSE(f.bar->findChild<QToolButton*>(QStringLiteral("packets.applyFilter"))->isEnabled());
+  QTest::keyClick(f.edit, Qt::Key_Return);
+  CHECK(f.page.model()->rowCount() == rows);
+  CHECK_FALSE(f.page.model()->isFiltered());
+  savePagePng(f.page, QStringLiteral("packets-filter-invalid"));
+
+  f.edit->setText(QStringLiteral("grudp.sek == 1"));
+  CHECK(f.bar->status() == QStringLiteral("Column 1: \"grudp.sek\" is neither a field nor a protocol name."));
+  f.edit->setText(QStringLiteral("grudp.type == DATTA"));
+  CHECK(f.bar->status() ==
+        QStringLiteral("Column 15: \"DATTA\" cannot be found among the possible values for grudp.type."));
+  f.edit->setText(QStringLiteral("grudp.type == DATA"));
+  CHECK(f.edit->isValid());
+  CHECK(f.edit->palette().color(QPalette::Base) == QColor(0xaf, 0xff, 0xaf));
+}
+
+TEST_CASE(
+    "display filters show exactly tshark's frames: stored columns from the database, fields read again") {
+  const SampleCapture& s = sampleCapture();
+  FilterPage f;
+  PacketListModel* model = f.page.model();
+  QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::Fatal);
+
+  const std::string stored = "frame.len > 100 && frame.number in {200..3000} && !(frame.time_relative < 2.5)";
+  f.apply(QString::fromStdString(stored));
+  CHECK(f.bar->status().contains(QStringLiteral("answered from the database")));
+  const std::vector<uint64_t> expectStored = tsharkFrames(s.pcap, stored);
+  REQUIRE(expectStored.size() > 100);
+  CHECK(displayed(*model) == expectStored);
+  CHECK(f.bar->status().startsWith(
+      QStringLiteral("Displayed: %1 of %2 packets").arg(expectStored.size()).arg(model->frameCount())));
+
+  const std::string fields = "grudp.type == DATA && grudp.flags.reliable && !(grudp.seq in {100..200})";
+  f.apply(QString::fromStdString(fields));
+  CHECK(f.bar->status().contains(QStringLiteral("packets read again")));
+  const std::vector<uint64_t> expectFields = tsharkFrames(s.pcap, fields);
+  REQUIRE(expectFields.size() > 100);
+  REQUIRE(expectFields.size() < model->frameCount());
+  CHECK(displayed(*model) == expectFields);
+  CHECK(f.edit->recentFilters().mid(0, 2) ==
+        QStringList{QString::fromStdString(fields), QString::fromStdString(stored)});
+  savePagePng(f.page, QStringLiteral("packets-filter-applied"));
+
+  // Ctrl+G to a frame the filter hides says so; Ctrl+End is the last displayed.
+  const uint64_t hidden =
+      expectFields.front() + 1 == expectFields[1] ? expectFields[1] + 1 : expectFields.front() + 1;
+  CHECK_FALSE(f.page.goToFrame(hidden));
+  CHECK(f.page.message() ==
+        QStringLiteral("Packet %1 is not displayed: the display filter hides it.").arg(hidden));
+  QTest::keyClick(f.page.list(), Qt::Key_End, Qt::ControlModifier);
+  CHECK(f.page.currentFrame() == expectFields.back());
+
+  // Export Specified Packets: the displayed frames, read back by tshark.
+  TempDir dir("filter-export");
+  QSignalSpy exported(&f.page, &PacketsPage::exportFinished);
+  f.page.exportFrames(QString::fromStdString(dir / "displayed.pcapng"), false);
+  REQUIRE(exported.wait(30000));
+  CHECK(exported.at(0).at(1).toBool());
+  const ProcessResult back = run(
+      {TSHARK_EXECUTABLE, "-n", "-r", dir / "displayed.pcapng", "-T", "fields", "-e", "frame.time_epoch"});
+  const ProcessResult original = run({TSHARK_EXECUTABLE, "-n", "-r", s.pcap, "-X",
+                                      "lua_script:" RUDPSCOPE_SOURCE_DIR "/dissectors/grudp.lua", "-Y",
+                                      fields, "-T", "fields", "-e", "frame.time_epoch"});
+  CHECK(splitLines(back.out).size() == expectFields.size());
+  CHECK(back.out == original.out);
+
+  // An empty filter displays every frame again.
+  QSignalSpy finished(f.bar, &DisplayFilterBar::finished);
+  f.edit->clear();
+  QTest::keyClick(f.edit, Qt::Key_Return);
+  CHECK_FALSE(model->isFiltered());
+  CHECK(uint64_t(model->rowCount()) == model->frameCount());
+}
