@@ -8,6 +8,7 @@
 #include "decode/decoder.h"
 #include "lua/host.h"
 #include "packets/frame_reader.h"
+#include "session/field_printer.h"
 
 namespace rudp {
 
@@ -136,9 +137,12 @@ struct FrameDissector::Impl {
   DissectResult res;
   FilterFrameSequence sequence;
   FilterFrame last;
+  int64_t first_ts_ns;
+  std::optional<FieldPrinter> field_columns;
+  std::string field_line;
 
   Impl(const std::string& capture, const DissectorOptions& dissectors, int64_t firstTsNs)
-      : reader(capture), decoder(reader.linkType()), sequence(reader.linkType()) {
+      : reader(capture), decoder(reader.linkType()), sequence(reader.linkType()), first_ts_ns(firstTsNs) {
     loadDissectors(host, dissectors);
     host.setFirstTimestamp(firstTsNs);
   }
@@ -226,6 +230,13 @@ const Decoder& FrameDissector::decoder() const { return d->decoder; }
 
 int FrameDissector::timestampDigits() const { return d->reader.timestampDigits(); }
 
+void FrameDissector::setFieldColumns(const std::vector<std::string>& fields) {
+  if (fields.empty())
+    d->field_columns.reset();
+  else
+    d->field_columns.emplace(d->host, fields);
+}
+
 DisplayFilter FrameDissector::compileFilter(std::string_view text) const { return {text, d->host}; }
 
 bool FrameDissector::lastPasses(const DisplayFilter& filter) const {
@@ -252,6 +263,15 @@ DissectedFrame FrameDissector::dissect(const RawPacket& raw, bool withItems) {
   d->last = d->sequence.next(raw, d->pkt, &d->res);
   if (d->res.proto >= 0) out.lua_protocol = d->host.protocols()[d->res.proto].name;
   setColumns(d->pkt, d->res, out);
+  if (d->field_columns) {
+    d->field_line.clear();
+    d->field_columns->line(d->pkt, d->res, d->first_ts_ns, d->field_line);
+    d->field_line.pop_back();  // its '\n'
+    size_t from = 0;
+    for (size_t tab; (tab = d->field_line.find('\t', from)) != std::string::npos; from = tab + 1)
+      out.field_columns.push_back(d->field_line.substr(from, tab - from));
+    out.field_columns.push_back(d->field_line.substr(from));
+  }
   if (withItems) {
     const std::optional<uint32_t> payload = payloadOffset(raw, d->pkt);
     d->layerItems(raw, payload, out);

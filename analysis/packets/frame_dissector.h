@@ -31,6 +31,7 @@ struct DissectedFrame {
   std::string lua_protocol;    // the filter name of the Lua protocol that took the payload; empty: none
   std::vector<uint8_t> bytes;  // as captured
   std::string source, destination, protocol, info;
+  std::vector<std::string> field_columns;  // setFieldColumns' fields, as tshark -T fields -e prints them
   std::vector<FrameItem> items;  // filled when asked for
 };
 
@@ -54,6 +55,10 @@ class FrameDissector {
   // measured from the frame dissected before, so frames must come in order.
   DisplayFilter compileFilter(std::string_view text) const;
   bool lastPasses(const DisplayFilter& filter) const;
+
+  // Wireshark's custom columns ("Apply as Column"): the values of these
+  // fields are given with every frame. Throws Error naming an unknown field.
+  void setFieldColumns(const std::vector<std::string>& fields);
 
   int timestampDigits() const;
   // The decoder the frames went through (the link types it could not read).

@@ -40,6 +40,7 @@ void PacketListModel::open(const QString& dbPath, const QString& capture,
   try {
     dissector_ = std::make_unique<FrameDissector>(capture.toStdString(), dissectors, first_ts_ns_);
     digits_ = dissector_->timestampDigits();
+    setDissectorColumns();
   } catch (const Error& e) {
     problem_ = tr("Source, Destination, Protocol and Info are not shown: %1").arg(qs(e.what()));
   }
@@ -62,6 +63,54 @@ void PacketListModel::forget() {
   dissector_.reset();
   reader_.reset();
   rows_ = 0;
+}
+
+std::vector<std::string> PacketListModel::fieldNames() const {
+  std::vector<std::string> names;
+  for (const QString& f : fieldColumns_) names.push_back(f.toStdString());
+  return names;
+}
+
+// Fields a dissector does not have (the capture was opened with others) are
+// dropped from the columns.
+void PacketListModel::setDissectorColumns() {
+  QStringList kept;
+  for (const QString& f : fieldColumns_) {
+    try {
+      dissector_->setFieldColumns({f.toStdString()});
+      kept << f;
+    } catch (const Error&) {}
+  }
+  fieldColumns_ = kept;
+  dissector_->setFieldColumns(fieldNames());
+}
+
+QString PacketListModel::addFieldColumn(const QString& field) {
+  if (fieldColumns_.contains(field)) return {};
+  if (dissector_) {
+    try {
+      dissector_->setFieldColumns({field.toStdString()});
+    } catch (const Error& e) {
+      dissector_->setFieldColumns(fieldNames());
+      return qs(e.what());
+    }
+  }
+  beginInsertColumns({}, ColumnCount + int(fieldColumns_.size()), ColumnCount + int(fieldColumns_.size()));
+  fieldColumns_ << field;
+  if (dissector_) dissector_->setFieldColumns(fieldNames());
+  dropPages();
+  endInsertColumns();
+  return {};
+}
+
+void PacketListModel::removeFieldColumn(int column) {
+  const int i = column - ColumnCount;
+  if (i < 0 || i >= int(fieldColumns_.size())) return;
+  beginRemoveColumns({}, column, column);
+  fieldColumns_.removeAt(i);
+  if (dissector_) dissector_->setFieldColumns(fieldNames());
+  dropPages();
+  endRemoveColumns();
 }
 
 void PacketListModel::setTimeFormat(TimeFormat format) {
@@ -135,13 +184,13 @@ void PacketListModel::setMarked(int r, bool marked) {
     marked_.insert(frameOfRow(r));
   else
     marked_.erase(frameOfRow(r));
-  emit dataChanged(index(r, 0), index(r, ColumnCount - 1),
+  emit dataChanged(index(r, 0), index(r, columnCount() - 1),
                    {Qt::BackgroundRole, Qt::ForegroundRole, MarkedRole});
 }
 
 void PacketListModel::clearMarks() {
   marked_.clear();
-  if (rows_ > 0) emit dataChanged(index(0, 0), index(rows_ - 1, ColumnCount - 1));
+  if (rows_ > 0) emit dataChanged(index(0, 0), index(rows_ - 1, columnCount() - 1));
 }
 
 void PacketListModel::fail(const QString& message) const {
@@ -162,6 +211,7 @@ void PacketListModel::setColumns(Row& r) const {
     r.destination = qs(f.destination);
     r.protocol = qs(f.protocol);
     r.info = qs(f.info);
+    for (const std::string& v : f.field_columns) r.fields << qs(v);
   } catch (const Error& e) { fail(qs(e.what())); }
 }
 
@@ -243,7 +293,7 @@ QString PacketListModel::timeText(const Row& r) const {
 int PacketListModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : rows_; }
 
 int PacketListModel::columnCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : ColumnCount;
+  return parent.isValid() ? 0 : ColumnCount + int(fieldColumns_.size());
 }
 
 QVariant PacketListModel::data(const QModelIndex& index, int role) const {
@@ -267,7 +317,9 @@ QVariant PacketListModel::data(const QModelIndex& index, int role) const {
     case Protocol: return r->protocol;
     case Length: return r->stored.origlen;
     case Info: return r->info;
-    default: return {};
+    default:
+      return index.column() - ColumnCount < r->fields.size() ? r->fields[index.column() - ColumnCount]
+                                                             : QVariant();
   }
 }
 
@@ -275,6 +327,8 @@ QVariant PacketListModel::headerData(int section, Qt::Orientation orientation, i
   if (orientation != Qt::Horizontal) return {};
   static const char* const names[] = {"No.", "Time", "Source", "Destination", "Protocol", "Length", "Info"};
   if (role == Qt::DisplayRole && section >= 0 && section < ColumnCount) return tr(names[section]);
+  if (role == Qt::DisplayRole && section >= ColumnCount && section - ColumnCount < fieldColumns_.size())
+    return fieldColumns_[section - ColumnCount];
   if (role == Qt::ToolTipRole && section == Time) {
     for (const TimeFormatInfo& f : timeFormats())
       if (f.format == format_) return tr("Time: %1 (View ▸ Time Display Format)").arg(tr(f.label));

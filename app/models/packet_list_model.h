@@ -11,6 +11,7 @@
 #pragma once
 #include <QAbstractTableModel>
 #include <QColor>
+#include <QStringList>
 #include <list>
 #include <memory>
 #include <optional>
@@ -46,6 +47,13 @@ class PacketListModel : public QAbstractTableModel {
   void open(const QString& dbPath, const QString& capture, const DissectorOptions& dissectors);
   void clear();
 
+  // Wireshark's custom columns: a field's values (as tshark -T fields
+  // prints them) after Info. Adding an unknown field returns its one-line
+  // error and changes nothing.
+  QString addFieldColumn(const QString& field);
+  void removeFieldColumn(int column);  // a column index >= ColumnCount
+  QStringList fieldColumns() const { return fieldColumns_; }
+
   void setTimeFormat(TimeFormat format);
   TimeFormat timeFormat() const { return format_; }
 
@@ -65,7 +73,7 @@ class PacketListModel : public QAbstractTableModel {
   void displayAllFrames();
   bool isFiltered() const { return filtered_; }
   const std::vector<uint64_t>& displayedFrames() const { return shown_; }  // when filtered
-  uint64_t frameCount() const { return frames_; }  // displayed or not
+  uint64_t frameCount() const { return frames_; }                          // displayed or not
   int64_t firstTimestamp() const { return first_ts_ns_; }
 
   void setMarked(int row, bool marked);
@@ -94,6 +102,7 @@ class PacketListModel : public QAbstractTableModel {
     PacketRecord stored;
     int64_t previous_ts_ns = 0, previous_displayed_ts_ns = 0;
     QString source, destination, protocol, info;
+    QStringList fields;  // fieldColumns_ values
   };
   using Page = std::vector<Row>;
   void forget();  // no capture: no rows, pages, marks or problem
@@ -102,6 +111,8 @@ class PacketListModel : public QAbstractTableModel {
   Page loadPage(int index) const;
   Page loadFilteredPage(int index) const;
   void setColumns(Row& r) const;
+  std::vector<std::string> fieldNames() const;
+  void setDissectorColumns();
   void dropPages();
   QString timeText(const Row& r) const;
   void fail(const QString& message) const;
@@ -118,6 +129,7 @@ class PacketListModel : public QAbstractTableModel {
   int digits_ = 6;
   TimeFormat format_ = TimeFormat::Relative;
   std::set<uint64_t> marked_;
+  QStringList fieldColumns_;
   // The page cache: most recently used at the front.
   mutable std::list<std::pair<int, Page>> pages_;
   mutable std::unordered_map<int, std::list<std::pair<int, Page>>::iterator> pageIndex_;

@@ -88,6 +88,21 @@ void PacketDetailsView::copyValue() {
   if (currentItem()) QApplication::clipboard()->setText(copyText());
 }
 
+QString PacketDetailsView::filterText() const {
+  const QTreeWidgetItem* item = currentItem();
+  const QString field = item ? item->data(0, FieldRole).toString() : QString();
+  if (field.isEmpty()) return {};
+  const QString value = item->data(0, ValueRole).toString();
+  if (value.isEmpty() || value == field) return field;  // a protocol: it is there
+  bool number = value.startsWith(QLatin1String("0x"));
+  if (!number) value.toDouble(&number);
+  const bool plain = number || value.contains(QLatin1Char(':')) || value.count(QLatin1Char('.')) == 3;
+  if (plain) return field + QStringLiteral(" == ") + value;
+  QString quoted = value;
+  quoted.replace(QLatin1Char('\\'), QStringLiteral("\\\\")).replace(QLatin1Char('"'), QStringLiteral("\\\""));
+  return field + QStringLiteral(" == \"") + quoted + QLatin1Char('"');
+}
+
 void PacketDetailsView::contextMenu(const QPoint& pos) {
   QTreeWidgetItem* item = itemAt(pos);
   if (!item) return;
@@ -96,9 +111,15 @@ void PacketDetailsView::contextMenu(const QPoint& pos) {
   menu.addAction(tr("Copy Value"), this, &PacketDetailsView::copyValue);
   menu.addAction(tr("Copy Line"), this, [item] { QApplication::clipboard()->setText(item->text(0)); });
   const QString field = item->data(0, FieldRole).toString();
-  if (!field.isEmpty())
+  if (!field.isEmpty()) {
     menu.addAction(tr("Copy Field Name (%1)").arg(field), this,
                    [field] { QApplication::clipboard()->setText(field); });
+    menu.addSeparator();
+    menu.addAction(tr("Apply as Column"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I), this,
+                   [this, field] { emit applyAsColumn(field); });
+    menu.addAction(tr("Apply as Filter: %1").arg(filterText()), this,
+                   [this] { emit applyAsFilter(filterText()); });
+  }
   menu.exec(viewport()->mapToGlobal(pos));
 }
 

@@ -28,10 +28,17 @@ class PacketDetailsView : public QTreeWidget {
   // What Ctrl+C copies for the current item.
   QString copyText() const;
   void copyValue();
+  // "field == value" for the current item, as Wireshark's Apply as Filter
+  // writes it; empty when the item has no field.
+  QString filterText() const;
 
  signals:
   // The current item covers [offset, offset + length); length 0: no bytes.
   void bytesSelected(uint32_t offset, uint32_t length);
+  // Context menu (and keys): Wireshark's Apply as Column (Ctrl+Shift+I) and
+  // Apply as Filter (the item's field == its value).
+  void applyAsColumn(const QString& field);
+  void applyAsFilter(const QString& filter);
 
  private:
   void contextMenu(const QPoint& pos);

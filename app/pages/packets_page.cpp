@@ -7,11 +7,14 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSettings>
 #include <QSplitter>
 #include <QTableView>
 #include <QToolButton>
+#include <QTreeWidgetItem>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -23,6 +26,11 @@
 #include "widgets/hex_view.h"
 
 namespace rudp::gui {
+
+namespace {
+// The custom columns (Apply as Column), kept across captures as Wireshark does.
+const char* const kColumnsKey = "packets/fieldColumns";
+}  // namespace
 
 PacketsPage::PacketsPage(QWidget* parent)
     : QWidget(parent),
@@ -61,6 +69,10 @@ PacketsPage::PacketsPage(QWidget* parent)
   connect(m_hex, &HexView::byteClicked, m_details,
           [this](int offset) { m_details->selectByte(uint32_t(offset)); });
   connect(m_model, &PacketListModel::problemFound, this, &PacketsPage::setMessage);
+  connect(m_details, &PacketDetailsView::applyAsColumn, this, &PacketsPage::addFieldColumn);
+  connect(m_details, &PacketDetailsView::applyAsFilter, m_filter, &DisplayFilterBar::apply);
+  m_list->horizontalHeader()->setContextMenuPolicy(Qt::CustomContextMenu);
+  connect(m_list->horizontalHeader(), &QWidget::customContextMenuRequested, this, &PacketsPage::headerMenu);
   connect(m_filter, &DisplayFilterBar::rowsReplaced, this, [this] {
     if (currentFrame() != 0) m_frameBeforeFilter = currentFrame();
     m_details->showNote(tr("Select a packet to see its details."));
@@ -153,6 +165,10 @@ void PacketsPage::addShortcuts() {
   add(QKeySequence(Qt::CTRL | Qt::Key_Down), [this] { step(1); });
   add(QKeySequence(Qt::CTRL | Qt::Key_Home), [this] { selectRow(0); });
   add(QKeySequence(Qt::CTRL | Qt::Key_End), [this] { selectRow(m_model->rowCount() - 1); });
+  add(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_I), [this] {
+    const QTreeWidgetItem* item = m_details->currentItem();
+    if (item) addFieldColumn(item->data(0, PacketDetailsView::FieldRole).toString());
+  });
   add(QKeySequence(Qt::CTRL | Qt::Key_Slash), [this] {
     m_filter->edit()->setFocus();
     m_filter->edit()->selectAll();
@@ -168,6 +184,8 @@ void PacketsPage::open(const QString& dbPath, const QString& capturePath,
   m_model->open(dbPath, capturePath, dissectors);
   m_model->setTimeFormat(TimeFormat(m_timeFormat->currentData().toInt()));
   m_filter->open(dbPath, capturePath, dissectors);
+  for (const QString& field : QSettings().value(QLatin1String(kColumnsKey)).toStringList())
+    m_model->addFieldColumn(field);  // a field these dissectors lack is left out
   m_frameBeforeFilter = 0;
   setMessage(m_model->problem());
   if (m_model->rowCount() > 0) goToFrame(1);
@@ -242,6 +260,27 @@ void PacketsPage::showCurrent() {
     m_details->showNote(QString::fromStdString(e.what()));
     m_hex->setBytes({});
   }
+}
+
+void PacketsPage::addFieldColumn(const QString& field) {
+  if (field.isEmpty()) return;
+  const QString error = m_model->addFieldColumn(field);
+  if (!error.isEmpty()) return setMessage(tr("Apply as Column: %1").arg(error));
+  QSettings().setValue(QLatin1String(kColumnsKey), m_model->fieldColumns());
+}
+
+void PacketsPage::removeFieldColumn(int column) {
+  m_model->removeFieldColumn(column);
+  QSettings().setValue(QLatin1String(kColumnsKey), m_model->fieldColumns());
+}
+
+void PacketsPage::headerMenu(const QPoint& pos) {
+  const int column = m_list->horizontalHeader()->logicalIndexAt(pos);
+  if (column < PacketListModel::ColumnCount) return;
+  QMenu menu(this);
+  menu.addAction(tr("Remove Column %1").arg(m_model->headerData(column, Qt::Horizontal).toString()), this,
+                 [this, column] { removeFieldColumn(column); });
+  menu.exec(m_list->horizontalHeader()->mapToGlobal(pos));
 }
 
 void PacketsPage::goToTyped() {

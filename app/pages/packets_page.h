@@ -48,6 +48,10 @@ class PacketsPage : public QWidget {
   // Exports in the background; exportFinished says how it went.
   void exportFrames(const QString& target, bool markedOnly);
   void chooseExport();
+  // Wireshark's Apply as Column (Ctrl+Shift+I): the field's values after
+  // Info; kept for the next capture. Right-click its header to remove it.
+  void addFieldColumn(const QString& field);
+  void removeFieldColumn(int column);
 
   PacketListModel* model() const { return m_model; }
   QTableView* list() const { return m_list; }
@@ -67,6 +71,7 @@ class PacketsPage : public QWidget {
   void showCurrent();
   void goToTyped();
   void selectRow(int row);
+  void headerMenu(const QPoint& pos);
   void requestTimeline();
   void setMessage(const QString& text);
 

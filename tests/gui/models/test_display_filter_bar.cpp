@@ -12,10 +12,12 @@
 #include <QTableView>
 #include <QTest>
 #include <QToolButton>
+#include <QTreeWidgetItem>
 
 #include "models/packet_list_model.h"
 #include "page_artifacts.h"
 #include "pages/display_filter_bar.h"
+#include "pages/packet_details_view.h"
 #include "pages/packets_page.h"
 #include "process.h"
 #include "sample_capture.h"
@@ -151,4 +153,55 @@ TEST_CASE(
   QTest::keyClick(f.edit, Qt::Key_Return);
   CHECK_FALSE(model->isFiltered());
   CHECK(uint64_t(model->rowCount()) == model->frameCount());
+}
+
+TEST_CASE(
+    "Apply as Column shows a field's values as tshark prints them; Apply as Filter displays its frames") {
+  const SampleCapture& s = sampleCapture();
+  FilterPage f;
+  PacketListModel* model = f.page.model();
+  f.page.addFieldColumn(QStringLiteral("grudp.seq"));
+  f.page.addFieldColumn(QStringLiteral("grudp.flags.reliable"));
+  REQUIRE(model->columnCount() == PacketListModel::ColumnCount + 2);
+  CHECK(model->headerData(PacketListModel::ColumnCount, Qt::Horizontal).toString() ==
+        QStringLiteral("grudp.seq"));
+  const ProcessResult t = run({TSHARK_EXECUTABLE, "-n", "-r", s.pcap, "-X",
+                               "lua_script:" RUDPSCOPE_SOURCE_DIR "/dissectors/grudp.lua", "-T", "fields",
+                               "-e", "grudp.seq", "-e", "grudp.flags.reliable"});
+  const std::vector<std::string> lines = splitLines(t.out);
+  REQUIRE(lines.size() == size_t(model->rowCount()));
+  for (int row : {0, 1, 7, 300, 4000, model->rowCount() - 1}) {
+    const std::vector<std::string> cols = splitTabs(lines[size_t(row)]);
+    INFO("row " << row);
+    CHECK(model->index(row, PacketListModel::ColumnCount).data().toString().toStdString() == cols.at(0));
+    CHECK(model->index(row, PacketListModel::ColumnCount + 1).data().toString().toStdString() == cols.at(1));
+  }
+  CHECK(f.page.message().isEmpty());
+  f.page.addFieldColumn(QStringLiteral("grudp.nosuch"));
+  CHECK(f.page.message().startsWith(QStringLiteral("Apply as Column: unknown field 'grudp.nosuch'")));
+  CHECK(model->columnCount() == PacketListModel::ColumnCount + 2);
+
+  // Apply as Filter on the selected frame's Type item.
+  REQUIRE(f.page.goToFrame(5));
+  QTreeWidgetItem* type = f.page.details()->itemOfField(QStringLiteral("grudp.type"));
+  REQUIRE(type);
+  f.page.details()->setCurrentItem(type);
+  CHECK(f.page.details()->filterText() == QStringLiteral("grudp.type == 0"));
+  QSignalSpy finished(f.bar, &DisplayFilterBar::finished);
+  emit f.page.details()->applyAsFilter(f.page.details()->filterText());
+  REQUIRE(finished.wait(60000));
+  CHECK(displayed(*model) == tsharkFrames(s.pcap, "grudp.type == 0"));
+  CHECK(f.page.currentFrame() == 5);  // still selected: the filter displays it
+
+  // Kept for the next capture, until removed.
+  PacketsPage next;
+  next.open(QString::fromStdString(s.db), QString::fromStdString(s.pcap), DissectorOptions{});
+  CHECK(next.model()->fieldColumns() ==
+        QStringList{QStringLiteral("grudp.seq"), QStringLiteral("grudp.flags.reliable")});
+  f.page.removeFieldColumn(PacketListModel::ColumnCount + 1);
+  f.page.removeFieldColumn(PacketListModel::ColumnCount);
+  CHECK(model->columnCount() == PacketListModel::ColumnCount);
+  PacketsPage after;
+  after.open(QString::fromStdString(s.db), QString::fromStdString(s.pcap), DissectorOptions{});
+  CHECK(after.model()->columnCount() == PacketListModel::ColumnCount);
 }
