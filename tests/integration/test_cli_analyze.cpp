@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "process.h"
+#include "store/store_reader.h"
 
 using namespace rudp::test;
 using nlohmann::json;
@@ -73,6 +74,51 @@ TEST_CASE("analyze of the bundled sample writes a database beside a copy of it")
   REQUIRE(j.status == 0);
   CHECK(json::parse(j.out)["capture"]["packets"] == t["frames"]);
   CHECK(json::parse(j.out)["connections"].size() == t["connections"].size());
+}
+
+TEST_CASE("analyze -Y analyses exactly the frames tshark -Y selects, with the same figures as without it") {
+  TempDir dir("analyze-filter");
+  const std::string cap = dir / "sample.pcap", filter = "ip.addr == 10.0.1.2";
+  std::filesystem::copy_file(std::string(RUDPSCOPE_SOURCE_DIR) + "/resources/sample.pcap", cap);
+  const auto all = run({RUDPSCOPE_CLI, "analyze", cap, "--db", dir / "all.sqlite", "--json", "-q"});
+  const auto some =
+      run({RUDPSCOPE_CLI, "analyze", cap, "--db", dir / "some.sqlite", "--json", "-q", "-Y", filter});
+  INFO(all.err << some.err);
+  REQUIRE(all.status == 0);
+  REQUIRE(some.status == 0);
+  const auto ts =
+      run({TSHARK_EXECUTABLE, "-n", "-r", cap, "-Y", filter, "-T", "fields", "-e", "frame.number"});
+  REQUIRE(ts.status == 0);
+  const std::vector<std::string> expected = splitLines(ts.out);
+  const json a = json::parse(all.out), b = json::parse(some.out);
+  const uint64_t frames = a["capture"]["packets"];
+  REQUIRE(expected.size() > 1000);
+  REQUIRE(expected.size() < frames);
+  CHECK(b["capture"]["packets"] == expected.size());
+  CHECK(some.err == "rudpscope-cli: -Y \"" + filter + "\": " + std::to_string(expected.size()) +
+                        " frames analysed, " + std::to_string(frames - expected.size()) + " left out\n");
+  rudp::StoreReader reader(dir / "some.sqlite");
+  std::vector<std::string> stored;
+  reader.forEachPacket({}, [&](const rudp::PacketRecord& p) { stored.push_back(std::to_string(p.frame)); });
+  CHECK(stored == expected);
+  CHECK(reader.settings().display_filter == filter);
+  // The client's connection, analysed alone, has the figures it has among the others.
+  REQUIRE(b["connections"].size() == 1);
+  json alone = b["connections"][0], among;
+  for (const json& c : a["connections"])
+    if (c["client"] == alone["client"]) among = c;
+  REQUIRE(among.is_object());
+  alone.erase("id");
+  among.erase("id");
+  CHECK(alone == among);
+  // A bad filter: one line, before anything is written.
+  const auto bad =
+      run({RUDPSCOPE_CLI, "analyze", cap, "--db", dir / "bad.sqlite", "-Y", "ip.addr == 10.0.1"});
+  CHECK(bad.status != 0);
+  CHECK(bad.err ==
+        "rudpscope-cli: -Y \"ip.addr == 10.0.1\": \"10.0.1\" is not a valid IPv4 address (rudpscope does not "
+        "resolve host names). (at column 12)\n");
+  CHECK_FALSE(std::filesystem::exists(dir / "bad.sqlite"));
 }
 
 TEST_CASE("past the open-connection cap connections close early and nothing is lost or split") {
