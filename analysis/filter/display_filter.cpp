@@ -134,7 +134,6 @@ bool DisplayFilter::Node::relation(const FilterFields& fields, const FilterFrame
 bool DisplayFilter::Node::test(const FilterFields& fields, const FilterFrame& f) const {
   switch (kind) {
     case Kind::Or: return left->test(fields, f) || right->test(fields, f);
-    case Kind::Xor: return left->test(fields, f) != right->test(fields, f);
     case Kind::And: return left->test(fields, f) && right->test(fields, f);
     case Kind::Not: return !left->test(fields, f);
     case Kind::Exists: values(fields, a, f, xs); return !xs.empty();
@@ -147,7 +146,7 @@ bool DisplayFilter::Node::test(const FilterFields& fields, const FilterFrame& f)
                  compareValues(type, x, item.second.value) <= 0;
         });
       });
-      return negated_in ? !xs.empty() && !in : in;
+      return negated_in != in;  // "not in" is "!(... in ...)": true where the field is absent
     }
     case Kind::BitAnd:
       values(fields, a, f, xs);
@@ -172,7 +171,6 @@ class Compiler {
     out->kind = n.kind;
     switch (n.kind) {
       case Kind::Or:
-      case Kind::Xor:
       case Kind::And:
         out->left = compile(*n.left);
         out->right = compile(*n.right);

@@ -1,8 +1,12 @@
 #include "filter/filter_fields.h"
 
+#include <algorithm>
 #include <cstring>
+#include <optional>
+#include <utility>
 
 #include "decode/header_walk.h"
+#include "decode/link_offset.h"
 #include "lua/host.h"
 
 namespace rudp {
@@ -137,7 +141,9 @@ const BuiltinDef kBuiltins[] = {
 };
 
 // Protocols whose bytes a filter can read (contains, matches, ==).
-bool protocolHasBytes(int b) { return b == Frame || b == Udp || b == Tcp || b == Data; }
+bool protocolHasBytes(int b) {
+  return b == Frame || b == Eth || b == Ip || b == Udp || b == Tcp || b == Data;
+}
 
 FilterType luaType(FieldType t) {
   switch (t) {
@@ -202,12 +208,33 @@ int64_t payloadOffset(const FilterFrame& f) {
   return p - raw.data;
 }
 
-// tshark's data dissector takes a TCP payload and a UDP payload no Lua
-// protocol took.
-bool hasData(const FilterFrame& f) {
+// The frame's own IP datagram when its header is plainly in the frame (no
+// tunnel): from the network layer's start to the header's total length.
+std::optional<std::pair<uint32_t, uint32_t>> ownIpDatagram(const FilterFrame& f) {
+  const RawPacket& raw = *f.raw;
+  const std::optional<uint32_t> at = networkLayerOffset(raw, f.link_type);
+  if (!at || f.pkt->outer_count != 0) return std::nullopt;
+  const uint8_t* ip = raw.data + *at;
+  if (f.pkt->l3 == L3::IPv4 && *at + 20 <= raw.caplen && ip[0] >> 4 == 4)
+    return std::pair{*at, std::min<uint32_t>(uint32_t(ip[2]) << 8 | ip[3], raw.caplen - *at)};
+  if (f.pkt->l3 == L3::IPv6 && *at + 40 <= raw.caplen && ip[0] >> 4 == 6)
+    return std::pair{*at, std::min<uint32_t>(40 + (uint32_t(ip[4]) << 8 | ip[5]), raw.caplen - *at)};
+  return std::nullopt;
+}
+
+// tshark's data layers: an IPv4 fragment held for reassembly (its bytes
+// after the IP header), then a TCP payload or a UDP payload no Lua protocol
+// took. Each as its bytes.
+void dataLayers(const FilterFrame& f, std::vector<FilterValue>& out) {
   const DecodedPacket& p = *f.pkt;
+  if (p.ip_fragment && p.l3 == L3::IPv4)
+    if (const auto ip = ownIpDatagram(f)) {
+      const uint32_t headerLen = (f.raw->data[ip->first] & 0x0fu) * 4;
+      if (ip->second > headerLen)
+        out.push_back(byteView(f.raw->data + ip->first + headerLen, ip->second - headerLen));
+    }
   const bool unclaimed = p.l4 == L4::UDP && (!f.res || f.res->proto < 0);
-  return (p.l4 == L4::TCP || unclaimed) && p.payload_len > 0;
+  if ((p.l4 == L4::TCP || unclaimed) && p.payload_len > 0) out.push_back(byteView(p.payload, p.payload_len));
 }
 
 void ethernet(int which, const RawPacket& raw, std::vector<FilterValue>& out) {
@@ -228,6 +255,7 @@ void ethernet(int which, const RawPacket& raw, std::vector<FilterValue>& out) {
     const unsigned type = unsigned(d[at]) << 8 | d[at + 1];
     if (type != 0x8100 && type != 0x88a8) return;
     const unsigned tci = unsigned(d[at + 2]) << 8 | d[at + 3];
+    if (type != 0x8100) continue;  // 802.1ad is tshark's ieee8021ad, not vlan
     if (which == Vlan) out.push_back(byteView(d + at + 2, 4));
     if (which == VlanId) out.push_back(number(tci & 0xfff));
     if (which == VlanPriority) out.push_back(number(tci >> 13));
@@ -236,7 +264,7 @@ void ethernet(int which, const RawPacket& raw, std::vector<FilterValue>& out) {
 
 void ipHeader(int which, const OuterHeader& h, std::vector<FilterValue>& out) {
   const bool v4 = h.l3 == L3::IPv4, v6 = h.l3 == L3::IPv6;
-  if (v4 && which == Ip) out.push_back({});
+  if (v4 && which == Ip) out.push_back({});  // bytes: see ipProtocol
   if (v4 && (which == IpSrc || which == IpAddr)) out.push_back(address(h.src));
   if (v4 && (which == IpDst || which == IpAddr)) out.push_back(address(h.dst));
   if (v4 && which == IpProto) out.push_back(number(h.ip_proto));
@@ -252,9 +280,24 @@ void ipHeader(int which, const OuterHeader& h, std::vector<FilterValue>& out) {
 }
 
 // The packet's own UDP or TCP header and payload, when they are in the frame.
+// A reassembled datagram's are in the reassembly buffer, which holds the
+// whole IP payload: the transport header right before the payload.
 void transportBytes(const FilterFrame& f, uint32_t header, std::vector<FilterValue>& out) {
+  const DecodedPacket& p = *f.pkt;
   const int64_t at = payloadOffset(f);
-  if (at >= header) out.push_back(byteView(f.raw->data + at - header, header + f.pkt->payload_len));
+  if (at >= header)
+    out.push_back(byteView(f.raw->data + at - header, header + p.payload_len));
+  else if (at < 0 && p.ip_reassembled && p.payload)
+    out.push_back(byteView(p.payload - header, header + p.payload_len));
+}
+
+// One item per IPv4 header, outermost first; the frame's own datagram has
+// its bytes.
+void ipProtocol(const FilterFrame& f, std::vector<FilterValue>& out) {
+  forEachIpHeader(*f.pkt, [&](const OuterHeader& h) { ipHeader(Ip, h, out); });
+  const auto own = ownIpDatagram(f);  // only without tunnels: then the packet's is the first
+  if (own && f.pkt->l3 == L3::IPv4 && !out.empty())
+    out.front() = byteView(f.raw->data + own->first, own->second);
 }
 
 // One item per UDP header, outermost first; only the packet's own header has
@@ -327,12 +370,10 @@ void frame(int which, const FilterFrame& f, std::vector<FilterValue>& out) {
 }
 
 void data(int which, const FilterFrame& f, std::vector<FilterValue>& out) {
-  if (!hasData(f)) return;
-  const DecodedPacket& p = *f.pkt;
+  const size_t from = out.size();
+  dataLayers(f, out);
   if (which == DataLen)
-    out.push_back(number(p.payload_len));
-  else
-    out.push_back(byteView(p.payload, p.payload_len));
+    for (size_t i = from; i < out.size(); ++i) out[i] = number(out[i].bytes.size());
 }
 
 void builtinValues(int which, const FilterFrame& f, std::vector<FilterValue>& out) {
@@ -343,6 +384,7 @@ void builtinValues(int which, const FilterFrame& f, std::vector<FilterValue>& ou
     return;
   }
   if (which == Udp) return udpProtocol(f, out);
+  if (which == Ip) return ipProtocol(f, out);
   if (which <= UdpLength) return forEachIpHeader(p, [&](const OuterHeader& h) { ipHeader(which, h, out); });
   if (which <= TcpTsecr) return tcp(which, f, out);
   if (which == Icmp && p.l3 == L3::IPv4 && p.ip_proto == 1 && !p.ip_fragment) out.push_back({});

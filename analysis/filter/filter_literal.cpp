@@ -105,8 +105,10 @@ FilterLiteral ipAddress(const FilterOperand& o, int family) {
   return l;
 }
 
-// "01:02:03", "01-02-03", "01.02.03" or "010203".
+// "01:02:03", "01-02-03", "01.02.03", "010203", or Cisco's "0102.0304.0506".
 bool parseBytes(const std::string& t, std::string& out) {
+  const bool cisco = t.size() == 14 && t[4] == '.' && t[9] == '.';
+  if (cisco) return parseBytes(t.substr(0, 4) + t.substr(5, 4) + t.substr(10, 4), out);
   const bool separated = t.find_first_of(":-.") != std::string::npos;
   size_t i = 0;
   while (i < t.size()) {

@@ -7,24 +7,7 @@ namespace rudp {
 
 namespace {
 
-enum class Tok {
-  End,
-  Word,
-  String,
-  LParen,
-  RParen,
-  LBrace,
-  RBrace,
-  Comma,
-  Op,
-  And,
-  Or,
-  Xor,
-  Not,
-  In,
-  Amp,
-  Bad
-};
+enum class Tok { End, Word, String, LParen, RParen, LBrace, RBrace, Comma, Op, And, Or, Not, In, Amp, Bad };
 
 struct Token {
   Tok type = Tok::End;
@@ -47,7 +30,6 @@ struct Keyword {
 const Keyword kKeywords[] = {
     {"and", Tok::And, {}},
     {"or", Tok::Or, {}},
-    {"xor", Tok::Xor, {}},
     {"not", Tok::Not, {}},
     {"in", Tok::In, {}},
     {"eq", Tok::Op, FilterOp::AnyEq},
@@ -80,7 +62,6 @@ const Symbol kSymbols[] = {
     {">=", Tok::Op, FilterOp::Ge},
     {"&&", Tok::And, {}},
     {"||", Tok::Or, {}},
-    {"^^", Tok::Xor, {}},
     {"<", Tok::Op, FilterOp::Lt},
     {">", Tok::Op, FilterOp::Gt},
     {"~", Tok::Op, FilterOp::Matches},
@@ -226,20 +207,12 @@ class Parser {
     return n;
   }
 
-  // Wireshark's precedence: or < xor < and < not.
+  // Wireshark's precedence: or < and < not (4.0 has no xor).
   std::unique_ptr<FilterNode> orExpr() {
-    auto n = xorExpr();
+    auto n = andExpr();
     while (cur_.type == Tok::Or) {
       advance();
-      n = binary(FilterNode::Kind::Or, std::move(n), xorExpr());
-    }
-    return n;
-  }
-  std::unique_ptr<FilterNode> xorExpr() {
-    auto n = andExpr();
-    while (cur_.type == Tok::Xor) {
-      advance();
-      n = binary(FilterNode::Kind::Xor, std::move(n), andExpr());
+      n = binary(FilterNode::Kind::Or, std::move(n), andExpr());
     }
     return n;
   }

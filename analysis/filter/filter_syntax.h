@@ -44,9 +44,9 @@ struct FilterSetItem {
 };
 
 struct FilterNode {
-  enum class Kind { Or, Xor, And, Not, Exists, Compare, In, BitAnd } kind;
+  enum class Kind { Or, And, Not, Exists, Compare, In, BitAnd } kind;
   size_t pos = 0, len = 0;
-  std::unique_ptr<FilterNode> left, right;  // Or/Xor/And: both; Not: left
+  std::unique_ptr<FilterNode> left, right;  // Or/And: both; Not: left
   FilterOperand lhs;                        // Exists, Compare, In, BitAnd
   FilterOperand rhs;                        // Compare; BitAnd: the mask
   FilterOp op = FilterOp::AnyEq;            // Compare; BitAnd with `compare_masked`

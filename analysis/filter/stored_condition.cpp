@@ -62,7 +62,6 @@ class Translator {
   std::optional<FrameCondition> operator()(const DisplayFilter::Node& n) const {
     switch (n.kind) {
       case Kind::Or: return both(FrameCondition::Kind::Or, n);
-      case Kind::Xor: return both(FrameCondition::Kind::Xor, n);
       case Kind::And: return both(FrameCondition::Kind::And, n);
       case Kind::Not: {
         auto inner = (*this)(*n.left);

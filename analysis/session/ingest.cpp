@@ -65,16 +65,23 @@ class BatchReader {
   const Decoder& decoder() const { return decoder_; }
 
  private:
-  // Copies the frame into the slot; true when the payload lies in it (else
-  // it is in a reassembly buffer and copied apart).
+  // Copies the frame into the slot, and points the payload into the copy;
+  // false when the caller must copy the payload itself.
   bool keepFrame(BatchSlot& s) const {
     s.frame.assign(raw_.data, raw_.data + raw_.caplen);
     s.raw = raw_;
     s.raw.data = s.frame.data();
     s.raw.interface_name = nullptr;  // the reader's, gone with the next frame
     const uint8_t* p = s.pkt.payload;
-    if (!p || p < raw_.data || p > raw_.data + raw_.caplen) return false;
-    s.pkt.payload = s.frame.data() + (p - raw_.data);
+    if (p && p >= raw_.data && p <= raw_.data + raw_.caplen) {
+      s.pkt.payload = s.frame.data() + (p - raw_.data);
+      return true;
+    }
+    if (!p || !s.pkt.ip_reassembled) return false;
+    // A reassembled datagram: its transport header comes along (the filter's udp/tcp bytes).
+    const uint32_t header = s.pkt.l4 == L4::UDP ? 8 : s.pkt.l4 == L4::TCP ? s.pkt.tcp.header_len : 0;
+    s.payload.assign(p - header, p + s.pkt.payload_len);
+    s.pkt.payload = s.payload.data() + header;
     return true;
   }
 

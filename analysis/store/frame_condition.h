@@ -8,11 +8,11 @@
 namespace rudp {
 
 struct FrameCondition {
-  enum class Kind { All, And, Or, Xor, Not, Compare } kind = Kind::All;
+  enum class Kind { All, And, Or, Not, Compare } kind = Kind::All;
   enum class Column { Frame, WireLength, CapturedLength, TimeNs } column = Column::Frame;
   enum class Op { Eq, Ne, Lt, Le, Gt, Ge } op = Op::Eq;
   int64_t value = 0;                     // TimeNs: nanoseconds since the epoch
-  std::vector<FrameCondition> children;  // And, Or, Xor: two; Not: one
+  std::vector<FrameCondition> children;  // And, Or: two; Not: one
 };
 
 }  // namespace rudp

@@ -247,7 +247,7 @@ void conditionSql(const FrameCondition& c, std::string& sql, std::vector<int64_t
       return;
     default: break;
   }
-  const char* join = c.kind == K::And ? ") AND (" : c.kind == K::Or ? ") OR (" : ") != (";
+  const char* join = c.kind == K::And ? ") AND (" : ") OR (";
   sql += "((";
   conditionSql(c.children.at(0), sql, values);
   sql += join;

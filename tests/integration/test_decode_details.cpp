@@ -14,24 +14,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The committed captures the details are compared on. The TCP lab captures
-// (tests/netns/data) are left out: tshark does not hand a retransmitted
-// segment to its data dissector, and decode -V has no TCP analysis.
-std::vector<std::string> committedCaptures() {
-  std::vector<std::string> caps;
-  const fs::path root(RUDPSCOPE_SOURCE_DIR);
-  for (const fs::path& dir : {root / "tests" / "data" / "link", root / "tests" / "kcp_enet" / "data"}) {
-    for (const auto& e : fs::recursive_directory_iterator(dir)) {
-      const auto ext = e.path().extension();
-      const bool cut = e.path().filename().string().find("trunc") != std::string::npos;
-      if ((ext == ".pcap" || ext == ".pcapng") && !cut) caps.push_back(e.path().string());
-    }
-  }
-  caps.push_back((root / "resources" / "sample.pcap").string());
-  std::sort(caps.begin(), caps.end());
-  return caps;
-}
-
 // Both programs' -V output for `capture`; checks they are the same lines.
 size_t compareDetails(const std::string& capture, const std::vector<std::string>& scripts,
                       const std::string& expand, bool defaults) {

@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::vector<std::string> committedCaptures() {
+std::vector<std::string> linkAndSampleCaptures() {
   std::vector<std::string> caps;
   for (const auto& e : fs::directory_iterator(fs::path(RUDPSCOPE_SOURCE_DIR) / "tests" / "data" / "link")) {
     const auto ext = e.path().extension();
@@ -80,7 +80,7 @@ std::vector<std::vector<std::string>> tsharkColumns(const std::string& capture,
 TEST_CASE("the packet list's columns agree with tshark on every committed capture") {
   TempDir dir("packet-columns");
   std::map<std::string, size_t> infoCompared;  // protocol -> frames whose Info was compared
-  for (const std::string& capture : committedCaptures()) {
+  for (const std::string& capture : linkAndSampleCaptures()) {
     INFO("capture " << capture);
     const std::string db = analyse(capture, dir);
     StoreReader reader(db);

@@ -14,6 +14,22 @@ namespace fs = std::filesystem;
 
 namespace rudp::test {
 
+std::vector<std::string> committedCaptures() {
+  namespace fs = std::filesystem;
+  std::vector<std::string> caps;
+  const fs::path root(RUDPSCOPE_SOURCE_DIR);
+  for (const fs::path& dir : {root / "tests" / "data" / "link", root / "tests" / "kcp_enet" / "data"}) {
+    for (const auto& e : fs::recursive_directory_iterator(dir)) {
+      const auto ext = e.path().extension();
+      const bool cut = e.path().filename().string().find("trunc") != std::string::npos;
+      if ((ext == ".pcap" || ext == ".pcapng") && !cut) caps.push_back(e.path().string());
+    }
+  }
+  caps.push_back((root / "resources" / "sample.pcap").string());
+  std::sort(caps.begin(), caps.end());
+  return caps;
+}
+
 std::vector<std::string> shippedDissectors() {
   std::vector<std::string> files;
   for (const auto& e : fs::directory_iterator(fs::path(RUDPSCOPE_SOURCE_DIR) / "dissectors"))
