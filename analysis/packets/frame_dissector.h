@@ -32,7 +32,7 @@ struct DissectedFrame {
   std::vector<uint8_t> bytes;  // as captured
   std::string source, destination, protocol, info;
   std::vector<std::string> field_columns;  // setFieldColumns' fields, as tshark -T fields -e prints them
-  std::vector<FrameItem> items;  // filled when asked for
+  std::vector<FrameItem> items;            // filled when asked for
 };
 
 class FrameDissector {

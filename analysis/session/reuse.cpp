@@ -16,8 +16,7 @@ bool sameSetting(double a, double b) { return std::abs(a - b) <= 1e-6 * std::max
 bool sameAnalysis(const AnalysisSettings& stored, const IngestOptions& options) {
   const ana::AnalyzerConfig& cfg = options.analysis;
   if (stored.analysed != options.analyze_connections || stored.display_filter != options.display_filter ||
-      !sameSetting(stored.stall_ms, cfg.stall_ms) ||
-      stored.rtt_limits_ms.size() != cfg.rtt_limits_ms.size())
+      !sameSetting(stored.stall_ms, cfg.stall_ms) || stored.rtt_limits_ms.size() != cfg.rtt_limits_ms.size())
     return false;
   for (size_t i = 0; i < cfg.rtt_limits_ms.size(); ++i)
     if (!sameSetting(stored.rtt_limits_ms[i], cfg.rtt_limits_ms[i])) return false;
