@@ -90,7 +90,7 @@ void PacketDetailsView::copyValue() {
 
 QString PacketDetailsView::filterText() const {
   const QTreeWidgetItem* item = currentItem();
-  const QString field = item ? item->data(0, FieldRole).toString() : QString();
+  QString field = item ? item->data(0, FieldRole).toString() : QString();
   if (field.isEmpty()) return {};
   const QString value = item->data(0, ValueRole).toString();
   if (value.isEmpty() || value == field) return field;  // a protocol: it is there
