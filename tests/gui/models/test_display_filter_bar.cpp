@@ -8,6 +8,7 @@
 
 #include <QAbstractItemModelTester>
 #include <QLineEdit>
+#include <QProgressBar>
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
@@ -15,12 +16,14 @@
 #include <QTreeWidgetItem>
 
 #include "models/packet_list_model.h"
+#include "packets/frame_filter_scan.h"
 #include "page_artifacts.h"
 #include "pages/display_filter_bar.h"
 #include "pages/packet_details_view.h"
 #include "pages/packets_page.h"
 #include "process.h"
 #include "sample_capture.h"
+#include "session/ingest.h"
 #include "widgets/display_filter_edit.h"
 
 using namespace rudp;
@@ -204,4 +207,50 @@ TEST_CASE(
   PacketsPage after;
   after.open(QString::fromStdString(s.db), QString::fromStdString(s.pcap), DissectorOptions{});
   CHECK(after.model()->columnCount() == PacketListModel::ColumnCount);
+}
+
+TEST_CASE(
+    "a filter that reads the capture again fills the list as it goes, with progress, and Cancel stops it") {
+  TempDir dir("filter-cancel");
+  const std::string pcap = dir / "big.pcap", db = dir / "big.sqlite";
+  const ProcessResult sim = run({GRUDP_SIM, "--out", pcap, "--truth", dir / "big.json", "--connections", "32",
+                                 "--duration", "60", "--seed", "3", "--loss", "0.01"});
+  REQUIRE(sim.status == 0);
+  const CaptureInfo info = ingestCapture(pcap, db, DissectorOptions{}).capture;
+  REQUIRE(info.packet_count > 150000);
+  PacketsPage page;
+  page.open(QString::fromStdString(db), QString::fromStdString(pcap), DissectorOptions{});
+  page.show();
+  REQUIRE(QTest::qWaitForWindowExposed(&page));
+  DisplayFilterBar* bar = page.filterBar();
+  auto* progress = bar->findChild<QProgressBar*>(QStringLiteral("packets.filterProgress"));
+  auto* cancel = bar->findChild<QToolButton*>(QStringLiteral("packets.cancelFilter"));
+  REQUIRE(progress);
+  REQUIRE(cancel);
+  CHECK_FALSE(progress->isVisible());
+
+  const QString filter = QStringLiteral("grudp.flags.reliable && grudp.seq > 0");
+  QSignalSpy inserted(page.model(), &QAbstractItemModel::rowsInserted);
+  QSignalSpy finished(bar, &DisplayFilterBar::finished);
+  bar->apply(filter);
+  REQUIRE(inserted.wait(30000));  // the first frames passed, the rest still being read
+  CHECK(progress->isVisible());
+  CHECK(cancel->isVisible());
+  CHECK(bar->isRunning());
+  QTest::mouseClick(cancel, Qt::LeftButton);
+  REQUIRE((finished.count() > 0 || finished.wait(30000)));
+  const int shown = page.model()->rowCount();
+  CHECK(bar->status() ==
+        QStringLiteral("Filter cancelled: %1 packets displayed from the part read").arg(shown));
+  CHECK_FALSE(progress->isVisible());
+  CHECK_FALSE(bar->isRunning());
+
+  // What it displayed is the start of what the whole filter passes.
+  std::vector<uint64_t> expected;
+  scanFramesPassing(pcap, DissectorOptions{}, filter.toStdString(), [&](FrameScanStep&& step) {
+    expected.insert(expected.end(), step.passed.begin(), step.passed.end());
+  });
+  REQUIRE(shown > 0);
+  REQUIRE(size_t(shown) < expected.size());
+  CHECK(displayed(*page.model()) == std::vector<uint64_t>(expected.begin(), expected.begin() + shown));
 }
