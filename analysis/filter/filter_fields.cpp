@@ -165,22 +165,6 @@ FilterType luaType(FieldType t) {
   }
 }
 
-int luaWidth(FieldType t) {
-  switch (t) {
-    case FieldType::UInt8:
-    case FieldType::Int8:
-    case FieldType::Char: return 1;
-    case FieldType::UInt16:
-    case FieldType::Int16: return 2;
-    case FieldType::UInt24:
-    case FieldType::Int24: return 3;
-    case FieldType::UInt32:
-    case FieldType::Int32:
-    case FieldType::FrameNum: return 4;
-    default: return 8;
-  }
-}
-
 FilterValue number(uint64_t u) {
   FilterValue v;
   v.u = u;
@@ -426,7 +410,7 @@ FilterFields::FilterFields(const LuaHost& host) : host_(host) {
     FilterFieldDef d;
     d.name = fields[i].abbrev;
     d.type = luaType(fields[i].type);
-    d.width = luaWidth(fields[i].type);
+    d.width = fieldTypeWidth(fields[i].type);  // 0: 8 bytes
     d.lua = static_cast<int>(i);
     d.has_bytes = d.type == FilterType::Protocol;
     lua_.push_back(std::move(d));

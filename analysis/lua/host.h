@@ -37,6 +37,9 @@ enum class FieldType : uint8_t {
   Protocol  // a Proto's own item (tree:add(proto, ...)); abbrev = filter name
 };
 
+// A field type's natural size in bytes (Bool, Bytes, String, ...: 0).
+int fieldTypeWidth(FieldType t);
+
 struct FieldInfo {
   std::string abbrev;  // "grudp.seq"
   std::string name;    // "Sequence number"

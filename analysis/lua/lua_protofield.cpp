@@ -65,29 +65,8 @@ bool isSigned(FieldType t) {
          t == FieldType::Int64;
 }
 
-int widthOf(FieldType t) {
-  switch (t) {
-    case FieldType::UInt8:
-    case FieldType::Int8:
-    case FieldType::Char: return 1;
-    case FieldType::UInt16:
-    case FieldType::Int16: return 2;
-    case FieldType::UInt24:
-    case FieldType::Int24: return 3;
-    case FieldType::UInt32:
-    case FieldType::Int32:
-    case FieldType::FrameNum:
-    case FieldType::IPv4:
-    case FieldType::Float: return 4;
-    case FieldType::UInt64:
-    case FieldType::Int64:
-    case FieldType::Double: return 8;
-    default: return 0;
-  }
-}
-
 bool isInteger(FieldType t) {
-  return widthOf(t) > 0 && t != FieldType::IPv4 && t != FieldType::Float && t != FieldType::Double;
+  return fieldTypeWidth(t) > 0 && t != FieldType::IPv4 && t != FieldType::Float && t != FieldType::Double;
 }
 
 uint64_t optMask(lua_State* L, State* s, int i) {
@@ -147,7 +126,7 @@ int makeField(lua_State* L, FieldType type, const char* fn, int first, int name_
   pf.info.mask = mask;
   pf.shift = mask ? std::countr_zero(mask) : 0;
   pf.mask_bits = mask ? std::popcount(mask) : 0;
-  pf.width = widthOf(type);
+  pf.width = fieldTypeWidth(type);
   pf.is_signed = isSigned(type);
   s->pfields.push_back(pf);
   auto* u = newUd<FieldUd>(L, s, T::ProtoField);
@@ -241,3 +220,28 @@ void openProtoField(lua_State* L, State* s) {
 }
 
 }  // namespace rudp::lua
+
+namespace rudp {
+
+int fieldTypeWidth(FieldType t) {
+  switch (t) {
+    case FieldType::UInt8:
+    case FieldType::Int8:
+    case FieldType::Char: return 1;
+    case FieldType::UInt16:
+    case FieldType::Int16: return 2;
+    case FieldType::UInt24:
+    case FieldType::Int24: return 3;
+    case FieldType::UInt32:
+    case FieldType::Int32:
+    case FieldType::FrameNum:
+    case FieldType::IPv4:
+    case FieldType::Float: return 4;
+    case FieldType::UInt64:
+    case FieldType::Int64:
+    case FieldType::Double: return 8;
+    default: return 0;
+  }
+}
+
+}  // namespace rudp
