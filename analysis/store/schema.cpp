@@ -122,6 +122,11 @@ CREATE TABLE packet_chunks(conn INTEGER NOT NULL, chunk INTEGER NOT NULL, dir IN
   last_frame INTEGER NOT NULL, min_ts_ns INTEGER NOT NULL, max_ts_ns INTEGER NOT NULL,
   frames TEXT NOT NULL);
 CREATE UNIQUE INDEX packet_chunks_by_conn ON packet_chunks(conn, chunk, dir);
+-- Every frame's number, lengths and time, packed (analysis/store/frame_index.h)
+-- `frames` frames to a row in frame order: what a display filter over those
+-- columns reads instead of the packets table.
+CREATE TABLE frame_index(first_frame INTEGER PRIMARY KEY, frames INTEGER NOT NULL,
+  data BLOB NOT NULL);
 )sql";
 }  // namespace
 

@@ -5,8 +5,8 @@
 namespace rudp::store {
 
 // Bumped on every incompatible change; readers reject other versions.
-// 2: chunk directories (rtt, rate, packet); 3: live_capture.
-inline constexpr int kSchemaVersion = 6;
+// 2: chunk directories (rtt, rate, packet); 3: live_capture; 7: frame_index.
+inline constexpr int kSchemaVersion = 7;
 
 // Creates every table in an empty database.
 void createSchema(sql::Database& db);

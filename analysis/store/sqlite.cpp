@@ -51,6 +51,10 @@ Statement& Statement::bind(int i, std::string_view v) {
   sqlite3_bind_text(st_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
   return *this;
 }
+Statement& Statement::bindBlob(int i, std::string_view v) {
+  sqlite3_bind_blob(st_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT);
+  return *this;
+}
 Statement& Statement::bindNull(int i) {
   sqlite3_bind_null(st_, i);
   return *this;

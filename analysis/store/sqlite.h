@@ -40,6 +40,7 @@ class Statement {
   Statement& bind(int i, double v);
   Statement& bind(int i, std::string_view v);
   Statement& bindNull(int i);
+  Statement& bindBlob(int i, std::string_view v);
   template <class T>
   Statement& bind(int i, const std::optional<T>& v) {
     return v ? bind(i, *v) : bindNull(i);
@@ -53,6 +54,11 @@ class Statement {
   double real(int col) const { return sqlite3_column_double(st_, col); }
   bool isNull(int col) const { return sqlite3_column_type(st_, col) == SQLITE_NULL; }
   std::string text(int col) const;
+  // Valid until the next step or reset.
+  std::string_view blob(int col) const {
+    const void* p = sqlite3_column_blob(st_, col);
+    return {static_cast<const char*>(p), static_cast<size_t>(sqlite3_column_bytes(st_, col))};
+  }
   sqlite3_stmt* handle() const { return st_; }
 
  private:

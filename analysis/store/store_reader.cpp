@@ -4,6 +4,7 @@
 
 #include "core/contract.h"
 #include "core/error.h"
+#include "store/frame_index.h"
 #include "store/row_decoders.h"
 #include "store/schema.h"
 
@@ -225,50 +226,18 @@ std::optional<PacketRecord> StoreReader::packet(uint64_t frame) {
   return one.front();
 }
 
-namespace {
-
-// The condition as SQL over the packets table; values are bound in order.
-void conditionSql(const FrameCondition& c, std::string& sql, std::vector<int64_t>& values) {
-  using K = FrameCondition::Kind;
-  static const char* const columns[] = {"frame", "origlen", "caplen", "ts_ns"};
-  static const char* const ops[] = {" = ", " != ", " < ", " <= ", " > ", " >= "};
-  switch (c.kind) {
-    case K::All: sql += "1"; return;
-    case K::Compare:
-      sql += columns[int(c.column)];
-      sql += ops[int(c.op)];
-      sql += "?";
-      values.push_back(c.value);
-      return;
-    case K::Not:
-      sql += "NOT (";
-      conditionSql(c.children.at(0), sql, values);
-      sql += ")";
-      return;
-    default: break;
-  }
-  const char* join = c.kind == K::And ? ") AND (" : ") OR (";
-  sql += "((";
-  conditionSql(c.children.at(0), sql, values);
-  sql += join;
-  conditionSql(c.children.at(1), sql, values);
-  sql += "))";
-}
-
-}  // namespace
-
 std::vector<uint64_t> StoreReader::framesWhere(const FrameCondition& condition,
                                                const std::atomic<bool>* cancel) {
-  std::string sql = "SELECT frame FROM packets WHERE ";
-  std::vector<int64_t> values;
-  conditionSql(condition, sql, values);
-  sql += " ORDER BY frame";
-  Statement st(d->db, sql.c_str());
-  for (size_t i = 0; i < values.size(); ++i) st.bind(int(i) + 1, values[i]);
+  Statement st(d->db, "SELECT frames, data FROM frame_index ORDER BY first_frame");
   std::vector<uint64_t> out;
   while (st.step()) {
-    out.push_back(static_cast<uint64_t>(st.int64(0)));
-    if (cancel && out.size() % 65536 == 0 && cancel->load(std::memory_order_relaxed)) throw Cancelled();
+    if (cancel && cancel->load(std::memory_order_relaxed)) throw Cancelled();
+    const bool whole = store::forEachIndexedFrame(
+        st.blob(1), static_cast<size_t>(st.int64(0)), [&](const FrameColumns& frame) {
+          if (condition.holdsFor(frame))
+            out.push_back(static_cast<uint64_t>(frame[size_t(FrameCondition::Column::Frame)]));
+        });
+    if (!whole) throw StoreError("'" + d->db.path() + "' is damaged: its frame index is cut");
   }
   return out;
 }

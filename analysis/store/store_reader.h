@@ -57,7 +57,8 @@ class StoreReader {
   void forEachPacket(const PacketQuery& q, const std::function<void(const PacketRecord&)>& f);
   std::optional<PacketRecord> packet(uint64_t frame);
   // The frames meeting `condition`, ascending (a display filter over stored
-  // fields). `cancel` is looked at every few thousand rows; Cancelled then.
+  // fields), read from the frame index. `cancel` is looked at every 4,096
+  // frames; Cancelled then.
   std::vector<uint64_t> framesWhere(const FrameCondition& condition,
                                     const std::atomic<bool>* cancel = nullptr);
   // Why a frame could not be decoded or dissected (packet_errors), in frame order.

@@ -16,6 +16,7 @@
 #include "core/error.h"
 #include "store/batched_insert.h"
 #include "store/chunk_buffers.h"
+#include "store/frame_index.h"
 #include "store/schema.h"
 
 namespace rudp {
@@ -190,6 +191,8 @@ struct StoreWriter::Impl {
   std::optional<sql::BatchedInsert<PacketInsert>> insPacket;  // 16 rows per statement
   std::optional<sql::Statement> insExtra, insError, insConn, insIcmp;
   std::optional<PacketDirectory> directory;
+  std::optional<sql::Statement> insIndex;
+  store::FrameIndexEncoder frameIndex;
   int pending = 0;
 
   explicit Impl(const std::string& path) : db(path, sql::Database::Mode::ReadWriteCreate) {
@@ -205,7 +208,20 @@ struct StoreWriter::Impl {
     insError.emplace(db, "INSERT INTO packet_errors VALUES (?,?)");
     insIcmp.emplace(db, "INSERT INTO icmp_errors VALUES (?,?,?,?,?,?,?,?,?)");
     directory.emplace(db);
+    insIndex.emplace(db, "INSERT INTO frame_index VALUES (?,?,?)");
     db.exec("BEGIN");
+  }
+
+  void indexFrame(const PacketRow& r) {
+    frameIndex.add(r.frame, r.ts_ns, r.origlen, r.caplen);
+    if (frameIndex.count() == store::kFramesPerIndexRow) writeFrameIndex();
+  }
+  void writeFrameIndex() {
+    if (frameIndex.count() == 0) return;
+    insIndex->bind(1, static_cast<int64_t>(frameIndex.firstFrame()))
+        .bind(2, static_cast<int64_t>(frameIndex.count()))
+        .bindBlob(3, frameIndex.take());
+    insIndex->run();
   }
 
   void tick() {
@@ -283,6 +299,7 @@ void StoreWriter::addProtocols(const std::vector<ProtoInfo>& protos) {
 void StoreWriter::addPacket(const PacketRow& r, const Segment* segs, size_t n) {
   d->insPacket->add({r, n ? segs[0] : Segment{}, n});
   d->directory->add(r);
+  d->indexFrame(r);
   d->tick();
   for (size_t i = 1; i < n; ++i) {
     auto& ex = *d->insExtra;
@@ -361,6 +378,7 @@ void StoreWriter::finish(const CaptureInfo& c, const std::vector<std::unique_ptr
 
   for (const auto& cp : conns) addConnection(*cp);
   d->directory->flushAll();  // frames of connections never reported
+  d->writeFrameIndex();
   d->db.exec("UPDATE meta SET value = '1' WHERE key = 'complete'");
   d->db.exec("COMMIT");
   d->db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
@@ -372,6 +390,7 @@ void StoreWriter::finish(const CaptureInfo& c, const std::vector<std::unique_ptr
   d->insError.reset();
   d->insConn.reset();
   d->directory.reset();
+  d->insIndex.reset();
   d.reset();  // closing the last connection removes the -wal file
   fsyncPath(partial_, false);
 

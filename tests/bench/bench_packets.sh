@@ -74,6 +74,10 @@ for size in $SIZES; do
     "$(awk -v o="$(field fields_frames_per_s "$out")" -v f="$frames" -v s="$secs" 'BEGIN { print o / (f / s) }')"
   [[ "$shown" == "$(field fields_displayed "$out")" ]] \
     || echo "  $size: MISMATCH: tshark -Y shows $shown frames, the bar $(field fields_displayed "$out")"
+  stored="$(tshark -n -r "$pcap" -Y "$(field stored_filter "$out")" -T fields -e frame.number | wc -l)"
+  [[ "$stored" == "$(field stored_displayed "$out")" ]] \
+    && echo "  $size: the stored filter shows tshark -Y's $stored frames" \
+    || echo "  $size: MISMATCH: tshark -Y shows $stored frames for the stored filter, the bar $(field stored_displayed "$out")"
   echo "  $size: memory with the filtered list open: $(field filtered_rss_mb "$out") MB (peak $(field filtered_peak_rss_mb "$out") MB)"
 done
 echo

@@ -11,6 +11,7 @@
 // cold, the OS cache as it is) and the median of the others in
 // milliseconds, wall and the thread's CPU time (which busy neighbours
 // disturb less), with the row count so runs on two builds can be compared.
+// Last, the whole capture's frames under a stored-column display filter.
 #include <time.h>
 
 #include <algorithm>
@@ -68,6 +69,22 @@ void timeCase(StoreReader& reader, int64_t conn, int repeat, const Case& c) {
   times.erase(times.begin());
   cpu.erase(cpu.begin());
   std::printf("%-30s %10zu %12.2f %12.2f %12.2f\n", c.name, rows, first, median(times), median(cpu));
+}
+
+// The Packets page's stored-column display filter `frame.len > 150 &&
+// frame.time_relative >= 10` over the whole capture (once, not per direction).
+Case storedFilterCase(int64_t captureStartNs) {
+  FrameCondition longer{
+      FrameCondition::Kind::Compare, FrameCondition::Column::WireLength, FrameCondition::Op::Gt, 150, {}};
+  FrameCondition later{FrameCondition::Kind::Compare,
+                       FrameCondition::Column::TimeNs,
+                       FrameCondition::Op::Ge,
+                       captureStartNs + 10'000'000'000,
+                       {}};
+  FrameCondition both{FrameCondition::Kind::And, {}, {}, 0, {longer, later}};
+  return {"frames where len>150, t>=10 s", [both](StoreReader& r, int64_t, Direction d) {
+            return d == Direction::ClientToServer ? r.framesWhere(both).size() : size_t{0};
+          }};
 }
 
 std::vector<Case> cases(const ConnectionSummary& s) {
@@ -183,6 +200,7 @@ int main(int argc, char** argv) {
     std::printf("%-30s %10s %12s %12s %12s\n", "query (both directions)", "rows", "first ms", "median ms",
                 "median CPU");
     for (const Case& c : cases(*it)) timeCase(reader, id, repeat, c);
+    timeCase(reader, id, repeat, storedFilterCase(reader.capture().first_ts_ns));
   } catch (const std::exception& e) {
     std::fprintf(stderr, "bench-queries: %s\n", e.what());
     return 1;
