@@ -200,7 +200,9 @@ void RemoteStallEstimator::replay(const Ev& e, double s_ms, EventSink* sink, std
     st.dir = dir_;
     st.start_ns = toCapture(start_ms_);
     st.end_ns = toCapture(s_ms);
-    st.duration_ms = s_ms - start_ms_;
+    // From the rounded ends: a difference of two epoch-sized ms doubles
+    // carries digits below their precision (2349.999755859375).
+    st.duration_ms = double(st.end_ns - st.start_ns) / 1e6;
     st.cause = retx_ ? StallCause::RetransmissionTimeout : StallCause::AcksLost;
     st.first_frame = start_frame_;
     st.last_frame = e.frame;
