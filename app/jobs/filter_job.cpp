@@ -26,8 +26,7 @@ void FilterJob::work() {
   ProgressSink progress;
   progress.cancel = &m_cancel;
   try {
-    const DisplayFilterChecker checker(m_request.dissectors);
-    if (const auto condition = checker.storedCondition(filter, m_request.first_ts_ns)) {
+    if (const auto& condition = m_request.stored_condition) {
       post([this] { emit started(m_id, true); });
       StoreReader reader(m_request.db.toStdString());
       std::vector<uint64_t> frames = reader.framesWhere(*condition, &m_cancel);

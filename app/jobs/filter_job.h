@@ -1,6 +1,7 @@
 // Applies a display filter on a worker thread. A filter over the columns the
-// database keeps for every frame is one query (StoreReader::framesWhere, a
-// reader opened in the worker); any other reads the capture again
+// database keeps for every frame (the request's stored_condition) is read
+// from its frame index (StoreReader::framesWhere, a reader opened in the
+// worker); any other reads the capture again
 // (scanFramesPassing) and sends the frames it passes as they come, with
 // progress, so the list fills while it runs. cancel() stops at the next
 // check. Every signal carries the job's id: the owner drops a stale job's.
@@ -10,10 +11,12 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <vector>
 
 #include "jobs/worker_thread.h"
 #include "session/dissectors.h"
+#include "store/frame_condition.h"
 
 namespace rudp::gui {
 
@@ -21,6 +24,9 @@ struct FilterRequest {
   QString db, capture, filter;
   DissectorOptions dissectors;
   int64_t first_ts_ns = 0;
+  // The filter as a query on stored columns, found by the bar's checker (the
+  // job then loads no dissectors); none: the capture is read again.
+  std::optional<FrameCondition> stored_condition;
 };
 
 class FilterJob : public QObject {

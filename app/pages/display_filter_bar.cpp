@@ -66,7 +66,7 @@ DisplayFilterBar::~DisplayFilterBar() = default;
 void DisplayFilterBar::open(const QString& dbPath, const QString& capture,
                             const DissectorOptions& dissectors) {
   clear();
-  m_request = FilterRequest{dbPath, capture, {}, dissectors, m_model->firstTimestamp()};
+  m_request = FilterRequest{dbPath, capture, {}, dissectors, m_model->firstTimestamp(), std::nullopt};
   try {
     m_checker = std::make_unique<DisplayFilterChecker>(dissectors);
   } catch (const Error& e) {
@@ -107,6 +107,9 @@ void DisplayFilterBar::apply(const QString& filter) {
 void DisplayFilterBar::startJob(const QString& filter) {
   FilterRequest request = m_request;
   request.filter = filter;
+  try {
+    request.stored_condition = m_checker->storedCondition(filter.toStdString(), request.first_ts_ns);
+  } catch (const FilterError&) {}  // valid as typed: cannot happen; the job reports it then
   auto* job = new FilterJob(m_jobs.startJob(), std::move(request), this);
   m_job = job;
   connectJob(job);
