@@ -96,6 +96,14 @@ FCPU="$(cpu_s "$TMP/time_cli_1m.txt")"
 OVER_WALL="$(awk -v a="${WALL[1m]}" -v b="$NWALL" 'BEGIN { printf "%.0f", (b > 0 ? (a / b - 1) * 100 : 0) }')"
 OVER_CPU="$(awk -v a="$FCPU" -v b="$NCPU" 'BEGIN { printf "%.0f", (b > 0 ? (a / b - 1) * 100 : 0) }')"
 
+# Where the CPU goes by thread (issue 14: the busiest thread's share of the
+# work should be at most 1/lanes + 10 %), at one lane and at two.
+echo "== per-thread CPU, rudpscope-cli analyze (1m) -j1 and -j2"
+for lanes in 1 2; do
+  python3 "$ROOT/tests/bench/thread_cpu.py" -- "$CLI" analyze "$TMP/bench_1m.pcap" --db "$TMP/threads.sqlite" \
+    --quiet -j "$lanes" > /dev/null 2> "$TMP/threads_j$lanes.txt" || { cat "$TMP/threads_j$lanes.txt" >&2; die "analyze -j $lanes failed"; }
+done
+
 echo "== tshark + grudp.lua on the $TSHARK_ON capture"
 tpcap="$TMP/bench_$TSHARK_ON.pcap"
 t0="$(now_s)"
@@ -120,3 +128,7 @@ printf "%-34s %12s %10s %14s %14.1f\n" "tshark -X grudp.lua ($TSHARK_ON)" "$TFRA
 echo "rudpscope-cli / tshark packets/s ratio (both on $TSHARK_ON): ${RATIO}x"
 echo "connection analysis on 1m: ${WALL[1m]} s vs ${NWALL} s without (+${OVER_WALL}% wall);" \
      "CPU ${FCPU} s vs ${NCPU} s (+${OVER_CPU}%)"
+for lanes in 1 2; do
+  echo "per-thread CPU at -j$lanes (1m, one run):"
+  sed 's/^/  /' "$TMP/threads_j$lanes.txt"
+done
