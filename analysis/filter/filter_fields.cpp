@@ -52,6 +52,8 @@ enum Builtin {
   TcpPort,
   TcpSeqRaw,
   TcpAckRaw,
+  TcpSeqNumber,  // tcp.seq and tcp.ack: raw, as tshark -o tcp.relative_sequence_numbers:FALSE
+  TcpAckNumber,
   TcpLen,
   TcpHdrLen,
   TcpFlags,
@@ -119,6 +121,8 @@ const BuiltinDef kBuiltins[] = {
     {"tcp.port", FilterType::Unsigned, 2},
     {"tcp.seq_raw", FilterType::Unsigned, 4},
     {"tcp.ack_raw", FilterType::Unsigned, 4},
+    {"tcp.seq", FilterType::Unsigned, 4},
+    {"tcp.ack", FilterType::Unsigned, 4},
     {"tcp.len", FilterType::Unsigned, 4},
     {"tcp.hdr_len", FilterType::Unsigned, 1},
     {"tcp.flags", FilterType::Unsigned, 2},
@@ -319,8 +323,10 @@ void tcp(int which, const FilterFrame& f, std::vector<FilterValue>& out) {
       put(true, t.sport);
       put(true, t.dport);
       break;
-    case TcpSeqRaw: put(true, h.seq); break;
-    case TcpAckRaw: put(whole, h.ack); break;
+    case TcpSeqRaw:
+    case TcpSeqNumber: put(true, h.seq); break;
+    case TcpAckRaw:
+    case TcpAckNumber: put(whole, h.ack); break;
     case TcpLen: put(t.has_len && !p.ip_fragment, p.payload_reported_len); break;
     case TcpHdrLen: put(whole, h.header_len); break;
     case TcpFlags: put(whole, h.flags); break;
