@@ -84,6 +84,12 @@ struct IcmpError {
   TcpHeader quoted_tcp;
 };
 
+// The type and code of an ICMP or ICMPv6 header (icmp.type, icmp.code).
+struct IcmpHead {
+  bool v6 = false;
+  uint8_t type = 0, code = 0;
+};
+
 // A packet decoded down to its transport layer.
 struct DecodedPacket {
   uint64_t frame = 0;
@@ -110,6 +116,10 @@ struct DecodedPacket {
   TcpHeader tcp;
   bool has_icmp_error = false;  // l4 None: the packet is an ICMP error, `icmp` what it says
   IcmpError icmp;
+  // Every ICMP header in the packet, in tshark's order: its own, then the one
+  // of an ICMP message its error quotes.
+  std::array<IcmpHead, 2> icmp_heads{};
+  uint8_t icmp_head_count = 0;
 
   // Transport payload. Points into the frame or into the decoder's
   // reassembly buffer; valid until the next decode() call.

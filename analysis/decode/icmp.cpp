@@ -35,10 +35,18 @@ void quotedTcp(const wire::Span& l4, IcmpError& e) {
   if (whole.l4 == L4::TCP && whole.error.empty()) e.quoted_tcp = whole.tcp;
 }
 
+// Only of a whole 8-byte header: tshark shows neither field for a shorter
+// message (how short depends on the type: 6 bytes for a timestamp request).
+void addHead(bool v6, const wire::Span& icmp, DecodedPacket& out) {
+  if (icmp.len < kIcmpHeader || out.icmp_head_count >= out.icmp_heads.size()) return;
+  out.icmp_heads[out.icmp_head_count++] = {v6, icmp.data[0], icmp.data[1]};
+}
+
 }  // namespace
 
 void decode(uint8_t proto, const wire::Span& l4, DecodedPacket& out) {
   const bool v6 = proto == kIcmpV6;
+  addHead(v6, l4, out);
   if (l4.len < kIcmpHeader || !isError(v6, l4.data[0])) return;
   wire::Span ip = wire::tail(l4, kIcmpHeader);
   ip.reported = std::max(ip.len, claimedLength(v6, ip));
@@ -49,6 +57,8 @@ void decode(uint8_t proto, const wire::Span& l4, DecodedPacket& out) {
   if (quoted.l3 == L3::None) return;
   const bool transport = next != ip::Next::Stop && frag.offset == 0 && up.bytes.len >= kQuotedTransport;
   if (transport && up.proto == transport::kUdp) transport::decodeUdp(up.bytes, quoted);
+  if (next != ip::Next::Stop && frag.offset == 0 && (up.proto == kIcmp || up.proto == kIcmpV6))
+    addHead(up.proto == kIcmpV6, up.bytes, out);
   out.has_icmp_error = true;
   IcmpError& e = out.icmp;
   e.v6 = v6;

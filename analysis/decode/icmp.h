@@ -13,9 +13,10 @@ inline constexpr uint8_t kIcmp = 1;
 inline constexpr uint8_t kIcmpV6 = 58;
 
 // `l4` starts at the ICMP header of protocol `proto` (kIcmp or kIcmpV6).
-// For an error message that quotes an IP header, sets out.has_icmp_error and
-// out.icmp; anything else (echo, neighbour discovery, a quote too short to
-// hold an IP header) leaves `out` as it was.
+// Adds its type and code to out.icmp_heads. For an error message that quotes
+// an IP header, sets out.has_icmp_error and out.icmp (and adds a quoted ICMP
+// header's type and code); anything else (echo, neighbour discovery, a quote
+// too short to hold an IP header) has only its own type and code.
 void decode(uint8_t proto, const wire::Span& l4, DecodedPacket& out);
 
 // "port unreachable", "TTL exceeded in transit", ... as Wireshark names them.

@@ -70,6 +70,10 @@ enum Builtin {
   TcpTsecr,
   Icmp,
   Icmpv6,
+  IcmpType,
+  IcmpCode,
+  Icmpv6Type,
+  Icmpv6Code,
   Data,
   DataLen,
   DataData,
@@ -139,6 +143,10 @@ const BuiltinDef kBuiltins[] = {
     {"tcp.options.timestamp.tsecr", FilterType::Unsigned, 4},
     {"icmp", FilterType::Protocol, 0},
     {"icmpv6", FilterType::Protocol, 0},
+    {"icmp.type", FilterType::Unsigned, 1},
+    {"icmp.code", FilterType::Unsigned, 1},
+    {"icmpv6.type", FilterType::Unsigned, 1},
+    {"icmpv6.code", FilterType::Unsigned, 1},
     {"data", FilterType::Protocol, 0},
     {"data.len", FilterType::Unsigned, 4},
     {"data.data", FilterType::Bytes, 0},
@@ -342,6 +350,16 @@ void tcp(int which, const FilterFrame& f, std::vector<FilterValue>& out) {
   }
 }
 
+// icmp.type/code, icmpv6.type/code: the packet's own header, then a quoted one.
+void icmpHeads(int which, const DecodedPacket& p, std::vector<FilterValue>& out) {
+  const bool v6 = which == Icmpv6Type || which == Icmpv6Code, code = which == IcmpCode || which == Icmpv6Code;
+  for (size_t i = 0; i < p.icmp_head_count; ++i) {
+    const IcmpHead& h = p.icmp_heads[i];
+    if (h.v6 != v6) continue;
+    out.push_back(number(code ? h.code : h.type));
+  }
+}
+
 void frame(int which, const FilterFrame& f, std::vector<FilterValue>& out) {
   const RawPacket& raw = *f.raw;
   switch (which) {
@@ -379,6 +397,7 @@ void builtinValues(int which, const FilterFrame& f, std::vector<FilterValue>& ou
   if (which <= TcpTsecr) return tcp(which, f, out);
   if (which == Icmp && p.l3 == L3::IPv4 && p.ip_proto == 1 && !p.ip_fragment) out.push_back({});
   if (which == Icmpv6 && p.l3 == L3::IPv6 && p.ip_proto == 58 && !p.ip_fragment) out.push_back({});
+  if (which >= IcmpType && which <= Icmpv6Code) icmpHeads(which, p, out);
   if (which >= Data) data(which, f, out);
 }
 

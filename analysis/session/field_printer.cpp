@@ -44,6 +44,10 @@ const std::vector<std::string> kBuiltins = {
     "tcp.options.wscale.shift",
     "tcp.options.timestamp.tsval",
     "tcp.options.timestamp.tsecr",
+    "icmp.type",
+    "icmp.code",
+    "icmpv6.type",
+    "icmpv6.code",
 };
 enum B {
   FrameNumber,
@@ -73,6 +77,10 @@ enum B {
   TcpWscale,
   TcpTsval,
   TcpTsecr,
+  IcmpType,
+  IcmpCode,
+  Icmp6Type,
+  Icmp6Code,
 };
 
 // Appends field `which` of one IP/UDP header; false when the header has none.
@@ -128,6 +136,20 @@ void appendTime(std::string& out, int64_t ns) {
   std::snprintf(buf, sizeof buf, "%s%" PRIu64 ".%09" PRIu64, sign, a / 1000000000u, a % 1000000000u);
   out += buf;
 }
+
+// icmp.type/code, icmpv6.type/code: the packet's own header, then a quoted one.
+void appendIcmpHeads(int which, const DecodedPacket& p, std::string& out) {
+  const bool v6 = which == Icmp6Type || which == Icmp6Code, code = which == IcmpCode || which == Icmp6Code;
+  bool first = true;
+  for (size_t i = 0; i < p.icmp_head_count; ++i) {
+    const IcmpHead& h = p.icmp_heads[i];
+    if (h.v6 != v6) continue;
+    if (!first) out += ',';
+    first = false;
+    out += std::to_string(code ? int(h.code) : int(h.type));
+  }
+}
+
 }  // namespace
 
 const std::vector<std::string>& FieldPrinter::builtinFields() { return kBuiltins; }
@@ -149,6 +171,10 @@ FieldPrinter::FieldPrinter(const LuaHost& host, const std::vector<std::string>& 
 void FieldPrinter::builtin(int which, const DecodedPacket& p, int64_t firstTs, std::string& out) const {
   if (isHeaderField(which)) {
     appendEveryHeader(which, p, out);
+    return;
+  }
+  if (which >= IcmpType) {
+    appendIcmpHeads(which, p, out);
     return;
   }
   const TcpFields t = tcpFieldsOf(p);

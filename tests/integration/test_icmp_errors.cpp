@@ -34,7 +34,11 @@ const std::vector<std::string> kFields = {"frame.number",
                                           "tcp.seq",
                                           "tcp.ack",
                                           "tcp.len",
-                                          "tcp.window_size_value"};
+                                          "tcp.window_size_value",
+                                          "icmp.type",
+                                          "icmp.code",
+                                          "icmpv6.type",
+                                          "icmpv6.code"};
 
 Bytes head(const Bytes& b, size_t n) {
   return Bytes(b.begin(), b.begin() + std::ptrdiff_t(std::min(n, b.size())));
@@ -140,4 +144,44 @@ TEST_CASE("an ICMP error quoting 8 bytes of a TCP segment belongs to its connect
   REQUIRE(errorsOf(j).size() == 2);
   checkError(errorsOf(j)[0], 4, "client_to_server", "icmp", 3, 1, "host unreachable", "192.0.2.254");
   checkError(errorsOf(j)[1], 5, "client_to_server", "icmp", 3, 1, "host unreachable", "192.0.2.254");
+}
+
+TEST_CASE("icmp.type and icmp.code of every ICMP message and of one an error quotes are tshark's") {
+  TempDir dir("icmp-types");
+  const Bytes echo4 = ipv4(kClient, kServer, 1, icmp4Error(8, 0, pattern(32, 1)));
+  const Bytes echo6 =
+      ipv6(kClient6, kServer6, 58, {}, icmp6Error(kClient6, kServer6, 128, 0, pattern(16, 2)));
+  std::vector<Frame> frames = {
+      {inEthernet(echo4)},
+      {inEthernet(ipv4(kServer, kClient, 1, icmp4Error(0, 0, pattern(32, 1))))},
+      {inEthernet(ipv4(kRouter, kClient, 1, icmp4Error(11, 0, head(echo4, 36))))},
+      {inEthernet(ipv4(kRouter, kClient, 1, icmp4Error(3, 13, head(echo4, 64))))},
+      {inEthernet(echo6)},
+      {inEthernet(ipv6(kRouter6, kClient6, 58, {}, icmp6Error(kRouter6, kClient6, 3, 0, head(echo6, 56))))},
+      {inEthernet(ipv6(kServer6, kClient6, 58, {}, icmp6Error(kServer6, kClient6, 136, 0, pattern(20, 3))))},
+      {inEthernet(ipv4(kClient, kServer, 1, Bytes{13, 0, 0, 0}))},  // shorter than a header: neither shown
+      {inEthernet(ipv4(kClient, kServer, 1, Bytes{13, 0, 0, 0, 0, 0, 0, 0}))},
+  };
+  const std::string capture = writePcap(dir / "icmp-types.pcap", 1, frames);
+  INFO(capture);
+  CHECK(compareWithTshark(capture, kFields) == frames.size());
+  const std::vector<std::string> lines =
+      decodeLines(capture, {"icmp.type", "icmp.code", "icmpv6.type", "icmpv6.code"});
+  REQUIRE(lines.size() == frames.size());
+  CHECK(lines[2] == "11,8\t0,0\t\t");
+  CHECK(lines[5] == "\t\t3,128\t0,0");
+  CHECK(lines[7] == "\t\t\t");
+  CHECK(lines[8] == "13\t0\t\t");
+  for (const char* filter :
+       {"icmp.type == 8", "icmp.type == 0 || icmpv6.type == 136", "icmp.code == 13",
+        "icmp.type == 11 && icmp.type == 8", "icmpv6.type in {1..4}", "!icmp.code", "icmp.type === 8"}) {
+    INFO(filter);
+    const ProcessResult ours = run({RUDPSCOPE_CLI, "decode", capture, "-Y", filter, "-e", "frame.number"});
+    const ProcessResult theirs =
+        run({TSHARK_EXECUTABLE, "-n", "-r", capture, "-Y", filter, "-T", "fields", "-e", "frame.number"});
+    INFO(ours.err);
+    CHECK(ours.status == 0);
+    CHECK(ours.out == theirs.out);
+    CHECK_FALSE(theirs.out.empty());
+  }
 }
