@@ -31,4 +31,14 @@ inline TcpFields tcpFieldsOf(const DecodedPacket& p) {
   return {&e.quoted_tcp, e.quoted_tcp_sport, e.quoted_tcp_dport, e.quoted_tcp.header_len != 0, false};
 }
 
+// icmp.type or icmp.code (icmpv6.* when v6): the packet's own ICMP header,
+// then the one of an ICMP message its error quotes.
+template <class Visit>
+void forEachIcmpValue(const DecodedPacket& p, bool v6, bool code, Visit&& visit) {
+  for (size_t i = 0; i < p.icmp_head_count; ++i) {
+    const IcmpHead& h = p.icmp_heads[i];
+    if (h.v6 == v6) visit(code ? h.code : h.type);
+  }
+}
+
 }  // namespace rudp

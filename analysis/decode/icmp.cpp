@@ -55,10 +55,10 @@ void decode(uint8_t proto, const wire::Span& l4, DecodedPacket& out) {
   ip::Fragment frag;
   const ip::Next next = v6 ? ip::decodeIPv6(ip, quoted, up, frag) : ip::decodeIPv4(ip, quoted, up, frag);
   if (quoted.l3 == L3::None) return;
-  const bool transport = next != ip::Next::Stop && frag.offset == 0 && up.bytes.len >= kQuotedTransport;
+  const bool upper_here = next != ip::Next::Stop && frag.offset == 0;
+  const bool transport = upper_here && up.bytes.len >= kQuotedTransport;
   if (transport && up.proto == transport::kUdp) transport::decodeUdp(up.bytes, quoted);
-  if (next != ip::Next::Stop && frag.offset == 0 && (up.proto == kIcmp || up.proto == kIcmpV6))
-    addHead(up.proto == kIcmpV6, up.bytes, out);
+  if (upper_here && (up.proto == kIcmp || up.proto == kIcmpV6)) addHead(up.proto == kIcmpV6, up.bytes, out);
   out.has_icmp_error = true;
   IcmpError& e = out.icmp;
   e.v6 = v6;

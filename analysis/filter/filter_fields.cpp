@@ -350,14 +350,9 @@ void tcp(int which, const FilterFrame& f, std::vector<FilterValue>& out) {
   }
 }
 
-// icmp.type/code, icmpv6.type/code: the packet's own header, then a quoted one.
-void icmpHeads(int which, const DecodedPacket& p, std::vector<FilterValue>& out) {
+void icmpValues(int which, const DecodedPacket& p, std::vector<FilterValue>& out) {
   const bool v6 = which == Icmpv6Type || which == Icmpv6Code, code = which == IcmpCode || which == Icmpv6Code;
-  for (size_t i = 0; i < p.icmp_head_count; ++i) {
-    const IcmpHead& h = p.icmp_heads[i];
-    if (h.v6 != v6) continue;
-    out.push_back(number(code ? h.code : h.type));
-  }
+  forEachIcmpValue(p, v6, code, [&](uint8_t value) { out.push_back(number(value)); });
 }
 
 void frame(int which, const FilterFrame& f, std::vector<FilterValue>& out) {
@@ -397,7 +392,7 @@ void builtinValues(int which, const FilterFrame& f, std::vector<FilterValue>& ou
   if (which <= TcpTsecr) return tcp(which, f, out);
   if (which == Icmp && p.l3 == L3::IPv4 && p.ip_proto == 1 && !p.ip_fragment) out.push_back({});
   if (which == Icmpv6 && p.l3 == L3::IPv6 && p.ip_proto == 58 && !p.ip_fragment) out.push_back({});
-  if (which >= IcmpType && which <= Icmpv6Code) icmpHeads(which, p, out);
+  if (which >= IcmpType && which <= Icmpv6Code) icmpValues(which, p, out);
   if (which >= Data) data(which, f, out);
 }
 

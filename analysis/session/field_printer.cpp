@@ -137,17 +137,14 @@ void appendTime(std::string& out, int64_t ns) {
   out += buf;
 }
 
-// icmp.type/code, icmpv6.type/code: the packet's own header, then a quoted one.
-void appendIcmpHeads(int which, const DecodedPacket& p, std::string& out) {
+void appendIcmpValues(int which, const DecodedPacket& p, std::string& out) {
   const bool v6 = which == Icmp6Type || which == Icmp6Code, code = which == IcmpCode || which == Icmp6Code;
   bool first = true;
-  for (size_t i = 0; i < p.icmp_head_count; ++i) {
-    const IcmpHead& h = p.icmp_heads[i];
-    if (h.v6 != v6) continue;
+  forEachIcmpValue(p, v6, code, [&](uint8_t value) {
     if (!first) out += ',';
     first = false;
-    out += std::to_string(code ? int(h.code) : int(h.type));
-  }
+    out += std::to_string(value);
+  });
 }
 
 }  // namespace
@@ -174,7 +171,7 @@ void FieldPrinter::builtin(int which, const DecodedPacket& p, int64_t firstTs, s
     return;
   }
   if (which >= IcmpType) {
-    appendIcmpHeads(which, p, out);
+    appendIcmpValues(which, p, out);
     return;
   }
   const TcpFields t = tcpFieldsOf(p);
