@@ -76,9 +76,15 @@ void ContractAnalyzer::onAck(Dir& d, const Segment& s, uint64_t frame, int64_t n
       if (s.is(Segment::Una)) {
         const uint32_t una = unwrap(d, s.una);
         for (uint32_t q = d.judge_next; before(q, una) && d.win.contains(q); ++q) cover(d, q, frame, ns);
-        // Acked past the cumulative point: seqs between una and ack are holes.
-        for (uint32_t q = una; before(q, ack) && d.win.contains(q); ++q)
-          if (!d.win.at(q).has(SeqSlot::Covered)) markHole(d.win.at(q), ns);
+        // Acked past the cumulative point: seqs between una and ack are holes,
+        // each only when its last copy left no later than the acked one (the
+        // echoed send time says; kcp-go's parse_fastack compares the same).
+        for (uint32_t q = una; before(q, ack) && d.win.contains(q); ++q) {
+          SeqSlot& hole = d.win.at(q);
+          const bool sent_later =
+              s.is(Segment::Echo) && hole.has(SeqSlot::HasTs) && tsAfter(hole.last.ts, s.ts_echo);
+          if (!hole.has(SeqSlot::Covered) && !sent_later) markHole(hole, ns);
+        }
         judge_end = una;
       } else if (advanced) {
         judge_end = ack - kJudgeLag;

@@ -351,21 +351,23 @@ inline void checkKcpRun(const std::string& dir, KcpRunOptions opt = {}) {
 
 // Fast (kcp-go's FastRetransSegs + EarlyRetransSegs: after acks that
 // skipped the segment) vs timeout (LostSegs) retransmissions, at the sender.
+// One direction's fast/timeout split, analysed at its sender, against the
+// sender's kcp-go SNMP counters.
+inline void checkKcpSplitAtSender(const std::string& capture, const char* direction, const json& sender) {
+  const KcpAnalysis k = analyzeKcp(capture);
+  const json& d = k.conv.at("directions").at(direction);
+  const json& sn = sender.at("snmp");
+  INFO(direction << ": fast " << u(d, "retransmissions_fast") << " timeout "
+                 << u(d, "retransmissions_timeout") << "; kcp-go Fast " << u(sn, "FastRetransSegs")
+                 << " Early " << u(sn, "EarlyRetransSegs") << " Lost " << u(sn, "LostSegs"));
+  CHECK(u(d, "retransmissions") == u(sn, "RetransSegs"));
+  CHECK(u(d, "retransmissions_fast") == u(sn, "FastRetransSegs") + u(sn, "EarlyRetransSegs"));
+  CHECK(u(d, "retransmissions_timeout") == u(sn, "LostSegs"));
+}
+
 inline void checkKcpSplit(const std::string& dir) {
-  const json cj = readJson(dir + "/client.json"), sj = readJson(dir + "/server.json");
-  const json atClient = analyzeKcp(dir + "/client.pcap").conv,
-             atServer = analyzeKcp(dir + "/server.pcap").conv;
-  for (const auto& [name, snd, at] :
-       {std::tuple<const char*, const json&, const json&>{"client_to_server", cj, atClient},
-        {"server_to_client", sj, atServer}}) {
-    const json& d = at.at("directions").at(name);
-    const json& sn = snd.at("snmp");
-    INFO(name << ": fast " << u(d, "retransmissions_fast") << " timeout " << u(d, "retransmissions_timeout")
-              << "; kcp-go Fast " << u(sn, "FastRetransSegs") << " Early " << u(sn, "EarlyRetransSegs")
-              << " Lost " << u(sn, "LostSegs"));
-    CHECK(u(d, "retransmissions_fast") == u(sn, "FastRetransSegs") + u(sn, "EarlyRetransSegs"));
-    CHECK(u(d, "retransmissions_timeout") == u(sn, "LostSegs"));
-  }
+  checkKcpSplitAtSender(dir + "/client.pcap", "client_to_server", readJson(dir + "/client.json"));
+  checkKcpSplitAtSender(dir + "/server.pcap", "server_to_client", readJson(dir + "/server.json"));
 }
 
 // With FEC, one connection per conversation (parity shards included).
