@@ -10,6 +10,9 @@
 #        BENCH_REPEAT  runs of each rudpscope measurement; the median is
 #                      reported (default 3: this machine's neighbours make
 #                      single runs vary by 20 %)
+#        BENCH_SIZES   captures to measure (default "100k 1m"; add 10m for
+#                      issue 14's flat-memory check: 1.5 GB of capture and
+#                      about 2 minutes a run)
 #
 # Builds nothing: it uses BUILD_DIR/tests/sim/grudp-sim and
 # BUILD_DIR/analysis/cli/rudpscope-cli as they are.
@@ -65,8 +68,11 @@ median_run() {
 }
 
 declare -A FRAMES WALL RSS RATE
-SIZES=(100k 1m)
-declare -A TARGET=([100k]=100000 [1m]=1000000)
+read -r -a SIZES <<< "${BENCH_SIZES:-100k 1m}"
+declare -A TARGET=([100k]=100000 [1m]=1000000 [10m]=10000000)
+for size in "${SIZES[@]}"; do [[ -n "${TARGET[$size]:-}" ]] || die "BENCH_SIZES: unknown size '$size' (100k, 1m, 10m)"; done
+[[ " ${SIZES[*]} " == *" 1m "* ]] || die "BENCH_SIZES must include 1m (the --no-analysis and -j runs use it)"
+[[ " ${SIZES[*]} " == *" $TSHARK_ON "* ]] || die "BENCH_SIZES must include $TSHARK_ON (TSHARK_ON)"
 
 for size in "${SIZES[@]}"; do
   pcap="$TMP/bench_$size.pcap"
@@ -126,6 +132,9 @@ done
 printf "%-34s %12s %10s %14s %14.1f\n" "tshark -X grudp.lua ($TSHARK_ON)" "$TFRAMES" "$TWALL" "$TRATE" \
   "$(awk -v k="$TRSS" 'BEGIN { print k / 1024 }')"
 echo "rudpscope-cli / tshark packets/s ratio (both on $TSHARK_ON): ${RATIO}x"
+small="${SIZES[0]}" large="${SIZES[${#SIZES[@]} - 1]}"
+echo "peak RSS ${large} / ${small}: $(awk -v a="${RSS[$large]}" -v b="${RSS[$small]}" 'BEGIN { printf "%.2f", a / b }')x" \
+     "for $(awk -v a="${FRAMES[$large]}" -v b="${FRAMES[$small]}" 'BEGIN { printf "%.0f", a / b }')x the packets"
 echo "connection analysis on 1m: ${WALL[1m]} s vs ${NWALL} s without (+${OVER_WALL}% wall);" \
      "CPU ${FCPU} s vs ${NCPU} s (+${OVER_CPU}%)"
 for lanes in 1 2; do
