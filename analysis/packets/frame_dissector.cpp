@@ -1,10 +1,12 @@
 #include "packets/frame_dissector.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <functional>
 #include <optional>
 
 #include "core/error.h"
+#include "decode/bytes.h"
 #include "decode/decoder.h"
 #include "lua/host.h"
 #include "packets/frame_reader.h"
@@ -23,6 +25,47 @@ std::string tcpFlags(uint8_t flags) {
   for (int bit = 0; bit < 8; ++bit)
     if (flags & (1u << bit)) out += (out.empty() ? "" : ", ") + std::string(names[bit]);
   return "[" + out + "]";
+}
+
+// The options tshark names in the Info column, in the header's order (a
+// Windows SYN reads "MSS=1460 WS=256 SACK_PERM", a Linux one "MSS=1460
+// SACK_PERM TSval=... TSecr=0 WS=128"), which TcpOptions does not keep.
+std::string tcpOptionsInfo(const uint8_t* p, uint32_t len) {
+  std::string out;
+  for (uint32_t i = 0; i < len;) {
+    const uint8_t kind = p[i];
+    if (kind == 0) break;
+    if (kind == 1 || i + 1 >= len || p[i + 1] < 2 || i + p[i + 1] > len) {
+      i += kind == 1 ? 1 : len;  // NOP, or a malformed option: nothing more is named
+      continue;
+    }
+    const uint8_t size = p[i + 1];
+    const uint8_t* v = p + i + 2;
+    if (kind == 2 && size == 4) out += " MSS=" + std::to_string(wire::be16(v));
+    if (kind == 3 && size == 3) out += " WS=" + std::to_string(1u << std::min<unsigned>(v[0], 14));
+    if (kind == 4 && size == 2) out += " SACK_PERM";
+    if (kind == 5)
+      for (uint32_t b = 0; b + 8 <= uint32_t(size - 2); b += 8)
+        out += " SLE=" + std::to_string(wire::be32(v + b)) + " SRE=" + std::to_string(wire::be32(v + b + 4));
+    if (kind == 8 && size == 10)
+      out += " TSval=" + std::to_string(wire::be32(v)) + " TSecr=" + std::to_string(wire::be32(v + 4));
+    i += size;
+  }
+  return out;
+}
+
+std::string tcpInfo(const DecodedPacket& pkt, const std::string& ports) {
+  const TcpHeader& t = pkt.tcp;
+  std::string info = ports + " " + tcpFlags(t.flags) + " Seq=" + std::to_string(t.seq) +
+                     ((t.flags & 0x10) ? " Ack=" + std::to_string(t.ack) : "") +
+                     " Win=" + std::to_string(t.window);
+  // The whole header sits right before the payload, in the frame or in the
+  // reassembly buffer.
+  const uint8_t* header = pkt.payload ? pkt.payload - t.header_len : nullptr;
+  if (header && (t.flags & 0x20)) info += " Urg=" + std::to_string(wire::be16(header + 18));
+  info += " Len=" + std::to_string(pkt.payload_reported_len);
+  if (header) info += tcpOptionsInfo(header + 20, t.header_len - 20u);
+  return info;
 }
 
 std::string icmpSummary(const IcmpError& e) {
@@ -105,16 +148,12 @@ void setColumns(const DecodedPacket& pkt, const DissectResult& res, DissectedFra
     out.destination = pkt.dst.toString();
   }
   const std::string ports = std::to_string(pkt.sport) + kArrow + std::to_string(pkt.dport);
-  const std::string len = std::to_string(pkt.payload_reported_len);
   if (pkt.l4 == L4::UDP) {
     out.protocol = res.protocol_col;
     out.info = res.info_col;
   } else if (pkt.l4 == L4::TCP) {
-    const TcpHeader& t = pkt.tcp;
     out.protocol = "TCP";
-    out.info = ports + " " + tcpFlags(t.flags) + " Seq=" + std::to_string(t.seq) +
-               ((t.flags & 0x10) ? " Ack=" + std::to_string(t.ack) : "") +
-               " Win=" + std::to_string(t.window) + " Len=" + len;
+    out.info = tcpInfo(pkt, ports);
   } else if (pkt.has_icmp_error) {
     out.protocol = pkt.icmp.v6 ? "ICMPv6" : "ICMP";
     out.info = icmpSummary(pkt.icmp);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <regex>
 
 #include "packets/frame_dissector.h"
 #include "packets/frame_time.h"
@@ -184,4 +185,54 @@ TEST_CASE("a frame that is not where the database says gives one line naming the
   CHECK_THROWS_WITH(cut.dissect(rows[4], false),
                     Catch::Contains("has no frame 5 at offset " + std::to_string(rows[4].file_offset)));
   CHECK(cut.dissect(rows[2], false).bytes.size() == rows[2].caplen);
+}
+
+// TCP's Info: flags, numbers, Urg, Len and the options tshark names, in the
+// header's order. What it does not show yet: tshark's analysis flags ("[TCP
+// Retransmission] ", "[TCP Dup ACK 5#1] ", ...), its reassembly's " [TCP
+// segment of a reassembled PDU]" and the window scaled by the handshake's WS
+// (tshark's tcp.window_size; ours is tcp.window_size_value).
+TEST_CASE("TCP Info agrees with tshark's apart from its analysis flags and the scaled window") {
+  TempDir dir("packet-tcp-info");
+  const std::regex analysisFlags(R"(^(\[TCP [^\]]*\] )+| \[TCP segment of a reassembled PDU\]$)");
+  size_t compared = 0, withOptions = 0, withSack = 0, scaled = 0;
+  for (const auto& e : fs::directory_iterator(fs::path(RUDPSCOPE_SOURCE_DIR) / "tests" / "netns" / "data")) {
+    for (const char* side : {"client.pcap", "server.pcap"}) {
+      const std::string capture = (e.path() / side).string();
+      INFO("capture " << capture);
+      StoreReader reader(analyse(capture, dir));
+      FrameDissector dissector(capture, shippedOptions(), reader.capture().first_ts_ns);
+      const ProcessResult r =
+          run({TSHARK_EXECUTABLE, "-n", "-r", capture, "-o", "tcp.relative_sequence_numbers:FALSE", "-T",
+               "fields", "-e", "_ws.col.Protocol", "-e", "_ws.col.Info", "-e", "tcp.window_size_value", "-e",
+               "tcp.window_size"});
+      REQUIRE(r.status == 0);
+      const std::vector<PacketRecord> rows = reader.packets({});
+      const std::vector<std::string> lines = splitLines(r.out);
+      REQUIRE(lines.size() == rows.size());
+      for (size_t i = 0; i < rows.size(); ++i) {
+        const std::vector<std::string> t = splitTabs(lines[i]);
+        REQUIRE(t.size() == 4);
+        if (t[0] != "TCP") continue;
+        std::string expected = std::regex_replace(t[1], analysisFlags, "");
+        const std::string shown = " Win=" + t[3] + " ", raw = " Win=" + t[2] + " ";
+        if (t[2] != t[3] && expected.find(shown) != std::string::npos) {
+          expected.replace(expected.find(shown), shown.size(), raw);
+          ++scaled;
+        }
+        const DissectedFrame f = dissector.dissect(rows[i], false);
+        INFO("frame " << rows[i].frame << ": tshark " << t[1]);
+        CHECK(f.protocol == "TCP");
+        CHECK(f.info == expected);
+        ++compared;
+        withOptions += expected.find(" TSval=") != std::string::npos;
+        withSack += expected.find(" SLE=") != std::string::npos;
+      }
+    }
+  }
+  INFO(compared << " frames, " << withOptions << " with timestamps, " << withSack << " with SACK blocks, "
+                << scaled << " with a scaled window");
+  CHECK(compared >= 1000);
+  CHECK(withSack >= 10);
+  CHECK(scaled >= 100);
 }
