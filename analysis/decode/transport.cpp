@@ -9,16 +9,6 @@ namespace {
 using wire::be16;
 using wire::be32;
 
-enum TcpOptionKind : uint8_t {
-  kEol = 0,
-  kNop = 1,
-  kMss = 2,
-  kWindowScale = 3,
-  kSackPermitted = 4,
-  kSack = 5,
-  kTimestamps = 8,
-};
-
 }  // namespace
 
 void decodeUdp(const wire::Span& l4, DecodedPacket& out) {
@@ -81,49 +71,36 @@ void decodeTcp(const wire::Span& l4, DecodedPacket& out) {
 }
 
 bool parseTcpOptions(const uint8_t* p, uint32_t n, TcpOptions& o) {
-  uint32_t i = 0;
-  while (i < n) {
-    const uint8_t kind = p[i];
-    if (kind == kEol) return true;
-    if (kind == kNop) {
-      ++i;
-      continue;
-    }
-    if (n - i < 2) return false;
-    const uint32_t len = p[i + 1];
-    if (len < 2 || len > n - i) return false;
-    const uint8_t* v = p + i + 2;
+  return forEachTcpOption(p, n, [&o](uint8_t kind, const uint8_t* v, uint32_t size) {
     switch (kind) {
       case kMss:
-        if (len != 4) return false;
+        if (size != 2) return false;
         o.mss = be16(v);
-        break;
+        return true;
       case kWindowScale:
-        if (len != 3) return false;
+        if (size != 1) return false;
         o.window_scale = int8_t(std::min<uint8_t>(v[0], 14));  // RFC 7323: cap at 14
-        break;
-      case kSackPermitted:
-        if (len != 2) return false;
-        o.sack_permitted = true;
-        break;
+        return true;
+      case kSackPermitted: {
+        o.sack_permitted = size == 0;
+        return o.sack_permitted;
+      }
       case kSack: {
-        if ((len - 2) % 8 != 0) return false;
-        const uint32_t blocks = std::min<uint32_t>((len - 2) / 8, uint32_t(o.sack_blocks.size()));
+        if (size % 8 != 0) return false;
+        const uint32_t blocks = std::min<uint32_t>(size / 8, uint32_t(o.sack_blocks.size()));
         for (uint32_t b = 0; b < blocks; ++b) o.sack_blocks[b] = {be32(v + 8 * b), be32(v + 8 * b + 4)};
         o.sack_block_count = uint8_t(blocks);
-        break;
+        return true;
       }
       case kTimestamps:
-        if (len != 10) return false;
+        if (size != 8) return false;
         o.has_timestamps = true;
         o.tsval = be32(v);
         o.tsecr = be32(v + 4);
-        break;
-      default: break;  // other kinds are skipped by their length
+        return true;
+      default: return true;  // other kinds are skipped by their length
     }
-    i += len;
-  }
-  return true;
+  });
 }
 
 }  // namespace rudp::transport

@@ -8,6 +8,7 @@
 #include "core/error.h"
 #include "decode/bytes.h"
 #include "decode/decoder.h"
+#include "decode/transport.h"
 #include "lua/host.h"
 #include "packets/frame_reader.h"
 #include "session/field_printer.h"
@@ -30,27 +31,20 @@ std::string tcpFlags(uint8_t flags) {
 // The options tshark names in the Info column, in the header's order (a
 // Windows SYN reads "MSS=1460 WS=256 SACK_PERM", a Linux one "MSS=1460
 // SACK_PERM TSval=... TSecr=0 WS=128"), which TcpOptions does not keep.
+// Malformed options end the list, as they end the decoder's parse.
 std::string tcpOptionsInfo(const uint8_t* p, uint32_t len) {
+  using namespace transport;
   std::string out;
-  for (uint32_t i = 0; i < len;) {
-    const uint8_t kind = p[i];
-    if (kind == 0) break;
-    if (kind == 1 || i + 1 >= len || p[i + 1] < 2 || i + p[i + 1] > len) {
-      i += kind == 1 ? 1 : len;  // NOP, or a malformed option: nothing more is named
-      continue;
-    }
-    const uint8_t size = p[i + 1];
-    const uint8_t* v = p + i + 2;
-    if (kind == 2 && size == 4) out += " MSS=" + std::to_string(wire::be16(v));
-    if (kind == 3 && size == 3) out += " WS=" + std::to_string(1u << std::min<unsigned>(v[0], 14));
-    if (kind == 4 && size == 2) out += " SACK_PERM";
-    if (kind == 5)
-      for (uint32_t b = 0; b + 8 <= uint32_t(size - 2); b += 8)
-        out += " SLE=" + std::to_string(wire::be32(v + b)) + " SRE=" + std::to_string(wire::be32(v + b + 4));
-    if (kind == 8 && size == 10)
+  forEachTcpOption(p, len, [&out](uint8_t kind, const uint8_t* v, uint32_t size) {
+    if (kind == kMss && size == 2) out += " MSS=" + std::to_string(wire::be16(v));
+    if (kind == kWindowScale && size == 1) out += " WS=" + std::to_string(1u << std::min<unsigned>(v[0], 14));
+    if (kind == kSackPermitted && size == 0) out += " SACK_PERM";
+    for (uint32_t b = 0; kind == kSack && b + 8 <= size; b += 8)
+      out += " SLE=" + std::to_string(wire::be32(v + b)) + " SRE=" + std::to_string(wire::be32(v + b + 4));
+    if (kind == kTimestamps && size == 8)
       out += " TSval=" + std::to_string(wire::be32(v)) + " TSecr=" + std::to_string(wire::be32(v + 4));
-    i += size;
-  }
+    return true;
+  });
   return out;
 }
 
