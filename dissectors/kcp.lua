@@ -65,8 +65,10 @@ return {
   window = "kcp.wnd",
   -- ikcp: RTO at least IKCP_RTO_MIN (100 ms; 30 with nodelay), fast and
   -- early retransmits reset fastack (again and again) and leave on the next
-  -- flush (ikcp_update's interval, 10..100 ms).
-  retx = { rto_min_ms = 100, fast_repeat = true, fast_deferred = true },
+  -- flush (ikcp_update's interval, 10..100 ms); `resend` acks (2 in kcptun's
+  -- profiles) make a fast retransmit, fewer an early one, which kcp-go sends
+  -- only in a flush without new data.
+  retx = { rto_min_ms = 100, fast_repeat = true, fast_deferred = true, fast_acks = 2 },
 }
 ]==]
 

@@ -119,6 +119,7 @@ void ContractAnalyzer::markHole(SeqSlot& slot, int64_t ns) const {
   // The latest ack showing the seq missing; with fast_deferred the first
   // one since the last copy (the one that started the sender's count).
   if (!fast_deferred_ || slot.hole_ns < 0) slot.hole_ns = ns;
+  if (slot.hole_acks < 255) ++slot.hole_acks;
 }
 
 bool ContractAnalyzer::cover(Dir& d, uint32_t seq, uint64_t frame, int64_t ns) {
@@ -127,6 +128,7 @@ bool ContractAnalyzer::cover(Dir& d, uint32_t seq, uint64_t frame, int64_t ns) {
   if (s.has(SeqSlot::Covered)) return false;
   s.flags |= SeqSlot::Covered;
   s.hole_ns = -1;
+  s.hole_acks = 0;
   s.cover_ns = ns;
   if (s.has(SeqSlot::Pending)) s.flags = uint16_t((s.flags & ~SeqSlot::Pending) | SeqSlot::Judged);
   if (s.has(SeqSlot::Seen) && s.has(SeqSlot::Reliable) && d.outstanding > 0) --d.outstanding;

@@ -34,6 +34,7 @@ ContractAnalyzer::ContractAnalyzer(const Contract& c, const AnalyzerConfig& cfg,
       per_datagram_jitter_(!c.unreliable_seq.empty()),
       fast_repeat_(c.fast_repeat),
       fast_deferred_(c.fast_deferred),
+      fast_acks_(c.fast_acks),
       dirs_{Dir(Direction::ClientToServer, cfg_), Dir(Direction::ServerToClient, cfg_)} {
   for (size_t i = 0; i < c.unreliable_seq.size() && i < size_t(Segment::kNumberings); ++i) {
     un_mask_[i] = maskOf(c.unreliable_seq[i].bits);
@@ -179,6 +180,7 @@ void ContractAnalyzer::onPacket(uint64_t frame, int64_t ns, Direction dir, const
   ++d.m.packets;
   d.m.bytes += wire_bytes;
   d.rate.add(ns, wire_bytes, sink_);
+  if (fast_acks_ > 0) d.new_data_in_packet = carriesNewData(d, segs, n);
   bool zero_window = false;
   for (size_t i = 0; i < n; ++i) {
     const Segment& s = segs[i];
@@ -222,6 +224,18 @@ void ContractAnalyzer::onPacket(uint64_t frame, int64_t ns, Direction dir, const
                        x.m.stalls);
     }
   }
+}
+
+// Whether any data segment of the packet is above every seq seen so far (in
+// one 32-bit seq space: the contracts with fast_acks, KCP, have no other).
+bool ContractAnalyzer::carriesNewData(const Dir& d, const Segment* segs, size_t n) const {
+  if (spaces_ || seq_mask_ != 0xFFFFFFFFu) return false;
+  for (size_t i = 0; i < n; ++i) {
+    const Segment& s = segs[i];
+    const bool data = s.is(Segment::Seq) && s.consumes_seq && s.role != SegmentRole::Ack;
+    if (data && (!d.any_seen || before(d.highest_seen, s.seq))) return true;
+  }
+  return false;
 }
 
 void ContractAnalyzer::onData(Dir& d, const Segment& s, uint64_t frame, int64_t ns, int32_t ip_id) {

@@ -141,7 +141,8 @@ class ContractAnalyzer {
     int64_t ts_u = 0;
     DirectionMetrics m;  // counters filled as we go
     uint64_t dup_seen = 0, dup_covered = 0;
-    uint64_t jitter_frame = 0;  // the last frame fed to `jitter` (+1; 0 = none)
+    uint64_t jitter_frame = 0;        // the last frame fed to `jitter` (+1; 0 = none)
+    bool new_data_in_packet = false;  // the packet being read carries a seq never seen before
   };
 
   void selectSpace(Dir& d, const Segment& s);
@@ -161,6 +162,7 @@ class ContractAnalyzer {
   void firstCopy(Dir& d, SeqSlot& slot, const Segment& s, uint32_t seq, uint64_t frame, int64_t ns,
                  int32_t ip_id);
   uint32_t unwrap(Dir& d, uint32_t seq);
+  bool carriesNewData(const Dir& d, const Segment* segs, size_t n) const;
   void advanceFrontier(Dir& d);
   void restart(Dir& d, uint32_t seq);
   double tsMs(Dir& d, uint32_t ts);
@@ -196,7 +198,8 @@ class ContractAnalyzer {
   std::array<uint32_t, Segment::kNumberings> un_mask_{};
   std::array<bool, Segment::kNumberings> un_group_{};
   bool per_datagram_jitter_;
-  bool fast_repeat_, fast_deferred_;  // Contract::fast_repeat / fast_deferred              // unreliable
+  bool fast_repeat_, fast_deferred_;  // Contract::fast_repeat / fast_deferred
+  int fast_acks_;                     // Contract::fast_acks              // unreliable
                                       // numberings: one gap sample per datagram
   std::array<Dir, 2> dirs_;
   Vantage vantage_ = Vantage::Unknown;

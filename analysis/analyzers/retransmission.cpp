@@ -142,8 +142,11 @@ void ContractAnalyzer::retransmission(Dir& d, SeqSlot& s, bool direct, uint64_t 
     const bool immediate = sender && !fast_deferred_;
     const bool on_timer = immediate && hole && since >= 0 && timer > 0 &&
                           std::abs(since - timer) < double(ns - s.hole_ns) / 1e6;
-    const bool fast =
-        hole && !(immediate ? on_timer : timer_due) && (fast_repeat_ || !s.has(SeqSlot::FastDone));
+    // Fewer acks than fast_acks make an early retransmit, which kcp-go sends
+    // only in a flush with no new data; beside new data the copy is its timer's.
+    const bool early_barred = fast_acks_ > 0 && s.hole_acks < fast_acks_ && d.new_data_in_packet;
+    const bool fast = hole && !(immediate ? on_timer : timer_due) && !early_barred &&
+                      (fast_repeat_ || !s.has(SeqSlot::FastDone));
     e.cause = fast ? RetxCause::Fast : RetxCause::Timeout;
     if (fast) s.flags |= SeqSlot::FastDone;
   }
@@ -155,6 +158,7 @@ void ContractAnalyzer::retransmission(Dir& d, SeqSlot& s, bool direct, uint64_t 
   }
   d.stall.onRetransmission(acked);
   s.hole_ns = -1;
+  s.hole_acks = 0;
   // The sender re-arms its timer, doubled per copy already sent.
   // (A sender that repeats fast retransmissions, KCP, restarts it undoubled after one.)
   const bool reset = fast_repeat_ && e.cause == RetxCause::Fast;

@@ -44,6 +44,7 @@ struct SeqSlot {
   int64_t hole_ns = -1;   // latest ack since the last copy that showed this seq missing
   int64_t cover_ns = -1;  // capture time of the first ack that covered it
   float timer_ms = 0;     // the sender's expected retransmission timer after the last copy
+  uint8_t hole_acks = 0;  // acks since the last copy that showed it missing (up to 255)
   CopyInfo last, prev;    // the two latest captured copies (ts_echo lookups)
 
   bool has(Flag f) const { return (flags & f) != 0; }

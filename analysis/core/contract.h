@@ -68,10 +68,14 @@ struct Contract {
   // How the sender retransmits (`retx` table): its minimum RTO for the timer
   // estimate (-1: AnalyzerConfig's), whether one seq may be fast-retransmitted
   // more than once (KCP resets fastack), and whether a fast copy may leave on
-  // the sender's next flush instead of right after the ack (KCP's interval).
+  // the sender's next flush instead of right after the ack (KCP's interval),
+  // and how many acks showing a gap make a fast copy by themselves (KCP's
+  // `resend`): with fewer, the copy is fast only when no new data leaves
+  // beside it (kcp-go's early retransmit); 0: any one ack does.
   double rto_min_ms = -1;
   bool fast_repeat = false;
   bool fast_deferred = false;
+  int fast_acks = 0;
 };
 
 }  // namespace rudp

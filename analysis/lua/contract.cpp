@@ -187,8 +187,9 @@ struct Parser {
     if (get(t, "retx")) {
       const int a = lua_gettop(L);
       if (!lua_istable(L, a)) fail("'retx' must be a table");
-      checkKeys(a, {"rto_min_ms", "fast_repeat", "fast_deferred"}, "retx");
+      checkKeys(a, {"rto_min_ms", "fast_repeat", "fast_deferred", "fast_acks"}, "retx");
       c.rto_min_ms = optNumber(a, "rto_min_ms", -1, "retx.rto_min_ms");
+      c.fast_acks = optInt(a, "fast_acks", 0, 0, 255, "retx.fast_acks");
       const auto flag = [&](const char* key, bool& out) {
         if (!get(a, key)) return;
         if (!lua_isboolean(L, -1)) fail(std::string("'retx.") + key + "' must be a boolean");

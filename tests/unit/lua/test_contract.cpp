@@ -77,6 +77,8 @@ TEST_CASE("contract numbers out of range are errors, not undefined behaviour", "
       {"ts = { field = \"tbadn.seq\", bits = -1 }", "'ts.bits' must be a whole number from 8 to 32"},
       {"ts = { field = \"tbadn.seq\", unit_ms = 0 }", "'ts.unit_ms' must be above 0 and at most 1e6"},
       {"version = 2", "'version' must be a whole number from 1 to 1"},
+      {"retx = { fast_acks = 1.5 }", "'retx.fast_acks' must be a whole number from 0 to 255"},
+      {"retx = { fast_acks = 256 }", "'retx.fast_acks' must be a whole number from 0 to 255"},
   };
   for (const auto& [entry, message] : cases) {
     INFO(entry);
