@@ -1,9 +1,11 @@
 #include "packets/frame_dissector.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <functional>
 #include <optional>
+#include <unordered_map>
 
 #include "core/error.h"
 #include "decode/bytes.h"
@@ -48,11 +50,16 @@ std::string tcpOptionsInfo(const uint8_t* p, uint32_t len) {
   return out;
 }
 
-std::string tcpInfo(const DecodedPacket& pkt, const std::string& ports) {
+constexpr uint8_t kSyn = 0x02, kAck = 0x10;
+
+// windowShift: the sender's agreed WS, -1 when none (a SYN's is never scaled).
+std::string tcpInfo(const DecodedPacket& pkt, const std::string& ports, int windowShift) {
   const TcpHeader& t = pkt.tcp;
+  const uint64_t window =
+      windowShift >= 0 && !(t.flags & kSyn) ? uint64_t(t.window) << windowShift : t.window;
   std::string info = ports + " " + tcpFlags(t.flags) + " Seq=" + std::to_string(t.seq) +
-                     ((t.flags & 0x10) ? " Ack=" + std::to_string(t.ack) : "") +
-                     " Win=" + std::to_string(t.window);
+                     ((t.flags & kAck) ? " Ack=" + std::to_string(t.ack) : "") +
+                     " Win=" + std::to_string(window);
   // The whole header sits right before the payload, in the frame or in the
   // reassembly buffer.
   const uint8_t* header = pkt.payload ? pkt.payload - t.header_len : nullptr;
@@ -136,7 +143,7 @@ std::string dataLabel(uint32_t bytes) {
 
 std::string l3Name(L3 l3) { return l3 == L3::IPv6 ? "IPv6" : l3 == L3::IPv4 ? "IPv4" : ""; }
 
-void setColumns(const DecodedPacket& pkt, const DissectResult& res, DissectedFrame& out) {
+void setColumns(const DecodedPacket& pkt, const DissectResult& res, int windowShift, DissectedFrame& out) {
   if (pkt.l3 != L3::None) {
     out.source = pkt.src.toString();
     out.destination = pkt.dst.toString();
@@ -147,7 +154,7 @@ void setColumns(const DecodedPacket& pkt, const DissectResult& res, DissectedFra
     out.info = res.info_col;
   } else if (pkt.l4 == L4::TCP) {
     out.protocol = "TCP";
-    out.info = tcpInfo(pkt, ports);
+    out.info = tcpInfo(pkt, ports, windowShift);
   } else if (pkt.has_icmp_error) {
     out.protocol = pkt.icmp.v6 ? "ICMPv6" : "ICMP";
     out.info = icmpSummary(pkt.icmp);
@@ -182,6 +189,46 @@ struct FrameDissector::Impl {
 
   void layerItems(const RawPacket& raw, std::optional<uint32_t> payload, DissectedFrame& out) const;
   void dissectorItems(std::optional<uint32_t> payload, DissectedFrame& out) const;
+
+  FrameDissector::ConnectionHead connection_head;
+  std::unordered_map<int64_t, std::array<int8_t, 2>> window_shifts;  // by connection, per direction
+
+  // The window shift of a stored TCP row's sender (-1: none): the shifts of
+  // its connection's handshake, read once per connection.
+  int windowShiftOf(const PacketRecord& row) {
+    const bool tcp = row.conn != 0 && row.segments == 0 && row.flags;
+    if (!connection_head || !tcp) return -1;
+    auto it = window_shifts.find(row.conn);
+    if (it == window_shifts.end()) it = window_shifts.emplace(row.conn, handshakeShifts(row.conn)).first;
+    return it->second[size_t(row.dir)];
+  }
+
+  // Each end's WS when both the SYN and the SYN-ACK carry one (window scaling
+  // is on only then), else none.
+  std::array<int8_t, 2> handshakeShifts(int64_t conn) {
+    std::optional<PacketRecord> syn, synAck;
+    for (const PacketRecord& r : connection_head(conn)) {
+      const int64_t flags = r.flags.value_or(0);
+      if (r.segments != 0 || !(flags & kSyn)) continue;
+      std::optional<PacketRecord>& first = (flags & kAck) ? synAck : syn;
+      if (!first) first = r;
+    }
+    std::array<int8_t, 2> shifts{-1, -1};
+    if (!syn || !synAck) return shifts;
+    const int8_t a = windowScaleOf(*syn), b = windowScaleOf(*synAck);
+    if (a < 0 || b < 0) return shifts;
+    shifts[size_t(syn->dir)] = a;
+    shifts[size_t(synAck->dir)] = b;
+    return shifts;
+  }
+
+  int8_t windowScaleOf(const PacketRecord& row) {
+    // A decoder of its own: the list's follows the frames shown (reassembly).
+    Decoder handshake(reader.linkType());
+    DecodedPacket p;
+    handshake.decode(reader.read(row.frame, row.file_offset), p);
+    return p.l4 == L4::TCP ? p.tcp.options.window_scale : int8_t(-1);
+  }
 };
 
 void FrameDissector::Impl::layerItems(const RawPacket& raw, std::optional<uint32_t> payload,
@@ -278,15 +325,25 @@ bool FrameDissector::lastPasses(const DisplayFilter& filter) const {
 
 bool FrameDissector::seeks() const { return d->reader.seeks(); }
 
+void FrameDissector::setConnectionHead(ConnectionHead head) {
+  d->connection_head = std::move(head);
+  d->window_shifts.clear();
+}
+
 DissectedFrame FrameDissector::dissect(const PacketRecord& stored, bool withItems) {
+  const int shift = d->windowShiftOf(stored);  // may read other frames: before this one's
   const RawPacket& raw = d->reader.read(stored.frame, stored.file_offset);
   if (raw.ts_ns != stored.ts_ns || raw.caplen != stored.caplen)
     throw CaptureError("frame " + std::to_string(stored.frame) +
                        " differs from the one analysed: the capture changed since (analyse it again)");
-  return dissect(raw, withItems);
+  return dissectFrame(raw, withItems, shift);
 }
 
 DissectedFrame FrameDissector::dissect(const RawPacket& raw, bool withItems) {
+  return dissectFrame(raw, withItems, -1);
+}
+
+DissectedFrame FrameDissector::dissectFrame(const RawPacket& raw, bool withItems, int windowShift) {
   DissectedFrame out;
   out.frame = raw.frame;
   out.bytes.assign(raw.data, raw.data + raw.caplen);
@@ -295,7 +352,7 @@ DissectedFrame FrameDissector::dissect(const RawPacket& raw, bool withItems) {
   if (d->pkt.l4 == L4::UDP) d->host.dissectUdp(d->pkt, true, d->res, withItems);
   d->last = d->sequence.next(raw, d->pkt, &d->res);
   if (d->res.proto >= 0) out.lua_protocol = d->host.protocols()[d->res.proto].name;
-  setColumns(d->pkt, d->res, out);
+  setColumns(d->pkt, d->res, windowShift, out);
   if (d->field_columns) {
     d->field_line.clear();
     d->field_columns->line(d->pkt, d->res, d->first_ts_ns, d->field_line);

@@ -3,6 +3,7 @@
 // what the bulk ingest leaves out (it stores the contract's fields only).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -56,6 +57,14 @@ class FrameDissector {
   DisplayFilter compileFilter(std::string_view text) const;
   bool lastPasses(const DisplayFilter& filter) const;
 
+  // TCP's Info shows Win as Wireshark does: the header's window shifted by
+  // the WS its sender announced, when both SYN and SYN-ACK carry one (not on
+  // a SYN). `head(conn)` gives a connection's first rows in the database,
+  // where its handshake is when the capture has it. Without it, or without
+  // a handshake, Win is the header's value.
+  using ConnectionHead = std::function<std::vector<PacketRecord>(int64_t conn)>;
+  void setConnectionHead(ConnectionHead head);
+
   // Wireshark's custom columns ("Apply as Column"): the values of these
   // fields are given with every frame. Throws Error naming an unknown field.
   void setFieldColumns(const std::vector<std::string>& fields);
@@ -67,6 +76,8 @@ class FrameDissector {
   bool seeks() const;
 
  private:
+  DissectedFrame dissectFrame(const RawPacket& raw, bool withItems, int windowShift);
+
   struct Impl;
   std::unique_ptr<Impl> d;
 };

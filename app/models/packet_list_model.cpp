@@ -39,6 +39,12 @@ void PacketListModel::open(const QString& dbPath, const QString& capture,
   }
   try {
     dissector_ = std::make_unique<FrameDissector>(capture.toStdString(), dissectors, first_ts_ns_);
+    dissector_->setConnectionHead([reader = reader_.get()](int64_t conn) {
+      PacketQuery q;  // a handshake, with a few retransmitted SYNs
+      q.conn = conn;
+      q.limit = 16;
+      return reader->packets(q);
+    });
     digits_ = dissector_->timestampDigits();
     setDissectorColumns();
   } catch (const Error& e) {
