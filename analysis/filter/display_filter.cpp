@@ -305,6 +305,12 @@ DisplayFilter::DisplayFilter(std::string_view text, const LuaHost& host)
 
 bool DisplayFilter::matches(const FilterFrame& frame) const { return !root_ || root_->test(*fields_, frame); }
 
+bool DisplayFilter::matchesShown(const FilterFrame& frame, FilterFrameSequence& sequence) const {
+  if (!matches(frame)) return false;
+  sequence.shown(frame);
+  return true;
+}
+
 bool DisplayFilter::passesAll() const { return !root_; }
 
 bool DisplayFilter::needsDissectors() const { return needs_dissectors_; }

@@ -29,6 +29,9 @@ class DisplayFilter {
   DisplayFilter& operator=(DisplayFilter&&) noexcept;
 
   bool matches(const FilterFrame& frame) const;
+  // matches() for a capture read in order: a frame that passes is shown, and
+  // the next frames' frame.time_delta_displayed counts from it.
+  bool matchesShown(const FilterFrame& frame, FilterFrameSequence& sequence) const;
   bool passesAll() const;  // an empty filter
   // Whether the Lua dissectors must run for the answer (a Lua field or
   // protocol, or `data`, which is what no Lua protocol took).

@@ -21,6 +21,7 @@ enum Builtin {
   FrameTimeRelative,
   FrameTimeEpoch,
   FrameTimeDelta,
+  FrameTimeDeltaDisplayed,
   FrameInterface,
   Eth,
   EthSrc,
@@ -94,6 +95,7 @@ const BuiltinDef kBuiltins[] = {
     {"frame.time_relative", FilterType::RelTime, 0},
     {"frame.time_epoch", FilterType::AbsTime, 0},
     {"frame.time_delta", FilterType::RelTime, 0},
+    {"frame.time_delta_displayed", FilterType::RelTime, 0},
     {"frame.interface_id", FilterType::Unsigned, 4},
     {"eth", FilterType::Protocol, 0},
     {"eth.src", FilterType::Ether, 0},
@@ -365,6 +367,7 @@ void frame(int which, const FilterFrame& f, std::vector<FilterValue>& out) {
     case FrameTimeRelative: out.push_back(number(uint64_t(raw.ts_ns - f.first_ts_ns))); break;
     case FrameTimeEpoch: out.push_back(number(uint64_t(raw.ts_ns))); break;
     case FrameTimeDelta: out.push_back(number(uint64_t(raw.ts_ns - f.prev_ts_ns))); break;
+    case FrameTimeDeltaDisplayed: out.push_back(number(uint64_t(raw.ts_ns - f.shown_ts_ns))); break;
     case FrameInterface:
       if (raw.interface_id >= 0) out.push_back(number(uint64_t(raw.interface_id)));
       break;

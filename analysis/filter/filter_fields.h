@@ -58,25 +58,39 @@ struct FilterFrame {
   const DecodedPacket* pkt = nullptr;
   const DissectResult* res = nullptr;  // Lua fields; may be empty
   int64_t first_ts_ns = 0, prev_ts_ns = 0;
+  int64_t shown_ts_ns = 0;  // the last frame shown's time; this frame's when none was
 };
 
 // The FilterFrames of a capture's frames read in order: keeps the first
-// frame's time (frame.time_relative) and the previous one's (frame.time_delta).
+// frame's time (frame.time_relative), the previous one's (frame.time_delta)
+// and the last shown one's (frame.time_delta_displayed: tshark counts from
+// the last frame that passed the display filter, and gives 0 until one has).
 class FilterFrameSequence {
  public:
   explicit FilterFrameSequence(int captureLinkType) : link_type_(captureLinkType) {}
   FilterFrame next(const RawPacket& raw, const DecodedPacket& pkt, const DissectResult* res) {
     if (!started_) first_ = prev_ = raw.ts_ns;
     started_ = true;
-    const FilterFrame f{&raw, raw.link_type >= 0 ? raw.link_type : link_type_, &pkt, res, first_, prev_};
+    const FilterFrame f{&raw,
+                        raw.link_type >= 0 ? raw.link_type : link_type_,
+                        &pkt,
+                        res,
+                        first_,
+                        prev_,
+                        any_shown_ ? shown_ : raw.ts_ns};
     prev_ = raw.ts_ns;
     return f;
+  }
+  // `frame` (the last next() gave) passed the display filter.
+  void shown(const FilterFrame& frame) {
+    shown_ = frame.raw->ts_ns;
+    any_shown_ = true;
   }
 
  private:
   int link_type_;
-  bool started_ = false;
-  int64_t first_ = 0, prev_ = 0;
+  bool started_ = false, any_shown_ = false;
+  int64_t first_ = 0, prev_ = 0, shown_ = 0;
 };
 
 class FilterFields {

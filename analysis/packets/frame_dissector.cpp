@@ -319,8 +319,8 @@ void FrameDissector::setFieldColumns(const std::vector<std::string>& fields) {
 
 DisplayFilter FrameDissector::compileFilter(std::string_view text) const { return {text, d->host}; }
 
-bool FrameDissector::lastPasses(const DisplayFilter& filter) const {
-  return d->last.raw && filter.matches(d->last);
+bool FrameDissector::lastPasses(const DisplayFilter& filter) {
+  return d->last.raw && filter.matchesShown(d->last, d->sequence);
 }
 
 bool FrameDissector::seeks() const { return d->reader.seeks(); }

@@ -52,10 +52,11 @@ class FrameDissector {
   DissectedFrame dissect(const RawPacket& raw, bool withItems);
 
   // A display filter over the loaded dissectors' fields (throws FilterError),
-  // and whether the frame dissect() gave last passes it. frame.time_delta is
-  // measured from the frame dissected before, so frames must come in order.
+  // and whether the frame dissect() gave last passes it (then it is shown).
+  // frame.time_delta is measured from the frame dissected before and
+  // frame.time_delta_displayed from the last shown, so frames must come in order.
   DisplayFilter compileFilter(std::string_view text) const;
-  bool lastPasses(const DisplayFilter& filter) const;
+  bool lastPasses(const DisplayFilter& filter);
 
   // TCP's Info shows Win as Wireshark does: the header's window shifted by
   // the WS its sender announced, when both SYN and SYN-ACK carry one (not on

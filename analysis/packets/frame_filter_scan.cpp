@@ -67,7 +67,7 @@ void scanFramesPassing(const std::string& capture, const DissectorOptions& disse
     decoder.decode(raw, pkt);
     res.clear();
     if (dissect && pkt.l4 == L4::UDP) host.dissectUdp(pkt, false, res);
-    if (compiled.matches(sequence.next(raw, pkt, &res))) out.passed.push_back(raw.frame);
+    if (compiled.matchesShown(sequence.next(raw, pkt, &res), sequence)) out.passed.push_back(raw.frame);
     if (++out.frames_read % framesPerStep != 0) continue;
     if (progress.cancelled()) throw Cancelled();
     flush();

@@ -255,7 +255,7 @@ std::vector<std::string> forEachFieldLine(const std::string& capture, const Diss
     }
     res.clear();
     if (pkt.l4 == L4::UDP) host.dissectUdp(pkt, false, res);
-    if (!filter.matches(sequence.next(raw, pkt, &res))) continue;
+    if (!filter.matchesShown(sequence.next(raw, pkt, &res), sequence)) continue;
     out.clear();
     printer.line(pkt, res, first, out);
     line(out);

@@ -291,7 +291,7 @@ IngestResult ingestSource(const Source& source, const std::string& dbPath, const
       auto rows = writer.take();
       for (size_t i = 0; i < buf[cur].size; ++i) {
         BatchSlot& slot = buf[cur].slots[i];
-        if (filter.passesAll() || filter.matches(sequence.next(slot.raw, slot.pkt, &slot.res)))
+        if (filter.passesAll() || filter.matchesShown(sequence.next(slot.raw, slot.pkt, &slot.res), sequence))
           flows.process(slot, *rows);
         else
           ++filteredOut;

@@ -14,9 +14,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Both programs' -V output for `capture`; checks they are the same lines.
+// Both programs' -V output for `capture` (the frames `filter` passes);
+// checks they are the same lines.
 size_t compareDetails(const std::string& capture, const std::vector<std::string>& scripts,
-                      const std::string& expand, bool defaults) {
+                      const std::string& expand, bool defaults, const std::string& filter = "") {
   std::vector<std::string> ts = {TSHARK_EXECUTABLE,
                                  "-n",
                                  "-r",
@@ -33,6 +34,10 @@ size_t compareDetails(const std::string& capture, const std::vector<std::string>
     ours.insert(ours.end(), {"-X", "lua_script:" + s});
   }
   if (!defaults || expand != "grudp,kcp,enet") ours.insert(ours.end(), {"-O", expand});
+  if (!filter.empty()) {
+    ts.insert(ts.end(), {"-Y", filter});
+    ours.insert(ours.end(), {"-Y", filter});
+  }
   const ProcessResult t = run(ts), o = run(ours);
   INFO("capture " << capture << "\ntshark stderr: " << t.err << "\nrudpscope stderr: " << o.err);
   REQUIRE(t.status == 0);
@@ -62,6 +67,22 @@ TEST_CASE("decode -V prints tshark -V -O's details of every frame of every commi
     lines += compareDetails(c, shippedDissectors(), "grudp,kcp,enet", true);
   }
   CHECK(lines > 200000);
+}
+
+// -Y with -V: the frames shown, and frame.time_delta_displayed counted from
+// the last of them (the sample's gaps of 50 ms or more between shown frames).
+TEST_CASE("decode -V -Y prints the details of tshark's frames only") {
+  const std::string sample = RUDPSCOPE_SOURCE_DIR "/resources/sample.pcap";
+  const std::string filter = "frame.time_delta_displayed >= 0.05 || frame.number == 1";
+  compareDetails(sample, shippedDissectors(), "grudp,kcp,enet", true, filter);
+  const ProcessResult frames =
+      run({TSHARK_EXECUTABLE, "-n", "-r", sample, "-Y", filter, "-T", "fields", "-e", "frame.number"});
+  const ProcessResult ours = run({RUDPSCOPE_CLI, "decode", sample, "-V", "-Y", filter});
+  REQUIRE(frames.status == 0);
+  size_t headers = 0;
+  for (const std::string& line : splitLines(ours.out)) headers += line.rfind("Frame ", 0) == 0;
+  CHECK(headers == splitLines(frames.out).size());
+  CHECK(headers < 5311 / 10);  // the filter leaves most frames out
 }
 
 TEST_CASE(

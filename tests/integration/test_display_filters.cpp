@@ -184,7 +184,8 @@ TEST_CASE("analyze -Y stores exactly the frames tshark -Y selects, captures merg
   const std::string merged = mergeCaptures(dir);
   for (const std::string filter :
        {"udp matches \"\\x52\\x55\"", "kcp.cmd == PUSH && kcp.sn > 10", "data.len > 100 || tcp.flags.syn",
-        "not udp.port in {7777, 40000}", "eth.dst == 0200.0a00.0101"}) {
+        "not udp.port in {7777, 40000}", "eth.dst == 0200.0a00.0101",
+        "frame.time_delta_displayed >= 0.05 || frame.number == 1"}) {
     INFO("filter: " << filter);
     const std::string db = dir / "filtered.sqlite";
     const ProcessResult a = run({RUDPSCOPE_CLI, "analyze", merged, "--db", db, "-q", "-Y", filter});
