@@ -28,6 +28,7 @@ IngestOptions ingestOptions(const AnalyzeArgs& args) {
   opts.dissector_lanes = args.jobs;
   opts.analyze_connections = !args.no_analysis;
   opts.threaded_store = args.jobs != 1;
+  opts.threaded_flows = args.jobs != 1;
   if (args.max_open > 0) opts.max_open_connections = args.max_open;
   opts.keep_damaged = args.keep_damaged;
   opts.display_filter = args.display_filter;

@@ -12,11 +12,14 @@ DissectPool::DissectPool(const DissectorOptions& opts, unsigned lanes) {
     hosts_.push_back(std::make_unique<LuaHost>());
     loadDissectors(*hosts_.back(), opts);
   }
-  // Lane 0 runs on the calling thread inside wait(); the others get threads.
-  for (unsigned i = 1; i < lanes; ++i)
+  // One lane dissects on the calling thread inside waitFor(). Several lanes
+  // each get a thread, and the calling thread reads and decodes meanwhile.
+  if (lanes == 1) return;
+  inbox_.resize(lanes);
+  for (unsigned i = 0; i < lanes; ++i)
     threads_.emplace_back([this, i] {
       // Named for profilers (perf, hotspot): "rudp-lua-1", ...
-      pthread_setname_np(pthread_self(), ("rudp-lua-" + std::to_string(i)).c_str());
+      pthread_setname_np(pthread_self(), ("rudp-lua-" + std::to_string(i + 1)).c_str());
       work(i);
     });
 }
@@ -60,45 +63,49 @@ void DissectPool::dissectLane(PacketBatch& b, unsigned lane) {
   }
 }
 
-void DissectPool::start(PacketBatch& b) {
-  if (threads_.empty()) {
-    batch_ = &b;
-    return;
-  }
+void DissectPool::submit(PacketBatch& b) {
+  if (threads_.empty()) return;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    batch_ = &b;
-    pending_ = static_cast<unsigned>(threads_.size());
-    ++generation_;
+    b.lanes_pending = static_cast<unsigned>(threads_.size());
+    for (auto& q : inbox_) q.push_back(&b);
   }
   cv_.notify_all();
 }
 
-void DissectPool::wait() {
-  if (!batch_) return;
-  dissectLane(*batch_, 0);
-  if (!threads_.empty()) {
-    std::unique_lock<std::mutex> lock(mu_);
-    doneCv_.wait(lock, [this] { return pending_ == 0; });
+void DissectPool::drain() {
+  std::unique_lock<std::mutex> lock(mu_);
+  for (auto& q : inbox_) q.clear();
+  doneCv_.wait(lock, [this] { return busy_ == 0; });
+}
+
+void DissectPool::waitFor(PacketBatch& b) {
+  if (threads_.empty()) {
+    dissectLane(b, 0);
+    return;
   }
-  batch_ = nullptr;
+  std::unique_lock<std::mutex> lock(mu_);
+  doneCv_.wait(lock, [&b] { return b.lanes_pending == 0; });
 }
 
 void DissectPool::work(unsigned lane) {
-  uint64_t seen = 0;
+  std::deque<PacketBatch*>& inbox = inbox_[lane];
   for (;;) {
     PacketBatch* b;
     {
       std::unique_lock<std::mutex> lock(mu_);
-      cv_.wait(lock, [&] { return stop_ || generation_ != seen; });
+      cv_.wait(lock, [&] { return stop_ || !inbox.empty(); });
       if (stop_) return;
-      seen = generation_;
-      b = batch_;
+      b = inbox.front();
+      inbox.pop_front();
+      ++busy_;
     }
     dissectLane(*b, lane);
     {
       std::lock_guard<std::mutex> lock(mu_);
-      if (--pending_ == 0) doneCv_.notify_one();
+      --busy_;
+      --b->lanes_pending;
+      doneCv_.notify_all();
     }
   }
 }

@@ -3,10 +3,11 @@
 // Each lane owns one LuaHost loaded with the same files and preferences, so
 // field ids agree. A flow always goes to the same lane and a lane dissects
 // its packets in capture order, so a dissector that keeps per-flow state
-// sees that flow's packets in order, as in Wireshark. dissect() returns only
-// when the whole batch is done: to the caller the pool is synchronous.
+// sees that flow's packets in order, as in Wireshark. Several batches may be
+// in flight: the caller submits them and waits for each, oldest first.
 #pragma once
 #include <condition_variable>
+#include <deque>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -19,7 +20,8 @@ namespace rudp {
 
 class DissectPool {
  public:
-  // `lanes` >= 1. With one lane no thread is started and dissect() runs inline.
+  // `lanes` >= 1. With one lane no thread is started and waitFor() dissects
+  // inline; with several, each lane has a thread.
   DissectPool(const DissectorOptions& opts, unsigned lanes);
   ~DissectPool();
   DissectPool(const DissectPool&) = delete;
@@ -31,9 +33,13 @@ class DissectPool {
   uint32_t laneOf(const DecodedPacket& p) const;
 
   void setFirstTimestamp(int64_t ts_ns);
-  // Starts dissecting `b` on the workers; finish with wait().
-  void start(PacketBatch& b);
-  void wait();
+  // Queues `b` for dissection; `b` stays the caller's, untouched until
+  // waitFor(b) returns. Batches are dissected in the order submitted.
+  void submit(PacketBatch& b);
+  void waitFor(PacketBatch& b);
+  // Forgets the batches not started and waits for those being dissected:
+  // afterwards no lane touches a submitted batch.
+  void drain();
 
  private:
   void work(unsigned lane);
@@ -43,9 +49,8 @@ class DissectPool {
   std::vector<std::thread> threads_;
   std::mutex mu_;
   std::condition_variable cv_, doneCv_;
-  PacketBatch* batch_ = nullptr;
-  uint64_t generation_ = 0;
-  unsigned pending_ = 0;
+  std::vector<std::deque<PacketBatch*>> inbox_;  // per lane thread, oldest first
+  unsigned busy_ = 0;                            // lanes dissecting a batch now
   bool stop_ = false;
 };
 

@@ -1,8 +1,10 @@
 #include "session/ingest.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <functional>
 #include <optional>
 #include <thread>
@@ -29,6 +31,7 @@ namespace rudp {
 namespace {
 
 constexpr size_t kBatchPackets = 2048;  // also the progress / cancel granularity
+constexpr size_t kBatchesInFlight = 3;  // read ahead of the dissector lanes
 
 // Reads and decodes up to kBatchPackets packets into `b`; false at the end.
 class BatchReader {
@@ -273,24 +276,20 @@ IngestResult ingestSource(const Source& source, const std::string& dbPath, const
   FilterFrameSequence sequence(reader.linkType());
   uint64_t filteredOut = 0;
   BatchReader batches(reader, pool, !filter.passesAll());
+  // What the flow stage has done, for progress reports from this thread.
+  std::atomic<uint64_t> packetsDone{0}, connectionsDone{0};
   auto report = [&](uint64_t done) {
-    if (progress.report)
-      progress.report({done, source.total, info.packet_count, uint64_t(flows.table().created())});
+    if (progress.report) progress.report({done, source.total, packetsDone, connectionsDone});
   };
   {
     StoreThread writer(store, *analysis, options.threaded_store);
-    // Double buffering: the next batch is read and decoded while the
-    // workers dissect the current one.
-    PacketBatch buf[2];
-    int cur = 0;
-    bool more = batches.fill(buf[cur]);
-    while (more) {
-      pool.start(buf[cur]);
-      more = batches.fill(buf[cur ^ 1]);
-      pool.wait();
+    // The in-order stage: filter, connections and analysis, then the rows
+    // to the writer. A live source stays on this thread: its counters read
+    // the capture handle, which only this thread may use.
+    auto flowBatch = [&](PacketBatch& b) {
       auto rows = writer.take();
-      for (size_t i = 0; i < buf[cur].size; ++i) {
-        BatchSlot& slot = buf[cur].slots[i];
+      for (size_t i = 0; i < b.size; ++i) {
+        BatchSlot& slot = b.slots[i];
         if (filter.passesAll() || filter.matchesShown(sequence.next(slot.raw, slot.pkt, &slot.res), sequence))
           flows.process(slot, *rows);
         else
@@ -299,10 +298,34 @@ IngestResult ingestSource(const Source& source, const std::string& dbPath, const
       flows.closeIdle(*rows);
       if (source.onBatch) source.onBatch(*rows, flows.table(), info, false);
       writer.write(std::move(rows));
+      packetsDone = info.packet_count;
+      connectionsDone = uint64_t(flows.table().created());
+    };
+    BatchWorker<PacketBatch> flowStage("rudp-flow", flowBatch, options.threaded_flows && !source.onBatch, 2);
+    // Reading and decoding the next batches overlaps with dissecting earlier
+    // ones, and both with the flow stage's and the writer's work.
+    std::deque<std::unique_ptr<PacketBatch>> inFlight;
+    struct Drain {  // on an error, no lane may still read a batch as it goes
+      DissectPool& pool;
+      ~Drain() { pool.drain(); }
+    } drain{pool};
+    bool more = true;
+    while (more || !inFlight.empty()) {
+      if (more && inFlight.size() < kBatchesInFlight) {
+        auto b = flowStage.take();
+        more = batches.fill(*b);
+        if (b->size == 0 && !more) continue;  // the end: nothing to hand on
+        pool.submit(*b);
+        inFlight.push_back(std::move(b));
+        continue;
+      }
+      pool.waitFor(*inFlight.front());
+      flowStage.write(std::move(inFlight.front()));
+      inFlight.pop_front();
       if (progress.cancelled()) throw Cancelled();
       report(reader.bytesRead());
-      cur ^= 1;
     }
+    flowStage.flush();
     // Events the analyzers emit while finishing (open stalls, late losses).
     auto last = writer.take();
     flows.analyzers().setOutput(last.get());

@@ -18,6 +18,9 @@ struct IngestOptions {
   unsigned dissector_lanes = 0;
   // Write SQLite from a second thread, overlapping with dissection.
   bool threaded_store = true;
+  // Connections and their analysis on a thread of their own, overlapping
+  // with dissection (never for a live capture).
+  bool threaded_flows = true;
   ana::AnalyzerConfig analysis;  // stall threshold, RTT limits
   // Off: connections and the packet index only (benchmarks measure what the
   // analyzers add to ingest this way).

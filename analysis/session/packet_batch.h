@@ -22,6 +22,8 @@ struct BatchSlot {
 struct PacketBatch {
   std::vector<BatchSlot> slots;  // capacity kept across batches: no steady-state allocation
   size_t size = 0;
+  unsigned lanes_pending = 0;  // lanes still dissecting it (DissectPool's lock)
+  void clear() { size = 0; }
 };
 
 }  // namespace rudp

@@ -1,18 +1,11 @@
-// Feeds the single SQLite writer from its own thread, so inserting rows
-// overlaps with reading and dissecting. Batches are handed over whole and
-// recycled, so steady state allocates nothing; the queue is bounded, so
-// memory does not grow with the capture.
+// The rows ingest hands to the SQLite writer, a batch at a time.
 #pragma once
-#include <condition_variable>
-#include <deque>
-#include <exception>
 #include <memory>
-#include <mutex>
 #include <string>
-#include <thread>
 #include <utility>
 #include <vector>
 
+#include "session/batch_worker.h"
 #include "store/analysis_writer.h"
 #include "store/store_writer.h"
 
@@ -54,34 +47,18 @@ struct RowBatch {
   }
 };
 
-class StoreThread {
+// Writes a batch's rows and analysis events through the single SQLite writer.
+void writeRowBatch(StoreWriter& writer, AnalysisWriter& analysis, const RowBatch& b);
+
+// Feeds the single SQLite writer from its own thread ("rudp-store"), so
+// inserting rows overlaps with reading, dissecting and analysing.
+class StoreThread : public BatchWorker<RowBatch> {
  public:
   // `threaded` false: write() writes inline (no thread).
-  StoreThread(StoreWriter& writer, AnalysisWriter& analysis, bool threaded);
-  ~StoreThread();  // stops the thread; unwritten batches are dropped
-
-  // A batch to fill; give it back with write().
-  std::unique_ptr<RowBatch> take();
-  // Queues the batch (blocks while the queue is full). Rethrows the writer
-  // thread's error (a full disk, ...) on the caller's thread.
-  void write(std::unique_ptr<RowBatch> b);
-  // Waits until everything queued is written; rethrows a writer error.
-  void flush();
-
- private:
-  void run();
-  void writeBatch(RowBatch& b);
-  void rethrow();
-
-  StoreWriter& writer_;
-  AnalysisWriter& analysis_;
-  std::thread thread_;
-  std::mutex mu_;
-  std::condition_variable cv_;
-  std::deque<std::unique_ptr<RowBatch>> queue_, free_;
-  bool busy_ = false, stop_ = false;
-  std::exception_ptr error_;
-  static constexpr size_t kMaxQueued = 4;
+  StoreThread(StoreWriter& writer, AnalysisWriter& analysis, bool threaded)
+      : BatchWorker<RowBatch>(
+            "rudp-store", [&writer, &analysis](RowBatch& b) { writeRowBatch(writer, analysis, b); },
+            threaded) {}
 };
 
 }  // namespace rudp

@@ -53,6 +53,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     IngestOptions opt;
     opt.dissector_lanes = parallel ? 2 : 1;
     opt.threaded_store = parallel;
+    opt.threaded_flows = parallel;
     opt.max_open_connections = 4;
     try {
       r[parallel] = ingestCapture(path, db, DissectorOptions{}, opt);

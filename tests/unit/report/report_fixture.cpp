@@ -32,6 +32,7 @@ void analyse(AnalysedCapture& a, const IngestOptions& options, const DissectorOp
   IngestOptions opts = options;
   opts.dissector_lanes = 1;
   opts.threaded_store = false;
+  opts.threaded_flows = false;
   a.info = ingestCapture(a.pcap, a.db, dissectors, opts).capture;
 }
 
