@@ -102,6 +102,13 @@ FCPU="$(cpu_s "$TMP/time_cli_1m.txt")"
 OVER_WALL="$(awk -v a="${WALL[1m]}" -v b="$NWALL" 'BEGIN { printf "%.0f", (b > 0 ? (a / b - 1) * 100 : 0) }')"
 OVER_CPU="$(awk -v a="$FCPU" -v b="$NCPU" 'BEGIN { printf "%.0f", (b > 0 ? (a / b - 1) * 100 : 0) }')"
 
+# What the other cores buy: the 1M capture on one thread (-j1), against the
+# default (one dissector lane per core) measured above.
+echo "== rudpscope-cli analyze -j1 (1m)"
+J1WALL="$(median_run "$TMP/time_j1.txt" "$CLI" analyze "$TMP/bench_1m.pcap" --db "$TMP/j1.sqlite" -j 1)" \
+  || die "rudpscope-cli analyze -j1 failed"
+SCALE="$(awk -v a="$J1WALL" -v b="${WALL[1m]}" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')"
+
 # Where the CPU goes by thread (issue 14: the busiest thread's share of the
 # work should be at most 1/lanes + 10 %), at one lane and at two.
 echo "== per-thread CPU, rudpscope-cli analyze (1m) -j1 and -j2"
@@ -137,6 +144,7 @@ echo "peak RSS ${large} / ${small}: $(awk -v a="${RSS[$large]}" -v b="${RSS[$sma
      "for $(awk -v a="${FRAMES[$large]}" -v b="${FRAMES[$small]}" 'BEGIN { printf "%.0f", a / b }')x the packets"
 echo "connection analysis on 1m: ${WALL[1m]} s vs ${NWALL} s without (+${OVER_WALL}% wall);" \
      "CPU ${FCPU} s vs ${NCPU} s (+${OVER_CPU}%)"
+echo "-j1 on 1m: ${J1WALL} s; the default (-j$(nproc)) is ${SCALE}x faster"
 for lanes in 1 2; do
   echo "per-thread CPU at -j$lanes (1m, one run):"
   sed 's/^/  /' "$TMP/threads_j$lanes.txt"
