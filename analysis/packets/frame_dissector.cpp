@@ -314,7 +314,7 @@ void FrameDissector::setFieldColumns(const std::vector<std::string>& fields) {
   if (fields.empty())
     d->field_columns.reset();
   else
-    d->field_columns.emplace(d->host, fields);
+    d->field_columns.emplace(d->host, fields, false);
 }
 
 DisplayFilter FrameDissector::compileFilter(std::string_view text) const { return {text, d->host}; }
@@ -355,7 +355,9 @@ DissectedFrame FrameDissector::dissectFrame(const RawPacket& raw, bool withItems
   setColumns(d->pkt, d->res, windowShift, out);
   if (d->field_columns) {
     d->field_line.clear();
-    d->field_columns->line(d->pkt, d->res, d->first_ts_ns, d->field_line);
+    FilterFrame frame = d->last;
+    frame.first_ts_ns = d->first_ts_ns;  // the capture's, as this frame may be read alone
+    d->field_columns->line(frame, d->field_line);
     d->field_line.pop_back();  // its '\n'
     size_t from = 0;
     for (size_t tab; (tab = d->field_line.find('\t', from)) != std::string::npos; from = tab + 1)

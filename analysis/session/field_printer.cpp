@@ -20,6 +20,8 @@ const std::vector<std::string> kBuiltins = {
     "frame.number",
     "frame.time_epoch",
     "frame.time_relative",
+    "frame.time_delta",
+    "frame.time_delta_displayed",
     "frame.len",
     "frame.cap_len",
     "ip.src",
@@ -53,6 +55,8 @@ enum B {
   FrameNumber,
   TimeEpoch,
   TimeRelative,
+  TimeDelta,
+  TimeDeltaDisplayed,
   FrameLen,
   CapLen,
   IpSrc,
@@ -151,12 +155,16 @@ void appendIcmpValues(int which, const DecodedPacket& p, std::string& out) {
 
 const std::vector<std::string>& FieldPrinter::builtinFields() { return kBuiltins; }
 
-FieldPrinter::FieldPrinter(const LuaHost& host, const std::vector<std::string>& fields) : host_(host) {
+FieldPrinter::FieldPrinter(const LuaHost& host, const std::vector<std::string>& fields, bool inCaptureOrder)
+    : host_(host) {
   for (const auto& f : fields) {
     Column c;
     auto it = std::find(kBuiltins.begin(), kBuiltins.end(), f);
-    if (it != kBuiltins.end())
-      c.builtin = static_cast<int>(it - kBuiltins.begin());
+    if (it != kBuiltins.end()) c.builtin = static_cast<int>(it - kBuiltins.begin());
+    if ((c.builtin == TimeDelta || c.builtin == TimeDeltaDisplayed) && !inCaptureOrder)
+      throw Error(
+          "'" + f + "' depends on the frames before it, which a column of single rows does not see: " +
+          "View > Time Display Format shows the time since the previous captured or displayed packet");
     else
       c.lua_field = host.fieldByAbbrev(f);
     if (c.builtin < 0 && c.lua_field < 0)
@@ -165,7 +173,8 @@ FieldPrinter::FieldPrinter(const LuaHost& host, const std::vector<std::string>& 
   }
 }
 
-void FieldPrinter::builtin(int which, const DecodedPacket& p, int64_t firstTs, std::string& out) const {
+void FieldPrinter::builtin(int which, const FilterFrame& frame, std::string& out) const {
+  const DecodedPacket& p = *frame.pkt;
   if (isHeaderField(which)) {
     appendEveryHeader(which, p, out);
     return;
@@ -185,7 +194,9 @@ void FieldPrinter::builtin(int which, const DecodedPacket& p, int64_t firstTs, s
   switch (which) {
     case FrameNumber: num(true, p.frame); break;
     case TimeEpoch: appendTime(out, p.ts_ns); break;
-    case TimeRelative: appendTime(out, p.ts_ns - firstTs); break;
+    case TimeRelative: appendTime(out, p.ts_ns - frame.first_ts_ns); break;
+    case TimeDelta: appendTime(out, p.ts_ns - frame.prev_ts_ns); break;
+    case TimeDeltaDisplayed: appendTime(out, p.ts_ns - frame.shown_ts_ns); break;
     case FrameLen: num(true, p.origlen); break;
     case CapLen: num(true, p.caplen); break;
     case TcpSrc: num(tcp, t.sport); break;
@@ -206,22 +217,21 @@ void FieldPrinter::builtin(int which, const DecodedPacket& p, int64_t firstTs, s
   }
 }
 
-void FieldPrinter::line(const DecodedPacket& p, const DissectResult& r, int64_t firstTs,
-                        std::string& out) const {
+void FieldPrinter::line(const FilterFrame& frame, std::string& out) const {
   bool firstCol = true;
   for (const Column& c : columns_) {
     if (!firstCol) out += '\t';
     firstCol = false;
     if (c.builtin >= 0) {
-      builtin(c.builtin, p, firstTs, out);
+      builtin(c.builtin, frame, out);
       continue;
     }
     bool firstVal = true;
-    for (const FieldValue& v : r.values) {
+    for (const FieldValue& v : frame.res->values) {
       if (v.field != c.lua_field) continue;
       if (!firstVal) out += ',';
       firstVal = false;
-      out += host_.formatValue(v, r);
+      out += host_.formatValue(v, *frame.res);
     }
   }
   out += '\n';
@@ -255,9 +265,10 @@ std::vector<std::string> forEachFieldLine(const std::string& capture, const Diss
     }
     res.clear();
     if (pkt.l4 == L4::UDP) host.dissectUdp(pkt, false, res);
-    if (!filter.matchesShown(sequence.next(raw, pkt, &res), sequence)) continue;
+    const FilterFrame frame = sequence.next(raw, pkt, &res);
+    if (!filter.matchesShown(frame, sequence)) continue;
     out.clear();
-    printer.line(pkt, res, first, out);
+    printer.line(frame, out);
     line(out);
   }
   checkDamage(*reader, frames, keepDamaged);

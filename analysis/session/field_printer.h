@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "filter/filter_fields.h"
 #include "lua/host.h"
 #include "session/dissectors.h"
 
@@ -12,12 +13,14 @@ namespace rudp {
 class FieldPrinter {
  public:
   // Throws Error naming the first field that is neither built in nor
-  // registered by a loaded dissector.
-  FieldPrinter(const LuaHost& host, const std::vector<std::string>& fields);
+  // registered by a loaded dissector. Without `inCaptureOrder` (frames
+  // printed one by one, out of order) the fields that depend on the frames
+  // before (frame.time_delta, frame.time_delta_displayed) are refused too.
+  FieldPrinter(const LuaHost& host, const std::vector<std::string>& fields, bool inCaptureOrder = true);
 
-  // Appends one tab-separated line (with '\n') for the frame to `out`.
-  // `firstTs` is the first frame's time (frame.time_relative).
-  void line(const DecodedPacket& p, const DissectResult& r, int64_t firstTs, std::string& out) const;
+  // Appends one tab-separated line (with '\n') for the frame to `out`; its
+  // times (first, previous, last shown) give the frame.time_* fields.
+  void line(const FilterFrame& frame, std::string& out) const;
 
   // The frame/ip/udp/tcp fields this printer knows without a dissector.
   static const std::vector<std::string>& builtinFields();
@@ -27,7 +30,7 @@ class FieldPrinter {
     int builtin = -1;    // index into builtinFields(), or
     int lua_field = -1;  // LuaHost field id
   };
-  void builtin(int which, const DecodedPacket& p, int64_t firstTs, std::string& out) const;
+  void builtin(int which, const FilterFrame& frame, std::string& out) const;
   const LuaHost& host_;
   std::vector<Column> columns_;
 };

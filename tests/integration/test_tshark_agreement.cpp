@@ -62,3 +62,19 @@ TEST_CASE("decode agrees with tshark on simulated traffic from every vantage") {
     compareWithTshark(cap, fields);
   }
 }
+
+// tshark's one pass counts frame.time_delta_displayed from the last frame the
+// filter passed (0 until one has), and frame.time_delta from the frame before,
+// passed or not.
+TEST_CASE("decode -Y prints the frame time deltas tshark prints for the frames it selects") {
+  const std::vector<std::string> fields = {"frame.number", "frame.time_relative", "frame.time_delta",
+                                           "frame.time_delta_displayed"};
+  const std::string sample = (fs::path(RUDPSCOPE_SOURCE_DIR) / "resources" / "sample.pcap").string();
+  CHECK(compareWithTshark(sample, fields, {}, "grudp.type == 1") == 156);
+  CHECK(compareWithTshark(sample, fields, {}, "frame.number > 1000 && grudp.flags.reliable") == 4311);
+  CHECK(compareWithTshark(sample, fields, {}, "frame.time_delta_displayed >= 0.05 || frame.number == 1") ==
+        379);
+  for (const std::string& cap : committedCaptures())
+    if (cap.find("kcp") != std::string::npos)
+      CHECK(compareWithTshark(cap, fields, {}, "udp.length > 100") > 0);
+}

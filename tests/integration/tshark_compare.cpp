@@ -50,7 +50,7 @@ std::vector<std::string> allDecodeFields() {
 }
 
 size_t compareWithTshark(const std::string& capture, const std::vector<std::string>& fields,
-                         const std::vector<std::string>& prefs) {
+                         const std::vector<std::string>& prefs, const std::string& displayFilter) {
   // rudpscope prints raw TCP sequence numbers; tshark does with this option.
   std::vector<std::string> ts = {
       TSHARK_EXECUTABLE, "-n", "-r", capture, "-T", "fields", "-o", "tcp.relative_sequence_numbers:FALSE"};
@@ -64,6 +64,10 @@ size_t compareWithTshark(const std::string& capture, const std::vector<std::stri
     ts.push_back(p);
     ours.push_back("-o");
     ours.push_back(p);
+  }
+  if (!displayFilter.empty()) {
+    ts.insert(ts.end(), {"-Y", displayFilter});
+    ours.insert(ours.end(), {"-Y", displayFilter});
   }
   for (const auto& f : fields) {
     ts.push_back("-e");

@@ -17,9 +17,10 @@ std::vector<std::string> shippedDissectors();
 std::vector<std::string> committedCaptures();
 // Every built-in field plus every field a shipped dissector registers.
 std::vector<std::string> allDecodeFields();
-// Runs both on `capture` with the fields and preferences (NAME:VALUE) and
-// checks, with Catch2, that they print the same lines. Returns the line count.
+// Runs both on `capture` with the fields and preferences (NAME:VALUE), and
+// the display filter (-Y) if any, and checks, with Catch2, that they print
+// the same lines. Returns the line count.
 size_t compareWithTshark(const std::string& capture, const std::vector<std::string>& fields,
-                         const std::vector<std::string>& prefs = {});
+                         const std::vector<std::string>& prefs = {}, const std::string& displayFilter = {});
 
 }  // namespace rudp::test

@@ -183,6 +183,12 @@ TEST_CASE(
   f.page.addFieldColumn(QStringLiteral("grudp.nosuch"));
   CHECK(f.page.message().startsWith(QStringLiteral("Apply as Column: unknown field 'grudp.nosuch'")));
   CHECK(model->columnCount() == PacketListModel::ColumnCount + 2);
+  // A row alone does not know the frame before it: the Time column's formats do.
+  f.page.addFieldColumn(QStringLiteral("frame.time_delta"));
+  CHECK(f.page.message().startsWith(
+      QStringLiteral("Apply as Column: 'frame.time_delta' depends on the frames before it")));
+  CHECK(f.page.message().contains(QStringLiteral("View > Time Display Format")));
+  CHECK(model->columnCount() == PacketListModel::ColumnCount + 2);
 
   // Apply as Filter on the selected frame's Type item.
   REQUIRE(f.page.goToFrame(5));
