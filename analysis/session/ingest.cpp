@@ -309,9 +309,11 @@ IngestResult ingestSource(const Source& source, const std::string& dbPath, const
       DissectPool& pool;
       ~Drain() { pool.drain(); }
     } drain{pool};
+    // A live source publishes each batch as it arrives: no read-ahead.
+    const size_t readAhead = source.onBatch ? 1 : kBatchesInFlight;
     bool more = true;
     while (more || !inFlight.empty()) {
-      if (more && inFlight.size() < kBatchesInFlight) {
+      if (more && inFlight.size() < readAhead) {
         auto b = flowStage.take();
         more = batches.fill(*b);
         if (b->size == 0 && !more) continue;  // the end: nothing to hand on
