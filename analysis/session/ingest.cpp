@@ -309,8 +309,9 @@ IngestResult ingestSource(const Source& source, const std::string& dbPath, const
       DissectPool& pool;
       ~Drain() { pool.drain(); }
     } drain{pool};
-    // A live source publishes each batch as it arrives: no read-ahead.
-    const size_t readAhead = source.onBatch ? 1 : kBatchesInFlight;
+    // No read-ahead for a live source, which publishes each batch as it
+    // arrives, nor with a single lane, which dissects on this thread anyway.
+    const size_t readAhead = source.onBatch || pool.lanes() == 1 ? 1 : kBatchesInFlight;
     bool more = true;
     while (more || !inFlight.empty()) {
       if (more && inFlight.size() < readAhead) {
