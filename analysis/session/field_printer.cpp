@@ -160,13 +160,14 @@ FieldPrinter::FieldPrinter(const LuaHost& host, const std::vector<std::string>& 
   for (const auto& f : fields) {
     Column c;
     auto it = std::find(kBuiltins.begin(), kBuiltins.end(), f);
-    if (it != kBuiltins.end()) c.builtin = static_cast<int>(it - kBuiltins.begin());
+    if (it != kBuiltins.end())
+      c.builtin = static_cast<int>(it - kBuiltins.begin());
+    else
+      c.lua_field = host.fieldByAbbrev(f);
     if ((c.builtin == TimeDelta || c.builtin == TimeDeltaDisplayed) && !inCaptureOrder)
       throw Error(
           "'" + f + "' depends on the frames before it, which a column of single rows does not see: " +
           "View > Time Display Format shows the time since the previous captured or displayed packet");
-    else
-      c.lua_field = host.fieldByAbbrev(f);
     if (c.builtin < 0 && c.lua_field < 0)
       throw Error("unknown field '" + f + "' (neither built in nor registered by a loaded dissector)");
     columns_.push_back(c);
