@@ -4,12 +4,9 @@
 
 #include "analyzers/contract_analyzer.h"
 #include "analyzers/vantage.h"
+#include "core/seq32.h"
 
 namespace rudp::ana {
-
-namespace {
-bool before(uint32_t a, uint32_t b) { return int32_t(a - b) < 0; }
-}  // namespace
 
 void ContractAnalyzer::onAck(Dir& d, const Segment& s, uint64_t frame, int64_t ns) {
   const bool has_ack = s.is(Segment::Ack);
@@ -32,7 +29,7 @@ void ContractAnalyzer::onAck(Dir& d, const Segment& s, uint64_t frame, int64_t n
       d.win.extend(top, [&](SeqSlot& e) { evict(d, e); });
   };
   uint32_t judge_end = d.judge_next;
-  bool advanced = !d.any_ack || before(d.max_ack, ack);
+  bool advanced = !d.any_ack || seqBefore(d.max_ack, ack);
   switch (ack_style_) {
     case AckStyle::HighestBitmap: {
       extend(ack);
@@ -40,10 +37,10 @@ void ContractAnalyzer::onAck(Dir& d, const Segment& s, uint64_t frame, int64_t n
       // Bit 0 = ack, bit i+1 = ack-1-i. Consecutive acks repeat most of
       // their bitmap: only what the highest ack so far did not cover is new.
       uint64_t fresh = 1 | (uint64_t(bits) << 1);
-      if (d.has_prev_ack && !before(ack, d.prev_ack) && ack - d.prev_ack < 64)
+      if (d.has_prev_ack && !seqBefore(ack, d.prev_ack) && ack - d.prev_ack < 64)
         fresh &= ~((1 | (uint64_t(d.prev_bits) << 1)) << (ack - d.prev_ack));
       for (uint64_t b = fresh; b; b &= b - 1) cover(d, ack - uint32_t(std::countr_zero(b)), frame, ns);
-      if (!d.has_prev_ack || !before(ack, d.prev_ack)) {
+      if (!d.has_prev_ack || !seqBefore(ack, d.prev_ack)) {
         // Keep the union for an ack repeated with more bits (same highest).
         d.prev_bits = d.has_prev_ack && ack == d.prev_ack ? (d.prev_bits | bits) : bits;
         d.prev_ack = ack;
@@ -63,7 +60,7 @@ void ContractAnalyzer::onAck(Dir& d, const Segment& s, uint64_t frame, int64_t n
     case AckStyle::Cumulative: {
       // `ack` = next seq expected: everything before it arrived.
       extend(ack - 1);
-      for (uint32_t q = d.judge_next; before(q, ack) && d.win.contains(q); ++q) cover(d, q, frame, ns);
+      for (uint32_t q = d.judge_next; seqBefore(q, ack) && d.win.contains(q); ++q) cover(d, q, frame, ns);
       if (!advanced && d.win.contains(ack)) markHole(d.win.at(ack), ns);  // duplicate ack
       judge_end = ack;
       break;
@@ -75,11 +72,11 @@ void ContractAnalyzer::onAck(Dir& d, const Segment& s, uint64_t frame, int64_t n
       }
       if (s.is(Segment::Una)) {
         const uint32_t una = unwrap(d, s.una);
-        for (uint32_t q = d.judge_next; before(q, una) && d.win.contains(q); ++q) cover(d, q, frame, ns);
+        for (uint32_t q = d.judge_next; seqBefore(q, una) && d.win.contains(q); ++q) cover(d, q, frame, ns);
         // Acked past the cumulative point: seqs between una and ack are holes,
         // each only when its last copy left no later than the acked one (the
         // echoed send time says; kcp-go's parse_fastack compares the same).
-        for (uint32_t q = una; before(q, ack) && d.win.contains(q); ++q) {
+        for (uint32_t q = una; seqBefore(q, ack) && d.win.contains(q); ++q) {
           SeqSlot& hole = d.win.at(q);
           const bool sent_later =
               s.is(Segment::Echo) && hole.has(SeqSlot::HasTs) && tsAfter(hole.last.ts, s.ts_echo);
@@ -111,7 +108,7 @@ void ContractAnalyzer::onAck(Dir& d, const Segment& s, uint64_t frame, int64_t n
                    s.is(Segment::AckBits) ? s.ack_bits : 0, s.is(Segment::Una),
                    s.is(Segment::Una) ? unwrap(d, s.una) : 0);
   }
-  if (before(d.judge_next, judge_end)) judgeUpTo(d, judge_end, frame, ns);
+  if (seqBefore(d.judge_next, judge_end)) judgeUpTo(d, judge_end, frame, ns);
   if (has_ack && s.is(Segment::Echo)) echoSample(d, ack, s.ts_echo, frame, ns);
 }
 
@@ -174,7 +171,7 @@ void ContractAnalyzer::echoSample(Dir& d, uint32_t ack, uint32_t echo, uint64_t 
 }
 
 void ContractAnalyzer::judgeUpTo(Dir& d, uint32_t end, uint64_t frame, int64_t ns) {
-  while (before(d.judge_next, end) && d.win.contains(d.judge_next)) {
+  while (seqBefore(d.judge_next, end) && d.win.contains(d.judge_next)) {
     judge(d, d.win.at(d.judge_next), false, frame, ns);
     ++d.judge_next;
   }
@@ -184,12 +181,12 @@ void ContractAnalyzer::judgeUpTo(Dir& d, uint32_t end, uint64_t frame, int64_t n
 void ContractAnalyzer::judge(Dir& d, SeqSlot& s, bool final, uint64_t frame, int64_t ns) {
   if (s.has(SeqSlot::Judged)) return;
   bool lost = false, settled = true;
-  const bool reached = d.any_ack && !before(d.max_ack, s.seq);  // the acks got this far
+  const bool reached = d.any_ack && !seqBefore(d.max_ack, s.seq);  // the acks got this far
   if (s.has(SeqSlot::Covered)) {
     lost = false;
   } else if (ack_style_ == AckStyle::None || !d.any_ack) {
     // No acks to go by: a seq never captured below the highest one is lost.
-    lost = !s.has(SeqSlot::Seen) && before(s.seq, d.highest_seen);
+    lost = !s.has(SeqSlot::Seen) && seqBefore(s.seq, d.highest_seen);
     if (!lost) ++d.m.loss_unknown;
   } else if (s.has(SeqSlot::Seen) && s.has(SeqSlot::Reliable)) {
     // Retransmitted until covered: not lost yet. At the end, still unresolved.

@@ -4,12 +4,12 @@
 #include <algorithm>
 
 #include "analyzers/vantage.h"
+#include "core/seq32.h"
 
 namespace rudp::ana {
 
 namespace {
 uint32_t maskOf(int bits) { return bits >= 32 || bits <= 0 ? 0xFFFFFFFFu : ((1u << bits) - 1); }
-bool before(uint32_t a, uint32_t b) { return int32_t(a - b) < 0; }
 // A seq this far below the window start is not taken as the flow's beginning.
 constexpr uint32_t kPrependMax = 256;
 }  // namespace
@@ -233,7 +233,7 @@ bool ContractAnalyzer::carriesNewData(const Dir& d, const Segment* segs, size_t 
   for (size_t i = 0; i < n; ++i) {
     const Segment& s = segs[i];
     const bool data = s.is(Segment::Seq) && s.consumes_seq && s.role != SegmentRole::Ack;
-    if (data && (!d.any_seen || before(d.highest_seen, s.seq))) return true;
+    if (data && (!d.any_seen || seqBefore(d.highest_seen, s.seq))) return true;
   }
   return false;
 }
@@ -247,19 +247,19 @@ void ContractAnalyzer::onData(Dir& d, const Segment& s, uint64_t frame, int64_t 
     d.judge_next = d.frontier = seq;
     d.head_unknown = !opening;
   }
-  if (before(seq, d.win.base()) && !before(seq, d.win.base() - kPrependMax) &&
-      !before(seq, d.win.top() - (SeqWindow::kMaxCap - 1)) && d.win.prepend(seq)) {
+  if (seqBefore(seq, d.win.base()) && !seqBefore(seq, d.win.base() - kPrependMax) &&
+      !seqBefore(seq, d.win.top() - (SeqWindow::kMaxCap - 1)) && d.win.prepend(seq)) {
     // Below the first seq captured: the flow's first packets were lost (or
     // reordered) before the capture point. Judge them like any other seq.
-    if (before(seq, d.judge_next)) d.judge_next = seq;
-    if (before(seq, d.frontier)) d.frontier = seq;
+    if (seqBefore(seq, d.judge_next)) d.judge_next = seq;
+    if (seqBefore(seq, d.frontier)) d.frontier = seq;
   }
-  if (opening && d.head_unknown && !before(seq, d.win.base())) {
+  if (opening && d.head_unknown && !seqBefore(seq, d.win.base())) {
     // The flow's first seq: from here on, what is missing below is known.
     d.head_unknown = false;
     d.frontier = d.win.base();
   }
-  if (before(seq, d.win.base())) {
+  if (seqBefore(seq, d.win.base())) {
     // Older than anything kept: only a retransmission can be this late.
     if (s.reliability == Reliability::Reliable) {
       SeqSlot tmp;
@@ -269,7 +269,7 @@ void ContractAnalyzer::onData(Dir& d, const Segment& s, uint64_t frame, int64_t 
     }
     return;
   }
-  if (before(d.win.top(), seq)) {
+  if (seqBefore(d.win.top(), seq)) {
     if (seq - d.win.top() > kMaxJump)
       restart(d, seq);  // a new numbering (or garbage): start over
     else
@@ -318,8 +318,8 @@ void ContractAnalyzer::firstCopy(Dir& d, SeqSlot& slot, const Segment& s, uint32
   slot.channel = s.is(Segment::Channel) ? s.channel : 0;
   slot.last = {ts, ip_id, ns, frame};  // hole_ns stays: acks may have reported it missing already
 
-  const bool late = d.any_seen && before(seq, d.highest_seen);
-  if (!d.any_seen || before(d.highest_seen, seq)) d.highest_seen = seq;
+  const bool late = d.any_seen && seqBefore(seq, d.highest_seen);
+  if (!d.any_seen || seqBefore(d.highest_seen, seq)) d.highest_seen = seq;
   d.any_seen = true;
 
   if (has_ts && !atSender(vantage_, d.id)) d.remote.onCopy(seq, true, reliable, tsMs(d, ts), ns, frame);
@@ -345,7 +345,7 @@ void ContractAnalyzer::firstCopy(Dir& d, SeqSlot& slot, const Segment& s, uint32
     ++d.outstanding;
   }
   // Head-of-line blocking: is an earlier seq still missing?
-  const bool missing_below = before(d.frontier, seq) || d.head_unknown;
+  const bool missing_below = seqBefore(d.frontier, seq) || d.head_unknown;
   d.hol.onArrival(seq, ns, reliable && s.reliability != Reliability::Unsequenced, slot.channel, missing_below,
                   late);
   advanceFrontier(d);
@@ -368,14 +368,14 @@ void ContractAnalyzer::restart(Dir& d, uint32_t seq) {
 
 void ContractAnalyzer::advanceFrontier(Dir& d) {
   const uint32_t old = d.frontier;
-  while (!before(d.highest_seen, d.frontier) && d.win.contains(d.frontier)) {
+  while (!seqBefore(d.highest_seen, d.frontier) && d.win.contains(d.frontier)) {
     const SeqSlot& f = d.win.at(d.frontier);
     // A seq judged lost may still come back (a long backoff chain): it keeps
     // blocking until it arrives or the window slides past it.
     if (!f.has(SeqSlot::Seen)) break;
     ++d.frontier;
   }
-  if (before(d.frontier, d.win.base())) d.frontier = d.win.base();
+  if (seqBefore(d.frontier, d.win.base())) d.frontier = d.win.base();
   if (d.frontier != old && !d.head_unknown) d.hol.settle(d.frontier);
 }
 

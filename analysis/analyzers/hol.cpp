@@ -2,11 +2,9 @@
 
 #include <algorithm>
 
-namespace rudp::ana {
+#include "core/seq32.h"
 
-namespace {
-bool later(uint32_t a, uint32_t b) { return int32_t(a - b) > 0; }
-}  // namespace
+namespace rudp::ana {
 
 void HolTracker::account(int64_t old_until, const Entry& e) {
   // Adds what the entry's wait grew by since it was last counted.
@@ -22,28 +20,28 @@ void HolTracker::onArrival(uint32_t seq, int64_t ns, bool ordered, uint32_t chan
   if (late) {
     // Later same-channel packets that arrived before this one waited for it.
     for (Entry& p : pending_)
-      if (p.channel == channel && later(p.seq, seq)) p.until_ns = std::max(p.until_ns, ns);
+      if (p.channel == channel && seqAfter(p.seq, seq)) p.until_ns = std::max(p.until_ns, ns);
     for (Entry& d : done_)
-      if (d.channel == channel && later(d.seq, seq) && ns > d.until_ns) {
+      if (d.channel == channel && seqAfter(d.seq, seq) && ns > d.until_ns) {
         const int64_t old = d.until_ns;
         d.until_ns = ns;
         account(old, d);
       }
   }
   if (missing_below && pending_.size() < kMaxPending) {
-    if (pending_.empty() || later(min_seq_, seq)) min_seq_ = seq;
+    if (pending_.empty() || seqAfter(min_seq_, seq)) min_seq_ = seq;
     pending_.push_back({seq, channel, ns, ns});
   }
 }
 
 void HolTracker::settle(uint32_t frontier) {
-  if (pending_.empty() || (!settle_all_ && !later(frontier, min_seq_))) return;
+  if (pending_.empty() || (!settle_all_ && !seqAfter(frontier, min_seq_))) return;
   size_t keep = 0;
   bool any = false;
   for (size_t i = 0; i < pending_.size(); ++i) {
     const Entry& p = pending_[i];
-    if (!settle_all_ && later(p.seq, frontier)) {
-      if (!any || later(min_seq_, p.seq)) min_seq_ = p.seq;
+    if (!settle_all_ && seqAfter(p.seq, frontier)) {
+      if (!any || seqAfter(min_seq_, p.seq)) min_seq_ = p.seq;
       any = true;
       pending_[keep++] = p;
       continue;

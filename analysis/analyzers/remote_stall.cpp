@@ -4,10 +4,11 @@
 #include <bit>
 #include <cmath>
 
+#include "core/seq32.h"
+
 namespace rudp::ana {
 
 namespace {
-bool before(uint32_t a, uint32_t b) { return int32_t(a - b) < 0; }
 bool bit(const std::array<uint64_t, 64>& b, uint32_t s) { return (b[(s % 4096) / 64] >> (s % 64)) & 1u; }
 void set(std::array<uint64_t, 64>& b, uint32_t s, bool v) {
   const uint64_t m = uint64_t(1) << (s % 64);
@@ -128,18 +129,18 @@ void RemoteStallEstimator::forget(uint32_t upto) {
     has_hi_ = true;
     return;
   }
-  for (uint32_t s = hi_ + 1, n = 0; before(hi_, upto) && n < kBits; ++s, ++n) {
+  for (uint32_t s = hi_ + 1, n = 0; seqBefore(hi_, upto) && n < kBits; ++s, ++n) {
     if (bit(out_, s) && outstanding_ > 0) --outstanding_;
     set(out_, s, false);
     set(sent_, s, false);
     hi_ = s;
     if (s == upto) break;
   }
-  hi_ = before(hi_, upto) ? upto : hi_;
+  hi_ = seqBefore(hi_, upto) ? upto : hi_;
 }
 
 void RemoteStallEstimator::cover(uint32_t seq, bool& progressed) {
-  if (!has_hi_ || before(hi_, seq) || hi_ - seq >= kBits) return;
+  if (!has_hi_ || seqBefore(hi_, seq) || hi_ - seq >= kBits) return;
   if (bit(out_, seq)) {
     set(out_, seq, false);
     --outstanding_;
@@ -153,7 +154,7 @@ void RemoteStallEstimator::coverBelow(uint32_t limit, bool& progressed) {
     for (uint64_t m = out_[w]; m; m &= m - 1) {
       const uint32_t idx = w * 64 + uint32_t(std::countr_zero(m));
       const uint32_t s = hi_ - ((hi_ - idx) % kBits);  // the seq that slot holds
-      if (before(s, limit)) cover(s, progressed);
+      if (seqBefore(s, limit)) cover(s, progressed);
     }
 }
 
@@ -168,7 +169,7 @@ void RemoteStallEstimator::replay(const Ev& e, double s_ms, EventSink* sink, std
       if (waiting_) ++retx_;
       return;
     }
-    if (!has_hi_ || before(hi_, e.seq)) forget(e.seq);
+    if (!has_hi_ || seqBefore(hi_, e.seq)) forget(e.seq);
     if (!e.reliable || bit(sent_, e.seq) || hi_ - e.seq >= kBits) return;
     set(sent_, e.seq, true);
     if (outstanding_ == 0) {

@@ -5,13 +5,13 @@
 
 #include "analyzers/contract_analyzer.h"
 #include "analyzers/vantage.h"
+#include "core/seq32.h"
 
 namespace rudp::ana {
 
 namespace {
 constexpr uint32_t kScan = 128;             // slots looked at around a copy
 constexpr int64_t kFastAtSenderNs = 50000;  // a fast retransmission follows its ack within 50 us
-bool before(uint32_t a, uint32_t b) { return int32_t(a - b) < 0; }
 }  // namespace
 
 bool ContractAnalyzer::tsAfter(uint32_t a, uint32_t b) const {
@@ -23,7 +23,7 @@ bool ContractAnalyzer::laterCopy(Dir& d, uint32_t seq, uint32_t ts) {
   // Is there a higher captured seq whose copy was sent before this one? The
   // nearest higher original bounds them all; skip copies already known late.
   uint32_t n = 0;
-  for (uint32_t q = seq + 1; !before(d.highest_seen, q) && n < kScan; ++q) {
+  for (uint32_t q = seq + 1; !seqBefore(d.highest_seen, q) && n < kScan; ++q) {
     const SeqSlot& s = d.win.at(q);
     ++n;
     if (!s.has(SeqSlot::Seen) || !s.has(SeqSlot::HasTs)) continue;
@@ -65,7 +65,7 @@ double ContractAnalyzer::sinceOriginalMs(Dir& d, uint32_t seq, uint32_t ts) {
     }
   }
   n = 0;
-  for (uint32_t q = seq + 1; !before(d.highest_seen, q) && d.win.contains(q) && n < kScan; ++q, ++n) {
+  for (uint32_t q = seq + 1; !seqBefore(d.highest_seen, q) && d.win.contains(q) && n < kScan; ++q, ++n) {
     const SeqSlot& s = d.win.at(q);
     if (s.has(SeqSlot::Seen) && s.has(SeqSlot::HasTs) && !s.has(SeqSlot::RetxCounted)) {
       hi = s.first_ts;

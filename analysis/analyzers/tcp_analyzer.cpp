@@ -5,14 +5,13 @@
 #include <cmath>
 
 #include "analyzers/vantage.h"
+#include "core/seq32.h"
 
 namespace rudp::ana {
 
 namespace {
 constexpr uint8_t kFin = 0x01, kSyn = 0x02, kRst = 0x04, kAck = 0x10;
 constexpr size_t kTsRing = 1024;
-bool before(uint32_t a, uint32_t b) { return int32_t(a - b) < 0; }
-bool after(uint32_t a, uint32_t b) { return int32_t(a - b) > 0; }
 }  // namespace
 
 TcpAnalyzer::TcpAnalyzer(const AnalyzerConfig& cfg, EventSink* sink)
@@ -103,7 +102,7 @@ void TcpAnalyzer::onPacket(uint64_t frame, int64_t ns, Direction dir, const Deco
   if ((fl & kAck) && !(fl & kRst)) onAck(peer, p, len == 0, frame, ns);
   if (len > 0 && !(fl & kRst))
     onData(d, p, len, frame, ns);
-  else if (len == 0 && !(fl & kRst) && d.started && after(p.tcp.seq, d.nxt)) {
+  else if (len == 0 && !(fl & kRst) && d.started && seqAfter(p.tcp.seq, d.nxt)) {
     // A bare ack numbered past everything captured: the sequence space in
     // between (data, or a FIN) was sent and lost before the capture point.
     Seg hole;
@@ -203,9 +202,9 @@ void TcpAnalyzer::onData(Dir& d, const DecodedPacket& p, uint32_t len, uint64_t 
   s.first_ns = s.last_ns = ns;
   s.first_frame = s.last_frame = frame;
 
-  if (!before(seq, d.nxt)) {
+  if (!seqBefore(seq, d.nxt)) {
     // New data. A jump past nxt leaves a hole: bytes lost before the capture.
-    if (after(seq, d.nxt)) {
+    if (seqAfter(seq, d.nxt)) {
       Seg hole;
       hole.start = d.nxt;
       hole.end = seq;
@@ -223,12 +222,12 @@ void TcpAnalyzer::onData(Dir& d, const DecodedPacket& p, uint32_t len, uint64_t 
   size_t lo = 0, hi = d.count;
   while (lo < hi) {
     const size_t mid = (lo + hi) / 2;
-    if (after(at(d, mid).end, seq))
+    if (seqAfter(at(d, mid).end, seq))
       hi = mid;
     else
       lo = mid + 1;
   }
-  if (lo == d.count || before(seq, at(d, lo).start)) {
+  if (lo == d.count || seqBefore(seq, at(d, lo).start)) {
     copyOfAcked(d, s, frame, ns);
     return;
   }
@@ -251,7 +250,7 @@ void TcpAnalyzer::onData(Dir& d, const DecodedPacket& p, uint32_t len, uint64_t 
   // Bytes a later bare ack already numbered past were sent before it: a
   // copy filling them came after.
   bool retx = e.behind_ack;
-  if (next && !retx && o.has_timestamps) retx = after(o.tsval, next->tsval);
+  if (next && !retx && o.has_timestamps) retx = seqAfter(o.tsval, next->tsval);
   if (next && !retx && s.ip_id >= 0 && next->ip_id >= 0 && s.ip_id != next->ip_id)
     retx = static_cast<uint16_t>(s.ip_id - next->ip_id) < 0x8000;
   if (!o.has_timestamps && !retx) {
@@ -267,7 +266,7 @@ void TcpAnalyzer::onData(Dir& d, const DecodedPacket& p, uint32_t len, uint64_t 
   left.end = seq;
   right.start = end;
   bool first = true;
-  if (after(seq, hole.start)) {
+  if (seqAfter(seq, hole.start)) {
     replace(left);
     ++d.holes;
     first = false;
@@ -276,13 +275,13 @@ void TcpAnalyzer::onData(Dir& d, const DecodedPacket& p, uint32_t len, uint64_t 
     replace(s);
   else
     push(d, s, ++pos);
-  if (before(end, hole.end)) push(d, right, pos + 1);
+  if (seqBefore(end, hole.end)) push(d, right, pos + 1);
   Seg& filled = at(d, pos);
   // The acks that showed the bytes missing before this copy came.
   filled.hole_ns = hole.hole_ns;
   filled.hole_first_ns = hole.hole_first_ns;
   const auto missing = firstMissing(d);
-  d.hol.onArrival(seq, ns, true, 0, missing && before(*missing, seq), true);
+  d.hol.onArrival(seq, ns, true, 0, missing && seqBefore(*missing, seq), true);
   settleHol(d, missing);
   if (retx) {
     filled.retx_first = true;
@@ -302,9 +301,9 @@ void TcpAnalyzer::onData(Dir& d, const DecodedPacket& p, uint32_t len, uint64_t 
 void TcpAnalyzer::start(Dir& d, uint32_t seq, bool syn) {
   d.started = true;
   d.mid_stream = !syn;
-  const bool inFlight = !syn && d.has_early_ack && before(d.early_ack_last, seq);
+  const bool inFlight = !syn && d.has_early_ack && seqBefore(d.early_ack_last, seq);
   d.una = d.nxt = inFlight ? d.early_ack_last : seq;
-  const bool ackFirst = !syn && d.has_early_ack && before(d.early_ack_first, seq);
+  const bool ackFirst = !syn && d.has_early_ack && seqBefore(d.early_ack_first, seq);
   d.isn = syn ? seq : (ackFirst ? d.early_ack_first : seq) - 1;
 }
 
@@ -327,17 +326,17 @@ void TcpAnalyzer::onAck(Dir& d, const DecodedPacket& p, bool pure, uint64_t fram
     d.early_ack_last = a;
     return;
   }
-  if (!d.any_ack && d.mid_stream && before(a, d.una)) extendBack(d, a, ns);
+  if (!d.any_ack && d.mid_stream && seqBefore(a, d.una)) extendBack(d, a, ns);
   const TcpOptions& o = p.tcp.options;
   // RFC 7323 section 4: an echo times the path only on an ack of new data (an
   // ack of nothing new may wait on the peer's own sending).
-  const bool ackedNew = !d.any_ack || after(a, d.una) || o.sack_block_count > 0;
-  if (!d.any_ack || after(a, d.una)) {
+  const bool ackedNew = !d.any_ack || seqAfter(a, d.una) || o.sack_block_count > 0;
+  if (!d.any_ack || seqAfter(a, d.una)) {
     // Karn: the highest segment newly covered, when nothing it covers was
     // sent twice (the ack may have been caused by the retransmission).
     const Seg* newest = nullptr;
     bool clean = true;
-    for (size_t i = 0; i < d.count && !after(at(d, i).end, a); ++i) {
+    for (size_t i = 0; i < d.count && !seqAfter(at(d, i).end, a); ++i) {
       newest = &at(d, i);
       clean &= newest->copies == 1 && !newest->retx_first;
     }
@@ -358,7 +357,7 @@ void TcpAnalyzer::onAck(Dir& d, const DecodedPacket& p, bool pure, uint64_t fram
     }
     int64_t delivered_ns = -1;  // the latest send among the segments this ack covers
     const size_t holes_before = d.holes;
-    while (d.count && !after(at(d, 0).end, a)) {
+    while (d.count && !seqAfter(at(d, 0).end, a)) {
       if (at(d, 0).copies > 0) {
         rememberAcked(d, at(d, 0));
         if (!at(d, 0).retx_first) d.response.add(at(d, 0).first_ns, ns);
@@ -377,10 +376,10 @@ void TcpAnalyzer::onAck(Dir& d, const DecodedPacket& p, bool pure, uint64_t fram
     }
     const bool inflight = d.nxt != d.una;
     d.una = a;
-    if (d.rto_recovery && !before(a, d.recovery_point)) d.rto_recovery = false;
+    if (d.rto_recovery && !seqBefore(a, d.recovery_point)) d.rto_recovery = false;
     d.any_ack = true;
     d.dupacks = 0;
-    if (after(a, d.nxt)) d.nxt = a;  // acks for bytes the capture never saw
+    if (seqAfter(a, d.nxt)) d.nxt = a;  // acks for bytes the capture never saw
     if (inflight) d.stall.onProgress(ns, frame, sink_, d.m.stalls);
   } else if (a == d.una && pure && d.nxt != d.una) {
     ++d.dupacks;
@@ -392,13 +391,13 @@ void TcpAnalyzer::onAck(Dir& d, const DecodedPacket& p, bool pure, uint64_t fram
     uint32_t top = a;
     for (uint8_t b = 0; b < o.sack_block_count && b < o.sack_blocks.size(); ++b) {
       const auto [l, r] = o.sack_blocks[b];
-      if (after(r, top)) top = r;
+      if (seqAfter(r, top)) top = r;
       for (size_t i = 0; i < d.count; ++i) {
         Seg& s = at(d, i);
-        if (!before(s.start, l) && !after(s.end, r)) s.sacked = true;
+        if (!seqBefore(s.start, l) && !seqAfter(s.end, r)) s.sacked = true;
       }
     }
-    for (size_t i = 0; i < d.count && before(at(d, i).start, top); ++i)
+    for (size_t i = 0; i < d.count && seqBefore(at(d, i).start, top); ++i)
       if (!at(d, i).sacked) markHole(at(d, i), ns);
   }
   // Timestamps: the ack echoes the TSval of a segment; one sample per echo.
@@ -420,7 +419,7 @@ void TcpAnalyzer::onAck(Dir& d, const DecodedPacket& p, bool pure, uint64_t fram
           rttSample(d, double(ns - first->ns) / 1e6, RttSource::TcpTimestamp, frame, first->frame, ns);
         break;
       }
-      if (before(t.tsval, o.tsecr)) break;
+      if (seqBefore(t.tsval, o.tsecr)) break;
     }
   }
 }
@@ -481,7 +480,7 @@ RetxCause TcpAnalyzer::timeoutOrFast(Dir& d, Seg& s, double since_previous_ms, i
     const double rtt = rev.rtt.samples() ? rev.rtt.minMs() : 0.0;
     early = hole && double(ns - s.hole_first_ns) / 1e6 < rtt + 100.0;
   }
-  const bool afterTimeout = d.rto_recovery && before(s.start, d.recovery_point);
+  const bool afterTimeout = d.rto_recovery && seqBefore(s.start, d.recovery_point);
   // A copy leaving at once with the ack that showed its bytes missing again
   // is fast again (RACK: a lost retransmission, Linux's TCPLostRetransmit).
   // Not within all of kAckTriggerMs: a timer's later copy may follow an
@@ -517,7 +516,7 @@ void TcpAnalyzer::retransmission(Dir& d, Seg& s, bool direct, uint64_t frame, in
   // Spurious: the capture saw the receiver acknowledge these bytes before
   // the copy came. At the sender it had the ack; elsewhere the ack may have
   // been lost on its way, but the receiver had the data all the same.
-  const bool acked = s.sacked || (d.any_ack && !after(s.end, d.una));
+  const bool acked = s.sacked || (d.any_ack && !seqAfter(s.end, d.una));
   if (acked) {
     e.cause = RetxCause::Spurious;
   } else {
@@ -552,7 +551,7 @@ void TcpAnalyzer::rememberAcked(Dir& d, const Seg& s) {
 void TcpAnalyzer::copyOfAcked(Dir& d, Seg& copy, uint64_t frame, int64_t ns) {
   copy.sacked = true;  // acked: the capture saw it covered
   for (Acked& a : d.acked) {
-    if (a.copies == 0 || after(a.start, copy.start) || !after(a.end, copy.start)) continue;
+    if (a.copies == 0 || seqAfter(a.start, copy.start) || !seqAfter(a.end, copy.start)) continue;
     copy.first_frame = a.first_frame;
     copy.last_frame = a.last_frame;
     copy.last_ns = a.last_ns;

@@ -50,6 +50,13 @@ struct TcpHeader {
   uint16_t window = 0;
   uint8_t header_len = 0;
   TcpOptions options;
+  // How the header fits its frame; a damaged header gives its error too.
+  enum class Extent : uint8_t {
+    Whole,
+    CutBySnaplen,   // past the captured bytes, within the IP payload
+    PastIpPayload,  // longer than the IP payload: the segment's length is unknown
+    BadLength,      // a data offset below 20 bytes
+  } extent = Extent::Whole;
 };
 
 enum class L3 : uint8_t { None, IPv4, IPv6 };

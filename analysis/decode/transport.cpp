@@ -49,18 +49,21 @@ void decodeTcp(const wire::Span& l4, DecodedPacket& out) {
   t.flags = p[13];
   t.window = be16(p + 14);
   if (t.header_len < 20) {
+    t.extent = TcpHeader::Extent::BadLength;
     out.error = "TCP header length invalid";
     return;
   }
   const uint32_t hl = t.header_len;
   const bool optionsOk = parseTcpOptions(p + 20, std::min(hl, l4.len) - 20, t.options);
   if (hl > l4.len) {
+    t.extent = hl <= l4.reported ? TcpHeader::Extent::CutBySnaplen : TcpHeader::Extent::PastIpPayload;
     out.error = "TCP header truncated";
     // Cut by the snap length: the length the IP header gives, as tshark's tcp.len.
     if (hl <= l4.reported) out.payload_reported_len = l4.reported - hl;
     return;
   }
   if (hl > l4.reported) {
+    t.extent = TcpHeader::Extent::PastIpPayload;
     out.error = "TCP header length exceeds IP payload";
     return;
   }

@@ -143,7 +143,9 @@ std::string dataLabel(uint32_t bytes) {
 
 std::string l3Name(L3 l3) { return l3 == L3::IPv6 ? "IPv6" : l3 == L3::IPv4 ? "IPv4" : ""; }
 
-void setColumns(const DecodedPacket& pkt, const DissectResult& res, int windowShift, DissectedFrame& out) {
+// `notes`: Wireshark's TCP analysis notes of the frame, from the database.
+void setColumns(const DecodedPacket& pkt, const DissectResult& res, int windowShift, const TcpNotes& notes,
+                DissectedFrame& out) {
   if (pkt.l3 != L3::None) {
     out.source = pkt.src.toString();
     out.destination = pkt.dst.toString();
@@ -154,7 +156,7 @@ void setColumns(const DecodedPacket& pkt, const DissectResult& res, int windowSh
     out.info = res.info_col;
   } else if (pkt.l4 == L4::TCP) {
     out.protocol = "TCP";
-    out.info = tcpInfo(pkt, ports, windowShift);
+    out.info = tcpNotesPrefix(notes) + tcpInfo(pkt, ports, windowShift);
   } else if (pkt.has_icmp_error) {
     out.protocol = pkt.icmp.v6 ? "ICMPv6" : "ICMP";
     out.info = icmpSummary(pkt.icmp);
@@ -336,14 +338,15 @@ DissectedFrame FrameDissector::dissect(const PacketRecord& stored, bool withItem
   if (raw.ts_ns != stored.ts_ns || raw.caplen != stored.caplen)
     throw CaptureError("frame " + std::to_string(stored.frame) +
                        " differs from the one analysed: the capture changed since (analyse it again)");
-  return dissectFrame(raw, withItems, shift);
+  return dissectFrame(raw, withItems, shift, stored.tcp_notes);
 }
 
 DissectedFrame FrameDissector::dissect(const RawPacket& raw, bool withItems) {
-  return dissectFrame(raw, withItems, -1);
+  return dissectFrame(raw, withItems, -1, TcpNotes{});
 }
 
-DissectedFrame FrameDissector::dissectFrame(const RawPacket& raw, bool withItems, int windowShift) {
+DissectedFrame FrameDissector::dissectFrame(const RawPacket& raw, bool withItems, int windowShift,
+                                            const TcpNotes& notes) {
   DissectedFrame out;
   out.frame = raw.frame;
   out.bytes.assign(raw.data, raw.data + raw.caplen);
@@ -352,7 +355,7 @@ DissectedFrame FrameDissector::dissectFrame(const RawPacket& raw, bool withItems
   if (d->pkt.l4 == L4::UDP) d->host.dissectUdp(d->pkt, true, d->res, withItems);
   d->last = d->sequence.next(raw, d->pkt, &d->res);
   if (d->res.proto >= 0) out.lua_protocol = d->host.protocols()[d->res.proto].name;
-  setColumns(d->pkt, d->res, windowShift, out);
+  setColumns(d->pkt, d->res, windowShift, notes, out);
   if (d->field_columns) {
     d->field_line.clear();
     FilterFrame frame = d->last;

@@ -77,7 +77,7 @@ class FrameDissector {
   bool seeks() const;
 
  private:
-  DissectedFrame dissectFrame(const RawPacket& raw, bool withItems, int windowShift);
+  DissectedFrame dissectFrame(const RawPacket& raw, bool withItems, int windowShift, const TcpNotes& notes);
 
   struct Impl;
   std::unique_ptr<Impl> d;

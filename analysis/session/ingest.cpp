@@ -18,6 +18,7 @@
 #include "filter/display_filter.h"
 #include "flow/connection_table.h"
 #include "flow/segment_extractor.h"
+#include "flow/tcp_notes.h"
 #include "session/capture_warnings.h"
 #include "session/connection_analyzers.h"
 #include "session/dissect_pool.h"
@@ -165,12 +166,25 @@ class FlowStage {
       ConnectionTable::count(hit, pkt, static_cast<uint32_t>(segs_.size()), malformed);
       row.conn = hit.conn->id;
       row.dir = hit.dir;
+      if (row.tcp) row.tcp_notes = tcpNotes(pkt, row);
       if (analyze_ && row.tcp)
         analyzers_.tcpPacket(*hit.conn, pkt.frame, pkt.ts_ns, hit.dir, pkt);
       else if (analyze_ && !hit.foreign)  // the protocol's analysis is of its own datagrams
         analyzers_.contractPacket(*hit.conn, pkt.frame, pkt.ts_ns, hit.dir, segs_, pkt);
     }
     out.add(row, segs_);
+  }
+
+  // Wireshark's analysis notes: it analyses a segment whose length it knows,
+  // and shows notes only when it could read the whole header.
+  TcpNotes tcpNotes(const DecodedPacket& pkt, const PacketRow& row) {
+    using Extent = TcpHeader::Extent;
+    const Extent e = pkt.tcp.extent;
+    if (pkt.ip_fragment || e == Extent::BadLength) return {};
+    const std::optional<uint32_t> len =
+        e == Extent::PastIpPayload ? std::nullopt : std::optional(pkt.payload_reported_len);
+    const TcpNotes notes = tcp_notes_.frame(row.conn, row.dir, pkt.frame, pkt.ts_ns, pkt.tcp, len);
+    return e == Extent::Whole ? notes : TcpNotes{};
   }
 
   // An ICMP error about a connection's datagram: counted and kept with that
@@ -199,6 +213,7 @@ class FlowStage {
     for (size_t i = from; i < out.closed.size(); ++i) {
       const Connection& c = *out.closed[i];
       analyzers_.close(c.id);
+      tcp_notes_.close(c.id);
       if (over && gapNs(now, c.last_ts_ns) < idle_ns_) ++closed_early_;
     }
   }
@@ -219,6 +234,7 @@ class FlowStage {
   std::vector<std::optional<SegmentExtractor>> extractors_;
   ConnectionTable table_;
   ConnectionAnalyzers analyzers_;
+  TcpNoteTracker tcp_notes_;
   std::vector<Segment> segs_;
 };
 

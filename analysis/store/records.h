@@ -12,6 +12,7 @@
 #include "analyzers/events.h"
 #include "analyzers/metrics.h"
 #include "flow/connection.h"
+#include "flow/tcp_notes.h"
 
 namespace rudp {
 
@@ -121,6 +122,7 @@ struct PacketRecord {
   uint32_t segments = 0;
   std::optional<int64_t> kind, role, reliability, seq, ack, ack_bits, una, ts, ts_echo, flags, channel,
       length, window;
+  TcpNotes tcp_notes;  // Wireshark's analysis notes (TCP frames)
 };
 
 // Which packets: every member that is set must match.

@@ -233,16 +233,19 @@ ana::RateEvent rateEvent(const Statement& st, Direction dir) {
 // overlap the frame and time ranges. Its chunks cover disjoint, increasing
 // frame ranges, so ordering by chunk, then frame, is frame order, and SQLite
 // sorts one chunk at a time (the first rows come without reading them all).
-PacketSelect::PacketSelect(const PacketQuery& q) : q_(q) {
+PacketSelect::PacketSelect(const PacketQuery& q, bool tcpNotes) : tcp_notes(tcpNotes), q_(q) {
+  const char* notesColumns = tcpNotes ? ", n.flags, n.dup_ack_num, n.dup_ack_frame" : "";
+  const char* notesJoin = tcpNotes ? " LEFT JOIN tcp_notes n ON n.frame = p.frame" : "";
+  sql = std::string("SELECT p.*") + notesColumns;
   if (q.conn) {
-    sql =
-        "SELECT p.* FROM packet_chunks c CROSS JOIN json_each(c.frames) j CROSS JOIN packets p"
-        " WHERE c.conn = ?5 AND c.chunk <= ?2 AND c.last_frame >= ?1"
-        " AND c.max_ts_ns >= ?3 AND c.min_ts_ns < ?4";
+    sql += std::string(" FROM packet_chunks c CROSS JOIN json_each(c.frames) j CROSS JOIN packets p") +
+           notesJoin +
+           " WHERE c.conn = ?5 AND c.chunk <= ?2 AND c.last_frame >= ?1"
+           " AND c.max_ts_ns >= ?3 AND c.min_ts_ns < ?4";
     if (q.dir) sql += " AND c.dir = ?6";
     sql += " AND p.frame = j.value AND ";
   } else {
-    sql = "SELECT p.* FROM packets p WHERE ";
+    sql += std::string(" FROM packets p") + notesJoin + " WHERE ";
   }
   sql += "p.frame BETWEEN ?1 AND ?2 AND p.ts_ns >= ?3 AND p.ts_ns < ?4";
   if (q.conn) sql += " AND p.conn = ?5";
@@ -262,7 +265,7 @@ void PacketSelect::bind(Statement& st) const {
   if (q_.status_any) st.bind(7, int64_t{*q_.status_any});
 }
 
-PacketRecord packetRecord(const Statement& st) {
+PacketRecord packetRecord(const Statement& st, bool tcpNotes) {
   PacketRecord p;
   p.frame = u64(st, 0);
   p.ts_ns = st.int64(1);
@@ -277,6 +280,11 @@ PacketRecord packetRecord(const Statement& st) {
   for (std::optional<int64_t>* v : {&p.kind, &p.role, &p.reliability, &p.seq, &p.ack, &p.ack_bits, &p.una,
                                     &p.ts, &p.ts_echo, &p.flags, &p.channel, &p.length, &p.window})
     *v = optInt(st, c++);
+  if (const auto notes = tcpNotes ? optInt(st, c) : std::nullopt) {
+    p.tcp_notes.flags = static_cast<uint16_t>(*notes);
+    p.tcp_notes.dup_ack_num = static_cast<uint32_t>(st.int64(c + 1));
+    p.tcp_notes.dup_ack_frame = u64(st, c + 2);
+  }
   return p;
 }
 

@@ -40,15 +40,18 @@ ana::LossEvent lossEvent(const sql::Statement& st, Direction dir);
 ana::StallEvent stallEvent(const sql::Statement& st, Direction dir);
 ana::RateEvent rateEvent(const sql::Statement& st, Direction dir);
 
-// A packets query built from a PacketQuery.
+// A packets query built from a PacketQuery; with `tcpNotes`, each row's
+// tcp_notes too (a database without any leaves the join out: it costs a
+// full scan about 15 %).
 struct PacketSelect {
-  explicit PacketSelect(const PacketQuery& q);
+  PacketSelect(const PacketQuery& q, bool tcpNotes);
   void bind(sql::Statement& st) const;
   std::string sql;
+  bool tcp_notes;
 
  private:
   PacketQuery q_;
 };
-PacketRecord packetRecord(const sql::Statement& st);
+PacketRecord packetRecord(const sql::Statement& st, bool tcpNotes);
 
 }  // namespace rudp::store

@@ -53,6 +53,10 @@ CREATE TABLE extra_segments(
   una INTEGER, ts INTEGER, ts_echo INTEGER, channel INTEGER, length INTEGER, window INTEGER,
   PRIMARY KEY (frame, idx)) WITHOUT ROWID;
 CREATE TABLE packet_errors(frame INTEGER NOT NULL, message TEXT NOT NULL);
+-- Wireshark's TCP analysis notes of a TCP frame that has any (flow/tcp_notes.h):
+-- flags are TcpNotes::Flag bits; a duplicate ack's number and the frame it repeats.
+CREATE TABLE tcp_notes(frame INTEGER PRIMARY KEY, flags INTEGER NOT NULL, dup_ack_num INTEGER NOT NULL,
+  dup_ack_frame INTEGER NOT NULL);
 -- ICMP and ICMPv6 errors quoting a connection's datagram; dir: the quoted
 -- datagram's direction, reporter: who sent the error.
 CREATE TABLE icmp_errors(conn INTEGER NOT NULL, dir INTEGER NOT NULL, frame INTEGER NOT NULL,

@@ -5,8 +5,9 @@
 namespace rudp::store {
 
 // Bumped on every incompatible change; readers reject other versions.
-// 2: chunk directories (rtt, rate, packet); 3: live_capture; 7: frame_index.
-inline constexpr int kSchemaVersion = 7;
+// 2: chunk directories (rtt, rate, packet); 3: live_capture; 7: frame_index;
+// 8: tcp_notes.
+inline constexpr int kSchemaVersion = 8;
 
 // Creates every table in an empty database.
 void createSchema(sql::Database& db);

@@ -14,11 +14,14 @@ using sql::Statement;
 
 struct StoreReader::Impl {
   sql::Database db;
+  bool tcp_notes = false;  // any frame has Wireshark's TCP notes
   explicit Impl(const std::string& path) : db(path, sql::Database::Mode::ReadOnly) {}
 };
 
 StoreReader::StoreReader(const std::string& dbPath) : d(std::make_unique<Impl>(dbPath)) {
   store::checkReadable(d->db);
+  Statement st(d->db, "SELECT EXISTS (SELECT 1 FROM tcp_notes)");
+  d->tcp_notes = st.step() && st.int64(0) != 0;
 }
 
 StoreReader::~StoreReader() = default;
@@ -207,12 +210,12 @@ std::vector<PacketRecord> StoreReader::packets(const PacketQuery& q) {
 }
 
 void StoreReader::forEachPacket(const PacketQuery& q, const std::function<void(const PacketRecord&)>& f) {
-  store::PacketSelect sel(q);
+  store::PacketSelect sel(q, d->tcp_notes);
   Statement st(d->db, sel.sql.c_str());
   sel.bind(st);
   size_t n = 0;
   while (n < q.limit && st.step()) {
-    f(store::packetRecord(st));
+    f(store::packetRecord(st, sel.tcp_notes));
     ++n;
   }
 }

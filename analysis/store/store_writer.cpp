@@ -189,7 +189,7 @@ class PacketDirectory {
 struct StoreWriter::Impl {
   sql::Database db;
   std::optional<sql::BatchedInsert<PacketInsert>> insPacket;  // 16 rows per statement
-  std::optional<sql::Statement> insExtra, insError, insConn, insIcmp;
+  std::optional<sql::Statement> insExtra, insError, insConn, insIcmp, insTcpNotes;
   std::optional<PacketDirectory> directory;
   std::optional<sql::Statement> insIndex;
   store::FrameIndexEncoder frameIndex;
@@ -206,6 +206,7 @@ struct StoreWriter::Impl {
     insConn.emplace(db, "INSERT INTO connections VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     insExtra.emplace(db, "INSERT INTO extra_segments VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     insError.emplace(db, "INSERT INTO packet_errors VALUES (?,?)");
+    insTcpNotes.emplace(db, "INSERT INTO tcp_notes VALUES (?,?,?,?)");
     insIcmp.emplace(db, "INSERT INTO icmp_errors VALUES (?,?,?,?,?,?,?,?,?)");
     directory.emplace(db);
     insIndex.emplace(db, "INSERT INTO frame_index VALUES (?,?,?)");
@@ -309,6 +310,14 @@ void StoreWriter::addPacket(const PacketRow& r, const Segment* segs, size_t n) {
     ex.run();
     d->tick();
   }
+  if (r.tcp_notes.flags) {
+    d->insTcpNotes->bind(1, static_cast<int64_t>(r.frame))
+        .bind(2, int64_t{r.tcp_notes.flags})
+        .bind(3, int64_t{r.tcp_notes.dup_ack_num})
+        .bind(4, static_cast<int64_t>(r.tcp_notes.dup_ack_frame));
+    d->insTcpNotes->run();
+    d->tick();
+  }
 }
 
 void StoreWriter::flushPackets() { d->insPacket->flush(); }
@@ -388,6 +397,7 @@ void StoreWriter::finish(const CaptureInfo& c, const std::vector<std::unique_ptr
   d->insPacket.reset();
   d->insExtra.reset();
   d->insError.reset();
+  d->insTcpNotes.reset();
   d->insConn.reset();
   d->directory.reset();
   d->insIndex.reset();

@@ -11,6 +11,7 @@
 #include "core/proto_info.h"
 #include "flow/connection.h"
 #include "flow/segment.h"
+#include "flow/tcp_notes.h"
 #include "store/records.h"
 #include "store/sqlite.h"
 
@@ -28,6 +29,7 @@ struct PacketRow {
   bool tcp = false;
   TcpHeader tcp_header;
   uint32_t tcp_payload = 0;
+  TcpNotes tcp_notes;  // Wireshark's analysis notes for this frame
 };
 
 class StoreWriter {

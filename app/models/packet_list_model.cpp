@@ -1,6 +1,7 @@
 #include "models/packet_list_model.h"
 
 #include <QBrush>
+#include <QColor>
 #include <algorithm>
 
 #include "core/error.h"
@@ -291,6 +292,16 @@ const PacketListModel::Row* PacketListModel::row(int r) const {
   return at < p.size() ? &p[at] : nullptr;
 }
 
+// Wireshark's marked packets: white on black; its default coloring rule
+// "Bad TCP": light red on near-black (colorfilters, 4.0).
+QVariant PacketListModel::rowColor(int r, bool marked, int role) const {
+  const bool background = role == Qt::BackgroundRole;
+  if (marked) return QBrush(background ? Qt::black : Qt::white);
+  const Row* row = this->row(r);
+  if (!row || !isBadTcp(row->stored.tcp_notes)) return {};
+  return QBrush(background ? QColor(0x12, 0x27, 0x2e) : QColor(0xf7, 0x87, 0x87));
+}
+
 QString PacketListModel::timeText(const Row& r) const {
   const FrameTimes t{r.stored.ts_ns, first_ts_ns_, r.previous_ts_ns, r.previous_displayed_ts_ns};
   return qs(formatFrameTime(format_, t, digits_));
@@ -307,9 +318,7 @@ QVariant PacketListModel::data(const QModelIndex& index, int role) const {
   const bool marked = marked_.count(frameOfRow(index.row())) != 0;
   if (role == MarkedRole) return marked;
   if (role == FrameRole) return qulonglong(frameOfRow(index.row()));
-  // Wireshark's marked packets: white on black.
-  if (role == Qt::BackgroundRole) return marked ? QVariant(QBrush(Qt::black)) : QVariant();
-  if (role == Qt::ForegroundRole) return marked ? QVariant(QBrush(Qt::white)) : QVariant();
+  if (role == Qt::BackgroundRole || role == Qt::ForegroundRole) return rowColor(index.row(), marked, role);
   if (role == Qt::TextAlignmentRole && (index.column() == Number || index.column() == Length))
     return int(Qt::AlignRight | Qt::AlignVCenter);
   if (role != Qt::DisplayRole) return {};

@@ -114,6 +114,7 @@ class PacketListModel : public QAbstractTableModel {
   std::vector<std::string> fieldNames() const;
   void setDissectorColumns();
   void dropPages();
+  QVariant rowColor(int row, bool marked, int role) const;
   QString timeText(const Row& r) const;
   void fail(const QString& message) const;
 

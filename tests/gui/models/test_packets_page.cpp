@@ -100,8 +100,9 @@ TEST_CASE("the packet list model: every row as tshark shows it, pages bounded") 
   }
 }
 
-// A real TCP capture (Linux, WS=1024 both ways): Info as tshark prints it
-// apart from its analysis notes, Win scaled by the handshake's WS.
+// A real TCP capture (Linux, WS=1024 both ways): Info as tshark prints it,
+// its analysis notes included, Win scaled by the handshake's WS; rows with
+// a "Bad TCP" note in Wireshark's colours.
 TEST_CASE("the packet list over a TCP capture: Info as tshark shows it with the scaled window") {
   TempDir dir("gui-tcp");
   const std::string pcap = RUDPSCOPE_SOURCE_DIR "/tests/netns/data/loss5-nodelay/client.pcap";
@@ -115,24 +116,39 @@ TEST_CASE("the packet list over a TCP capture: Info as tshark shows it with the 
       tsharkRows(pcap, {"_ws.col.Protocol", "_ws.col.Info", "tcp.window_size_value", "tcp.window_size"},
                  {"-o", "tcp.relative_sequence_numbers:FALSE"});
   REQUIRE(model.rowCount() == int(expected.size()));
-  const std::regex analysisNotes(R"(^(\[TCP [^\]]*\] )+| \[TCP segment of a reassembled PDU\]$)");
-  int compared = 0, scaled = 0;
+  // tshark's TDS heuristic takes frame 483 for TDS and reassembles after it.
+  const std::regex reassembled(R"( \[TCP segment of a reassembled PDU\]$)");
+  const std::regex badNote(R"(^(\[TCP [^\]]*\] )*\[TCP (?!Window Update|Keep-Alive))");
+  const QColor badBackground(0x12, 0x27, 0x2e);
+  int compared = 0, scaled = 0, bad = 0, firstBad = -1;
   for (int row = 0; row < model.rowCount(); ++row) {
     const auto& t = expected[size_t(row)];
-    if (t.at(0) != "TCP") continue;
+    const QModelIndex info = model.index(row, PacketListModel::Info);
+    const bool tsharkBad = std::regex_search(t.at(1), badNote);
     INFO("row " << row << ": tshark " << t.at(1));
-    CHECK(model.index(row, PacketListModel::Info).data().toString().toStdString() ==
-          std::regex_replace(t.at(1), analysisNotes, ""));
+    CHECK((info.data(Qt::BackgroundRole).value<QBrush>().color() == badBackground) == tsharkBad);
+    bad += tsharkBad;
+    if (tsharkBad && firstBad < 0) firstBad = row;
+    if (t.at(0) != "TCP") continue;
+    CHECK(info.data().toString().toStdString() == std::regex_replace(t.at(1), reassembled, ""));
     ++compared;
     scaled += t.at(2) != t.at(3);
   }
-  CHECK(compared == model.rowCount() - 1);  // tshark reads frame 483 as TDS (a heuristic)
+  CHECK(compared == model.rowCount() - 1);  // frame 483 again
   CHECK(scaled == compared - 2);            // all but the SYN and the SYN-ACK
+  CHECK(bad == 115);                        // tshark -Y with the "Bad TCP" rule: 115 frames
   PacketsPage page;
   page.open(QString::fromStdString(db), QString::fromStdString(pcap), DissectorOptions{});
   page.resize(1300, 800);
   page.show();
   REQUIRE(QTest::qWaitForWindowExposed(&page));
+  // The first Bad TCP row, seen: its background where no text is drawn.
+  REQUIRE(page.goToFrame(uint64_t(firstBad + 1)));
+  page.list()->clearSelection();
+  QTest::qWait(50);
+  const QRect cell = page.list()->visualRect(page.list()->model()->index(firstBad, PacketListModel::Length));
+  const QImage image = page.list()->viewport()->grab().toImage();
+  CHECK(image.pixelColor(cell.left() + 2, cell.center().y()) == badBackground);
   CHECK_FALSE(savePagePng(page, QStringLiteral("packets_tcp")).isEmpty());
 }
 

@@ -1,0 +1,223 @@
+#include "flow/tcp_notes.h"
+
+#include <array>
+#include <utility>
+
+#include "core/seq32.h"
+
+namespace rudp {
+
+namespace {
+constexpr uint8_t kFin = 0x01, kSyn = 0x02, kRst = 0x04, kAck = 0x10;
+constexpr int64_t kFastRetransmissionNs =
+    20'000'000;                               // a fast retransmission follows the last dup ack within
+constexpr int64_t kOutOfOrderNs = 3'000'000;  // out of order within the first RTT, or 3 ms without one
+
+// Wireshark prepends each note in this order, so the last comes first.
+constexpr std::array<std::pair<TcpNotes::Flag, const char*>, 14> kPrependOrder{{
+    {TcpNotes::PortsReused, "[TCP Port numbers reused] "},
+    {TcpNotes::Retransmission, "[TCP Retransmission] "},
+    {TcpNotes::FastRetransmission, "[TCP Fast Retransmission] "},
+    {TcpNotes::SpuriousRetransmission, "[TCP Spurious Retransmission] "},
+    {TcpNotes::OutOfOrder, "[TCP Out-Of-Order] "},
+    {TcpNotes::LostSegment, "[TCP Previous segment not captured] "},
+    {TcpNotes::AckedUnseen, "[TCP ACKed unseen segment] "},
+    {TcpNotes::WindowUpdate, "[TCP Window Update] "},
+    {TcpNotes::WindowFull, "[TCP Window Full] "},
+    {TcpNotes::KeepAlive, "[TCP Keep-Alive] "},
+    {TcpNotes::KeepAliveAck, "[TCP Keep-Alive ACK] "},
+    {TcpNotes::DuplicateAck, nullptr},  // with its numbers
+    {TcpNotes::ZeroWindowProbe, "[TCP ZeroWindowProbe] "},
+    {TcpNotes::ZeroWindow, "[TCP ZeroWindow] "},
+}};
+
+// Wireshark measures these gaps as unsigned: a timestamp going back is no gap.
+bool within(int64_t nowNs, int64_t thenNs, int64_t limitNs) {
+  return static_cast<uint64_t>(nowNs) - static_cast<uint64_t>(thenNs) < static_cast<uint64_t>(limitNs);
+}
+}  // namespace
+
+std::string tcpNotesPrefix(const TcpNotes& n) {
+  std::string out;
+  if (n.flags & TcpNotes::ZeroWindowProbeAck) out += "[TCP ZeroWindowProbeAck] ";
+  for (auto it = kPrependOrder.rbegin(); it != kPrependOrder.rend(); ++it) {
+    if (!(n.flags & it->first)) continue;
+    if (it->second)
+      out += it->second;
+    else if (n.dup_ack_num)
+      out += "[TCP Dup ACK " + std::to_string(n.dup_ack_frame) + "#" + std::to_string(n.dup_ack_num) + "] ";
+  }
+  return out;
+}
+
+bool isBadTcp(const TcpNotes& n) {
+  const uint16_t harmless = TcpNotes::WindowUpdate | TcpNotes::KeepAlive | TcpNotes::KeepAliveAck;
+  return n.flags && !(n.flags & harmless);
+}
+
+struct TcpNoteTracker::Segment {
+  uint64_t frame;
+  int64_t ns;
+  uint32_t seq, ack, len, window;
+  uint8_t flags;
+  bool has(uint8_t f) const { return flags & f; }
+  bool plain() const { return !has(kSyn | kFin | kRst); }
+};
+
+TcpNotes TcpNoteTracker::frame(int64_t conn, Direction dir, uint64_t frame, int64_t tsNs,
+                               const TcpHeader& tcp, std::optional<uint32_t> payloadLen) {
+  Conversation& c = conversations_[conn];
+  const int d = static_cast<int>(dir);
+  Flow& fwd = c.flow[d];
+  Flow& rev = c.flow[1 - d];
+  TcpNotes out;
+  portReuse(c, fwd, tcp, out);
+  if (!payloadLen) return out;
+  baseSeqs(fwd, rev, tcp);
+  const Segment s{frame, tsNs, tcp.seq, tcp.ack, *payloadLen, tcp.window, tcp.flags};
+  analyze(c, fwd, rev, s, out);
+  afterHeader(c, fwd, rev, tcp, tsNs);
+  return out;
+}
+
+// A SYN with another initial seq than the conversation's starts a new one
+// on the same ports; a SYN repeated resumes from what was acked.
+void TcpNoteTracker::portReuse(Conversation& c, Flow& fwd, const TcpHeader& tcp, TcpNotes& out) {
+  if (!fwd.base_set || !(tcp.flags & kSyn)) return;
+  if (tcp.flags & kAck) {
+    if (tcp.seq == fwd.base_seq) return;
+    fwd.base_seq = tcp.seq;
+    out.flags |= TcpNotes::PortsReused;
+  } else if (tcp.seq != fwd.base_seq) {
+    c = Conversation{};  // fwd and rev now refer to the fresh flows
+    out.flags |= TcpNotes::PortsReused;
+  } else {
+    fwd.next_seq = fwd.max_seq_to_be_acked;
+  }
+}
+
+// Where relative numbers start: the first SYN's seq, else one below the
+// first seq; the other direction's one below the first ack seen.
+void TcpNoteTracker::baseSeqs(Flow& fwd, Flow& rev, const TcpHeader& tcp) {
+  if (!fwd.base_set) {
+    fwd.base_seq = (tcp.flags & kSyn) ? tcp.seq : tcp.seq - 1;
+    fwd.base_set = true;
+  }
+  if (!rev.base_set && (tcp.flags & kAck)) {
+    rev.base_seq = tcp.ack - 1;
+    rev.base_set = true;
+  }
+}
+
+void TcpNoteTracker::analyze(Conversation& c, Flow& fwd, Flow& rev, const Segment& s, TcpNotes& out) {
+  ackNotes(fwd, rev, s, out);
+  if (s.ack != fwd.last_ack) {
+    fwd.last_non_dup_ack = s.frame;
+    fwd.dup_acks = 0;
+  }
+  // Acks past the highest contiguous seq seen the other way: bytes the capture missed.
+  if (rev.max_seq_to_be_acked && seqAfter(s.ack, rev.max_seq_to_be_acked) && s.has(kAck)) {
+    if (seqBefore(rev.max_seq_to_be_acked, rev.next_seq)) {
+      rev.max_seq_to_be_acked = rev.next_seq;
+      out.flags |= TcpNotes::AckedUnseen;
+    } else {
+      if (rev.dup_acks == 0) out.flags |= TcpNotes::AckedUnseen;
+      rev.dup_acks = UINT32_MAX;
+    }
+  }
+  if (s.len > 0 || s.has(kSyn | kFin)) copyNotes(c, fwd, rev, s, out);
+  advance(fwd, s, out.flags);
+}
+
+// The notes about this segment as data or as an ack, in Wireshark's order;
+// some end the checks early.
+void TcpNoteTracker::ackNotes(Flow& fwd, Flow& rev, const Segment& s, TcpNotes& out) {
+  if (s.len == 1 && s.seq == fwd.next_seq && rev.window == 0) {
+    out.flags |= TcpNotes::ZeroWindowProbe;
+    return;
+  }
+  if (s.window == 0 && s.plain()) out.flags |= TcpNotes::ZeroWindow;
+  if (fwd.next_seq && seqAfter(s.seq, fwd.next_seq) && !s.has(kRst)) out.flags |= TcpNotes::LostSegment;
+  if (s.len <= 1 && s.seq == fwd.next_seq - 1 && s.plain()) out.flags |= TcpNotes::KeepAlive;
+  const bool sameAck = s.len == 0 && s.seq == fwd.next_seq && s.ack == fwd.last_ack && s.plain();
+  if (sameAck && s.window && s.window != fwd.window) out.flags |= TcpNotes::WindowUpdate;
+  if (s.len > 0 && rev.win_scale != -1 && s.plain()) {
+    const int shift = rev.first_ack || rev.win_scale == -2 ? 0 : rev.win_scale;
+    if (s.seq + s.len == rev.last_ack + (rev.window << shift)) out.flags |= TcpNotes::WindowFull;
+  }
+  if (!sameAck || s.window != fwd.window) return;
+  if (s.window && (rev.last_notes & TcpNotes::KeepAlive)) {
+    out.flags |= TcpNotes::KeepAliveAck;
+  } else if (s.window == 0 && (rev.last_notes & TcpNotes::ZeroWindowProbe)) {
+    out.flags |= TcpNotes::ZeroWindowProbeAck;
+  } else if (s.window) {
+    fwd.dup_acks = fwd.dup_acks == UINT32_MAX ? 1 : fwd.dup_acks + 1;
+    out.flags |= TcpNotes::DuplicateAck;
+    out.dup_ack_num = fwd.dup_acks;
+    out.dup_ack_frame = fwd.last_non_dup_ack;
+  }
+}
+
+// Data (or a SYN or FIN) that does not advance the seq: which kind of copy.
+void TcpNoteTracker::copyNotes(const Conversation& c, const Flow& fwd, const Flow& rev, const Segment& s,
+                               TcpNotes& out) {
+  if (out.flags & TcpNotes::KeepAlive) return;
+  bool notAdvanced = fwd.next_seq && seqBefore(s.seq, fwd.next_seq);
+  if (s.len > 1 && fwd.next_seq - 1 == s.seq) notAdvanced = false;  // after a possible zero window probe
+  if (s.len > 0 && rev.last_ack && seqAtOrBefore(s.seq + s.len, rev.last_ack)) {
+    out.flags |= TcpNotes::SpuriousRetransmission;
+    return;
+  }
+  if (!notAdvanced) return;
+  if (rev.dup_acks >= 2 && rev.last_ack == s.seq && within(s.ns, rev.last_ack_ns, kFastRetransmissionNs)) {
+    out.flags |= TcpNotes::FastRetransmission;
+    return;
+  }
+  const int64_t outOfOrder = c.first_rtt_ns ? c.first_rtt_ns : kOutOfOrderNs;
+  const uint32_t end = s.seq + s.len + (s.has(kSyn | kFin) ? 1 : 0);
+  if (within(s.ns, fwd.next_seq_ns, outOfOrder) && fwd.next_seq != end) {
+    out.flags |= TcpNotes::OutOfOrder;
+    return;
+  }
+  out.flags |= TcpNotes::Retransmission;
+}
+
+// What the next segments are judged against.
+void TcpNoteTracker::advance(Flow& fwd, const Segment& s, uint16_t notes) {
+  const uint32_t end = s.seq + s.len + (s.has(kSyn | kFin) ? 1 : 0);
+  const bool probe = notes & TcpNotes::ZeroWindowProbe;  // probes do not advance
+  if ((seqAfter(end, fwd.next_seq) || !fwd.next_seq) && !probe) {
+    fwd.next_seq = end;
+    fwd.next_seq_ns = s.ns;
+  }
+  if ((s.seq == fwd.max_seq_to_be_acked || !fwd.max_seq_to_be_acked) && !probe)
+    fwd.max_seq_to_be_acked = fwd.next_seq;
+  fwd.window = s.window;
+  fwd.last_ack = s.ack;
+  fwd.last_ack_ns = s.ns;
+  fwd.last_notes = notes;
+}
+
+// What Wireshark learns from the header after the analysis: the handshake's
+// round trip and window scaling.
+void TcpNoteTracker::afterHeader(Conversation& c, Flow& fwd, Flow& rev, const TcpHeader& tcp, int64_t tsNs) {
+  const bool syn = tcp.flags & kSyn, ack = tcp.flags & kAck;
+  if (syn) {
+    if (!ack) c.last_syn_ns = tsNs;
+    fwd.first_ack = true;
+  }
+  if (ack && !syn) {
+    if (c.last_syn_ns != 0 && c.first_rtt_ns == 0) c.first_rtt_ns = tsNs - c.last_syn_ns;
+    fwd.first_ack = false;
+  }
+  if (tcp.options.window_scale >= 0) fwd.win_scale = tcp.options.window_scale;
+  if (!syn) return;
+  if (fwd.win_scale == -1) {
+    fwd.win_scale = -2;  // a SYN without WS: neither side scales
+    rev.win_scale = -2;
+  } else if (ack && rev.win_scale == -2) {
+    fwd.win_scale = -2;
+  }
+}
+
+}  // namespace rudp

@@ -1,0 +1,106 @@
+// Wireshark's TCP sequence analysis notes, the "[TCP Retransmission] " and
+// "[TCP Dup ACK 12#3] " its Info column starts with, as tshark 4.0 sets them
+// in its first pass over a capture (packet-tcp.c, tcp_analyze_sequence_number):
+// per conversation and direction, from the frames in capture order.
+//
+// They are labels for the packet list, read the way Wireshark users read
+// them; rudpscope's own TCP figures come from analyzers/tcp_analyzer, which
+// checks itself against the kernel's counters instead.
+//
+// Not reproduced: the notes of a conversation the connection table closed
+// (idle, or over its cap) and then saw again start afresh, where Wireshark
+// keeps one conversation; and past 10,000 unacknowledged segments Wireshark
+// stops counting a FIN or SYN as one sequence number, which this does not.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+
+#include "core/packet.h"
+#include "flow/connection.h"
+
+namespace rudp {
+
+struct TcpNotes {
+  enum Flag : uint16_t {
+    Retransmission = 1 << 0,
+    FastRetransmission = 1 << 1,
+    SpuriousRetransmission = 1 << 2,
+    OutOfOrder = 1 << 3,
+    LostSegment = 1 << 4,  // "Previous segment not captured"
+    AckedUnseen = 1 << 5,  // "ACKed unseen segment"
+    WindowUpdate = 1 << 6,
+    WindowFull = 1 << 7,
+    KeepAlive = 1 << 8,
+    KeepAliveAck = 1 << 9,
+    DuplicateAck = 1 << 10,
+    ZeroWindowProbe = 1 << 11,
+    ZeroWindow = 1 << 12,
+    ZeroWindowProbeAck = 1 << 13,
+    PortsReused = 1 << 14,
+  };
+  uint16_t flags = 0;
+  uint32_t dup_ack_num = 0;    // with DuplicateAck: the how-manieth duplicate
+  uint64_t dup_ack_frame = 0;  // and the frame of the ack it repeats
+
+  bool operator==(const TcpNotes&) const = default;
+};
+
+// The Info column's prefix for these notes, as Wireshark prepends them
+// ("[TCP Dup ACK 490#3] "); empty without notes.
+std::string tcpNotesPrefix(const TcpNotes& notes);
+
+// Wireshark's default coloring rule "Bad TCP": any note but a window update,
+// a keep-alive and its ack (tcp.analysis.flags && !tcp.analysis.window_update
+// && !tcp.analysis.keep_alive && !tcp.analysis.keep_alive_ack).
+bool isBadTcp(const TcpNotes& notes);
+
+class TcpNoteTracker {
+ public:
+  // Every TCP frame of a connection in capture order; `payloadLen` is the
+  // segment's length as its IP header claims it (tshark's tcp.len), none
+  // when the header is longer than the IP payload (then only a SYN's port
+  // reuse is looked at, as Wireshark does).
+  TcpNotes frame(int64_t conn, Direction dir, uint64_t frame, int64_t tsNs, const TcpHeader& tcp,
+                 std::optional<uint32_t> payloadLen);
+  // The connection will see no more frames.
+  void close(int64_t conn) { conversations_.erase(conn); }
+
+ private:
+  // One direction's state, as Wireshark keeps it (0 = not seen yet, as there).
+  struct Flow {
+    bool base_set = false;
+    uint32_t base_seq = 0;
+    uint32_t next_seq = 0;  // the highest seq + length sent so far
+    int64_t next_seq_ns = 0;
+    uint32_t last_ack = 0;
+    int64_t last_ack_ns = 0;
+    uint64_t last_non_dup_ack = 0;     // frame
+    uint32_t dup_acks = 0;             // UINT32_MAX after an ack of unseen bytes, as Wireshark's -1
+    uint32_t max_seq_to_be_acked = 0;  // the highest contiguous next_seq
+    uint32_t window = UINT32_MAX;      // the header's value, unscaled
+    uint16_t last_notes = 0;
+    int win_scale = -1;  // -1: unknown, -2: no scaling
+    bool first_ack = false;
+  };
+  struct Conversation {
+    Flow flow[2];
+    int64_t last_syn_ns = 0;
+    int64_t first_rtt_ns = 0;  // from the SYN to the first pure ACK
+  };
+  struct Segment;
+
+  static void portReuse(Conversation& c, Flow& fwd, const TcpHeader& tcp, TcpNotes& out);
+  static void baseSeqs(Flow& fwd, Flow& rev, const TcpHeader& tcp);
+  static void analyze(Conversation& c, Flow& fwd, Flow& rev, const Segment& s, TcpNotes& out);
+  static void ackNotes(Flow& fwd, Flow& rev, const Segment& s, TcpNotes& out);
+  static void copyNotes(const Conversation& c, const Flow& fwd, const Flow& rev, const Segment& s,
+                        TcpNotes& out);
+  static void advance(Flow& fwd, const Segment& s, uint16_t notes);
+  static void afterHeader(Conversation& c, Flow& fwd, Flow& rev, const TcpHeader& tcp, int64_t tsNs);
+
+  std::unordered_map<int64_t, Conversation> conversations_;
+};
+
+}  // namespace rudp
