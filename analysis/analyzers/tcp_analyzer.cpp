@@ -69,7 +69,10 @@ void TcpAnalyzer::onPacket(uint64_t frame, int64_t ns, Direction dir, const Deco
   const uint8_t fl = p.tcp.flags;
   const uint32_t len = p.payload_reported_len + ((fl & kSyn) ? 1 : 0) + ((fl & kFin) ? 1 : 0);
   const bool twice = capturedTwice(d, p, len, ns);
-  if (p.tcp.flags & kSyn) d.last_syn_ns = ns;
+  if (p.tcp.flags & kSyn) {
+    if (d.syns++ == 0) d.first_syn_ns = ns;
+    d.last_syn_ns = ns;
+  }
   if (twice) {
     ++d.m.packets;
     d.m.bytes += wire_bytes;
@@ -153,7 +156,12 @@ bool TcpAnalyzer::capturedTwice(Dir& d, const DecodedPacket& p, uint32_t len, in
   now.tsecr = p.tcp.options.tsecr;
   now.ip_id = p.l3 == L3::IPv4 && p.ip_id != 0 ? int32_t{p.ip_id} : -1;
   now.ns = ns;
-  const bool judged = now.ip_id >= 0 || len > 0;
+  // When its first SYN-ACK is lost, a server resends it twice at once on
+  // the client's resent SYN: its timer and its answer to that SYN expire
+  // together (both 1 s), byte for byte the same (IP id 0, same ms TSval).
+  const bool synAckRetry = (now.flags & (kSyn | kAck)) == (kSyn | kAck) && other(d).syns >= 2 &&
+                           d.syns >= 1 && d.first_syn_ns < other(d).last_syn_ns;
+  const bool judged = (now.ip_id >= 0 || len > 0) && !synAckRetry;
   // A SYN of the peer's in between is what the copy answers (a SYN-ACK
   // resent for the client's resent SYN, the same TSval within 1 ms).
   const int64_t peer_ns = other(d).last_syn_ns;

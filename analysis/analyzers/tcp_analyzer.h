@@ -182,7 +182,8 @@ class TcpAnalyzer {
     size_t acked_next = 0;
     std::array<Sighting, 4> recent{};  // the direction's last packets, a ring
     size_t recent_next = 0;
-    int64_t last_syn_ns = INT64_MIN;  // the direction's latest SYN
+    int64_t first_syn_ns = INT64_MIN, last_syn_ns = INT64_MIN;  // the direction's SYNs
+    uint32_t syns = 0;
     // IP TTL / hop limit of this direction's packets: all at a usual initial
     // value (64, 128, 255) means no router between the sender and the capture.
     bool ttl_seen = false, ttl_initial = true;

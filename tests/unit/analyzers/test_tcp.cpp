@@ -524,6 +524,24 @@ TEST_CASE("TCP: a SYN-ACK resent for the client's resent SYN within 1 ms is a re
   CHECK(m.dir[0].retransmissions == 1);
 }
 
+TEST_CASE("TCP: both SYN-ACKs a server resends at once after the client's resent SYN are retransmissions") {
+  // The netns lab at the client (drops at the endpoints' input): the first
+  // SYN-ACK lost, then the server's timer and its answer to the resent SYN
+  // 46 us apart, byte for byte alike (no IPv4 id, the same TSval); the
+  // kernel counted both (TcpRetransSegs).
+  TcpFeed t;
+  t.send(C2S, 0, Tcp(1000, 0, SYN).ts(560233073, 0));
+  t.send(S2C, 0.056, Tcp(5000, 1001, SYN | ACK).ts(2924017129, 560233073));
+  t.send(C2S, 1028.544, Tcp(1000, 0, SYN).ts(560234102, 0));
+  t.send(S2C, 1028.588, Tcp(5000, 1001, SYN | ACK).ts(2924018158, 560233073));
+  t.send(S2C, 1028.634, Tcp(5000, 1001, SYN | ACK).ts(2924018158, 560233073));
+  t.send(C2S, 1028.7, Tcp(1001, 5001, ACK).ts(560234103, 2924018158));
+  const auto m = t.a.finish();
+  CHECK(m.dir[1].network_duplicates == 0);
+  CHECK(m.dir[1].retransmissions == 2);
+  CHECK(m.dir[0].retransmissions == 1);
+}
+
 TEST_CASE(
     "TCP head-of-line blocking at the receiver: each segment above a hole waits for the last repair below "
     "it") {
