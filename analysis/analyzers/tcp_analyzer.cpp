@@ -64,6 +64,8 @@ void TcpAnalyzer::settleHol(Dir& d, std::optional<uint32_t> missing) {
 void TcpAnalyzer::onPacket(uint64_t frame, int64_t ns, Direction dir, const DecodedPacket& p,
                            uint32_t wire_bytes) {
   last_ns_ = ns;
+  const TcpOptions& options = p.tcp.options;
+  tsecr_ = options.has_timestamps ? std::optional(options.tsecr) : std::nullopt;
   Dir& d = dirs_[size_t(dir)];
   Dir& peer = other(d);
   const uint8_t fl = p.tcp.flags;
@@ -288,6 +290,7 @@ void TcpAnalyzer::onData(Dir& d, const DecodedPacket& p, uint32_t len, uint64_t 
   // The acks that showed the bytes missing before this copy came.
   filled.hole_ns = hole.hole_ns;
   filled.hole_first_ns = hole.hole_first_ns;
+  filled.hole_tsval = hole.hole_tsval;
   const auto missing = firstMissing(d);
   d.hol.onArrival(seq, ns, true, 0, missing && seqBefore(*missing, seq), true);
   settleHol(d, missing);
@@ -380,7 +383,7 @@ void TcpAnalyzer::onAck(Dir& d, const DecodedPacket& p, bool pure, uint64_t fram
     // that filled a hole is acked, the next segment is still missing).
     for (size_t i = 0; delivered_ns >= 0 && i < d.count && i < 64; ++i) {
       Seg& x = at(d, i);
-      if (x.copies > 0 && !x.sacked && x.last_ns < delivered_ns) markHole(x, ns);
+      if (x.copies > 0 && !x.sacked && x.last_ns < delivered_ns) markHole(x, ns, o);
     }
     const bool inflight = d.nxt != d.una;
     d.una = a;
@@ -391,7 +394,7 @@ void TcpAnalyzer::onAck(Dir& d, const DecodedPacket& p, bool pure, uint64_t fram
     if (inflight) d.stall.onProgress(ns, frame, sink_, d.m.stalls);
   } else if (a == d.una && pure && d.nxt != d.una) {
     ++d.dupacks;
-    if (d.count) markHole(at(d, 0), ns);
+    if (d.count) markHole(at(d, 0), ns, o);
   }
   // SACK: blocks are received; anything below the highest block still
   // unsacked is a hole the sender knows of.
@@ -406,7 +409,7 @@ void TcpAnalyzer::onAck(Dir& d, const DecodedPacket& p, bool pure, uint64_t fram
       }
     }
     for (size_t i = 0; i < d.count && seqBefore(at(d, i).start, top); ++i)
-      if (!at(d, i).sacked) markHole(at(d, i), ns);
+      if (!at(d, i).sacked) markHole(at(d, i), ns, o);
   }
   // Timestamps: the ack echoes the TSval of a segment; one sample per echo.
   if (ackedNew && o.has_timestamps && o.tsecr != 0 && (!d.has_echo || o.tsecr != d.last_echo)) {
@@ -493,8 +496,7 @@ RetxCause TcpAnalyzer::timeoutOrFast(Dir& d, Seg& s, double since_previous_ms, i
   // is fast again (RACK: a lost retransmission, Linux's TCPLostRetransmit).
   // Not within all of kAckTriggerMs: a timer's later copy may follow an
   // unrelated ack by a few milliseconds.
-  const bool lostAgain = sender && hole && double(ns - s.hole_ns) / 1e6 <= kLostAgainMs + tolerance;
-  const bool mayBeFast = !s.fast_done || lostAgain;
+  const bool mayBeFast = !s.fast_done || lostAgain(d, s, sender, ns);
   const RetxCause cause = hole && early && mayBeFast && !afterTimeout ? RetxCause::Fast : RetxCause::Timeout;
   if (!early && s.start == d.una) {  // the timer fired on the first unacked segment
     d.rto_recovery = true;
@@ -502,6 +504,16 @@ RetxCause TcpAnalyzer::timeoutOrFast(Dir& d, Seg& s, double since_previous_ms, i
   }
   if (cause == RetxCause::Fast) s.fast_done = true;
   return cause;
+}
+
+// A copy leaving at once with the ack that showed its bytes missing again.
+// Away from the sender the copy must also echo that ack's TSval: the sender
+// had that ack when it sent the copy (the two may pass within microseconds).
+bool TcpAnalyzer::lostAgain(const Dir& d, const Seg& s, bool sender, int64_t ns) const {
+  if (s.hole_ns < 0) return false;
+  const double tolerance = atSender(vantage_, d.id) ? 0.0 : d.rtt.minMs();
+  const bool soon = double(ns - s.hole_ns) / 1e6 <= kLostAgainMs + tolerance;
+  return soon && (sender || (s.hole_tsval && tsecr_ == s.hole_tsval));
 }
 
 void TcpAnalyzer::retransmission(Dir& d, Seg& s, bool direct, uint64_t frame, int64_t ns) {

@@ -102,6 +102,7 @@ class TcpAnalyzer {
   Vantage vantage() const { return vantage_; }
 
  private:
+  std::optional<uint32_t> tsecr_;  // the packet being analysed echoes this TSval
   struct Seg {
     uint32_t start = 0, end = 0;  // [start, end) in sequence space
     uint32_t tsval = 0;
@@ -111,11 +112,13 @@ class TcpAnalyzer {
     bool behind_ack = false;  // a hole a later bare ack numbered past
     int64_t first_ns = 0, last_ns = 0;
     int64_t hole_ns = -1, hole_first_ns = -1;  // latest / first ack showing it missing since its last copy
+    std::optional<uint32_t> hole_tsval;        // the latest such ack's TSval
     uint64_t first_frame = 0, last_frame = 0;
   };
-  static void markHole(Seg& s, int64_t ns) {
+  static void markHole(Seg& s, int64_t ns, const TcpOptions& ack) {
     s.hole_ns = ns;
     if (s.hole_first_ns < 0) s.hole_first_ns = ns;
+    s.hole_tsval = ack.has_timestamps ? std::optional(ack.tsval) : std::nullopt;
   }
   // What makes a packet the same packet captured again.
   struct Sighting {
@@ -203,6 +206,7 @@ class TcpAnalyzer {
   void onAck(Dir& d, const DecodedPacket& p, bool pure, uint64_t frame, int64_t ns);
   void retransmission(Dir& d, Seg& s, bool direct, uint64_t frame, int64_t ns);
   RetxCause timeoutOrFast(Dir& d, Seg& s, double since_previous_ms, int attempt, bool sender, int64_t ns);
+  bool lostAgain(const Dir& d, const Seg& s, bool sender, int64_t ns) const;
   void rememberAcked(Dir& d, const Seg& s);
   void copyOfAcked(Dir& d, Seg& copy, uint64_t frame, int64_t ns);
   void rttSample(Dir& d, double ms, RttSource src, uint64_t frame, uint64_t data_frame, int64_t ns);

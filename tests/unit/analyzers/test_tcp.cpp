@@ -542,6 +542,38 @@ TEST_CASE("TCP: both SYN-ACKs a server resends at once after the client's resent
   CHECK(m.dir[0].retransmissions == 1);
 }
 
+TEST_CASE("TCP at the receiver: a copy lost again is fast when it echoes the ack that showed the hole") {
+  // The netns lab at the client (drops at its input, after the capture): a
+  // segment and its first copy lost, the second copy sent as the ack that
+  // showed the hole again reached the server, 12 us later at the client.
+  // Only its TSecr says it answers that ack; one echoing an older ack does not.
+  for (const bool echoesLatest : {true, false}) {
+    TcpFeed t;
+    auto atClient = [](Tcp x, bool fromServer) {
+      x.p.l3 = L3::IPv4;
+      x.p.ip_ttl = fromServer ? 63 : 64;
+      return x;
+    };
+    t.send(C2S, 0, atClient(Tcp(1000, 0, SYN).ts(100, 0), false));
+    t.send(S2C, 0.05, atClient(Tcp(5000, 1001, SYN | ACK).ts(900, 100), true));
+    t.send(C2S, 0.06, atClient(Tcp(1001, 5001, ACK).ts(100, 900), false));
+    t.send(S2C, 10, atClient(Tcp(5001, 1001, ACK | PSH, 97).ts(910, 100), true));  // lost
+    t.send(S2C, 26, atClient(Tcp(5098, 1001, ACK | PSH, 130).ts(926, 100), true));
+    t.send(C2S, 26.01, atClient(Tcp(1001, 5001, ACK).ts(126, 926).sack(5098, 5228), false));
+    t.send(S2C, 26.03, atClient(Tcp(5001, 1001, ACK | PSH, 97).ts(926, 126), true));  // fast, lost
+    t.send(S2C, 42, atClient(Tcp(5228, 1001, ACK | PSH, 138).ts(942, 126), true));
+    t.send(C2S, 42.01, atClient(Tcp(1001, 5001, ACK).ts(142, 942).sack(5098, 5366), false));
+    t.send(S2C, 42.022, atClient(Tcp(5001, 1001, ACK | PSH, 97).ts(942, echoesLatest ? 142 : 126), true));
+    t.send(C2S, 42.03, atClient(Tcp(1001, 5366, ACK).ts(142, 942), false));
+    const auto m = t.a.finish();
+    INFO("the second copy echoes " << (echoesLatest ? "the latest ack" : "an older ack"));
+    REQUIRE(m.vantage == Vantage::Client);
+    CHECK(m.dir[1].retransmissions == 2);
+    CHECK(m.dir[1].retransmissions_fast == (echoesLatest ? 2 : 1));
+    CHECK(m.dir[1].retransmissions_timeout == (echoesLatest ? 0 : 1));
+  }
+}
+
 TEST_CASE(
     "TCP head-of-line blocking at the receiver: each segment above a hole waits for the last repair below "
     "it") {
