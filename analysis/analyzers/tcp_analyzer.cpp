@@ -290,6 +290,7 @@ void TcpAnalyzer::onData(Dir& d, const DecodedPacket& p, uint32_t len, uint64_t 
   // The acks that showed the bytes missing before this copy came.
   filled.hole_ns = hole.hole_ns;
   filled.hole_first_ns = hole.hole_first_ns;
+  filled.hole_news_ns = hole.hole_news_ns;
   filled.hole_tsval = hole.hole_tsval;
   const auto missing = firstMissing(d);
   d.hol.onArrival(seq, ns, true, 0, missing && seqBefore(*missing, seq), true);
@@ -383,7 +384,7 @@ void TcpAnalyzer::onAck(Dir& d, const DecodedPacket& p, bool pure, uint64_t fram
     // that filled a hole is acked, the next segment is still missing).
     for (size_t i = 0; delivered_ns >= 0 && i < d.count && i < 64; ++i) {
       Seg& x = at(d, i);
-      if (x.copies > 0 && !x.sacked && x.last_ns < delivered_ns) markHole(x, ns, o);
+      if (x.copies > 0 && !x.sacked && x.last_ns < delivered_ns) markHole(x, ns, o, true);
     }
     const bool inflight = d.nxt != d.una;
     d.una = a;
@@ -394,22 +395,25 @@ void TcpAnalyzer::onAck(Dir& d, const DecodedPacket& p, bool pure, uint64_t fram
     if (inflight) d.stall.onProgress(ns, frame, sink_, d.m.stalls);
   } else if (a == d.una && pure && d.nxt != d.una) {
     ++d.dupacks;
-    if (d.count) markHole(at(d, 0), ns, o);
+    if (d.count) markHole(at(d, 0), ns, o, o.sack_block_count == 0);
   }
   // SACK: blocks are received; anything below the highest block still
   // unsacked is a hole the sender knows of.
   if (o.sack_block_count) {
     uint32_t top = a;
+    bool newlySacked = false;
     for (uint8_t b = 0; b < o.sack_block_count && b < o.sack_blocks.size(); ++b) {
       const auto [l, r] = o.sack_blocks[b];
       if (seqAfter(r, top)) top = r;
       for (size_t i = 0; i < d.count; ++i) {
         Seg& s = at(d, i);
-        if (!seqBefore(s.start, l) && !seqAfter(s.end, r)) s.sacked = true;
+        if (s.sacked || seqBefore(s.start, l) || seqAfter(s.end, r)) continue;
+        s.sacked = true;
+        newlySacked = true;
       }
     }
     for (size_t i = 0; i < d.count && seqBefore(at(d, i).start, top); ++i)
-      if (!at(d, i).sacked) markHole(at(d, i), ns, o);
+      if (!at(d, i).sacked) markHole(at(d, i), ns, o, newlySacked);
   }
   // Timestamps: the ack echoes the TSval of a segment; one sample per echo.
   if (ackedNew && o.has_timestamps && o.tsecr != 0 && (!d.has_echo || o.tsecr != d.last_echo)) {
@@ -466,14 +470,15 @@ bool TcpAnalyzer::shortPath() const {
 
 // Timeout or fast, for a copy the capture did not see acknowledged; keeps the
 // segment's and the direction's recovery state.
-RetxCause TcpAnalyzer::timeoutOrFast(Dir& d, Seg& s, double since_previous_ms, int attempt, bool sender,
-                                     int64_t ns) {
+RetxCause TcpAnalyzer::timeoutOrFast(Dir& d, Seg& s, double since_previous_ms, bool sender, int64_t ns) {
   const double tolerance = atSender(vantage_, d.id) ? 0.0 : d.rtt.minMs();
   const double rto = d.rtt.samples() ? d.rtt.rto() : 1000.0;
-  const double timer = rto * std::ldexp(1.0, attempt - 2) * 0.9;
+  // Only the timer backs itself off: after a fast copy it runs one RTO again.
+  const double timer = rto * std::ldexp(1.0, s.timer_copies) * 0.9;
   const bool hole = s.hole_ns >= 0;
   // Sent as the ack showing the hole came in: loss detection, not a timer.
-  const bool withAck = sender && hole && double(ns - s.hole_ns) / 1e6 <= kAckTriggerMs + tolerance;
+  const bool withAck =
+      sender && s.hole_news_ns >= 0 && double(ns - s.hole_news_ns) / 1e6 <= kAckTriggerMs + tolerance;
   bool early;
   if (since_previous_ms >= 0) {
     // Before the sender's retransmission timer could have fired, or (at
@@ -503,6 +508,7 @@ RetxCause TcpAnalyzer::timeoutOrFast(Dir& d, Seg& s, double since_previous_ms, i
     d.recovery_point = d.nxt;
   }
   if (cause == RetxCause::Fast) s.fast_done = true;
+  if (cause == RetxCause::Timeout) ++s.timer_copies;
   return cause;
 }
 
@@ -510,9 +516,9 @@ RetxCause TcpAnalyzer::timeoutOrFast(Dir& d, Seg& s, double since_previous_ms, i
 // Away from the sender the copy must also echo that ack's TSval: the sender
 // had that ack when it sent the copy (the two may pass within microseconds).
 bool TcpAnalyzer::lostAgain(const Dir& d, const Seg& s, bool sender, int64_t ns) const {
-  if (s.hole_ns < 0) return false;
+  if (s.hole_news_ns < 0) return false;
   const double tolerance = atSender(vantage_, d.id) ? 0.0 : d.rtt.minMs();
-  const bool soon = double(ns - s.hole_ns) / 1e6 <= kLostAgainMs + tolerance;
+  const bool soon = double(ns - s.hole_news_ns) / 1e6 <= kLostAgainMs + tolerance;
   return soon && (sender || (s.hole_tsval && tsecr_ == s.hole_tsval));
 }
 
@@ -540,7 +546,7 @@ void TcpAnalyzer::retransmission(Dir& d, Seg& s, bool direct, uint64_t frame, in
   if (acked) {
     e.cause = RetxCause::Spurious;
   } else {
-    e.cause = timeoutOrFast(d, s, e.since_previous_ms, int(e.attempt), sender, ns);
+    e.cause = timeoutOrFast(d, s, e.since_previous_ms, sender, ns);
     if (direct && sender) {
       ++d.m.lost;  // the sender resends what it believes lost
       lossRun(d, true, frame, ns, s.start);
@@ -555,7 +561,7 @@ void TcpAnalyzer::retransmission(Dir& d, Seg& s, bool direct, uint64_t frame, in
     case RetxCause::Spurious: ++d.m.retransmissions_spurious; break;
   }
   d.stall.onRetransmission(acked);
-  s.hole_ns = s.hole_first_ns = -1;
+  s.hole_ns = s.hole_first_ns = s.hole_news_ns = -1;
   if (sink_) sink_->onRetransmission(e);
 }
 

@@ -23,8 +23,12 @@
 //   the sender resent, but the copy was still not needed). Fast when, since
 //   the previous copy, a duplicate ack or a SACK block above the range showed
 //   it missing (Linux retransmits after one SACK) and the copy came before
-//   the RTO estimate (RFC 6298 from our samples, x2 per earlier copy)
-//   expired, or, at the sender, within kAckTriggerMs of that ack; else
+//   the RTO estimate (RFC 6298 from our samples, x2 per earlier copy the
+//   timer sent: a fast copy does not back it off) expired, or, at the
+//   sender, within kAckTriggerMs of the last ack that told the sender
+//   something new (an ack repeating the same SACK blocks triggers nothing);
+//   a second fast copy must leave within kLostAgainMs of such an ack, and
+//   away from the sender echo its TSval; else
 //   timeout; so is every copy after a timer's copy of the first unacked
 //   segment until the cumulative ack passes what had been sent then (the
 //   sender is in slow start after its timeout). On a path whose round trips are under kShortRoundTripMs (a
@@ -109,15 +113,22 @@ class TcpAnalyzer {
     int32_t ip_id = -1;  // IPv4 identification of the first copy; -1 unknown
     uint16_t copies = 0;
     bool sacked = false, fast_done = false, retx_first = false;
-    bool behind_ack = false;  // a hole a later bare ack numbered past
+    uint16_t timer_copies = 0;  // copies its retransmission timer sent (each doubles the next timer)
+    bool behind_ack = false;    // a hole a later bare ack numbered past
     int64_t first_ns = 0, last_ns = 0;
     int64_t hole_ns = -1, hole_first_ns = -1;  // latest / first ack showing it missing since its last copy
-    std::optional<uint32_t> hole_tsval;        // the latest such ack's TSval
+    // The latest such ack that told the sender something new (bytes newly
+    // acked or SACKed, or a dup ack without SACK): what loss detection acts
+    // on; an ack repeating the same SACK blocks triggers nothing.
+    int64_t hole_news_ns = -1;
+    std::optional<uint32_t> hole_tsval;  // the TSval of that ack
     uint64_t first_frame = 0, last_frame = 0;
   };
-  static void markHole(Seg& s, int64_t ns, const TcpOptions& ack) {
+  static void markHole(Seg& s, int64_t ns, const TcpOptions& ack, bool news) {
     s.hole_ns = ns;
     if (s.hole_first_ns < 0) s.hole_first_ns = ns;
+    if (!news) return;
+    s.hole_news_ns = ns;
     s.hole_tsval = ack.has_timestamps ? std::optional(ack.tsval) : std::nullopt;
   }
   // What makes a packet the same packet captured again.
@@ -205,7 +216,7 @@ class TcpAnalyzer {
   void onData(Dir& d, const DecodedPacket& p, uint32_t len, uint64_t frame, int64_t ns);
   void onAck(Dir& d, const DecodedPacket& p, bool pure, uint64_t frame, int64_t ns);
   void retransmission(Dir& d, Seg& s, bool direct, uint64_t frame, int64_t ns);
-  RetxCause timeoutOrFast(Dir& d, Seg& s, double since_previous_ms, int attempt, bool sender, int64_t ns);
+  RetxCause timeoutOrFast(Dir& d, Seg& s, double since_previous_ms, bool sender, int64_t ns);
   bool lostAgain(const Dir& d, const Seg& s, bool sender, int64_t ns) const;
   void rememberAcked(Dir& d, const Seg& s);
   void copyOfAcked(Dir& d, Seg& copy, uint64_t frame, int64_t ns);

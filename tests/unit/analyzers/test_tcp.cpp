@@ -574,6 +574,29 @@ TEST_CASE("TCP at the receiver: a copy lost again is fast when it echoes the ack
   }
 }
 
+TEST_CASE("TCP at the sender: a timer copy after a lost fast copy is a timeout, whatever ack it follows") {
+  // The netns lab at the server: a segment and its fast copy lost; the
+  // client acks every 33 ms with the same SACK block, which tells the sender
+  // nothing new; the RTO (200 ms, not backed off after a fast copy) sends the
+  // next copy 0.45 ms after one of those acks. The kernel counted a timeout.
+  TcpFeed t;
+  t.send(C2S, 0, Tcp(1000, 0, SYN).ts(100, 0));
+  t.send(S2C, 0.05, Tcp(5000, 1001, SYN | ACK).ts(900, 100));
+  t.send(C2S, 0.1, Tcp(1001, 5001, ACK).ts(100, 900));
+  t.send(S2C, 10, Tcp(5001, 1001, ACK | PSH, 73).ts(910, 100));  // lost
+  t.send(S2C, 26, Tcp(5074, 1001, ACK | PSH, 190).ts(926, 100));
+  t.send(C2S, 26.05, Tcp(1001, 5001, ACK).ts(126, 910).sack(5074, 5264));
+  t.send(S2C, 26.06, Tcp(5001, 1001, ACK | PSH, 73).ts(926, 126));  // fast, lost
+  for (int k = 1; k <= 6; ++k)
+    t.send(C2S, 26.05 + 33 * k, Tcp(1001, 5001, ACK).ts(126 + 33 * k, 910).sack(5074, 5264));
+  t.send(S2C, 224.5, Tcp(5001, 1001, ACK | PSH, 73).ts(1124, 324));  // the timer's
+  t.send(C2S, 224.55, Tcp(1001, 5264, ACK).ts(325, 1124));
+  const auto m = t.a.finish();
+  CHECK(m.dir[1].retransmissions == 2);
+  CHECK(m.dir[1].retransmissions_fast == 1);
+  CHECK(m.dir[1].retransmissions_timeout == 1);
+}
+
 TEST_CASE(
     "TCP head-of-line blocking at the receiver: each segment above a hole waits for the last repair below "
     "it") {
