@@ -210,7 +210,7 @@ void TcpNoteTracker::afterHeader(Conversation& c, Flow& fwd, Flow& rev, const Tc
     if (c.last_syn_ns != 0 && c.first_rtt_ns == 0) c.first_rtt_ns = tsNs - c.last_syn_ns;
     fwd.first_ack = false;
   }
-  if (tcp.options.window_scale >= 0) fwd.win_scale = tcp.options.window_scale;
+  if (tcp.options.window_scale >= 0) fwd.win_scale = static_cast<uint8_t>(tcp.options.window_scale);
   if (!syn) return;
   if (fwd.win_scale == -1) {
     fwd.win_scale = -2;  // a SYN without WS: neither side scales
