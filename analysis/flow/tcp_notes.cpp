@@ -9,9 +9,10 @@ namespace rudp {
 
 namespace {
 constexpr uint8_t kFin = 0x01, kSyn = 0x02, kRst = 0x04, kAck = 0x10;
-constexpr int64_t kFastRetransmissionNs =
-    20'000'000;                               // a fast retransmission follows the last dup ack within
-constexpr int64_t kOutOfOrderNs = 3'000'000;  // out of order within the first RTT, or 3 ms without one
+// A fast retransmission follows the last dup ack within this; a copy is out
+// of order within the first RTT, or within kOutOfOrderNs without one.
+constexpr int64_t kFastRetransmissionNs = 20'000'000;
+constexpr int64_t kOutOfOrderNs = 3'000'000;
 
 // Wireshark prepends each note in this order, so the last comes first.
 constexpr std::array<std::pair<TcpNotes::Flag, const char*>, 14> kPrependOrder{{
@@ -62,6 +63,7 @@ struct TcpNoteTracker::Segment {
   uint8_t flags;
   bool has(uint8_t f) const { return flags & f; }
   bool plain() const { return !has(kSyn | kFin | kRst); }
+  uint32_t end() const { return seq + len + (has(kSyn | kFin) ? 1 : 0); }  // a SYN or FIN counts one
 };
 
 TcpNotes TcpNoteTracker::frame(int64_t conn, Direction dir, uint64_t frame, int64_t tsNs,
@@ -174,8 +176,7 @@ void TcpNoteTracker::copyNotes(const Conversation& c, const Flow& fwd, const Flo
     return;
   }
   const int64_t outOfOrder = c.first_rtt_ns ? c.first_rtt_ns : kOutOfOrderNs;
-  const uint32_t end = s.seq + s.len + (s.has(kSyn | kFin) ? 1 : 0);
-  if (within(s.ns, fwd.next_seq_ns, outOfOrder) && fwd.next_seq != end) {
+  if (within(s.ns, fwd.next_seq_ns, outOfOrder) && fwd.next_seq != s.end()) {
     out.flags |= TcpNotes::OutOfOrder;
     return;
   }
@@ -184,10 +185,9 @@ void TcpNoteTracker::copyNotes(const Conversation& c, const Flow& fwd, const Flo
 
 // What the next segments are judged against.
 void TcpNoteTracker::advance(Flow& fwd, const Segment& s, uint16_t notes) {
-  const uint32_t end = s.seq + s.len + (s.has(kSyn | kFin) ? 1 : 0);
   const bool probe = notes & TcpNotes::ZeroWindowProbe;  // probes do not advance
-  if ((seqAfter(end, fwd.next_seq) || !fwd.next_seq) && !probe) {
-    fwd.next_seq = end;
+  if ((seqAfter(s.end(), fwd.next_seq) || !fwd.next_seq) && !probe) {
+    fwd.next_seq = s.end();
     fwd.next_seq_ns = s.ns;
   }
   if ((s.seq == fwd.max_seq_to_be_acked || !fwd.max_seq_to_be_acked) && !probe)

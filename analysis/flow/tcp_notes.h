@@ -43,8 +43,6 @@ struct TcpNotes {
   uint16_t flags = 0;
   uint32_t dup_ack_num = 0;    // with DuplicateAck: the how-manieth duplicate
   uint64_t dup_ack_frame = 0;  // and the frame of the ack it repeats
-
-  bool operator==(const TcpNotes&) const = default;
 };
 
 // The Info column's prefix for these notes, as Wireshark prepends them
