@@ -78,13 +78,8 @@ FilterOp mirrored(FilterOp op) {
   }
 }
 
-const char* opText(FilterOp op) {
-  switch (op) {
-    case FilterOp::Contains: return "contains";
-    case FilterOp::Matches: return "matches";
-    default: return "ordering";
-  }
-}
+// data, data.len, data.data: what no dissector took.
+bool isDataField(std::string_view name) { return name.rfind("data", 0) == 0; }
 
 bool isInteger(FilterType t) {
   return t == FilterType::Unsigned || t == FilterType::Signed || t == FilterType::Bool;
@@ -192,7 +187,7 @@ class Compiler {
     if (!f) return nullptr;
     if (std::find(names_.begin(), names_.end(), f->name) == names_.end()) names_.push_back(f->name);
     // `data` is what no Lua protocol took, so it needs them too.
-    if (f->lua >= 0 || f->name.rfind("data", 0) == 0) needs_ = true;
+    if (f->lua >= 0 || isDataField(f->name)) needs_ = true;
     return f;
   }
 
@@ -212,7 +207,7 @@ class Compiler {
     }
     out.a.field = &requireField(*l);
     out.type = out.a.field->type;
-    checkOperator(out.op, *out.a.field, *l);
+    checkOperator(out.op, n.op_text, *out.a.field, *l);
     if (const FilterFieldDef* other = field(*r)) {
       const bool compatible = other->type == out.type || (isInteger(other->type) && isInteger(out.type));
       if (!compatible)
@@ -225,7 +220,9 @@ class Compiler {
     out.b.literal = readLiteral(*r, *out.a.field, fields_);
   }
 
-  void checkOperator(FilterOp op, const FilterFieldDef& f, const FilterOperand& at) const {
+  // `written`: the operator as the filter spells it, which tshark's message repeats.
+  void checkOperator(FilterOp op, const std::string& written, const FilterFieldDef& f,
+                     const FilterOperand& at) const {
     const bool text =
         f.type == FilterType::Bytes || f.type == FilterType::String || f.type == FilterType::Ether;
     const bool ordering =
@@ -236,9 +233,9 @@ class Compiler {
       ok = ok && (text || f.type == FilterType::Protocol) && f.type != FilterType::Ether;
     if (ordering) ok = ok && f.type != FilterType::Protocol;
     if (!ok)
-      throw FilterError(f.name + " (type=" + filterTypeName(f.type) + ") cannot participate in " +
-                            opText(op) + " comparison.",
-                        at.pos, at.len);
+      throw FilterError(
+          f.name + " (type=" + filterTypeName(f.type) + ") cannot participate in " + written + " comparison.",
+          at.pos, at.len);
     if (f.type == FilterType::Protocol && !f.has_bytes)
       throw FilterError("rudpscope keeps no bytes of " + f.name + " to compare; test it alone or use frame.",
                         at.pos, at.len);
@@ -314,6 +311,12 @@ bool DisplayFilter::matchesShown(const FilterFrame& frame, FilterFrameSequence& 
 bool DisplayFilter::passesAll() const { return !root_; }
 
 bool DisplayFilter::needsDissectors() const { return needs_dissectors_; }
+
+bool DisplayFilter::needsTcpNotes() const {
+  // Data: Wireshark hands no retransmitted or out-of-order segment on.
+  return std::any_of(names_.begin(), names_.end(),
+                     [](const std::string& n) { return isTcpNoteField(n) || isDataField(n); });
+}
 
 const std::vector<std::string>& DisplayFilter::fieldNames() const { return names_; }
 

@@ -232,7 +232,8 @@ void dataLayers(const FilterFrame& f, std::vector<FilterValue>& out) {
         out.push_back(byteView(f.raw->data + ip->first + headerLen, ip->second - headerLen));
     }
   const bool unclaimed = p.l4 == L4::UDP && (!f.res || f.res->proto < 0);
-  if ((p.l4 == L4::TCP || unclaimed) && p.payload_len > 0) out.push_back(byteView(p.payload, p.payload_len));
+  const bool tcpData = p.l4 == L4::TCP && f.tcp_notes && tcpPayloadHandedOn(*f.tcp_notes);
+  if ((tcpData || unclaimed) && p.payload_len > 0) out.push_back(byteView(p.payload, p.payload_len));
 }
 
 void ethernet(int which, const RawPacket& raw, std::vector<FilterValue>& out) {
@@ -399,6 +400,13 @@ void builtinValues(int which, const FilterFrame& f, std::vector<FilterValue>& ou
   if (which >= Data) data(which, f, out);
 }
 
+void tcpNoteValues(int which, const FilterFrame& f, std::vector<FilterValue>& out) {
+  if (!f.tcp_notes) return;
+  uint64_t values[3];
+  const int n = tcpNoteFieldValues(static_cast<size_t>(which), *f.tcp_notes, values);
+  for (int i = 0; i < n; ++i) out.push_back(number(values[i]));
+}
+
 void luaValues(const FilterFieldDef& def, const FilterFrame& f, std::vector<FilterValue>& out) {
   if (!f.res) return;
   const DissectResult& r = *f.res;
@@ -452,6 +460,15 @@ const FilterFieldDef* FilterFields::find(std::string_view name) const {
       d.has_bytes = protocolHasBytes(d.builtin);
       out.push_back(std::move(d));
     }
+    const auto& notes = tcpNoteFieldNames();
+    for (size_t i = 0; i < notes.size(); ++i) {
+      FilterFieldDef d;
+      d.name = notes[i];
+      d.type = tcpNoteFieldHasNumber(i) ? FilterType::Unsigned : FilterType::None;
+      d.width = 4;
+      d.tcp_note = static_cast<int>(i);
+      out.push_back(std::move(d));
+    }
     return out;
   }();
   for (const auto* list : {&builtins, &lua_})
@@ -464,6 +481,8 @@ void FilterFields::collect(const FilterFieldDef& field, const FilterFrame& frame
                            std::vector<FilterValue>& out) const {
   if (field.builtin >= 0)
     builtinValues(field.builtin, frame, out);
+  else if (field.tcp_note >= 0)
+    tcpNoteValues(field.tcp_note, frame, out);
   else
     luaValues(field, frame, out);
 }
@@ -471,6 +490,7 @@ void FilterFields::collect(const FilterFieldDef& field, const FilterFrame& frame
 std::vector<std::string> FilterFields::builtinNames() {
   std::vector<std::string> out;
   for (const BuiltinDef& b : kBuiltins) out.emplace_back(b.name);
+  for (std::string_view n : tcpNoteFieldNames()) out.emplace_back(n);
   return out;
 }
 

@@ -3,11 +3,13 @@
 // loaded Lua dissector registers; and their values in one frame.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/packet.h"
+#include "flow/tcp_notes.h"
 
 namespace rudp {
 
@@ -34,9 +36,10 @@ enum class FilterType {
 struct FilterFieldDef {
   std::string name;  // "udp.srcport", "grudp"
   FilterType type = FilterType::None;
-  int width = 0;     // Unsigned/Signed: bytes, for range checks (0: 8)
-  int builtin = -1;  // a built-in field, or
-  int lua = -1;      // a LuaHost field id
+  int width = 0;      // Unsigned/Signed: bytes, for range checks (0: 8)
+  int builtin = -1;   // a built-in field, or
+  int lua = -1;       // a LuaHost field id, or
+  int tcp_note = -1;  // an index into tcpNoteFieldNames()
   // Protocol: whether its bytes are known, for contains/matches/==.
   bool has_bytes = false;
 };
@@ -59,15 +62,21 @@ struct FilterFrame {
   const DissectResult* res = nullptr;  // Lua fields; may be empty
   int64_t first_ts_ns = 0, prev_ts_ns = 0;
   int64_t shown_ts_ns = 0;  // the last frame shown's time; this frame's when none was
+  // Wireshark's TCP analysis notes (tcp.analysis.*); null when not worked out.
+  const TcpNotes* tcp_notes = nullptr;
 };
 
 // The FilterFrames of a capture's frames read in order: keeps the first
 // frame's time (frame.time_relative), the previous one's (frame.time_delta)
 // and the last shown one's (frame.time_delta_displayed: tshark counts from
 // the last frame that passed the display filter, and gives 0 until one has).
+// With `tcpNotes`, it works out Wireshark's TCP analysis notes of each frame
+// from the frames before it too (what tcp.analysis.* fields need).
 class FilterFrameSequence {
  public:
-  explicit FilterFrameSequence(int captureLinkType) : link_type_(captureLinkType) {}
+  explicit FilterFrameSequence(int captureLinkType, bool tcpNotes = false) : link_type_(captureLinkType) {
+    if (tcpNotes) tcp_.emplace();
+  }
   FilterFrame next(const RawPacket& raw, const DecodedPacket& pkt, const DissectResult* res) {
     if (!started_) first_ = prev_ = raw.ts_ns;
     started_ = true;
@@ -77,7 +86,8 @@ class FilterFrameSequence {
                         res,
                         first_,
                         prev_,
-                        any_shown_ ? shown_ : raw.ts_ns};
+                        any_shown_ ? shown_ : raw.ts_ns,
+                        tcp_ ? &(notes_ = tcp_->packet(pkt)) : nullptr};
     prev_ = raw.ts_ns;
     return f;
   }
@@ -91,6 +101,8 @@ class FilterFrameSequence {
   int link_type_;
   bool started_ = false, any_shown_ = false;
   int64_t first_ = 0, prev_ = 0, shown_ = 0;
+  std::optional<TcpNotesByPair> tcp_;
+  TcpNotes notes_;  // the last frame's
 };
 
 class FilterFields {

@@ -271,6 +271,7 @@ class Parser {
     if (cur_.type == Tok::Op) {
       n->kind = FilterNode::Kind::Compare;
       n->op = cur_.op;
+      n->op_text = cur_.text;
       advance();
       n->rhs = operand();
     } else if (cur_.type == Tok::Amp) {
@@ -280,6 +281,7 @@ class Parser {
       if (cur_.type == Tok::Op) {
         n->compare_masked = true;
         n->op = cur_.op;
+        n->op_text = cur_.text;
         advance();
         n->masked_value = operand();
       }

@@ -50,6 +50,7 @@ struct FilterNode {
   FilterOperand lhs;                        // Exists, Compare, In, BitAnd
   FilterOperand rhs;                        // Compare; BitAnd: the mask
   FilterOp op = FilterOp::AnyEq;            // Compare; BitAnd with `compare_masked`
+  std::string op_text;                      // the operator as written ("==", "eq")
   bool compare_masked = false;              // BitAnd followed by a relation: (lhs & rhs) op value
   FilterOperand masked_value;               // that value
   std::vector<FilterSetItem> set;           // In

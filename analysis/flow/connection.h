@@ -13,6 +13,7 @@ struct Endpoint {
   IpAddress ip;
   uint16_t port = 0;
   bool operator==(const Endpoint&) const = default;
+  auto operator<=>(const Endpoint&) const = default;
   std::string toString() const;  // "10.0.0.1:7777", "[::1]:7777"
 };
 

@@ -1,6 +1,8 @@
 #include "flow/tcp_notes.h"
 
+#include <algorithm>
 #include <array>
+#include <bit>
 #include <utility>
 
 #include "core/seq32.h"
@@ -51,9 +53,74 @@ std::string tcpNotesPrefix(const TcpNotes& n) {
   return out;
 }
 
+bool tcpPayloadHandedOn(const TcpNotes& n) {
+  return !(n.flags & (TcpNotes::Retransmission | TcpNotes::OutOfOrder));
+}
+
 bool isBadTcp(const TcpNotes& n) {
   const uint16_t harmless = TcpNotes::WindowUpdate | TcpNotes::KeepAlive | TcpNotes::KeepAliveAck;
   return n.flags && !(n.flags & harmless);
+}
+
+namespace {
+constexpr uint16_t kAnyRetransmission =
+    TcpNotes::Retransmission | TcpNotes::FastRetransmission | TcpNotes::SpuriousRetransmission;
+enum : uint16_t { kAnyNote = 0xffff, kDupAckNum = 0, kDupAckFrame = 1 };  // with numbers: not flags
+
+struct NoteField {
+  std::string_view name;
+  uint16_t flags;  // the notes it is present for; for a number, which one
+  bool number;
+};
+constexpr std::array<NoteField, 18> kNoteFields{{
+    {"tcp.analysis.flags", kAnyNote, false},
+    {"tcp.analysis.retransmission", kAnyRetransmission, false},
+    {"tcp.analysis.fast_retransmission", TcpNotes::FastRetransmission, false},
+    {"tcp.analysis.spurious_retransmission", TcpNotes::SpuriousRetransmission, false},
+    {"tcp.analysis.out_of_order", TcpNotes::OutOfOrder, false},
+    {"tcp.analysis.lost_segment", TcpNotes::LostSegment, false},
+    {"tcp.analysis.ack_lost_segment", TcpNotes::AckedUnseen, false},
+    {"tcp.analysis.window_update", TcpNotes::WindowUpdate, false},
+    {"tcp.analysis.window_full", TcpNotes::WindowFull, false},
+    {"tcp.analysis.keep_alive", TcpNotes::KeepAlive, false},
+    {"tcp.analysis.keep_alive_ack", TcpNotes::KeepAliveAck, false},
+    {"tcp.analysis.duplicate_ack", TcpNotes::DuplicateAck, false},
+    {"tcp.analysis.duplicate_ack_num", kDupAckNum, true},
+    {"tcp.analysis.duplicate_ack_frame", kDupAckFrame, true},
+    {"tcp.analysis.zero_window_probe", TcpNotes::ZeroWindowProbe, false},
+    {"tcp.analysis.zero_window", TcpNotes::ZeroWindow, false},
+    {"tcp.analysis.zero_window_probe_ack", TcpNotes::ZeroWindowProbeAck, false},
+    {"tcp.analysis.reused_ports", TcpNotes::PortsReused, false},
+}};
+}  // namespace
+
+const std::vector<std::string_view>& tcpNoteFieldNames() {
+  static const std::vector<std::string_view> names = [] {
+    std::vector<std::string_view> out;
+    for (const NoteField& f : kNoteFields) out.push_back(f.name);
+    return out;
+  }();
+  return names;
+}
+
+bool isTcpNoteField(std::string_view name) {
+  const auto& names = tcpNoteFieldNames();
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+bool tcpNoteFieldHasNumber(size_t i) { return kNoteFields.at(i).number; }
+
+int tcpNoteFieldValues(size_t i, const TcpNotes& n, uint64_t (&out)[3]) {
+  const NoteField& f = kNoteFields.at(i);
+  const bool dupAck = n.flags && n.dup_ack_num;  // its items hang under the flags
+  if (f.number) {
+    out[0] = f.flags == kDupAckNum ? n.dup_ack_num : n.dup_ack_frame;
+    return dupAck ? 1 : 0;
+  }
+  int count = f.flags == kAnyNote ? n.flags != 0 : std::popcount(static_cast<uint16_t>(n.flags & f.flags));
+  if (f.flags == TcpNotes::DuplicateAck && dupAck) ++count;  // and its expert item
+  std::fill(out, out + count, 1);
+  return count;
 }
 
 struct TcpNoteTracker::Segment {
@@ -80,6 +147,25 @@ TcpNotes TcpNoteTracker::frame(int64_t conn, Direction dir, uint64_t frame, int6
   analyze(c, fwd, rev, s, out);
   afterHeader(c, fwd, rev, tcp, tsNs);
   return out;
+}
+
+TcpNotes TcpNoteTracker::packet(int64_t conn, Direction dir, const DecodedPacket& pkt) {
+  using Extent = TcpHeader::Extent;
+  const Extent e = pkt.tcp.extent;
+  if (pkt.l4 != L4::TCP || pkt.ip_fragment || e == Extent::BadLength) return {};
+  const std::optional<uint32_t> len =
+      e == Extent::PastIpPayload ? std::nullopt : std::optional(pkt.payload_reported_len);
+  const TcpNotes notes = frame(conn, dir, pkt.frame, pkt.ts_ns, pkt.tcp, len);
+  return e == Extent::Whole ? notes : TcpNotes{};
+}
+
+TcpNotes TcpNotesByPair::packet(const DecodedPacket& pkt) {
+  if (pkt.l4 != L4::TCP) return {};
+  const Endpoint src{pkt.src, pkt.sport}, dst{pkt.dst, pkt.dport};
+  const bool srcLower = src < dst;
+  const auto key = srcLower ? std::pair{src, dst} : std::pair{dst, src};
+  const int64_t id = ids_.try_emplace(key, int64_t(ids_.size())).first->second;
+  return tracker_.packet(id, srcLower ? Direction::ClientToServer : Direction::ServerToClient, pkt);
 }
 
 // A SYN with another initial seq than the conversation's starts a new one

@@ -13,9 +13,12 @@
 // stops counting a FIN or SYN as one sequence number, which this does not.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "core/packet.h"
 #include "flow/connection.h"
@@ -54,6 +57,25 @@ std::string tcpNotesPrefix(const TcpNotes& notes);
 // && !tcp.analysis.keep_alive && !tcp.analysis.keep_alive_ack).
 bool isBadTcp(const TcpNotes& notes);
 
+// Whether Wireshark hands the segment's payload on (to a dissector, or as
+// Data): not a retransmission's or an out-of-order segment's, which could
+// confuse a dissector of an in-order stream (tcp.no_subdissector_on_error).
+bool tcpPayloadHandedOn(const TcpNotes& notes);
+
+// Wireshark's tcp.analysis.* fields the notes give: the analysis flags, one
+// per kind of note, and the duplicate ack's number and frame.
+const std::vector<std::string_view>& tcpNoteFieldNames();
+// Whether `name` is one of them: a frame's value needs the frames before it.
+bool isTcpNoteField(std::string_view name);
+// Whether field `i` of those holds a number; the others have no value
+// (FT_NONE: tshark -T fields prints 1 for each occurrence).
+bool tcpNoteFieldHasNumber(size_t i);
+// Field `i`'s occurrences in a frame with `notes`, as tshark 4.0 adds them
+// (a fast or spurious retransmission is a retransmission too; a duplicate
+// ack's field and its expert item share a name): writes their values (1 for
+// a field without one) to `out` and returns how many.
+int tcpNoteFieldValues(size_t i, const TcpNotes& notes, uint64_t (&out)[3]);
+
 class TcpNoteTracker {
  public:
   // Every TCP frame of a connection in capture order; `payloadLen` is the
@@ -62,6 +84,10 @@ class TcpNoteTracker {
   // reuse is looked at, as Wireshark does).
   TcpNotes frame(int64_t conn, Direction dir, uint64_t frame, int64_t tsNs, const TcpHeader& tcp,
                  std::optional<uint32_t> payloadLen);
+  // A decoded TCP frame: analysed when Wireshark knows its segment's length,
+  // with notes only when its whole header is in the frame (tshark stops with
+  // an exception before it shows them otherwise).
+  TcpNotes packet(int64_t conn, Direction dir, const DecodedPacket& pkt);
   // The connection will see no more frames.
   void close(int64_t conn) { conversations_.erase(conn); }
 
@@ -99,6 +125,19 @@ class TcpNoteTracker {
   static void afterHeader(Conversation& c, Flow& fwd, Flow& rev, const TcpHeader& tcp, int64_t tsNs);
 
   std::unordered_map<int64_t, Conversation> conversations_;
+};
+
+// The notes of a capture's frames read in order without the connection
+// table (decode, display filters): a conversation is its address pair, as
+// Wireshark finds it, and is never closed.
+class TcpNotesByPair {
+ public:
+  // No notes for a frame that is not TCP.
+  TcpNotes packet(const DecodedPacket& pkt);
+
+ private:
+  std::map<std::pair<Endpoint, Endpoint>, int64_t> ids_;  // lower endpoint first
+  TcpNoteTracker tracker_;
 };
 
 }  // namespace rudp

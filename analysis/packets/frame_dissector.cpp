@@ -179,6 +179,8 @@ struct FrameDissector::Impl {
   DissectResult res;
   FilterFrameSequence sequence;
   FilterFrame last;
+  TcpNotes last_notes;
+  TcpNotesByPair in_order_notes;  // for frames read in order
   int64_t first_ts_ns;
   std::optional<FieldPrinter> field_columns;
   std::string field_line;
@@ -289,9 +291,10 @@ void FrameDissector::Impl::dissectorItems(std::optional<uint32_t> payload, Disse
     }
     out.items.push_back(std::move(item));
   }
-  // A TCP payload, or a UDP payload no Lua protocol took: tshark's "Data"
-  // layer (the game's ports have no built-in dissector).
-  if ((pkt.l4 == L4::TCP || (pkt.l4 == L4::UDP && res.proto < 0)) && pkt.payload_len > 0)
+  // A TCP payload handed on, or a UDP payload no Lua protocol took: tshark's
+  // "Data" layer (the game's ports have no built-in dissector).
+  const bool tcpData = pkt.l4 == L4::TCP && tcpPayloadHandedOn(last_notes);
+  if ((tcpData || (pkt.l4 == L4::UDP && res.proto < 0)) && pkt.payload_len > 0)
     out.items.push_back(FrameItem{dataLabel(pkt.payload_len),
                                   0,
                                   payload.value_or(FrameItem::kNoBytes),
@@ -338,24 +341,26 @@ DissectedFrame FrameDissector::dissect(const PacketRecord& stored, bool withItem
   if (raw.ts_ns != stored.ts_ns || raw.caplen != stored.caplen)
     throw CaptureError("frame " + std::to_string(stored.frame) +
                        " differs from the one analysed: the capture changed since (analyse it again)");
-  return dissectFrame(raw, withItems, shift, stored.tcp_notes);
+  return dissectFrame(raw, withItems, shift, &stored.tcp_notes);
 }
 
 DissectedFrame FrameDissector::dissect(const RawPacket& raw, bool withItems) {
-  return dissectFrame(raw, withItems, -1, TcpNotes{});
+  return dissectFrame(raw, withItems, -1, nullptr);
 }
 
 DissectedFrame FrameDissector::dissectFrame(const RawPacket& raw, bool withItems, int windowShift,
-                                            const TcpNotes& notes) {
+                                            const TcpNotes* storedNotes) {
   DissectedFrame out;
   out.frame = raw.frame;
   out.bytes.assign(raw.data, raw.data + raw.caplen);
   d->decoder.decode(raw, d->pkt);
   d->res.clear();
   if (d->pkt.l4 == L4::UDP) d->host.dissectUdp(d->pkt, true, d->res, withItems);
+  d->last_notes = storedNotes ? *storedNotes : d->in_order_notes.packet(d->pkt);
   d->last = d->sequence.next(raw, d->pkt, &d->res);
+  d->last.tcp_notes = &d->last_notes;
   if (d->res.proto >= 0) out.lua_protocol = d->host.protocols()[d->res.proto].name;
-  setColumns(d->pkt, d->res, windowShift, notes, out);
+  setColumns(d->pkt, d->res, windowShift, d->last_notes, out);
   if (d->field_columns) {
     d->field_line.clear();
     FilterFrame frame = d->last;

@@ -77,7 +77,10 @@ class FrameDissector {
   bool seeks() const;
 
  private:
-  DissectedFrame dissectFrame(const RawPacket& raw, bool withItems, int windowShift, const TcpNotes& notes);
+  // `storedNotes`: the TCP notes the analysis stored; null: worked out from
+  // the frames dissected before (read in order).
+  DissectedFrame dissectFrame(const RawPacket& raw, bool withItems, int windowShift,
+                              const TcpNotes* storedNotes);
 
   struct Impl;
   std::unique_ptr<Impl> d;

@@ -160,15 +160,19 @@ FieldPrinter::FieldPrinter(const LuaHost& host, const std::vector<std::string>& 
   for (const auto& f : fields) {
     Column c;
     auto it = std::find(kBuiltins.begin(), kBuiltins.end(), f);
+    const auto& notes = tcpNoteFieldNames();
+    const auto note = std::find(notes.begin(), notes.end(), f);
     if (it != kBuiltins.end())
       c.builtin = static_cast<int>(it - kBuiltins.begin());
+    else if (note != notes.end())
+      c.tcp_note = static_cast<int>(note - notes.begin());
     else
       c.lua_field = host.fieldByAbbrev(f);
     if ((c.builtin == TimeDelta || c.builtin == TimeDeltaDisplayed) && !inCaptureOrder)
       throw Error(
           "'" + f + "' depends on the frames before it, which a column of single rows does not see: " +
           "View > Time Display Format shows the time since the previous captured or displayed packet");
-    if (c.builtin < 0 && c.lua_field < 0)
+    if (c.builtin < 0 && c.tcp_note < 0 && c.lua_field < 0)
       throw Error("unknown field '" + f + "' (neither built in nor registered by a loaded dissector)");
     columns_.push_back(c);
   }
@@ -218,6 +222,17 @@ void FieldPrinter::builtin(int which, const FilterFrame& frame, std::string& out
   }
 }
 
+bool FieldPrinter::needsTcpNotes() const {
+  return std::any_of(columns_.begin(), columns_.end(), [](const Column& c) { return c.tcp_note >= 0; });
+}
+
+void FieldPrinter::tcpNote(int which, const FilterFrame& frame, std::string& out) {
+  if (!frame.tcp_notes) return;
+  uint64_t values[3];
+  const int n = tcpNoteFieldValues(static_cast<size_t>(which), *frame.tcp_notes, values);
+  for (int i = 0; i < n; ++i) out += (i ? "," : "") + std::to_string(values[i]);
+}
+
 void FieldPrinter::line(const FilterFrame& frame, std::string& out) const {
   bool firstCol = true;
   for (const Column& c : columns_) {
@@ -225,6 +240,10 @@ void FieldPrinter::line(const FilterFrame& frame, std::string& out) const {
     firstCol = false;
     if (c.builtin >= 0) {
       builtin(c.builtin, frame, out);
+      continue;
+    }
+    if (c.tcp_note >= 0) {
+      tcpNote(c.tcp_note, frame, out);
       continue;
     }
     bool firstVal = true;
@@ -247,7 +266,7 @@ std::vector<std::string> forEachFieldLine(const std::string& capture, const Diss
   loadDissectors(host, dissectors);
   const FieldPrinter printer(host, fields);
   const DisplayFilter filter(displayFilter, host);
-  FilterFrameSequence sequence(reader->linkType());
+  FilterFrameSequence sequence(reader->linkType(), filter.needsTcpNotes() || printer.needsTcpNotes());
   Decoder decoder(reader->linkType());
   RawPacket raw;
   DecodedPacket pkt;

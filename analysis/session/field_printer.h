@@ -24,13 +24,18 @@ class FieldPrinter {
 
   // The frame/ip/udp/tcp fields this printer knows without a dissector.
   static const std::vector<std::string>& builtinFields();
+  // Whether it prints tcp.analysis.* fields: then its frames must carry
+  // their TCP notes (FilterFrame::tcp_notes).
+  bool needsTcpNotes() const;
 
  private:
   struct Column {
     int builtin = -1;    // index into builtinFields(), or
+    int tcp_note = -1;   // index into tcpNoteFieldNames(), or
     int lua_field = -1;  // LuaHost field id
   };
   void builtin(int which, const FilterFrame& frame, std::string& out) const;
+  static void tcpNote(int which, const FilterFrame& frame, std::string& out);
   const LuaHost& host_;
   std::vector<Column> columns_;
 };

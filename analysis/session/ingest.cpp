@@ -112,7 +112,9 @@ class FlowStage {
       if (protos_[i].has_contract) extractors_[i].emplace(protos_[i].contract, host.fields().size());
   }
 
-  void process(BatchSlot& s, RowBatch& out) {
+  // `notes`: the frame's TCP notes when worked out before (over every frame,
+  // where this stage sees only those a display filter passes).
+  void process(BatchSlot& s, RowBatch& out, const TcpNotes* notes = nullptr) {
     analyzers_.setOutput(&out);
     const DecodedPacket& pkt = s.pkt;
     const DissectResult& res = s.res;
@@ -166,25 +168,13 @@ class FlowStage {
       ConnectionTable::count(hit, pkt, static_cast<uint32_t>(segs_.size()), malformed);
       row.conn = hit.conn->id;
       row.dir = hit.dir;
-      if (row.tcp) row.tcp_notes = tcpNotes(pkt, row);
+      if (row.tcp) row.tcp_notes = notes ? *notes : tcp_notes_.packet(row.conn, row.dir, pkt);
       if (analyze_ && row.tcp)
         analyzers_.tcpPacket(*hit.conn, pkt.frame, pkt.ts_ns, hit.dir, pkt);
       else if (analyze_ && !hit.foreign)  // the protocol's analysis is of its own datagrams
         analyzers_.contractPacket(*hit.conn, pkt.frame, pkt.ts_ns, hit.dir, segs_, pkt);
     }
     out.add(row, segs_);
-  }
-
-  // Wireshark's analysis notes: it analyses a segment whose length it knows,
-  // and shows notes only when it could read the whole header.
-  TcpNotes tcpNotes(const DecodedPacket& pkt, const PacketRow& row) {
-    using Extent = TcpHeader::Extent;
-    const Extent e = pkt.tcp.extent;
-    if (pkt.ip_fragment || e == Extent::BadLength) return {};
-    const std::optional<uint32_t> len =
-        e == Extent::PastIpPayload ? std::nullopt : std::optional(pkt.payload_reported_len);
-    const TcpNotes notes = tcp_notes_.frame(row.conn, row.dir, pkt.frame, pkt.ts_ns, pkt.tcp, len);
-    return e == Extent::Whole ? notes : TcpNotes{};
   }
 
   // An ICMP error about a connection's datagram: counted and kept with that
@@ -289,7 +279,8 @@ IngestResult ingestSource(const Source& source, const std::string& dbPath, const
   store.addSettings(settingsOf(options, dissectors));
   FlowStage flows(pool.host(), info, options);
   const DisplayFilter filter(options.display_filter, pool.host());
-  FilterFrameSequence sequence(reader.linkType());
+  // With a filter, Wireshark's TCP notes come from every frame, as tshark -Y's.
+  FilterFrameSequence sequence(reader.linkType(), !filter.passesAll());
   uint64_t filteredOut = 0;
   BatchReader batches(reader, pool, !filter.passesAll());
   // What the flow stage has done, for progress reports from this thread.
@@ -306,8 +297,13 @@ IngestResult ingestSource(const Source& source, const std::string& dbPath, const
       auto rows = writer.take();
       for (size_t i = 0; i < b.size; ++i) {
         BatchSlot& slot = b.slots[i];
-        if (filter.passesAll() || filter.matchesShown(sequence.next(slot.raw, slot.pkt, &slot.res), sequence))
+        if (filter.passesAll()) {
           flows.process(slot, *rows);
+          continue;
+        }
+        const FilterFrame frame = sequence.next(slot.raw, slot.pkt, &slot.res);
+        if (filter.matchesShown(frame, sequence))
+          flows.process(slot, *rows, frame.tcp_notes);
         else
           ++filteredOut;
       }

@@ -85,6 +85,18 @@ TEST_CASE("decode -V -Y prints the details of tshark's frames only") {
   CHECK(headers < 5311 / 10);  // the filter leaves most frames out
 }
 
+// Wireshark's TCP analysis fields in -Y: the frames read in order give them.
+TEST_CASE("decode -V -Y over tcp.analysis fields prints the details of tshark's frames") {
+  const std::string capture = RUDPSCOPE_SOURCE_DIR "/tests/netns/data/loss5-nodelay/server.pcap";
+  const std::string filter = "tcp.analysis.retransmission || tcp.analysis.duplicate_ack_num >= 2";
+  compareDetails(capture, shippedDissectors(), "grudp,kcp,enet", true, filter);
+  const ProcessResult ours = run({RUDPSCOPE_CLI, "decode", capture, "-V", "-Y", filter});
+  REQUIRE(ours.status == 0);
+  size_t headers = 0;
+  for (const std::string& line : splitLines(ours.out)) headers += line.rfind("Frame ", 0) == 0;
+  CHECK(headers == 10);  // tshark's count: 9 retransmissions, one third dup ack
+}
+
 TEST_CASE(
     "decode -V labels: value strings, bases, bitmasks, set/append/prepend_text, generated, hidden, experts") {
   TempDir dir("details-labels");

@@ -124,9 +124,9 @@ std::vector<size_t> compareFilters(const std::string& capture, const std::vector
 }
 
 // The filters checked on each capture alone: every ninth of the file, and
-// `data`, which the merged file cannot check (there the link captures' TCP
-// stream repeats, and tshark hands the repeated segments, retransmissions
-// to its TCP analysis, to no data dissector).
+// `data` (in the merged file the link captures' TCP stream repeats, and
+// tshark hands the repeated segments, retransmissions to its TCP analysis,
+// to no data dissector; alone, they are data).
 std::vector<std::string> perCaptureFilters() {
   const auto all = readFilters();
   std::vector<std::string> some;
@@ -165,10 +165,11 @@ TEST_CASE("decode -Y with a filter tshark refuses fails in one line on stderr an
   const std::string sample = RUDPSCOPE_SOURCE_DIR "/resources/sample.pcap";
   // Unknown field, missing operand, open parenthesis, a string for an
   // integer, a set without commas (4.0 needs them), a bad number, a name no
-  // value string has, and xor, which 4.0 does not have.
+  // value string has, xor, which 4.0 does not have, and a label (FT_NONE)
+  // compared with a value.
   for (const char* bad :
        {"foo.bar", "udp.port ==", "(udp", "udp.port > \"abc\"", "ip.src in {10.0.0.1 10.0.0.2}",
-        "udp.srcport == 9999x", "grudp.type == NOPE", "udp ^^ tcp"}) {
+        "udp.srcport == 9999x", "grudp.type == NOPE", "udp ^^ tcp", "tcp.analysis.flags == 1"}) {
     INFO("filter: " << bad);
     CHECK(run(tsharkArgs(sample, bad)).status != 0);
     const ProcessResult r = run(oursArgs(sample, bad));

@@ -9,6 +9,7 @@
 #include <map>
 #include <regex>
 #include <sstream>
+#include <string_view>
 
 #include "capture_files.h"
 #include "link_scenario.h"
@@ -151,4 +152,127 @@ TEST_CASE("every kind of TCP analysis note agrees with tshark on a conversation 
     INFO("[TCP " << k << "]");
     CHECK(kinds.count(k) == 1);
   }
+}
+
+namespace {
+
+// tshark's -T fields arguments for every tcp.analysis.* field the notes give.
+std::vector<std::string> noteFieldArgs() {
+  std::vector<std::string> args = {"-e", "frame.number"};
+  for (std::string_view f : tcpNoteFieldNames()) args.insert(args.end(), {"-e", std::string(f)});
+  return args;
+}
+
+// Filters over the tcp.analysis.* fields, the awkward ones included: the
+// default "Bad TCP" coloring rule, a field that occurs twice in a frame
+// (duplicate_ack) or that fast and spurious retransmissions carry too
+// (retransmission), numbers, negations.
+const std::vector<std::string> kNoteFilters = {
+    "tcp.analysis.flags",
+    "tcp.analysis.flags && !tcp.analysis.window_update && !tcp.analysis.keep_alive && "
+    "!tcp.analysis.keep_alive_ack",
+    "tcp.analysis.retransmission && !tcp.analysis.fast_retransmission",
+    "tcp.analysis.duplicate_ack_num >= 2 || tcp.analysis.spurious_retransmission",
+    "tcp && !tcp.analysis.duplicate_ack",
+    "tcp.analysis.duplicate_ack_frame in {5..400} and tcp.analysis.duplicate_ack_num == 1",
+    "tcp.analysis.lost_segment or tcp.analysis.ack_lost_segment or tcp.analysis.out_of_order",
+    "tcp.analysis.window_full || tcp.analysis.zero_window || tcp.analysis.zero_window_probe || "
+    "tcp.analysis.zero_window_probe_ack",
+    "tcp.analysis.keep_alive || tcp.analysis.keep_alive_ack || tcp.analysis.reused_ports",
+    "frame.number > 300 && tcp.analysis.window_update",
+};
+
+std::vector<std::string> withCapture(std::vector<std::string> argv, const std::vector<std::string>& more) {
+  argv.insert(argv.end(), more.begin(), more.end());
+  return argv;
+}
+
+}  // namespace
+
+TEST_CASE("decode -e prints tshark's tcp.analysis fields of every frame") {
+  TempDir dir("tcp-note-fields");
+  std::vector<std::string> captures = notesCaptures();
+  captures.push_back(writeNotesCapture(dir / "notes.pcap"));
+  for (const std::string& capture : captures) {
+    INFO("capture " << capture);
+    const ProcessResult t =
+        run(withCapture({TSHARK_EXECUTABLE, "-n", "-r", capture, "-T", "fields"}, noteFieldArgs()));
+    const ProcessResult o = run(withCapture({RUDPSCOPE_CLI, "decode", capture}, noteFieldArgs()));
+    INFO(o.err);
+    REQUIRE(t.status == 0);
+    REQUIRE(o.status == 0);
+    const auto tl = splitLines(t.out), ol = splitLines(o.out);
+    REQUIRE(ol.size() == tl.size());
+    for (size_t i = 0; i < tl.size(); ++i) {
+      INFO("line " << i + 1);
+      CHECK(ol[i] == tl[i]);
+    }
+  }
+  // The built conversation gives every one of the fields.
+  const ProcessResult t =
+      run(withCapture({TSHARK_EXECUTABLE, "-n", "-r", captures.back(), "-T", "fields"}, noteFieldArgs()));
+  std::vector<bool> present(tcpNoteFieldNames().size() + 1);
+  for (const std::string& line : splitLines(t.out)) {
+    std::istringstream cells(line);
+    std::string cell;
+    for (size_t column = 0; std::getline(cells, cell, '\t') && column < present.size(); ++column)
+      if (!cell.empty()) present[column] = true;
+  }
+  for (size_t i = 0; i < tcpNoteFieldNames().size(); ++i) {
+    INFO(tcpNoteFieldNames()[i]);
+    CHECK(present[i + 1]);
+  }
+}
+
+TEST_CASE("decode -Y over tcp.analysis fields selects tshark's frames") {
+  TempDir dir("tcp-note-filters");
+  std::vector<std::string> captures = notesCaptures();
+  captures.push_back(writeNotesCapture(dir / "notes.pcap"));
+  std::map<std::string, size_t> selected;
+  for (const std::string& capture : captures)
+    for (const std::string& filter : kNoteFilters) {
+      INFO("capture " << capture << "\nfilter " << filter);
+      const ProcessResult t =
+          run({TSHARK_EXECUTABLE, "-n", "-r", capture, "-Y", filter, "-T", "fields", "-e", "frame.number"});
+      const ProcessResult o = run({RUDPSCOPE_CLI, "decode", capture, "-Y", filter, "-e", "frame.number"});
+      INFO(t.err << o.err);
+      REQUIRE(t.status == 0);
+      REQUIRE(o.status == 0);
+      CHECK(o.out == t.out);
+      selected[filter] += splitLines(t.out).size();
+    }
+  // Each filter selects frames somewhere, so none passes by selecting nothing.
+  for (const auto& [filter, n] : selected) {
+    INFO(filter);
+    CHECK(n > 0);
+  }
+}
+
+// analyze -Y keeps the frames a filter passes, with the notes tshark -Y shows
+// on them: worked out from every frame, the ones left out included.
+TEST_CASE("analyze -Y stores tshark -Y's notes on the frames it keeps") {
+  TempDir dir("tcp-notes-analyze-y");
+  const std::string filter = "tcp.len > 0";  // no acks: their dup acks and what they acked unseen
+  size_t noted = 0;
+  for (const std::string& capture : notesCaptures()) {
+    INFO("capture " << capture);
+    const std::string db = dir / (fs::path(capture).parent_path().filename().string() + ".sqlite");
+    const ProcessResult a = run({RUDPSCOPE_CLI, "analyze", capture, "-Y", filter, "--db", db, "-q"});
+    INFO(a.err);
+    REQUIRE(a.status == 0);
+    const ProcessResult t = run({TSHARK_EXECUTABLE, "-n", "-r", capture, "-Y", filter, "-T", "fields", "-e",
+                                 "frame.number", "-e", "_ws.col.Info"});
+    REQUIRE(t.status == 0);
+    const std::vector<PacketRecord> rows = StoreReader(db).packets({});
+    const auto lines = splitLines(t.out);
+    REQUIRE(rows.size() == lines.size());
+    for (size_t i = 0; i < rows.size(); ++i) {
+      INFO("tshark: " << lines[i]);
+      CHECK(std::to_string(rows[i].frame) == lines[i].substr(0, lines[i].find('\t')));
+      const std::string theirs = leadingTcpNotes(lines[i].substr(lines[i].find('\t') + 1));
+      CHECK(tcpNotesPrefix(rows[i].tcp_notes) == theirs);
+      noted += !theirs.empty();
+    }
+  }
+  CHECK(noted >= 100);
 }

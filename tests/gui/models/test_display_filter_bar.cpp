@@ -55,9 +55,9 @@ struct FilterPage {
   PacketsPage page;
   DisplayFilterBar* bar = page.filterBar();
   DisplayFilterEdit* edit = bar->edit();
-  FilterPage() {
-    const SampleCapture& s = sampleCapture();
-    page.open(QString::fromStdString(s.db), QString::fromStdString(s.pcap), DissectorOptions{});
+  FilterPage() : FilterPage(sampleCapture().db, sampleCapture().pcap) {}
+  FilterPage(const std::string& db, const std::string& pcap) {
+    page.open(QString::fromStdString(db), QString::fromStdString(pcap), DissectorOptions{});
     page.resize(1200, 800);
     page.show();
     REQUIRE(QTest::qWaitForWindowExposed(&page));
@@ -213,6 +213,29 @@ TEST_CASE(
   PacketsPage after;
   after.open(QString::fromStdString(s.db), QString::fromStdString(s.pcap), DissectorOptions{});
   CHECK(after.model()->columnCount() == PacketListModel::ColumnCount);
+}
+
+// Wireshark's TCP analysis fields: the capture read again in order gives
+// each frame the notes the frames before it make.
+TEST_CASE("filters over Wireshark's TCP analysis fields display tshark's frames") {
+  TempDir dir("filter-tcp-notes");
+  const std::string pcap = RUDPSCOPE_SOURCE_DIR "/tests/netns/data/loss5-nodelay/server.pcap";
+  const std::string db = dir / "tcp.sqlite";
+  ingestCapture(pcap, db, DissectorOptions{});
+  FilterPage f(db, pcap);
+  const std::string badTcp =
+      "tcp.analysis.flags && !tcp.analysis.window_update && !tcp.analysis.keep_alive && "
+      "!tcp.analysis.keep_alive_ack";
+  for (const std::string& filter :
+       {std::string("tcp.analysis.retransmission || tcp.analysis.duplicate_ack_num >= 2"), badTcp}) {
+    INFO(filter);
+    f.apply(QString::fromStdString(filter));
+    CHECK(f.bar->status().contains(QStringLiteral("packets read again")));
+    const std::vector<uint64_t> expected = tsharkFrames(pcap, filter);
+    CHECK(displayed(*f.page.model()) == expected);
+  }
+  CHECK(f.page.model()->rowCount() == 102);  // tshark's count of Bad TCP frames
+  savePagePng(f.page, QStringLiteral("packets-filter-bad-tcp"));
 }
 
 TEST_CASE(
