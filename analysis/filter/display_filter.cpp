@@ -313,9 +313,11 @@ bool DisplayFilter::passesAll() const { return !root_; }
 bool DisplayFilter::needsDissectors() const { return needs_dissectors_; }
 
 bool DisplayFilter::needsTcpNotes() const {
-  // Data: Wireshark hands no retransmitted or out-of-order segment on.
-  return std::any_of(names_.begin(), names_.end(),
-                     [](const std::string& n) { return isTcpNoteField(n) || isDataField(n); });
+  // Data: Wireshark hands no retransmitted or out-of-order segment on;
+  // tcp.seq and tcp.ack are relative to where the conversation started.
+  return std::any_of(names_.begin(), names_.end(), [](const std::string& n) {
+    return isTcpNoteField(n) || isDataField(n) || n == "tcp.seq" || n == "tcp.ack";
+  });
 }
 
 const std::vector<std::string>& DisplayFilter::fieldNames() const { return names_; }

@@ -36,9 +36,9 @@ class DisplayFilter {
   // Whether the Lua dissectors must run for the answer (a Lua field or
   // protocol, or `data`, which is what no Lua protocol took).
   bool needsDissectors() const;
-  // Whether it names Wireshark's TCP analysis fields (tcp.analysis.*) or
-  // data, which they decide for TCP: then its frames must come from a
-  // FilterFrameSequence that works them out.
+  // Whether it names Wireshark's TCP analysis fields (tcp.analysis.*), data,
+  // which they decide for TCP, or tcp.seq and tcp.ack, relative numbers: then
+  // its frames must come from a FilterFrameSequence that works them out.
   bool needsTcpNotes() const;
   // The fields it names, each once, in order of appearance.
   const std::vector<std::string>& fieldNames() const;

@@ -53,7 +53,7 @@ enum Builtin {
   TcpPort,
   TcpSeqRaw,
   TcpAckRaw,
-  TcpSeqNumber,  // tcp.seq and tcp.ack: raw, as tshark -o tcp.relative_sequence_numbers:FALSE
+  TcpSeqNumber,  // tcp.seq and tcp.ack: relative unless -o tcp.relative_sequence_numbers:FALSE
   TcpAckNumber,
   TcpLen,
   TcpHdrLen,
@@ -313,7 +313,8 @@ void udpProtocol(const FilterFrame& f, std::vector<FilterValue>& out) {
   if (p.has_icmp_error && p.icmp.quoted.udp) out.push_back({});
 }
 
-void tcp(int which, const FilterFrame& f, std::vector<FilterValue>& out) {
+// relative: tcp.seq and tcp.ack as Wireshark's relative numbers, from the frame's notes.
+void tcp(int which, const FilterFrame& f, bool relative, std::vector<FilterValue>& out) {
   const DecodedPacket& p = *f.pkt;
   const TcpFields t = tcpFieldsOf(p);
   if (!t.header) return;
@@ -334,10 +335,10 @@ void tcp(int which, const FilterFrame& f, std::vector<FilterValue>& out) {
       put(true, t.sport);
       put(true, t.dport);
       break;
-    case TcpSeqRaw:
-    case TcpSeqNumber: put(true, h.seq); break;
-    case TcpAckRaw:
-    case TcpAckNumber: put(whole, h.ack); break;
+    case TcpSeqRaw: put(true, h.seq); break;
+    case TcpSeqNumber: put(true, f.tcp_notes ? tcpShownSeq(h, f.tcp_notes->bases, relative) : h.seq); break;
+    case TcpAckRaw: put(whole, h.ack); break;
+    case TcpAckNumber: put(whole, f.tcp_notes ? tcpShownAck(h, f.tcp_notes->bases, relative) : h.ack); break;
     case TcpLen: put(t.has_len && !p.ip_fragment, p.payload_reported_len); break;
     case TcpHdrLen: put(whole, h.header_len); break;
     case TcpFlags: put(whole, h.flags); break;
@@ -383,7 +384,7 @@ void data(int which, const FilterFrame& f, std::vector<FilterValue>& out) {
     for (size_t i = from; i < out.size(); ++i) out[i] = number(out[i].bytes.size());
 }
 
-void builtinValues(int which, const FilterFrame& f, std::vector<FilterValue>& out) {
+void builtinValues(int which, const FilterFrame& f, bool relative, std::vector<FilterValue>& out) {
   const DecodedPacket& p = *f.pkt;
   if (which <= FrameInterface) return frame(which, f, out);
   if (which <= VlanPriority) {
@@ -393,7 +394,7 @@ void builtinValues(int which, const FilterFrame& f, std::vector<FilterValue>& ou
   if (which == Udp) return udpProtocol(f, out);
   if (which == Ip) return ipProtocol(f, out);
   if (which <= UdpLength) return forEachIpHeader(p, [&](const OuterHeader& h) { ipHeader(which, h, out); });
-  if (which <= TcpTsecr) return tcp(which, f, out);
+  if (which <= TcpTsecr) return tcp(which, f, relative, out);
   if (which == Icmp && p.l3 == L3::IPv4 && p.ip_proto == 1 && !p.ip_fragment) out.push_back({});
   if (which == Icmpv6 && p.l3 == L3::IPv6 && p.ip_proto == 58 && !p.ip_fragment) out.push_back({});
   if (which >= IcmpType && which <= Icmpv6Code) icmpValues(which, p, out);
@@ -480,7 +481,7 @@ const FilterFieldDef* FilterFields::find(std::string_view name) const {
 void FilterFields::collect(const FilterFieldDef& field, const FilterFrame& frame,
                            std::vector<FilterValue>& out) const {
   if (field.builtin >= 0)
-    builtinValues(field.builtin, frame, out);
+    builtinValues(field.builtin, frame, host_.tcpRelativeSequenceNumbers(), out);
   else if (field.tcp_note >= 0)
     tcpNoteValues(field.tcp_note, frame, out);
   else

@@ -53,6 +53,24 @@ std::string tcpNotesPrefix(const TcpNotes& n) {
   return out;
 }
 
+TcpSeqBases tcpSeqBasesAt(const std::vector<TcpSeqBaseChange>& changes, Direction dir, uint64_t frame) {
+  TcpSeqBases out;
+  for (const TcpSeqBaseChange& c : changes) {
+    if (c.frame > frame) break;
+    (c.dir == dir ? out.seq : out.ack) = c.base;
+    out.known = out.known || c.dir == dir;
+  }
+  return out;
+}
+
+uint32_t tcpShownSeq(const TcpHeader& tcp, const TcpSeqBases& bases, bool relative) {
+  return relative && bases.known ? tcp.seq - bases.seq : tcp.seq;
+}
+
+uint32_t tcpShownAck(const TcpHeader& tcp, const TcpSeqBases& bases, bool relative) {
+  return relative && bases.known && (tcp.flags & kAck) ? tcp.ack - bases.ack : tcp.ack;
+}
+
 bool tcpPayloadHandedOn(const TcpNotes& n) {
   return !(n.flags & (TcpNotes::Retransmission | TcpNotes::OutOfOrder));
 }
@@ -143,10 +161,17 @@ TcpNotes TcpNoteTracker::frame(int64_t conn, Direction dir, uint64_t frame, int6
   portReuse(c, fwd, tcp, out);
   if (!payloadLen) return out;
   baseSeqs(fwd, rev, tcp);
+  out.bases = {true, fwd.base_seq, rev.base_seq};
   const Segment s{frame, tsNs, tcp.seq, tcp.ack, *payloadLen, tcp.window, tcp.flags};
   analyze(c, fwd, rev, s, out);
   afterHeader(c, fwd, rev, tcp, tsNs);
   return out;
+}
+
+bool tcpSegmentAnalysed(const DecodedPacket& pkt) {
+  using Extent = TcpHeader::Extent;
+  const Extent e = pkt.tcp.extent;
+  return pkt.l4 == L4::TCP && !pkt.ip_fragment && e != Extent::BadLength && e != Extent::PastIpPayload;
 }
 
 TcpNotes TcpNoteTracker::packet(int64_t conn, Direction dir, const DecodedPacket& pkt) {
@@ -155,8 +180,9 @@ TcpNotes TcpNoteTracker::packet(int64_t conn, Direction dir, const DecodedPacket
   if (pkt.l4 != L4::TCP || pkt.ip_fragment || e == Extent::BadLength) return {};
   const std::optional<uint32_t> len =
       e == Extent::PastIpPayload ? std::nullopt : std::optional(pkt.payload_reported_len);
-  const TcpNotes notes = frame(conn, dir, pkt.frame, pkt.ts_ns, pkt.tcp, len);
-  return e == Extent::Whole ? notes : TcpNotes{};
+  TcpNotes notes = frame(conn, dir, pkt.frame, pkt.ts_ns, pkt.tcp, len);
+  if (e != Extent::Whole) notes = TcpNotes{.bases = notes.bases};  // relative numbers, but no notes
+  return notes;
 }
 
 TcpNotes TcpNotesByPair::packet(const DecodedPacket& pkt) {

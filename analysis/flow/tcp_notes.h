@@ -25,6 +25,35 @@
 
 namespace rudp {
 
+// Where Wireshark's relative sequence numbers of a frame start: its seq
+// counts from `seq`, its ack from `ack` (the other direction's base). Known
+// for a segment Wireshark analyses (it knows its length); other frames show
+// raw numbers.
+struct TcpSeqBases {
+  bool known = false;
+  uint32_t seq = 0, ack = 0;
+};
+
+// A direction's base from `frame` on (the database keeps one per change).
+struct TcpSeqBaseChange {
+  Direction dir = Direction::ClientToServer;
+  uint64_t frame = 0;
+  uint32_t base = 0;
+};
+// The bases of a frame sent in `dir` at `frame`, from a connection's changes
+// in frame order; unknown before its direction has one.
+TcpSeqBases tcpSeqBasesAt(const std::vector<TcpSeqBaseChange>& changes, Direction dir, uint64_t frame);
+
+// Whether Wireshark analyses the segment (it knows its length): then it has
+// notes and relative numbers.
+bool tcpSegmentAnalysed(const DecodedPacket& pkt);
+
+// The seq and ack Wireshark shows for a header: relative to `bases` when
+// known and `relative` (its preference tcp.relative_sequence_numbers, on by
+// default); the ack only with the ACK flag.
+uint32_t tcpShownSeq(const TcpHeader& tcp, const TcpSeqBases& bases, bool relative);
+uint32_t tcpShownAck(const TcpHeader& tcp, const TcpSeqBases& bases, bool relative);
+
 struct TcpNotes {
   enum Flag : uint16_t {
     Retransmission = 1 << 0,
@@ -46,6 +75,7 @@ struct TcpNotes {
   uint16_t flags = 0;
   uint32_t dup_ack_num = 0;    // with DuplicateAck: the how-manieth duplicate
   uint64_t dup_ack_frame = 0;  // and the frame of the ack it repeats
+  TcpSeqBases bases;           // not stored with the notes (see tcp_seq_bases)
 };
 
 // The Info column's prefix for these notes, as Wireshark prepends them

@@ -306,11 +306,20 @@ void LuaHost::loadScript(const std::string& path) {
   loadContract(&s, source);
 }
 
+bool LuaHost::tcpRelativeSequenceNumbers() const { return d->s.tcp_relative_seq; }
+
 void LuaHost::setPreference(const std::string& name, const std::string& value) {
   d->s.pref_overrides[name] = value;
 }
 
 namespace {
+
+// A boolean preference's value as Wireshark reads it (TRUE, false, 1, 0).
+bool boolPreference(const std::string& full, const std::string& value) {
+  if (!strcasecmp(value.c_str(), "true") || value == "1") return true;
+  if (!strcasecmp(value.c_str(), "false") || value == "0") return false;
+  throw DissectorError("invalid value '" + value + "' for preference " + full);
+}
 
 void applyPreference(State& s, PrefRt& p, const std::string& full, const std::string& value) {
   auto bad = [&] { throw DissectorError("invalid value '" + value + "' for preference " + full); };
@@ -322,14 +331,7 @@ void applyPreference(State& s, PrefRt& p, const std::string& full, const std::st
       p.num = static_cast<double>(v);
       break;
     }
-    case PrefType::Bool:
-      if (!strcasecmp(value.c_str(), "true") || value == "1")
-        p.num = 1;
-      else if (!strcasecmp(value.c_str(), "false") || value == "0")
-        p.num = 0;
-      else
-        bad();
-      break;
+    case PrefType::Bool: p.num = boolPreference(full, value) ? 1 : 0; break;
     case PrefType::Enum: {
       bool found = false;
       for (const auto& [n, v] : p.enum_values)
@@ -355,6 +357,10 @@ void LuaHost::finishLoading() {
   lua_State* L = s.L;
   commitFields(&s);
   for (const auto& [name, value] : s.pref_overrides) {
+    if (name == "tcp.relative_sequence_numbers") {
+      s.tcp_relative_seq = boolPreference(name, value);
+      continue;
+    }
     bool found = false;
     for (auto& p : s.prefs) {
       if (p.proto < 0 || s.protos[p.proto].name + "." + p.name != name) continue;

@@ -107,6 +107,9 @@ class LuaHost {
   void setPreference(const std::string& name, const std::string& value);
   // Commits fields, applies preferences (running prefs_changed), runs init.
   void finishLoading();
+  // Wireshark's preference for the built-in TCP layer,
+  // tcp.relative_sequence_numbers (TRUE unless set otherwise).
+  bool tcpRelativeSequenceNumbers() const;
 
   const std::vector<FieldInfo>& fields() const;
   int fieldByAbbrev(std::string_view abbrev) const;  // -1 when unknown

@@ -160,6 +160,7 @@ struct State {
   std::map<std::string, std::vector<Heuristic>> heuristics;
   std::vector<PrefRt> prefs;
   std::map<std::string, std::string> pref_overrides;
+  bool tcp_relative_seq = true;  // a built-in layer's preference
   std::vector<Expert> experts;
   std::string script;  // file being loaded (basename)
 

@@ -34,15 +34,17 @@ std::string tcpFlags(uint8_t flags) {
 // Windows SYN reads "MSS=1460 WS=256 SACK_PERM", a Linux one "MSS=1460
 // SACK_PERM TSval=... TSecr=0 WS=128"), which TcpOptions does not keep.
 // Malformed options end the list, as they end the decoder's parse.
-std::string tcpOptionsInfo(const uint8_t* p, uint32_t len) {
+// SACK edges count from `sackBase` (the ack's relative base, or 0).
+std::string tcpOptionsInfo(const uint8_t* p, uint32_t len, uint32_t sackBase) {
   using namespace transport;
   std::string out;
-  forEachTcpOption(p, len, [&out](uint8_t kind, const uint8_t* v, uint32_t size) {
+  forEachTcpOption(p, len, [&out, sackBase](uint8_t kind, const uint8_t* v, uint32_t size) {
     if (kind == kMss && size == 2) out += " MSS=" + std::to_string(wire::be16(v));
     if (kind == kWindowScale && size == 1) out += " WS=" + std::to_string(1u << std::min<unsigned>(v[0], 14));
     if (kind == kSackPermitted && size == 0) out += " SACK_PERM";
     for (uint32_t b = 0; kind == kSack && b + 8 <= size; b += 8)
-      out += " SLE=" + std::to_string(wire::be32(v + b)) + " SRE=" + std::to_string(wire::be32(v + b + 4));
+      out += " SLE=" + std::to_string(wire::be32(v + b) - sackBase) +
+             " SRE=" + std::to_string(wire::be32(v + b + 4) - sackBase);
     if (kind == kTimestamps && size == 8)
       out += " TSval=" + std::to_string(wire::be32(v)) + " TSecr=" + std::to_string(wire::be32(v + 4));
     return true;
@@ -52,20 +54,24 @@ std::string tcpOptionsInfo(const uint8_t* p, uint32_t len) {
 
 constexpr uint8_t kSyn = 0x02, kAck = 0x10;
 
-// windowShift: the sender's agreed WS, -1 when none (a SYN's is never scaled).
-std::string tcpInfo(const DecodedPacket& pkt, const std::string& ports, int windowShift) {
+// windowShift: the sender's agreed WS, -1 when none (a SYN's is never scaled);
+// relative: Wireshark's relative sequence numbers, from `bases`.
+std::string tcpInfo(const DecodedPacket& pkt, const std::string& ports, int windowShift,
+                    const TcpSeqBases& bases, bool relative) {
   const TcpHeader& t = pkt.tcp;
   const uint64_t window =
       windowShift >= 0 && !(t.flags & kSyn) ? uint64_t(t.window) << windowShift : t.window;
-  std::string info = ports + " " + tcpFlags(t.flags) + " Seq=" + std::to_string(t.seq) +
-                     ((t.flags & kAck) ? " Ack=" + std::to_string(t.ack) : "") +
+  std::string info = ports + " " + tcpFlags(t.flags) +
+                     " Seq=" + std::to_string(tcpShownSeq(t, bases, relative)) +
+                     ((t.flags & kAck) ? " Ack=" + std::to_string(tcpShownAck(t, bases, relative)) : "") +
                      " Win=" + std::to_string(window);
   // The whole header sits right before the payload, in the frame or in the
   // reassembly buffer.
   const uint8_t* header = pkt.payload ? pkt.payload - t.header_len : nullptr;
   if (header && (t.flags & 0x20)) info += " Urg=" + std::to_string(wire::be16(header + 18));
   info += " Len=" + std::to_string(pkt.payload_reported_len);
-  if (header) info += tcpOptionsInfo(header + 20, t.header_len - 20u);
+  const uint32_t sackBase = relative && bases.known ? bases.ack : 0;
+  if (header) info += tcpOptionsInfo(header + 20, t.header_len - 20u, sackBase);
   return info;
 }
 
@@ -145,7 +151,7 @@ std::string l3Name(L3 l3) { return l3 == L3::IPv6 ? "IPv6" : l3 == L3::IPv4 ? "I
 
 // `notes`: Wireshark's TCP analysis notes of the frame, from the database.
 void setColumns(const DecodedPacket& pkt, const DissectResult& res, int windowShift, const TcpNotes& notes,
-                DissectedFrame& out) {
+                bool relative, DissectedFrame& out) {
   if (pkt.l3 != L3::None) {
     out.source = pkt.src.toString();
     out.destination = pkt.dst.toString();
@@ -156,7 +162,7 @@ void setColumns(const DecodedPacket& pkt, const DissectResult& res, int windowSh
     out.info = res.info_col;
   } else if (pkt.l4 == L4::TCP) {
     out.protocol = "TCP";
-    out.info = tcpNotesPrefix(notes) + tcpInfo(pkt, ports, windowShift);
+    out.info = tcpNotesPrefix(notes) + tcpInfo(pkt, ports, windowShift, notes.bases, relative);
   } else if (pkt.has_icmp_error) {
     out.protocol = pkt.icmp.v6 ? "ICMPv6" : "ICMP";
     out.info = icmpSummary(pkt.icmp);
@@ -196,6 +202,18 @@ struct FrameDissector::Impl {
 
   FrameDissector::ConnectionHead connection_head;
   std::unordered_map<int64_t, std::array<int8_t, 2>> window_shifts;  // by connection, per direction
+  FrameDissector::ConnectionSeqBases connection_seq_bases;
+  std::unordered_map<int64_t, std::vector<TcpSeqBaseChange>> seq_bases;  // by connection
+
+  // Where a stored TCP row's relative numbers start; unknown without the
+  // database's bases. Read once per connection.
+  TcpSeqBases seqBasesOf(const PacketRecord& row) {
+    const bool tcp = row.conn != 0 && row.segments == 0 && row.flags;
+    if (!connection_seq_bases || !tcp) return {};
+    auto it = seq_bases.find(row.conn);
+    if (it == seq_bases.end()) it = seq_bases.emplace(row.conn, connection_seq_bases(row.conn)).first;
+    return tcpSeqBasesAt(it->second, row.dir, row.frame);
+  }
 
   // The window shift of a stored TCP row's sender (-1: none): the shifts of
   // its connection's handshake, read once per connection.
@@ -241,6 +259,8 @@ void FrameDissector::Impl::layerItems(const RawPacket& raw, std::optional<uint32
     out.items.push_back(FrameItem{std::move(label), 0, offset, length, {}, {}});
   };
   if (raw.has_comment) add("Packet comments", FrameItem::kNoBytes, 0);
+  const TcpSeqBases& bases = last_notes.bases;
+  const bool relative = host.tcpRelativeSequenceNumbers();
   std::string frame = "Frame " + std::to_string(raw.frame) + ": " + std::to_string(raw.origlen) +
                       " bytes on wire (" + std::to_string(uint64_t(raw.origlen) * 8) + " bits), " +
                       std::to_string(raw.caplen) + " bytes captured (" +
@@ -264,8 +284,10 @@ void FrameDissector::Impl::layerItems(const RawPacket& raw, std::optional<uint32
       "Src Port: " + std::to_string(pkt.sport) + ", Dst Port: " + std::to_string(pkt.dport);
   if (pkt.l4 == L4::UDP) add("User Datagram Protocol, " + ports, at, header);
   if (pkt.l4 == L4::TCP)
-    add("Transmission Control Protocol, " + ports + ", Seq: " + std::to_string(pkt.tcp.seq) +
-            ((pkt.tcp.flags & 0x10) ? ", Ack: " + std::to_string(pkt.tcp.ack) : "") +
+    add("Transmission Control Protocol, " + ports +
+            ", Seq: " + std::to_string(tcpShownSeq(pkt.tcp, bases, relative)) +
+            ((pkt.tcp.flags & 0x10) ? ", Ack: " + std::to_string(tcpShownAck(pkt.tcp, bases, relative))
+                                    : "") +
             ", Len: " + std::to_string(pkt.payload_reported_len),
         at, header);
   // An IPv4 fragment held for reassembly: tshark shows its bytes as Data.
@@ -335,13 +357,20 @@ void FrameDissector::setConnectionHead(ConnectionHead head) {
   d->window_shifts.clear();
 }
 
+void FrameDissector::setConnectionSeqBases(ConnectionSeqBases bases) {
+  d->connection_seq_bases = std::move(bases);
+  d->seq_bases.clear();
+}
+
 DissectedFrame FrameDissector::dissect(const PacketRecord& stored, bool withItems) {
   const int shift = d->windowShiftOf(stored);  // may read other frames: before this one's
   const RawPacket& raw = d->reader.read(stored.frame, stored.file_offset);
   if (raw.ts_ns != stored.ts_ns || raw.caplen != stored.caplen)
     throw CaptureError("frame " + std::to_string(stored.frame) +
                        " differs from the one analysed: the capture changed since (analyse it again)");
-  return dissectFrame(raw, withItems, shift, &stored.tcp_notes);
+  TcpNotes notes = stored.tcp_notes;
+  notes.bases = d->seqBasesOf(stored);
+  return dissectFrame(raw, withItems, shift, &notes);
 }
 
 DissectedFrame FrameDissector::dissect(const RawPacket& raw, bool withItems) {
@@ -357,10 +386,11 @@ DissectedFrame FrameDissector::dissectFrame(const RawPacket& raw, bool withItems
   d->res.clear();
   if (d->pkt.l4 == L4::UDP) d->host.dissectUdp(d->pkt, true, d->res, withItems);
   d->last_notes = storedNotes ? *storedNotes : d->in_order_notes.packet(d->pkt);
+  d->last_notes.bases.known = d->last_notes.bases.known && tcpSegmentAnalysed(d->pkt);
   d->last = d->sequence.next(raw, d->pkt, &d->res);
   d->last.tcp_notes = &d->last_notes;
   if (d->res.proto >= 0) out.lua_protocol = d->host.protocols()[d->res.proto].name;
-  setColumns(d->pkt, d->res, windowShift, d->last_notes, out);
+  setColumns(d->pkt, d->res, windowShift, d->last_notes, d->host.tcpRelativeSequenceNumbers(), out);
   if (d->field_columns) {
     d->field_line.clear();
     FilterFrame frame = d->last;

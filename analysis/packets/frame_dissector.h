@@ -65,6 +65,13 @@ class FrameDissector {
   // a handshake, Win is the header's value.
   using ConnectionHead = std::function<std::vector<PacketRecord>(int64_t conn)>;
   void setConnectionHead(ConnectionHead head);
+  // Wireshark's relative sequence numbers (its preference
+  // tcp.relative_sequence_numbers, on unless -o sets it off) for stored
+  // rows: `bases(conn)` gives where a connection's start (the database's
+  // tcp_seq_bases). Without it stored rows show raw numbers; frames read in
+  // order work theirs out.
+  using ConnectionSeqBases = std::function<std::vector<TcpSeqBaseChange>(int64_t conn)>;
+  void setConnectionSeqBases(ConnectionSeqBases bases);
 
   // Wireshark's custom columns ("Apply as Column"): the values of these
   // fields are given with every frame. Throws Error naming an unknown field.

@@ -14,8 +14,8 @@
 namespace rudp {
 
 namespace {
-// tshark prints raw TCP sequence numbers for tcp.seq when started with
-// -o tcp.relative_sequence_numbers:FALSE; rudpscope always prints raw ones.
+// tcp.seq and tcp.ack are relative, as tshark's, unless -o
+// tcp.relative_sequence_numbers:FALSE; tcp.seq_raw and tcp.ack_raw never.
 const std::vector<std::string> kBuiltins = {
     "frame.number",
     "frame.time_epoch",
@@ -180,6 +180,7 @@ FieldPrinter::FieldPrinter(const LuaHost& host, const std::vector<std::string>& 
 
 void FieldPrinter::builtin(int which, const FilterFrame& frame, std::string& out) const {
   const DecodedPacket& p = *frame.pkt;
+  const bool relative = host_.tcpRelativeSequenceNumbers();
   if (isHeaderField(which)) {
     appendEveryHeader(which, p, out);
     return;
@@ -206,10 +207,12 @@ void FieldPrinter::builtin(int which, const FilterFrame& frame, std::string& out
     case CapLen: num(true, p.caplen); break;
     case TcpSrc: num(tcp, t.sport); break;
     case TcpDst: num(tcp, t.dport); break;
-    case TcpSeq:
+    case TcpSeq: num(tcp, frame.tcp_notes ? tcpShownSeq(h, frame.tcp_notes->bases, relative) : h.seq); break;
     case TcpSeqRaw: num(tcp, h.seq); break;
-    case TcpAck:
-    case TcpAckRaw: num(whole, h.ack); break;  // tshark shows it without the ACK flag too
+    case TcpAck:  // tshark shows it without the ACK flag too
+      num(whole, frame.tcp_notes ? tcpShownAck(h, frame.tcp_notes->bases, relative) : h.ack);
+      break;
+    case TcpAckRaw: num(whole, h.ack); break;
     case TcpLen:
       num(t.has_len && !p.ip_fragment, p.payload_reported_len);
       break;  // not of a lone first fragment
@@ -223,7 +226,9 @@ void FieldPrinter::builtin(int which, const FilterFrame& frame, std::string& out
 }
 
 bool FieldPrinter::needsTcpNotes() const {
-  return std::any_of(columns_.begin(), columns_.end(), [](const Column& c) { return c.tcp_note >= 0; });
+  return std::any_of(columns_.begin(), columns_.end(), [](const Column& c) {
+    return c.tcp_note >= 0 || c.builtin == TcpSeq || c.builtin == TcpAck;
+  });
 }
 
 void FieldPrinter::tcpNote(int which, const FilterFrame& frame, std::string& out) {

@@ -1,6 +1,7 @@
 #include "session/ingest.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstdio>
 #include <cstring>
@@ -8,6 +9,7 @@
 #include <functional>
 #include <optional>
 #include <thread>
+#include <unordered_map>
 
 #include "capture/capture_reader.h"
 #include "core/error.h"
@@ -168,13 +170,33 @@ class FlowStage {
       ConnectionTable::count(hit, pkt, static_cast<uint32_t>(segs_.size()), malformed);
       row.conn = hit.conn->id;
       row.dir = hit.dir;
-      if (row.tcp) row.tcp_notes = notes ? *notes : tcp_notes_.packet(row.conn, row.dir, pkt);
+      if (row.tcp) {
+        row.tcp_notes = notes ? *notes : tcp_notes_.packet(row.conn, row.dir, pkt);
+        recordSeqBases(row);
+      }
       if (analyze_ && row.tcp)
         analyzers_.tcpPacket(*hit.conn, pkt.frame, pkt.ts_ns, hit.dir, pkt);
       else if (analyze_ && !hit.foreign)  // the protocol's analysis is of its own datagrams
         analyzers_.contractPacket(*hit.conn, pkt.frame, pkt.ts_ns, hit.dir, segs_, pkt);
     }
     out.add(row, segs_);
+  }
+
+  // Where the connection's relative sequence numbers start, stored when it
+  // changes (the first frames each way, a port reuse).
+  void recordSeqBases(PacketRow& row) {
+    const TcpSeqBases& b = row.tcp_notes.bases;
+    if (!b.known) return;
+    auto& stored = seq_bases_[row.conn];
+    auto note = [&](int dir, uint32_t base) {
+      if (stored[dir] == base) return;
+      stored[dir] = base;
+      row.tcp_new_bases |= uint8_t(1 << dir);
+      row.tcp_base[dir] = base;
+    };
+    const int dir = static_cast<int>(row.dir);
+    note(dir, b.seq);
+    if (row.tcp_header.flags & 0x10) note(1 - dir, b.ack);  // the ack's base is set by then
   }
 
   // An ICMP error about a connection's datagram: counted and kept with that
@@ -204,6 +226,7 @@ class FlowStage {
       const Connection& c = *out.closed[i];
       analyzers_.close(c.id);
       tcp_notes_.close(c.id);
+      seq_bases_.erase(c.id);
       if (over && gapNs(now, c.last_ts_ns) < idle_ns_) ++closed_early_;
     }
   }
@@ -225,6 +248,7 @@ class FlowStage {
   ConnectionTable table_;
   ConnectionAnalyzers analyzers_;
   TcpNoteTracker tcp_notes_;
+  std::unordered_map<int64_t, std::array<std::optional<uint32_t>, 2>> seq_bases_;  // as stored
   std::vector<Segment> segs_;
 };
 

@@ -57,6 +57,10 @@ CREATE TABLE packet_errors(frame INTEGER NOT NULL, message TEXT NOT NULL);
 -- flags are TcpNotes::Flag bits; a duplicate ack's number and the frame it repeats.
 CREATE TABLE tcp_notes(frame INTEGER PRIMARY KEY, flags INTEGER NOT NULL, dup_ack_num INTEGER NOT NULL,
   dup_ack_frame INTEGER NOT NULL);
+-- Where Wireshark's relative sequence numbers of a TCP connection's direction
+-- start from `frame` on (flow/tcp_notes.h, TcpSeqBases): a row per change.
+CREATE TABLE tcp_seq_bases(conn INTEGER NOT NULL, dir INTEGER NOT NULL, frame INTEGER NOT NULL,
+  base INTEGER NOT NULL, PRIMARY KEY (conn, dir, frame)) WITHOUT ROWID;
 -- ICMP and ICMPv6 errors quoting a connection's datagram; dir: the quoted
 -- datagram's direction, reporter: who sent the error.
 CREATE TABLE icmp_errors(conn INTEGER NOT NULL, dir INTEGER NOT NULL, frame INTEGER NOT NULL,

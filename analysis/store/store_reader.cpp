@@ -253,6 +253,16 @@ std::vector<std::pair<uint64_t, std::string>> StoreReader::packetErrors(uint64_t
   return out;
 }
 
+std::vector<TcpSeqBaseChange> StoreReader::tcpSeqBases(int64_t conn) {
+  Statement st(d->db, "SELECT dir, frame, base FROM tcp_seq_bases WHERE conn = ? ORDER BY frame, dir");
+  st.bind(1, conn);
+  std::vector<TcpSeqBaseChange> out;
+  while (st.step())
+    out.push_back({static_cast<Direction>(st.int64(0)), static_cast<uint64_t>(st.int64(1)),
+                   static_cast<uint32_t>(st.int64(2))});
+  return out;
+}
+
 std::vector<IcmpErrorRecord> StoreReader::icmpErrors(int64_t conn) {
   Statement st(d->db, store::kIcmpErrorSelect);
   st.bind(1, conn);

@@ -65,6 +65,9 @@ class StoreReader {
   std::vector<std::pair<uint64_t, std::string>> packetErrors(uint64_t firstFrame = 1, size_t limit = 1000);
   // The ICMP errors quoting a datagram of `conn` (0: of any connection), in frame order.
   std::vector<IcmpErrorRecord> icmpErrors(int64_t conn = 0);
+  // Where a TCP connection's relative sequence numbers start, per direction,
+  // in frame order (tcpSeqBasesAt gives a frame's).
+  std::vector<TcpSeqBaseChange> tcpSeqBases(int64_t conn);
 
  private:
   struct Impl;

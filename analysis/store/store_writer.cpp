@@ -189,7 +189,7 @@ class PacketDirectory {
 struct StoreWriter::Impl {
   sql::Database db;
   std::optional<sql::BatchedInsert<PacketInsert>> insPacket;  // 16 rows per statement
-  std::optional<sql::Statement> insExtra, insError, insConn, insIcmp, insTcpNotes;
+  std::optional<sql::Statement> insExtra, insError, insConn, insIcmp, insTcpNotes, insTcpBase;
   std::optional<PacketDirectory> directory;
   std::optional<sql::Statement> insIndex;
   store::FrameIndexEncoder frameIndex;
@@ -207,6 +207,7 @@ struct StoreWriter::Impl {
     insExtra.emplace(db, "INSERT INTO extra_segments VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     insError.emplace(db, "INSERT INTO packet_errors VALUES (?,?)");
     insTcpNotes.emplace(db, "INSERT INTO tcp_notes VALUES (?,?,?,?)");
+    insTcpBase.emplace(db, "INSERT INTO tcp_seq_bases VALUES (?,?,?,?)");
     insIcmp.emplace(db, "INSERT INTO icmp_errors VALUES (?,?,?,?,?,?,?,?,?)");
     directory.emplace(db);
     insIndex.emplace(db, "INSERT INTO frame_index VALUES (?,?,?)");
@@ -316,6 +317,12 @@ void StoreWriter::addPacket(const PacketRow& r, const Segment* segs, size_t n) {
         .bind(3, int64_t{r.tcp_notes.dup_ack_num})
         .bind(4, static_cast<int64_t>(r.tcp_notes.dup_ack_frame));
     d->insTcpNotes->run();
+    d->tick();
+  }
+  for (int dir = 0; dir < 2; ++dir) {
+    if (!(r.tcp_new_bases & (1 << dir))) continue;
+    d->insTcpBase->bind(1, r.conn).bind(2, int64_t{dir}).bind(3, static_cast<int64_t>(r.frame));
+    d->insTcpBase->bind(4, int64_t{r.tcp_base[dir]}).run();
     d->tick();
   }
 }

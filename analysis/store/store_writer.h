@@ -30,6 +30,10 @@ struct PacketRow {
   TcpHeader tcp_header;
   uint32_t tcp_payload = 0;
   TcpNotes tcp_notes;  // Wireshark's analysis notes for this frame
+  // The directions (bit 0: client to server) whose relative-number base
+  // this frame changed, to tcp_base[dir].
+  uint8_t tcp_new_bases = 0;
+  uint32_t tcp_base[2] = {};
 };
 
 class StoreWriter {

@@ -46,6 +46,8 @@ void PacketListModel::open(const QString& dbPath, const QString& capture,
       q.limit = 16;
       return reader->packets(q);
     });
+    dissector_->setConnectionSeqBases(
+        [reader = reader_.get()](int64_t conn) { return reader->tcpSeqBases(conn); });
     digits_ = dissector_->timestampDigits();
     setDissectorColumns();
   } catch (const Error& e) {

@@ -18,15 +18,7 @@ namespace {
 // checks they are the same lines.
 size_t compareDetails(const std::string& capture, const std::vector<std::string>& scripts,
                       const std::string& expand, bool defaults, const std::string& filter = "") {
-  std::vector<std::string> ts = {TSHARK_EXECUTABLE,
-                                 "-n",
-                                 "-r",
-                                 capture,
-                                 "-o",
-                                 "tcp.relative_sequence_numbers:FALSE",
-                                 "-V",
-                                 "-O",
-                                 expand};
+  std::vector<std::string> ts = {TSHARK_EXECUTABLE, "-n", "-r", capture, "-V", "-O", expand};
   std::vector<std::string> ours = {RUDPSCOPE_CLI, "decode", capture, "-V"};
   if (!defaults) ours.push_back("--no-default-dissectors");
   for (const auto& s : scripts) {

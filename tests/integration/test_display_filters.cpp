@@ -60,8 +60,10 @@ std::vector<std::string> tsharkArgs(const std::string& capture, const std::strin
   return a;
 }
 
+// The file's filters name raw sequence numbers: both programs with them.
 std::vector<std::string> oursArgs(const std::string& capture, const std::string& filter) {
-  return {RUDPSCOPE_CLI, "decode", capture, "-Y", filter, "-e", "frame.number"};
+  return {RUDPSCOPE_CLI, "decode", capture, "-o",          "tcp.relative_sequence_numbers:FALSE",
+          "-Y",          filter,   "-e",    "frame.number"};
 }
 
 // Frame numbers in numeric order (shorter first, then by digits).

@@ -50,16 +50,7 @@ std::string analyse(const std::string& capture, const TempDir& dir) {
 // tshark's columns, one vector of tab-separated fields per frame.
 std::vector<std::vector<std::string>> tsharkColumns(const std::string& capture,
                                                     const std::string& timeFormat) {
-  std::vector<std::string> argv = {TSHARK_EXECUTABLE,
-                                   "-n",
-                                   "-r",
-                                   capture,
-                                   "-t",
-                                   timeFormat,
-                                   "-o",
-                                   "tcp.relative_sequence_numbers:FALSE",
-                                   "-T",
-                                   "fields"};
+  std::vector<std::string> argv = {TSHARK_EXECUTABLE, "-n", "-r", capture, "-t", timeFormat, "-T", "fields"};
   for (const auto& f : shippedDissectors()) argv.insert(argv.end(), {"-X", "lua_script:" + f});
   for (const char* c : {"frame.number", "_ws.col.Time", "_ws.col.Source", "_ws.col.Destination",
                         "_ws.col.Protocol", "_ws.col.Length", "_ws.col.Info"})
@@ -200,22 +191,27 @@ struct TcpInfoCount {
   std::map<std::string, size_t> notes;  // tshark's, by kind
 };
 
-void checkTcpInfo(const std::string& capture, const TempDir& dir, TcpInfoCount& n) {
+// `relative`: Wireshark's relative sequence numbers (its default), from the
+// bases the database keeps, or raw ones (-o tcp.relative_sequence_numbers:FALSE).
+void checkTcpInfo(const std::string& capture, const TempDir& dir, TcpInfoCount& n, bool relative = true) {
   static const std::regex reassembled(R"( \[TCP segment of a reassembled PDU\]$)");
   static const std::regex note(R"(\[TCP ([A-Za-z -]+)[^\]]*\] )");
-  INFO("capture " << capture);
+  INFO("capture " << capture << (relative ? "" : ", raw sequence numbers"));
   StoreReader reader(analyse(capture, dir));
-  FrameDissector dissector(capture, shippedOptions(), reader.capture().first_ts_ns);
+  DissectorOptions options = shippedOptions();
+  const std::string pref = std::string("tcp.relative_sequence_numbers:") + (relative ? "TRUE" : "FALSE");
+  options.prefs.emplace_back("tcp.relative_sequence_numbers", relative ? "TRUE" : "FALSE");
+  FrameDissector dissector(capture, options, reader.capture().first_ts_ns);
   dissector.setConnectionHead([&reader](int64_t conn) {
     PacketQuery q;
     q.conn = conn;
     q.limit = 16;
     return reader.packets(q);
   });
+  dissector.setConnectionSeqBases([&reader](int64_t conn) { return reader.tcpSeqBases(conn); });
   const ProcessResult r =
-      run({TSHARK_EXECUTABLE, "-n", "-r", capture, "-o", "tcp.relative_sequence_numbers:FALSE", "-T",
-           "fields", "-e", "_ws.col.Protocol", "-e", "_ws.col.Info", "-e", "tcp.window_size_value", "-e",
-           "tcp.window_size"});
+      run({TSHARK_EXECUTABLE, "-n", "-r", capture, "-o", pref, "-T", "fields", "-e", "_ws.col.Protocol", "-e",
+           "_ws.col.Info", "-e", "tcp.window_size_value", "-e", "tcp.window_size"});
   REQUIRE(r.status == 0);
   const std::vector<PacketRecord> rows = reader.packets({});
   const std::vector<std::string> lines = splitLines(r.out);
@@ -260,7 +256,10 @@ TEST_CASE("TCP Info of a capture that starts after the handshake shows the heade
           .string();
   REQUIRE(run({"editcap", "-r", whole, cut, "20-200"}).status == 0);
   TcpInfoCount n;
-  checkTcpInfo(cut, dir, n);
+  checkTcpInfo(cut, dir, n);  // relative numbers from one below the first seq and ack
   CHECK(n.compared == 181);
   CHECK(n.scaled == 0);
+  TcpInfoCount raw;
+  checkTcpInfo(cut, dir, raw, false);
+  CHECK(raw.compared == 181);
 }

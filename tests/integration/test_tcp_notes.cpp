@@ -180,6 +180,9 @@ const std::vector<std::string> kNoteFilters = {
     "tcp.analysis.zero_window_probe_ack",
     "tcp.analysis.keep_alive || tcp.analysis.keep_alive_ack || tcp.analysis.reused_ports",
     "frame.number > 300 && tcp.analysis.window_update",
+    // Relative sequence numbers, Wireshark's default.
+    "tcp.seq == 1 || tcp.ack == 1",
+    "tcp.seq > 10000 && tcp.seq < 20000 && tcp.ack > 1000",
 };
 
 std::vector<std::string> withCapture(std::vector<std::string> argv, const std::vector<std::string>& more) {

@@ -51,9 +51,7 @@ std::vector<std::string> allDecodeFields() {
 
 size_t compareWithTshark(const std::string& capture, const std::vector<std::string>& fields,
                          const std::vector<std::string>& prefs, const std::string& displayFilter) {
-  // rudpscope prints raw TCP sequence numbers; tshark does with this option.
-  std::vector<std::string> ts = {
-      TSHARK_EXECUTABLE, "-n", "-r", capture, "-T", "fields", "-o", "tcp.relative_sequence_numbers:FALSE"};
+  std::vector<std::string> ts = {TSHARK_EXECUTABLE, "-n", "-r", capture, "-T", "fields"};
   std::vector<std::string> ours = {RUDPSCOPE_CLI, "decode", capture};
   for (const auto& f : shippedDissectors()) {
     ts.push_back("-X");
