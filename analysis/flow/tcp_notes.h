@@ -1,14 +1,17 @@
 // Wireshark's TCP sequence analysis notes, the "[TCP Retransmission] " and
 // "[TCP Dup ACK 12#3] " its Info column starts with, as tshark 4.0 sets them
 // in its first pass over a capture (packet-tcp.c, tcp_analyze_sequence_number):
-// per conversation and direction, from the frames in capture order.
+// per conversation and direction, from the frames in capture order; with
+// them where its relative sequence numbers start, and its tcp.analysis.*
+// fields.
 //
 // They are labels for the packet list, read the way Wireshark users read
 // them; rudpscope's own TCP figures come from analyzers/tcp_analyzer, which
 // checks itself against the kernel's counters instead.
 //
-// Not reproduced: the notes of a conversation the connection table closed
-// (idle, or over its cap) and then saw again start afresh, where Wireshark
+// Not reproduced: the notes (and relative numbers) of a conversation the
+// ingest's connection table closed (idle, or over its cap) and then saw
+// again start afresh, where Wireshark
 // keeps one conversation; and past 10,000 unacknowledged segments Wireshark
 // stops counting a FIN or SYN as one sequence number, which this does not.
 #pragma once
