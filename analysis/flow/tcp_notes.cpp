@@ -179,7 +179,7 @@ TcpNotes TcpNoteTracker::packet(int64_t conn, Direction dir, const DecodedPacket
   const Extent e = pkt.tcp.extent;
   if (pkt.l4 != L4::TCP || pkt.ip_fragment || e == Extent::BadLength) return {};
   const std::optional<uint32_t> len =
-      e == Extent::PastIpPayload ? std::nullopt : std::optional(pkt.payload_reported_len);
+      tcpSegmentAnalysed(pkt) ? std::optional(pkt.payload_reported_len) : std::nullopt;
   TcpNotes notes = frame(conn, dir, pkt.frame, pkt.ts_ns, pkt.tcp, len);
   if (e != Extent::Whole) notes = TcpNotes{.bases = notes.bases};  // relative numbers, but no notes
   return notes;

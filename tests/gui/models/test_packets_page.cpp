@@ -151,6 +151,33 @@ TEST_CASE("the packet list over a TCP capture: Info as tshark shows it with the 
   CHECK_FALSE(savePagePng(page, QStringLiteral("packets_tcp")).isEmpty());
 }
 
+// Settings' preference tcp.relative_sequence_numbers:FALSE, as Wireshark's.
+TEST_CASE("the packet list with relative sequence numbers off shows tshark's raw ones") {
+  TempDir dir("gui-tcp-raw");
+  const std::string pcap = RUDPSCOPE_SOURCE_DIR "/tests/netns/data/loss5-nodelay/server.pcap";
+  const std::string db = dir / "tcp.sqlite";
+  DissectorOptions raw;
+  raw.prefs.emplace_back("tcp.relative_sequence_numbers", "FALSE");
+  ingestCapture(pcap, db, raw);
+  PacketListModel model;
+  model.open(QString::fromStdString(db), QString::fromStdString(pcap), raw);
+  REQUIRE(model.problem().isEmpty());
+  const auto expected =
+      tsharkRows(pcap, {"_ws.col.Protocol", "_ws.col.Info"}, {"-o", "tcp.relative_sequence_numbers:FALSE"});
+  REQUIRE(model.rowCount() == int(expected.size()));
+  const std::regex reassembled(R"( \[TCP segment of a reassembled PDU\]$)");
+  int compared = 0;
+  for (int row = 0; row < model.rowCount(); ++row) {
+    const auto& t = expected[size_t(row)];
+    if (t.at(0) != "TCP") continue;
+    INFO("row " << row << ": tshark " << t.at(1));
+    CHECK(model.index(row, PacketListModel::Info).data().toString().toStdString() ==
+          std::regex_replace(t.at(1), reassembled, ""));
+    ++compared;
+  }
+  CHECK(compared >= 1400);
+}
+
 TEST_CASE("the packets page: a frame's details and bytes, the selected field's bytes highlighted") {
   const SampleCapture& s = sampleCapture();
   const auto [frame, seq] = dataPacket(s);
