@@ -115,6 +115,7 @@ constexpr std::array<NoteField, 18> kNoteFields{{
 const std::vector<std::string_view>& tcpNoteFieldNames() {
   static const std::vector<std::string_view> names = [] {
     std::vector<std::string_view> out;
+    out.reserve(kNoteFields.size());
     for (const NoteField& f : kNoteFields) out.push_back(f.name);
     return out;
   }();
