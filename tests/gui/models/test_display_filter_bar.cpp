@@ -236,6 +236,30 @@ TEST_CASE("filters over Wireshark's TCP analysis fields display tshark's frames"
   }
   CHECK(f.page.model()->rowCount() == 102);  // tshark's count of Bad TCP frames
   savePagePng(f.page, QStringLiteral("packets-filter-bad-tcp"));
+
+  // Apply as Column: relative numbers and notes of rows read alone, from
+  // what the database keeps (where each direction starts, the notes).
+  f.apply(QString());
+  PacketListModel* model = f.page.model();
+  for (const char* field :
+       {"tcp.seq", "tcp.ack", "tcp.analysis.duplicate_ack_num", "tcp.analysis.retransmission"})
+    f.page.addFieldColumn(QString::fromLatin1(field));
+  REQUIRE(model->columnCount() == PacketListModel::ColumnCount + 4);
+  const ProcessResult t =
+      run({TSHARK_EXECUTABLE, "-n", "-r", pcap, "-T", "fields", "-e", "tcp.seq", "-e", "tcp.ack", "-e",
+           "tcp.analysis.duplicate_ack_num", "-e", "tcp.analysis.retransmission"});
+  const std::vector<std::string> lines = splitLines(t.out);
+  REQUIRE(lines.size() == size_t(model->rowCount()));
+  int notes = 0;
+  for (int row = 0; row < model->rowCount(); ++row) {
+    const std::vector<std::string> cols = splitTabs(lines[size_t(row)]);
+    INFO("row " << row << ": tshark " << lines[size_t(row)]);
+    for (int c = 0; c < 4; ++c)
+      CHECK(model->index(row, PacketListModel::ColumnCount + c).data().toString().toStdString() ==
+            cols.at(c));
+    notes += !cols.at(2).empty() || !cols.at(3).empty();
+  }
+  CHECK(notes >= 40);
 }
 
 TEST_CASE(
