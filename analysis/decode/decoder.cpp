@@ -38,6 +38,7 @@ struct Decoder::Impl {
   std::vector<Unsupported> unsupported;
   std::string unsupported_error;
   IpReassembler reassembler;
+  uint64_t frame = 0;  // the frame being decoded
 
   void setLinkType(int dlt) {
     link_type = dlt;
@@ -132,6 +133,7 @@ Decoder::~Decoder() = default;
 void Decoder::decode(const RawPacket& in, DecodedPacket& out) {
   reset(out);
   out.frame = in.frame;
+  d->frame = in.frame;
   out.ts_ns = in.ts_ns;
   out.caplen = in.caplen;
   out.origlen = in.origlen;
@@ -182,7 +184,7 @@ bool Decoder::Impl::decodeIp(const Inner& ip, int64_t ts_ns, bool mayReassemble,
 // becomes the datagram's payload.
 bool Decoder::Impl::reassemble(const ip::Fragment& frag, int64_t ts_ns, DecodedPacket& out, ip::Upper& up) {
   switch (reassembler.add(reassemblyKey(out, frag), ts_ns, frag.offset, frag.more, up.bytes.data,
-                          up.bytes.len, up.bytes)) {
+                          up.bytes.len, up.bytes, frame)) {
     case IpReassembler::Result::Complete:
       out.ip_fragment = false;
       out.ip_reassembled = true;
@@ -193,6 +195,10 @@ bool Decoder::Impl::reassemble(const ip::Fragment& frag, int64_t ts_ns, DecodedP
     case IpReassembler::Result::Pending: return false;
   }
   return false;
+}
+
+const std::vector<IpFragmentPiece>& Decoder::reassembledPieces() const {
+  return d->reassembler.completedPieces();
 }
 
 }  // namespace rudp

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/packet.h"
+#include "decode/ip_reassembler.h"
 
 namespace rudp {
 
@@ -30,6 +31,10 @@ class Decoder {
     uint64_t frames = 0;
   };
   const std::vector<Unsupported>& unsupported() const;
+
+  // The fragments of the datagram the last frame decoded completed (when
+  // out.ip_reassembled), in arrival order.
+  const std::vector<IpFragmentPiece>& reassembledPieces() const;
 
  private:
   struct Impl;

@@ -12,7 +12,8 @@ uint32_t maxPayload(const IpReassembler::Key& key) { return key.src.family == 6 
 }  // namespace
 
 IpReassembler::Result IpReassembler::add(const Key& key, int64_t ts_ns, uint32_t offset, bool more,
-                                         const uint8_t* data, uint32_t len, wire::Span& whole) {
+                                         const uint8_t* data, uint32_t len, wire::Span& whole,
+                                         uint64_t frame) {
   expire(ts_ns);
   const uint32_t end = offset + len;
   if (end > maxPayload(key)) return Result::Invalid;
@@ -62,12 +63,14 @@ IpReassembler::Result IpReassembler::add(const Key& key, int64_t ts_ns, uint32_t
   Datagram& g = *it;
   copyGaps(g, offset, end, data);
   addPiece(g, offset, end);
+  g.fragments.push_back({frame, offset, len});
 
   if (g.has_total && g.pieces.size() == 1 && g.pieces[0].first == 0 && g.pieces[0].second == g.total) {
     const uint32_t total = g.total;
     bytes_ -= g.buf.size();
     completed_.swap(g.buf);
     completed_.resize(total);
+    completed_pieces_.swap(g.fragments);
     pending_.erase(it);
     whole = {completed_.data(), total, total};
     return Result::Complete;

@@ -10,6 +10,13 @@
 
 namespace rudp {
 
+// One fragment of a reassembled datagram: the frame that carried it and its
+// payload bytes' place in the datagram.
+struct IpFragmentPiece {
+  uint64_t frame = 0;
+  uint32_t offset = 0, length = 0;
+};
+
 class IpReassembler {
  public:
   struct Limits {
@@ -41,7 +48,10 @@ class IpReassembler {
   // Complete, `whole` points into a buffer owned here, valid until the next
   // add(). Overlapping bytes keep the copy that arrived first.
   Result add(const Key& key, int64_t ts_ns, uint32_t offset, bool more, const uint8_t* data, uint32_t len,
-             wire::Span& whole);
+             wire::Span& whole, uint64_t frame = 0);
+  // The fragments of the datagram the last add() completed, in arrival order
+  // (what Wireshark's reassembly tree lists).
+  const std::vector<IpFragmentPiece>& completedPieces() const { return completed_pieces_; }
 
   size_t pendingDatagrams() const { return pending_.size(); }
   size_t pendingBytes() const { return bytes_; }
@@ -55,6 +65,7 @@ class IpReassembler {
     uint32_t total = 0;
     std::vector<uint8_t> buf;
     std::vector<std::pair<uint32_t, uint32_t>> pieces;  // sorted, merged [begin, end)
+    std::vector<IpFragmentPiece> fragments;             // as they came
   };
 
   void expire(int64_t now);
@@ -68,6 +79,7 @@ class IpReassembler {
   size_t bytes_ = 0;
   uint64_t dropped_ = 0;
   std::vector<uint8_t> completed_;
+  std::vector<IpFragmentPiece> completed_pieces_;
 };
 
 }  // namespace rudp

@@ -54,6 +54,7 @@ int callHandle(lua_State* L, State* s, int handle, int tvb_idx, int pinfo_idx, i
   TvbUd* tvb = testUd<TvbUd>(L, tvb_idx, T::Tvb);
   if (!tvb) typeError(L, tvb_idx, "Tvb");
   const int len = static_cast<int>(tvb->len);
+  if (s->out) s->out->layers.push_back(h.proto);
   if (h.proto < 0) return len;  // "data" takes anything
   const int ref = s->proto_rt[h.proto].dissector_ref;
   if (ref == LUA_NOREF) {
@@ -79,6 +80,7 @@ int callHandle(lua_State* L, State* s, int handle, int tvb_idx, int pinfo_idx, i
     lua_pop(L, 1);
   }
   if (!saved.empty()) s->script = saved;
+  if (consumed == 0 && !s->exception && s->out) s->out->layers.pop_back();  // a dissector that declined
   return consumed;
 }
 
@@ -174,6 +176,8 @@ void LuaHost::dissectUdp(const DecodedPacket& pkt, bool wantColumns, DissectResu
   if (!claimed && heur != s.heuristics.end()) {
     for (const Heuristic& h : heur->second) {
       s.instructions = 0;
+      const size_t layersBefore = out.layers.size();
+      out.layers.push_back(h.proto);
       s.script = s.protos[h.proto].script;
       lua_rawgeti(L, LUA_REGISTRYINDEX, h.fn_ref);
       lua_pushvalue(L, tvb_i);
@@ -192,6 +196,7 @@ void LuaHost::dissectUdp(const DecodedPacket& pkt, bool wantColumns, DissectResu
         out.proto = h.proto;
         break;
       }
+      out.layers.resize(layersBefore);
     }
   }
   lua_settop(L, top);

@@ -72,6 +72,10 @@ struct TreeLine {
 
 struct DissectResult {
   int proto = -1;  // protocols() index that took the payload; -1 none
+  // The Lua protocols whose dissectors ran and took bytes, in order, as
+  // Wireshark lists them in frame.protocols (-1: "data"). A heuristic that
+  // calls its protocol's Dissector adds it twice, as in Wireshark.
+  std::vector<int> layers;
   std::vector<FieldValue> values;
   std::string strings;                 // arena for Bytes/String values
   bool lua_error = false;              // the dissector raised; values added before stay
@@ -82,6 +86,7 @@ struct DissectResult {
   void clear() {
     tree.clear();
     proto = -1;
+    layers.clear();
     values.clear();
     strings.clear();
     lua_error = false;

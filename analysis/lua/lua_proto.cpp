@@ -97,13 +97,25 @@ void appendTo(lua_State* L, int list_ref, int value, T type) {
   lua_pop(L, 1);
 }
 
+// Wireshark's Proto.dissector: the protocol's Dissector (calling it adds the
+// protocol to frame.protocols again), nil before a dissector is set.
+void pushDissectorOf(lua_State* L, State* s, int proto) {
+  if (s->proto_rt[proto].dissector_ref == LUA_NOREF) return lua_pushnil(L);
+  for (size_t h = 0; h < s->handles.size(); ++h)
+    if (s->handles[h].proto == proto) {
+      newUd<IndexUd>(L, s, T::Dissector)->index = static_cast<int>(h);
+      return;
+    }
+  lua_pushnil(L);
+}
+
 int protoIndex(lua_State* L) {
   State* s = S(L);
   auto* u = checkUd<ProtoUd>(L, 1, T::Proto);
   const char* k = luaL_checkstring(L, 2);
   ProtoRt& rt = s->proto_rt[u->proto];
   if (!strcmp(k, "dissector"))
-    pushRef(L, rt.dissector_ref);
+    pushDissectorOf(L, s, u->proto);
   else if (!strcmp(k, "fields"))
     pushRef(L, rt.fields_ref);
   else if (!strcmp(k, "prefs"))

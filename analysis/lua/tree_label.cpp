@@ -8,13 +8,12 @@
 #include <cinttypes>
 #include <cstdio>
 
+#include "core/label_text.h"
 #include "lua/state.h"
 
 namespace rudp::lua {
 
 namespace {
-
-constexpr uint32_t kMaxLabelBytes = 36;  // bytes shown of a byte field before "…"
 
 int typeBits(FieldType t) {
   switch (t) {
@@ -28,17 +27,6 @@ int typeBits(FieldType t) {
     case FieldType::Int64: return 64;
     default: return 32;
   }
-}
-
-// "0001 .... " + "= ": the mask's bits MSB first, '.' outside it.
-std::string bitPattern(uint64_t bits, uint64_t mask, int width) {
-  std::string out;
-  for (int i = width - 1; i >= 0; --i) {
-    const uint64_t bit = 1ull << i;
-    out += (mask & bit) ? ((bits & bit) ? '1' : '0') : '.';
-    if (i > 0 && i % 4 == 0) out += ' ';
-  }
-  return out + " = ";
 }
 
 // Hex digits Wireshark shows: the type's, or those the mask's field spans.
@@ -81,15 +69,7 @@ std::string integerValue(const PField& pf, uint64_t u) {
 }
 
 std::string bytesValue(const char* p, uint32_t n) {
-  if (n == 0) return "<MISSING>";
-  static const char hex[] = "0123456789abcdef";
-  std::string out;
-  for (uint32_t i = 0; i < std::min(n, kMaxLabelBytes); ++i) {
-    out += hex[static_cast<uint8_t>(p[i]) >> 4];
-    out += hex[static_cast<uint8_t>(p[i]) & 15];
-  }
-  if (n > kMaxLabelBytes) out += "\xE2\x80\xA6";
-  return out;
+  return n == 0 ? "<MISSING>" : hexBytes(reinterpret_cast<const uint8_t*>(p), n);
 }
 
 // The label of a field item before the dissector's edits.

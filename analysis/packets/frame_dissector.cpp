@@ -12,6 +12,7 @@
 #include "decode/decoder.h"
 #include "decode/transport.h"
 #include "lua/host.h"
+#include "packets/frame_layers.h"
 #include "packets/frame_reader.h"
 #include "session/field_printer.h"
 
@@ -97,56 +98,6 @@ std::optional<uint32_t> payloadOffset(const RawPacket& raw, const DecodedPacket&
   return static_cast<uint32_t>(pkt.payload - raw.data);
 }
 
-std::string macText(const uint8_t* p) {
-  char buf[18];
-  std::snprintf(buf, sizeof buf, "%02x:%02x:%02x:%02x:%02x:%02x", p[0], p[1], p[2], p[3], p[4], p[5]);
-  return buf;
-}
-
-using AddItem = std::function<void(std::string, uint32_t, uint32_t)>;
-
-// Ethernet II and its VLAN tags as tshark -O summarises them; returns where
-// the network layer starts.
-std::optional<uint32_t> ethernetLayers(const RawPacket& raw, const AddItem& add) {
-  if (raw.caplen < 14) return std::nullopt;
-  add("Ethernet II, Src: " + macText(raw.data + 6) + ", Dst: " + macText(raw.data), 0, 14);
-  uint32_t at = 12;
-  for (;;) {
-    const unsigned type = unsigned(raw.data[at]) << 8 | raw.data[at + 1];
-    if ((type != 0x8100 && type != 0x88a8) || at + 6 > raw.caplen) return at + 2;
-    const unsigned tci = unsigned(raw.data[at + 2]) << 8 | raw.data[at + 3];
-    const std::string id = std::to_string(tci & 0xfff);
-    if (type == 0x88a8)
-      add("IEEE 802.1ad, ID: " + id, at + 2, 4);
-    else
-      add("802.1Q Virtual LAN, PRI: " + std::to_string(tci >> 13) +
-              ", DEI: " + std::to_string(tci >> 12 & 1) + ", ID: " + id,
-          at + 2, 4);
-    at += 4;
-  }
-}
-
-// The link layer's summary line(s); returns where the network layer starts
-// when the link type is one tshark names this way.
-std::optional<uint32_t> linkLayers(const RawPacket& raw, int linkType, const AddItem& add) {
-  switch (linkType) {
-    case 1: return ethernetLayers(raw, add);
-    case 0:
-    case 108: add("Null/Loopback", 0, std::min(raw.caplen, 4u)); return 4;
-    case 12:
-    case 14:
-    case 101: add("Raw packet data", FrameItem::kNoBytes, 0); return 0;
-    case 113: add("Linux cooked capture v1", 0, std::min(raw.caplen, 16u)); return 16;
-    case 276: add("Linux cooked capture v2", 0, std::min(raw.caplen, 20u)); return 20;
-    default: return std::nullopt;
-  }
-}
-
-// tshark's data dissector: the bytes captured.
-std::string dataLabel(uint32_t bytes) {
-  return "Data (" + std::to_string(bytes) + (bytes == 1 ? " byte)" : " bytes)");
-}
-
 std::string l3Name(L3 l3) { return l3 == L3::IPv6 ? "IPv6" : l3 == L3::IPv4 ? "IPv4" : ""; }
 
 // `notes`: Wireshark's TCP analysis notes of the frame, from the database.
@@ -197,8 +148,19 @@ struct FrameDissector::Impl {
     host.setFirstTimestamp(firstTsNs);
   }
 
-  void layerItems(const RawPacket& raw, std::optional<uint32_t> payload, DissectedFrame& out) const;
+  void layerItems(const RawPacket& raw, std::optional<uint32_t> payload, const FrameTimes& times,
+                  DissectedFrame& out) const;
   void dissectorItems(std::optional<uint32_t> payload, DissectedFrame& out) const;
+
+  // A TCP payload handed on, or a UDP payload no Lua protocol took: tshark's
+  // "Data" layer (the game's ports have no built-in dissector).
+  bool handsDataOn() const {
+    const bool tcpData = pkt.l4 == L4::TCP && tcpPayloadHandedOn(last_notes);
+    return (tcpData || (pkt.l4 == L4::UDP && res.proto < 0)) && pkt.payload_len > 0;
+  }
+
+  ConversationStreams in_order_streams;       // for frames read in order
+  std::optional<StreamPosition> last_stream;  // the last frame's, when read in order
 
   FrameDissector::ConnectionHead connection_head;
   std::unordered_map<int64_t, std::array<int8_t, 2>> window_shifts;  // by connection, per direction
@@ -254,49 +216,32 @@ struct FrameDissector::Impl {
 };
 
 void FrameDissector::Impl::layerItems(const RawPacket& raw, std::optional<uint32_t> payload,
-                                      DissectedFrame& out) const {
-  const AddItem add = [&out](std::string label, uint32_t offset, uint32_t length) {
-    out.items.push_back(FrameItem{std::move(label), 0, offset, length, {}, {}});
-  };
-  if (raw.has_comment) add("Packet comments", FrameItem::kNoBytes, 0);
+                                      const FrameTimes& times, DissectedFrame& out) const {
+  LayerInputs in;
+  in.raw = &raw;
+  in.dlt = raw.link_type >= 0 ? raw.link_type : reader.linkType();
+  in.pkt = &pkt;
+  in.payload = payload;
+  in.times = times;
+  in.stream = last_stream;
+  if (pkt.ip_reassembled) {
+    in.ip.reassembled = true;
+    in.ip.pieces = decoder.reassembledPieces();
+    const uint32_t header = pkt.l4 == L4::UDP ? 8 : pkt.l4 == L4::TCP ? pkt.tcp.header_len : 0;
+    in.ip.datagram = pkt.payload ? pkt.payload - header : nullptr;
+    in.ip.datagram_length = pkt.payload_reported_len + header;
+  }
   const TcpSeqBases& bases = last_notes.bases;
   const bool relative = host.tcpRelativeSequenceNumbers();
-  std::string frame = "Frame " + std::to_string(raw.frame) + ": " + std::to_string(raw.origlen) +
-                      " bytes on wire (" + std::to_string(uint64_t(raw.origlen) * 8) + " bits), " +
-                      std::to_string(raw.caplen) + " bytes captured (" +
-                      std::to_string(uint64_t(raw.caplen) * 8) + " bits)";
-  if (raw.interface_id >= 0)
-    frame += std::string(" on interface ") + (raw.interface_name ? raw.interface_name : "unknown") + ", id " +
-             std::to_string(raw.interface_id);
-  add(std::move(frame), 0, raw.caplen);
-  const std::optional<uint32_t> ipStart =
-      linkLayers(raw, raw.link_type >= 0 ? raw.link_type : reader.linkType(), add);
-  const uint32_t header = pkt.l4 == L4::UDP ? 8 : pkt.l4 == L4::TCP ? pkt.tcp.header_len : 0;
-  const uint32_t at = payload && *payload >= header ? *payload - header : FrameItem::kNoBytes;
-  // The IP header's bytes when they are plainly known: right after the link
-  // header, up to the transport header (no tunnel in between).
-  const bool ipKnown = ipStart && pkt.outer_count == 0 && at != FrameItem::kNoBytes && at > *ipStart;
-  if (pkt.l3 == L3::IPv4 || pkt.l3 == L3::IPv6)
-    add((pkt.l3 == L3::IPv4 ? "Internet Protocol Version 4, Src: " : "Internet Protocol Version 6, Src: ") +
-            pkt.src.toString() + ", Dst: " + pkt.dst.toString(),
-        ipKnown ? *ipStart : FrameItem::kNoBytes, ipKnown ? at - *ipStart : 0);
-  const std::string ports =
-      "Src Port: " + std::to_string(pkt.sport) + ", Dst Port: " + std::to_string(pkt.dport);
-  if (pkt.l4 == L4::UDP) add("User Datagram Protocol, " + ports, at, header);
   if (pkt.l4 == L4::TCP)
-    add("Transmission Control Protocol, " + ports +
-            ", Seq: " + std::to_string(tcpShownSeq(pkt.tcp, bases, relative)) +
-            ((pkt.tcp.flags & 0x10) ? ", Ack: " + std::to_string(tcpShownAck(pkt.tcp, bases, relative))
-                                    : "") +
-            ", Len: " + std::to_string(pkt.payload_reported_len),
-        at, header);
-  // An IPv4 fragment held for reassembly: tshark shows its bytes as Data.
-  if (pkt.ip_fragment && pkt.l3 == L3::IPv4 && ipStart && *ipStart + 20 <= raw.caplen) {
-    const uint8_t* ip = raw.data + *ipStart;
-    const uint32_t headerLen = (ip[0] & 0x0fu) * 4, total = uint32_t(ip[2]) << 8 | ip[3];
-    if (total > headerLen) add(dataLabel(total - headerLen), *ipStart + headerLen, total - headerLen);
-  }
-  if (!pkt.error.empty()) add("[Malformed: " + pkt.error + "]", FrameItem::kNoBytes, 0);
+    in.tcp_summary =
+        "Seq: " + std::to_string(tcpShownSeq(pkt.tcp, bases, relative)) +
+        ((pkt.tcp.flags & 0x10) ? ", Ack: " + std::to_string(tcpShownAck(pkt.tcp, bases, relative)) : "") +
+        ", Len: " + std::to_string(pkt.payload_reported_len);
+  for (const int layer : res.layers)
+    in.lua_layers.push_back(layer < 0 ? "data" : host.protocols()[layer].name);
+  in.data = handsDataOn();
+  addLayerItems(in, out.items);
 }
 
 void FrameDissector::Impl::dissectorItems(std::optional<uint32_t> payload, DissectedFrame& out) const {
@@ -313,16 +258,7 @@ void FrameDissector::Impl::dissectorItems(std::optional<uint32_t> payload, Disse
     }
     out.items.push_back(std::move(item));
   }
-  // A TCP payload handed on, or a UDP payload no Lua protocol took: tshark's
-  // "Data" layer (the game's ports have no built-in dissector).
-  const bool tcpData = pkt.l4 == L4::TCP && tcpPayloadHandedOn(last_notes);
-  if ((tcpData || (pkt.l4 == L4::UDP && res.proto < 0)) && pkt.payload_len > 0)
-    out.items.push_back(FrameItem{dataLabel(pkt.payload_len),
-                                  0,
-                                  payload.value_or(FrameItem::kNoBytes),
-                                  payload ? pkt.payload_len : 0,
-                                  {},
-                                  {}});
+  if (handsDataOn()) addDataLayer(pkt, payload, out.items);
   if (res.lua_error)
     out.items.push_back(FrameItem{"[Lua Error: " + res.error + "]", 1, FrameItem::kNoBytes, 0, {}, {}});
 }
@@ -362,7 +298,7 @@ void FrameDissector::setConnectionSeqBases(ConnectionSeqBases bases) {
   d->seq_bases.clear();
 }
 
-DissectedFrame FrameDissector::dissect(const PacketRecord& stored, bool withItems) {
+DissectedFrame FrameDissector::dissect(const PacketRecord& stored, bool withItems, const FrameTimes* times) {
   const int shift = d->windowShiftOf(stored);  // may read other frames: before this one's
   const RawPacket& raw = d->reader.read(stored.frame, stored.file_offset);
   if (raw.ts_ns != stored.ts_ns || raw.caplen != stored.caplen)
@@ -370,15 +306,15 @@ DissectedFrame FrameDissector::dissect(const PacketRecord& stored, bool withItem
                        " differs from the one analysed: the capture changed since (analyse it again)");
   TcpNotes notes = stored.tcp_notes;
   notes.bases = d->seqBasesOf(stored);
-  return dissectFrame(raw, withItems, shift, &notes);
+  return dissectFrame(raw, withItems, shift, &notes, times);
 }
 
 DissectedFrame FrameDissector::dissect(const RawPacket& raw, bool withItems) {
-  return dissectFrame(raw, withItems, -1, nullptr);
+  return dissectFrame(raw, withItems, -1, nullptr, nullptr);
 }
 
 DissectedFrame FrameDissector::dissectFrame(const RawPacket& raw, bool withItems, int windowShift,
-                                            const TcpNotes* storedNotes) {
+                                            const TcpNotes* storedNotes, const FrameTimes* times) {
   DissectedFrame out;
   out.frame = raw.frame;
   out.bytes.assign(raw.data, raw.data + raw.caplen);
@@ -386,6 +322,8 @@ DissectedFrame FrameDissector::dissectFrame(const RawPacket& raw, bool withItems
   d->res.clear();
   if (d->pkt.l4 == L4::UDP) d->host.dissectUdp(d->pkt, true, d->res, withItems);
   d->last_notes = storedNotes ? *storedNotes : d->in_order_notes.packet(d->pkt);
+  const bool stream = !storedNotes && d->pkt.l4 != L4::None;
+  d->last_stream = stream ? std::optional<StreamPosition>(d->in_order_streams.next(d->pkt)) : std::nullopt;
   d->last_notes.bases.known = d->last_notes.bases.known && tcpSegmentAnalysed(d->pkt);
   d->last = d->sequence.next(raw, d->pkt, &d->res);
   d->last.tcp_notes = &d->last_notes;
@@ -404,7 +342,8 @@ DissectedFrame FrameDissector::dissectFrame(const RawPacket& raw, bool withItems
   }
   if (withItems) {
     const std::optional<uint32_t> payload = payloadOffset(raw, d->pkt);
-    d->layerItems(raw, payload, out);
+    const FrameTimes inOrder{raw.ts_ns, d->last.first_ts_ns, d->last.prev_ts_ns, d->last.shown_ts_ns};
+    d->layerItems(raw, payload, times ? *times : inOrder, out);
     d->dissectorItems(payload, out);
   }
   return out;

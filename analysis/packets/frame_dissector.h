@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "filter/display_filter.h"
+#include "packets/frame_time.h"
 #include "session/dissectors.h"
 #include "store/records.h"
 
@@ -46,8 +47,10 @@ class FrameDissector {
   FrameDissector& operator=(const FrameDissector&) = delete;
 
   // `stored` is the frame's row in the database. Throws CaptureError when the
-  // file no longer holds that frame where the row says.
-  DissectedFrame dissect(const PacketRecord& stored, bool withItems);
+  // file no longer holds that frame where the row says. `times`: the frame's
+  // place in the list (the Frame layer's deltas); without them the deltas
+  // are from the frame dissected before.
+  DissectedFrame dissect(const PacketRecord& stored, bool withItems, const FrameTimes* times = nullptr);
   // A record read by the caller (rudpscope-cli decode -V reads in order).
   DissectedFrame dissect(const RawPacket& raw, bool withItems);
 
@@ -87,7 +90,7 @@ class FrameDissector {
   // `storedNotes`: the TCP notes the analysis stored; null: worked out from
   // the frames dissected before (read in order).
   DissectedFrame dissectFrame(const RawPacket& raw, bool withItems, int windowShift,
-                              const TcpNotes* storedNotes);
+                              const TcpNotes* storedNotes, const FrameTimes* times);
 
   struct Impl;
   std::unique_ptr<Impl> d;

@@ -1,19 +1,21 @@
 #include "packets/frame_tree_printer.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "capture/capture_reader.h"
 #include "core/error.h"
 #include "decode/decoder.h"
 #include "lua/host.h"
 #include "packets/frame_dissector.h"
+#include "packets/frame_layers.h"
 #include "session/capture_warnings.h"
 
 namespace rudp {
 
 namespace {
 
-// The Lua protocols to expand; all of them when none are named. Checks the
+// The protocols to expand: those named, else all the Lua ones. Checks the
 // display filter too, so a bad one fails before any frame.
 std::vector<std::string> expandedProtocols(const DissectorOptions& dissectors,
                                            const std::vector<std::string>& named, const std::string& filter) {
@@ -23,14 +25,40 @@ std::vector<std::string> expandedProtocols(const DissectorOptions& dissectors,
   std::vector<std::string> known;
   for (const ProtoInfo& p : host.protocols()) known.push_back(p.name);
   if (named.empty()) return known;
+  known.insert(known.end(), kBuiltinLayers.begin(), kBuiltinLayers.end());
   for (const std::string& n : named)
     if (std::find(known.begin(), known.end(), n) == known.end())
-      throw Error("-O " + n + ": no loaded dissector registers a protocol '" + n + "' (loaded: " + [&] {
-        std::string list;
-        for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
-        return list;
-      }() + ")");
+      throw Error("-O " + n +
+                  ": neither a built-in layer nor a protocol a loaded dissector registers (known: " +
+                  [&] {
+                    std::string list;
+                    for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+                    return list;
+                  }() +
+                  ")");
   return named;
+}
+
+// tshark -V dumps the bytes of an expanded Data layer under its line: a
+// blank line, then 16 bytes a line with their offset and their ASCII.
+void appendHexDump(const uint8_t* p, uint32_t n, std::string& text) {
+  char buf[16];
+  text += '\n';
+  for (uint32_t line = 0; line < n; line += 16) {
+    std::snprintf(buf, sizeof buf, "%04x ", line);
+    text += buf;
+    std::string ascii;
+    for (uint32_t i = line; i < line + 16; ++i) {
+      if (i < n) {
+        std::snprintf(buf, sizeof buf, " %02x", p[i]);
+        text += buf;
+        ascii += (p[i] >= 0x20 && p[i] < 0x7f) ? char(p[i]) : '.';
+      } else {
+        text += "   ";
+      }
+    }
+    text += "   " + ascii + '\n';
+  }
 }
 
 }  // namespace
@@ -65,6 +93,10 @@ std::vector<std::string> printFrameTrees(const std::string& capture, const Disse
       text.append(size_t(item.depth) * 4, ' ');
       text += item.label;
       text += '\n';
+      const bool bytesKnown =
+          item.offset != FrameItem::kNoBytes && item.offset + uint64_t(item.length) <= f.bytes.size();
+      if (open && item.depth == 0 && item.field == "data" && bytesKnown)
+        appendHexDump(f.bytes.data() + item.offset, item.length, text);
     }
     text += '\n';
     print(text);

@@ -5,7 +5,10 @@
 #include <QHeaderView>
 #include <QMenu>
 #include <QShortcut>
+#include <algorithm>
 #include <vector>
+
+#include "packets/frame_layers.h"
 
 namespace rudp::gui {
 
@@ -52,7 +55,13 @@ void PacketDetailsView::showFrame(const DissectedFrame& frame) {
     open.resize(depth);
     open.push_back(item);
   }
-  expandAll();
+  // Wireshark's habit: the layers built into it stay closed, the game's protocol is open.
+  for (int i = 0; i < topLevelItemCount(); ++i) {
+    QTreeWidgetItem* layer = topLevelItem(i);
+    const std::string field = layer->data(0, FieldRole).toString().toStdString();
+    const bool builtin = std::find(kBuiltinLayers.begin(), kBuiltinLayers.end(), field) != kBuiltinLayers.end();
+    if (!builtin || layer->childCount() == 0) expandRecursively(indexFromItem(layer));
+  }
 }
 
 void PacketDetailsView::showNote(const QString& text) {

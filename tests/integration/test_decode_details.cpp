@@ -61,6 +61,33 @@ TEST_CASE("decode -V prints tshark -V -O's details of every frame of every commi
   CHECK(lines > 200000);
 }
 
+// The built-in layers expanded: Frame (interface, times, frame.protocols),
+// Ethernet and its tags, Linux cooked v1/v2, Null/Loopback, raw IP, IPv4
+// (options, fragments and the reassembly tree), IPv6 and its extension
+// headers, UDP (stream index, stream times) and Data with its hex dump.
+TEST_CASE(
+    "decode -V -O with the built-in layers prints tshark's expanded layers on every committed capture") {
+  const std::string layers = "frame,eth,vlan,ieee8021ad,sll,null,raw,ip,ipv6,udp,data,grudp,kcp,enet";
+  size_t lines = 0;
+  for (const std::string& c : committedCaptures()) {
+    INFO(c);
+    lines += compareDetails(c, shippedDissectors(), layers, true);
+  }
+  CHECK(lines > 1000000);
+  // Each kind of layer is there to compare.
+  const ProcessResult o = run(
+      {RUDPSCOPE_CLI, "decode", RUDPSCOPE_SOURCE_DIR "/tests/data/link/eth_qinq.pcap", "-V", "-O", layers});
+  REQUIRE(o.status == 0);
+  for (const char* expected :
+       {"    [Protocols in frame: "
+        "eth:ethertype:ieee8021ad:ethertype:vlan:ethertype:ipv6:ipv6.hopopts:ipv6.dstopts:udp:grudp]\n",
+        "    ...0 .... .... .... = DEI: Ineligible\n",
+        "        [Frame: 8, payload: 1480-2959 (1480 bytes)]\n",
+        "            Router Alert: Router shall examine packet (0)\n", "            PadN: 00000000\n",
+        "    [Stream index: 2]\n", "0000  "})
+    CHECK_THAT(o.out, Catch::Contains(expected));
+}
+
 // -Y with -V: the frames shown, and frame.time_delta_displayed counted from
 // the last of them (the sample's gaps of 50 ms or more between shown frames).
 TEST_CASE("decode -V -Y prints the details of tshark's frames only") {
@@ -119,8 +146,9 @@ TEST_CASE("decode -O names an unknown protocol in one line, and -e with -V is re
   ProcessResult r = run({RUDPSCOPE_CLI, "decode", sample, "-O", "nosuch"});
   CHECK(r.status == 2);
   CHECK(r.out.empty());
-  CHECK_THAT(r.err,
-             Catch::Contains("-O nosuch: no loaded dissector registers a protocol 'nosuch' (loaded: "));
+  CHECK_THAT(r.err, Catch::Contains(
+                        "-O nosuch: neither a built-in layer nor a protocol a loaded dissector registers "
+                        "(known: enet, grudp, kcp, frame, eth, "));
   r = run({RUDPSCOPE_CLI, "decode", sample, "-V", "-e", "frame.number"});
   CHECK(r.status != 0);
   r = run({RUDPSCOPE_CLI, "decode", sample});

@@ -1,0 +1,113 @@
+#include "packets/frame_layers.h"
+
+#include <algorithm>
+
+#include "core/label_text.h"
+
+#include "packets/frame_layer.h"
+#include "packets/layer_tree.h"
+#include "packets/link_layers.h"
+#include "packets/transport_layers.h"
+
+namespace rudp {
+
+namespace {
+
+std::string dataLabel(uint32_t bytes) {
+  return "Data (" + std::to_string(bytes) + (bytes == 1 ? " byte)" : " bytes)");
+}
+
+// Where the IP header is when it can be read from the frame: right after the
+// link header, no tunnel in between, its fixed part captured.
+bool ipv4Readable(const LayerTree& tree, const DecodedPacket& pkt, std::optional<uint32_t> ipStart) {
+  return ipStart && pkt.outer_count == 0 && pkt.l3 == L3::IPv4 && tree.captured(*ipStart, 20) &&
+         (tree.number(*ipStart, 1) >> 4) == 4 && tree.captured(*ipStart, uint32_t(tree.number(*ipStart, 1) & 15) * 4);
+}
+
+// The IP packet's end in the frame (IPv4's total length), for Ethernet's padding.
+std::optional<uint32_t> ipEnd(const LayerTree& tree, const DecodedPacket& pkt, std::optional<uint32_t> ipStart) {
+  if (!ipStart || pkt.outer_count != 0 || !tree.captured(*ipStart, 4)) return std::nullopt;
+  if (pkt.l3 == L3::IPv4 && (tree.number(*ipStart, 1) >> 4) == 4) return *ipStart + uint32_t(tree.number(*ipStart + 2, 2));
+  if (pkt.l3 == L3::IPv6 && tree.captured(*ipStart, 6)) return *ipStart + 40 + uint32_t(tree.number(*ipStart + 4, 2));
+  return std::nullopt;
+}
+
+void ipLayers(LayerTree& tree, const LayerInputs& in, std::optional<uint32_t> ipStart, uint32_t transportAt) {
+  const DecodedPacket& pkt = *in.pkt;
+  if (ipv4Readable(tree, pkt, ipStart)) return addIpv4Layer(tree, *ipStart, in.ip);
+  if (pkt.l3 == L3::IPv6 && ipStart && pkt.outer_count == 0 && tree.captured(*ipStart, 40)) {
+    IpLayerFacts facts = in.ip;
+    facts.src = pkt.src.toString();
+    facts.dst = pkt.dst.toString();
+    const bool known = transportAt != FrameItem::kNoBytes && transportAt > *ipStart;
+    return addIpv6Layer(tree, *ipStart, facts, known ? transportAt - *ipStart : 40);
+  }
+  if (pkt.l3 != L3::IPv4 && pkt.l3 != L3::IPv6) return;
+  // Tunnels and IPv6: their summary line.
+  const bool known = ipStart && pkt.outer_count == 0 && transportAt != FrameItem::kNoBytes && transportAt > *ipStart;
+  tree.layer((pkt.l3 == L3::IPv4 ? "Internet Protocol Version 4, Src: " : "Internet Protocol Version 6, Src: ") +
+                 pkt.src.toString() + ", Dst: " + pkt.dst.toString(),
+             pkt.l3 == L3::IPv4 ? "ip" : "ipv6", known ? *ipStart : FrameItem::kNoBytes,
+             known ? transportAt - *ipStart : 0);
+}
+
+void transportLayer(LayerTree& tree, const LayerInputs& in, uint32_t at) {
+  const DecodedPacket& pkt = *in.pkt;
+  if (pkt.l4 == L4::UDP) {
+    const uint8_t* header = at != FrameItem::kNoBytes ? tree.at(at) : pkt.payload ? pkt.payload - 8 : nullptr;
+    if (header && pkt.outer_count == 0) return addUdpLayer(tree, pkt.ip_reassembled ? FrameItem::kNoBytes : at, header, pkt, in.stream);
+    tree.layer("User Datagram Protocol, Src Port: " + std::to_string(pkt.sport) + ", Dst Port: " +
+                   std::to_string(pkt.dport), "udp", at, 8);
+  }
+  if (pkt.l4 == L4::TCP)
+    tree.layer("Transmission Control Protocol, Src Port: " + std::to_string(pkt.sport) + ", Dst Port: " +
+                   std::to_string(pkt.dport) + ", " + in.tcp_summary,
+               "tcp", at, pkt.tcp.header_len);
+}
+
+}  // namespace
+
+void addLayerItems(const LayerInputs& in, std::vector<FrameItem>& items) {
+  const RawPacket& raw = *in.raw;
+  const DecodedPacket& pkt = *in.pkt;
+  std::vector<FrameItem> layers;
+  LayerTree tree(layers, raw.data, raw.caplen);
+  const LinkLayers link = addLinkLayers(tree, raw, in.dlt);
+  const uint32_t header = pkt.l4 == L4::UDP ? 8 : pkt.l4 == L4::TCP ? pkt.tcp.header_len : 0;
+  const uint32_t at = in.payload && *in.payload >= header ? *in.payload - header : FrameItem::kNoBytes;
+  ipLayers(tree, in, link.ip_start, at);
+  addEthernetPadding(tree, raw, link, ipEnd(tree, pkt, link.ip_start));
+  transportLayer(tree, in, at);
+  // An IPv4 fragment held for reassembly: tshark shows its bytes as Data.
+  const std::optional<uint32_t> ip = link.ip_start;
+  if (pkt.ip_fragment && pkt.l3 == L3::IPv4 && ip && tree.captured(*ip, 20)) {
+    const uint32_t headerLen = uint32_t(tree.number(*ip, 1) & 15) * 4, total = uint32_t(tree.number(*ip + 2, 2));
+    if (total > headerLen) {
+      tree.layer(dataLabel(total - headerLen), "data", *ip + headerLen, total - headerLen);
+      if (tree.captured(*ip + headerLen, total - headerLen)) {
+        tree.item(1, "Data: " + hexBytes(tree.at(*ip + headerLen), total - headerLen), *ip + headerLen,
+                  total - headerLen);
+        tree.generated(1, "Length: " + std::to_string(total - headerLen));
+      }
+    }
+  }
+  if (!pkt.error.empty()) layers.push_back(FrameItem{"[Malformed: " + pkt.error + "]", 0, FrameItem::kNoBytes, 0, {}, {}});
+  for (const std::string& lua : in.lua_layers) tree.protocol(lua);
+  if (in.data) tree.protocol("data");
+
+  if (raw.has_comment) items.push_back(FrameItem{"Packet comments", 0, FrameItem::kNoBytes, 0, {}, {}});
+  LayerTree frame(items, raw.data, raw.caplen);
+  addFrameLayer(frame, FrameFacts{&raw, in.dlt, in.times, tree.protocols()});
+  items.insert(items.end(), std::make_move_iterator(layers.begin()), std::make_move_iterator(layers.end()));
+}
+
+void addDataLayer(const DecodedPacket& pkt, std::optional<uint32_t> payload, std::vector<FrameItem>& items) {
+  const uint32_t n = pkt.payload_len;
+  items.push_back(FrameItem{dataLabel(n), 0, payload.value_or(FrameItem::kNoBytes), payload ? n : 0, "data", {}});
+  items.push_back(FrameItem{"Data: " + hexBytes(pkt.payload, n), 1, payload.value_or(FrameItem::kNoBytes),
+                            payload ? n : 0, "data.data", hexBytes(pkt.payload, n, false)});
+  items.push_back(FrameItem{"[Length: " + std::to_string(n) + "]", 1, FrameItem::kNoBytes, 0, "data.len",
+                            std::to_string(n)});
+}
+
+}  // namespace rudp

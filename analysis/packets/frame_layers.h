@@ -1,0 +1,42 @@
+// The built-in layers of a frame's details tree, as tshark -V prints them:
+// Frame, the link layers, IP, UDP (expanded) and TCP (its summary line),
+// then the Data layer of a payload no Lua protocol takes. The Lua protocols'
+// items go between the two (FrameDissector adds them).
+#pragma once
+#include <array>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "core/packet.h"
+#include "packets/conversation_streams.h"
+#include "packets/frame_dissector.h"
+#include "packets/frame_time.h"
+#include "packets/ip_layers.h"
+
+namespace rudp {
+
+// The built-in layers whose items the tree has, by tshark's names (what
+// `decode -V -O` can expand).
+inline constexpr std::array<std::string_view, 11> kBuiltinLayers = {
+    "frame", "eth", "vlan", "ieee8021ad", "sll", "null", "raw", "ip", "ipv6", "udp", "data"};
+
+struct LayerInputs {
+  const RawPacket* raw = nullptr;
+  int dlt = 1;
+  const DecodedPacket* pkt = nullptr;
+  std::optional<uint32_t> payload;  // where the transport payload starts in the frame
+  FrameTimes times;
+  std::optional<StreamPosition> stream;  // known when the frames before were read
+  IpLayerFacts ip;                       // reassembly
+  std::string tcp_summary;               // "Seq: 1, Ack: 1, Len: 0"
+  std::vector<std::string> lua_layers;   // as frame.protocols names them
+  bool data = false;                     // the payload goes to Wireshark's data dissector
+};
+
+// The layers up to the transport's, in the items' order.
+void addLayerItems(const LayerInputs& in, std::vector<FrameItem>& items);
+// The Data layer: "Data (N bytes)", its bytes and length.
+void addDataLayer(const DecodedPacket& pkt, std::optional<uint32_t> payload, std::vector<FrameItem>& items);
+
+}  // namespace rudp

@@ -1,0 +1,585 @@
+#include "packets/ip_layers.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "core/label_text.h"
+
+namespace rudp {
+
+namespace {
+
+const char* const kIpProtocolNames[256] = {
+    "IPv6 Hop-by-Hop Option",
+    "ICMP",
+    "IGMP",
+    "GGP",
+    "IPIP",
+    "Stream",
+    "TCP",
+    "CBT",
+    "EGP",
+    "IGRP",
+    "BBN RCC",
+    "Network Voice",
+    "PUP",
+    "ARGUS",
+    "EMCON",
+    "XNET",
+    "CHAOS",
+    "UDP",
+    "Multiplex",
+    "DCN Measurement",
+    "Host Monitoring",
+    "Packet radio",
+    "IDP",
+    "Trunk-1",
+    "Trunk-2",
+    "Leaf-1",
+    "Leaf-2",
+    "Reliable Data",
+    "IRT",
+    "ISO TP4",
+    "Bulk Data",
+    "MFE NSP",
+    "Merit Internodal",
+    "Datagram Congestion Control Protocol",
+    "3rd Party Connect",
+    "Inter-Domain Policy Routing Protocol",
+    "XTP",
+    "Datagram delivery",
+    "Control Message",
+    "TP++",
+    "IL",
+    "IPv6",
+    "Source demand routing",
+    "Routing Header for IPv6",
+    "Fragment Header for IPv6",
+    "Inter-Domain Routing Protocol",
+    "Reservation Protocol",
+    "Generic Routing Encapsulation",
+    "Dynamic source routing",
+    "BNA",
+    "Encap Security Payload",
+    "Authentication Header",
+    "INSLP",
+    "SWIPE",
+    "NBMA ARP",
+    "IP Mobility",
+    "TLSP Kryptonet",
+    "SKIP",
+    "ICMPv6",
+    "No Next Header for IPv6",
+    "Destination Options for IPv6",
+    "any host internal protocol",
+    "Mobile IPv6 (old)",
+    "any local network",
+    "SATNET EXPAK",
+    "Kryptolan",
+    "Remote Virtual Disk",
+    "IPPC",
+    "any distributed file system",
+    "SATNET Monitoring",
+    "VISA",
+    "IPCV",
+    "CPNX",
+    "CPHB",
+    "Wang Span",
+    "Packet Video",
+    "Backroom SATNET Mon",
+    "Sun ND Protocol",
+    "Wideband Mon",
+    "Wideband Expak",
+    "ISO Internet Protocol",
+    "VMTP",
+    "Secure VMTP",
+    "VINES",
+    "TTP",
+    "NSFNET IGP",
+    "Dissimilar Gateway",
+    "TCF",
+    "EIGRP",
+    "OSPF IGP",
+    "Sprite RPC",
+    "Locus ARP",
+    "Multicast Transport",
+    "AX.25 Frames",
+    "IP in IP",
+    "MICP",
+    "Semaphore",
+    "Ether in IP",
+    "ENCAP",
+    "any private encryption scheme",
+    "GMTP",
+    "Ipsilon Flow",
+    "PNNI over IP",
+    "PIM",
+    "ARIS",
+    "SCPS",
+    "QNX",
+    "Active Networks",
+    "IPComp",
+    "Sitara Networks",
+    "Compaq Peer",
+    "IPX IN IP",
+    "VRRP",
+    "PGM",
+    "any 0-hop protocol",
+    "Layer 2 Tunneling",
+    "DDX",
+    "IATP",
+    "STP",
+    "SpectraLink",
+    "UTI",
+    "SMP",
+    "SM",
+    "PTP",
+    "ISIS over IP",
+    "FIRE",
+    "CRTP",
+    "CRUDP",
+    "SSCOPMCE",
+    "IPLT",
+    "Secure Packet",
+    "PIPE",
+    "SCTP",
+    "Fibre Channel",
+    "RSVP E2EI",
+    "Mobile IPv6",
+    "UDPLite",
+    "MPLS in IP",
+    "MANET",
+    "HIP",
+    "Shim6 header",
+    "WESP",
+    "ROHC",
+    "Ethernet",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "AX/4000 Testframe",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Unassigned",
+    "Novell NCS Heartbeat",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+};
+const char* const kDscpShort[64] = {
+    "CS0",
+    "LE",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "CS1",
+    "Unknown",
+    "AF11",
+    "Unknown",
+    "AF12",
+    "Unknown",
+    "AF13",
+    "Unknown",
+    "CS2",
+    "Unknown",
+    "AF21",
+    "Unknown",
+    "AF22",
+    "Unknown",
+    "AF23",
+    "Unknown",
+    "CS3",
+    "Unknown",
+    "AF31",
+    "Unknown",
+    "AF32",
+    "Unknown",
+    "AF33",
+    "Unknown",
+    "CS4",
+    "Unknown",
+    "AF41",
+    "Unknown",
+    "AF42",
+    "Unknown",
+    "AF43",
+    "Unknown",
+    "CS5",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "VOICE-ADMIT",
+    "Unknown",
+    "EF PHB",
+    "Unknown",
+    "CS6",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "CS7",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+};
+const char* const kDscpLong[64] = {
+    "Default",
+    "Lower Effort",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "Class Selector 1",
+    "Unknown",
+    "Assured Forwarding 11",
+    "Unknown",
+    "Assured Forwarding 12",
+    "Unknown",
+    "Assured Forwarding 13",
+    "Unknown",
+    "Class Selector 2",
+    "Unknown",
+    "Assured Forwarding 21",
+    "Unknown",
+    "Assured Forwarding 22",
+    "Unknown",
+    "Assured Forwarding 23",
+    "Unknown",
+    "Class Selector 3",
+    "Unknown",
+    "Assured Forwarding 31",
+    "Unknown",
+    "Assured Forwarding 32",
+    "Unknown",
+    "Assured Forwarding 33",
+    "Unknown",
+    "Class Selector 4",
+    "Unknown",
+    "Assured Forwarding 41",
+    "Unknown",
+    "Assured Forwarding 42",
+    "Unknown",
+    "Assured Forwarding 43",
+    "Unknown",
+    "Class Selector 5",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "Voice Admit",
+    "Unknown",
+    "Expedited Forwarding",
+    "Unknown",
+    "Class Selector 6",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "Class Selector 7",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+    "Unknown",
+};
+
+const char* const kEcnLong[4] = {"Not ECN-Capable Transport", "ECN-Capable Transport codepoint '01'",
+                                 "ECN-Capable Transport codepoint '10'", "Congestion Experienced"};
+const char* const kEcnShort[4] = {"Not-ECT", "ECT(1)", "ECT(0)", "CE"};
+
+std::string dottedQuad(const uint8_t* p) {
+  return std::to_string(p[0]) + "." + std::to_string(p[1]) + "." + std::to_string(p[2]) + "." +
+         std::to_string(p[3]);
+}
+
+// The DS field's byte (IPv4's TOS, IPv6's traffic class) as its summary.
+std::string dsSummary(unsigned ds) {
+  return "(DSCP: " + std::string(kDscpShort[ds >> 2]) + ", ECN: " + kEcnShort[ds & 3] + ")";
+}
+
+std::string flagsText(unsigned flags) {
+  std::string out = "Flags: 0x" + std::to_string(flags);
+  if (flags & 4) out += ", Reserved bit";
+  if (flags & 2) out += ", Don't fragment";
+  if (flags & 1) out += ", More fragments";
+  return out;
+}
+
+std::string setText(bool set) { return set ? "Set" : "Not set"; }
+
+// IPv4 options: Wireshark's tree for Router Alert; the other kinds by name and length.
+void ipv4Options(LayerTree& tree, uint32_t at, uint32_t length) {
+  std::vector<std::pair<uint32_t, uint32_t>> options;  // offset, length
+  std::string names;
+  for (uint32_t o = at; o < at + length;) {
+    const unsigned type = unsigned(tree.number(o, 1));
+    const uint32_t len = (type == 0 || type == 1) ? 1 : std::max<uint32_t>(2, uint32_t(tree.number(o + 1, 1)));
+    options.emplace_back(o, std::min(len, at + length - o));
+    names += ", ";
+    names += type == 148 ? "Router Alert" : type == 1 ? "No-Operation (NOP)" : type == 0 ? "End of Options List (EOL)"
+                                                                                       : "Unknown";
+    o += len;
+    if (type == 0) break;
+  }
+  tree.item(1, "Options: (" + std::to_string(length) + " bytes)" + names, at, length);
+  for (const auto& [o, len] : options) {
+    const unsigned type = unsigned(tree.number(o, 1));
+    if (type != 148 || len != 4) continue;
+    const unsigned value = unsigned(tree.number(o + 2, 2));
+    const std::string alert = value == 0 ? "Router shall examine packet (0)" : "Reserved (" + std::to_string(value) + ")";
+    tree.item(2, "IP Option - Router Alert (4 bytes): " + alert, o, 4);
+    tree.item(3, "Type: 148", o, 1);
+    tree.bits(4, o, 1, 0x80, "Copy on fragmentation: Yes");
+    tree.bits(4, o, 1, 0x60, "Class: Control (0)");
+    tree.bits(4, o, 1, 0x1f, "Number: Router Alert (20)");
+    tree.item(3, "Length: 4", o + 1, 1);
+    tree.item(3, "Router Alert: " + alert, o + 2, 2);
+  }
+}
+
+// Wireshark's reassembly summary under the IP layer of the frame that completed a datagram.
+void reassembly(LayerTree& tree, const char* family, std::vector<IpFragmentPiece> pieces, const uint8_t* data,
+                uint32_t total) {
+  std::stable_sort(pieces.begin(), pieces.end(),
+                   [](const IpFragmentPiece& a, const IpFragmentPiece& b) { return a.offset < b.offset; });
+  std::string list;
+  for (const IpFragmentPiece& p : pieces)
+    list += (list.empty() ? "#" : ", #") + std::to_string(p.frame) + "(" + std::to_string(p.length) + ")";
+  tree.generated(1, std::to_string(pieces.size()) + " " + family + " Fragments (" + std::to_string(total) +
+                        " bytes): " + list);
+  for (const IpFragmentPiece& p : pieces)
+    tree.generated(2, "Frame: " + std::to_string(p.frame) + ", payload: " + std::to_string(p.offset) + "-" +
+                          std::to_string(p.offset + p.length - 1) + " (" + std::to_string(p.length) + " bytes)");
+  tree.generated(2, "Fragment count: " + std::to_string(pieces.size()));
+  tree.generated(2, std::string("Reassembled ") + family + " length: " + std::to_string(total));
+  if (data) tree.generated(2, std::string("Reassembled ") + family + " data: " + hexBytes(data, total));
+}
+
+// An IPv6 option of a hop-by-hop or destination options header: Pad1 and
+// PadN as Wireshark shows them; others by their type.
+uint32_t ipv6Option(LayerTree& tree, uint32_t o, uint32_t end) {
+  const unsigned type = unsigned(tree.number(o, 1));
+  const uint32_t len = type == 0 ? 1 : 2 + uint32_t(tree.number(o + 1, 1));
+  const char* name = type == 0 ? "Pad1" : type == 1 ? "PadN" : "Unknown";
+  tree.item(2, name, o, std::min(len, end - o));
+  tree.item(3, std::string("Type: ") + name + " (" + hexNumber(type, 2) + ")", o, 1);
+  tree.bits(4, o, 1, 0xc0, "Action: Skip and continue (" + std::to_string(type >> 6) + ")");
+  tree.bits(4, o, 1, 0x20, (type & 0x20) ? "May Change: Yes" : "May Change: No");
+  tree.bits(4, o, 1, 0x1f, "Low-Order Bits: " + hexNumber(type & 0x1f, 2));
+  if (type == 0) return 1;
+  tree.item(3, "Length: " + std::to_string(len - 2), o + 1, 1);
+  if (type == 1 && tree.captured(o + 2, len - 2)) tree.item(3, "PadN: " + hexBytes(tree.at(o + 2), len - 2), o + 2, len - 2);
+  return len;
+}
+
+constexpr unsigned kHopByHop = 0, kRouting = 43, kFragmentHeader = 44, kDestOptions = 60;
+
+bool ipv6Extension(unsigned next) {
+  return next == kHopByHop || next == kRouting || next == kFragmentHeader || next == kDestOptions;
+}
+
+// One extension header at `o`; returns its length (0: cannot be read).
+uint32_t ipv6Extension(LayerTree& tree, unsigned type, uint32_t o) {
+  if (!tree.captured(o, 2)) return 0;
+  const uint32_t len = type == kFragmentHeader ? 8 : (uint32_t(tree.number(o + 1, 1)) + 1) * 8;
+  if (!tree.captured(o, len)) return 0;
+  const char* names[] = {"IPv6 Hop-by-Hop Option", "Routing Header for IPv6", "Fragment Header for IPv6",
+                         "Destination Options for IPv6"};
+  const char* protos[] = {"ipv6.hopopts", "ipv6.routing", "ipv6.fraghdr", "ipv6.dstopts"};
+  const int k = type == kHopByHop ? 0 : type == kRouting ? 1 : type == kFragmentHeader ? 2 : 3;
+  tree.protocol(protos[k]);
+  tree.item(1, names[k], o, len);
+  tree.item(2, "Next Header: " + ipProtocolText(unsigned(tree.number(o, 1))), o, 1);
+  if (type == kFragmentHeader) return len;
+  tree.item(2, "Length: " + std::to_string(tree.number(o + 1, 1)), o + 1, 1);
+  tree.generated(2, "Length: " + std::to_string(len) + " bytes");
+  if (type == kRouting) return len;
+  for (uint32_t p = o + 2; p < o + len;) p += ipv6Option(tree, p, o + len);
+  return len;
+}
+
+}  // namespace
+
+void addIpv6Layer(LayerTree& tree, uint32_t at, const IpLayerFacts& facts, uint32_t length) {
+  const std::string src = facts.src, dst = facts.dst;
+  tree.layer("Internet Protocol Version 6, Src: " + src + ", Dst: " + dst, "ipv6", at, length);
+  tree.bits(1, at, 1, 0xf0, "Version: 6");
+  const unsigned tc = unsigned(tree.number(at, 2) >> 4 & 0xff);
+  tree.bits(1, at, 4, 0x0ff00000, "Traffic Class: " + hexNumber(tc, 2) + " " + dsSummary(tc));
+  tree.bits(2, at, 4, 0x0fc00000,
+            "Differentiated Services Codepoint: " + std::string(kDscpLong[tc >> 2]) + " (" + std::to_string(tc >> 2) + ")");
+  tree.bits(2, at, 4, 0x00300000,
+            "Explicit Congestion Notification: " + std::string(kEcnLong[tc & 3]) + " (" + std::to_string(tc & 3) + ")");
+  tree.bits(1, at + 1, 3, 0x0fffff, "Flow Label: " + hexNumber(tree.number(at + 1, 3) & 0xfffff, 5));
+  tree.item(1, "Payload Length: " + std::to_string(tree.number(at + 4, 2)), at + 4, 2);
+  unsigned next = unsigned(tree.number(at + 6, 1));
+  tree.item(1, "Next Header: " + ipProtocolText(next), at + 6, 1);
+  tree.item(1, "Hop Limit: " + std::to_string(tree.number(at + 7, 1)), at + 7, 1);
+  tree.item(1, "Source Address: " + src, at + 8, 16, "ipv6.src", src);
+  tree.item(1, "Destination Address: " + dst, at + 24, 16, "ipv6.dst", dst);
+  for (uint32_t o = at + 40; ipv6Extension(next);) {
+    const unsigned type = next;
+    next = unsigned(tree.number(o, 1));
+    const uint32_t len = ipv6Extension(tree, type, o);
+    if (len == 0) break;
+    o += len;
+  }
+  if (facts.reassembled) reassembly(tree, "IPv6", facts.pieces, facts.datagram, facts.datagram_length);
+}
+
+std::string ipProtocolText(unsigned proto) {
+  return std::string(kIpProtocolNames[proto & 0xff]) + " (" + std::to_string(proto) + ")";
+}
+
+void addIpv4Layer(LayerTree& tree, uint32_t at, const IpLayerFacts& facts) {
+  const unsigned hl = unsigned(tree.number(at, 1) & 0x0f) * 4;
+  const std::string src = dottedQuad(tree.at(at + 12)), dst = dottedQuad(tree.at(at + 16));
+  tree.layer("Internet Protocol Version 4, Src: " + src + ", Dst: " + dst, "ip", at, hl);
+  tree.bits(1, at, 1, 0xf0, "Version: 4");
+  tree.bits(1, at, 1, 0x0f, "Header Length: " + std::to_string(hl) + " bytes (" + std::to_string(hl / 4) + ")");
+  const unsigned ds = unsigned(tree.number(at + 1, 1));
+  tree.item(1, "Differentiated Services Field: " + hexNumber(ds, 2) + " " + dsSummary(ds), at + 1, 1);
+  tree.bits(2, at + 1, 1, 0xfc,
+            "Differentiated Services Codepoint: " + std::string(kDscpLong[ds >> 2]) + " (" +
+                std::to_string(ds >> 2) + ")");
+  tree.bits(2, at + 1, 1, 0x03,
+            "Explicit Congestion Notification: " + std::string(kEcnLong[ds & 3]) + " (" + std::to_string(ds & 3) + ")");
+  tree.item(1, "Total Length: " + std::to_string(tree.number(at + 2, 2)), at + 2, 2);
+  const uint64_t id = tree.number(at + 4, 2);
+  tree.item(1, "Identification: " + hexNumber(id, 4, true), at + 4, 2, "ip.id", hexNumber(id, 4));
+  const unsigned flags = unsigned(tree.number(at + 6, 1)) >> 5;
+  tree.bits(1, at + 6, 1, 0xe0, flagsText(flags));
+  tree.bits(2, at + 6, 1, 0x80, "Reserved bit: " + setText(flags & 4));
+  tree.bits(2, at + 6, 1, 0x40, "Don't fragment: " + setText(flags & 2));
+  tree.bits(2, at + 6, 1, 0x20, "More fragments: " + setText(flags & 1));
+  tree.bits(1, at + 6, 2, 0x1fff, "Fragment Offset: " + std::to_string((tree.number(at + 6, 2) & 0x1fff) * 8));
+  const std::string ttl = std::to_string(tree.number(at + 8, 1));
+  tree.item(1, "Time to Live: " + ttl, at + 8, 1, "ip.ttl", ttl);
+  const unsigned proto = unsigned(tree.number(at + 9, 1));
+  tree.item(1, "Protocol: " + ipProtocolText(proto), at + 9, 1, "ip.proto", std::to_string(proto));
+  tree.item(1, "Header Checksum: " + hexNumber(tree.number(at + 10, 2), 4) + " [validation disabled]", at + 10, 2);
+  tree.generated(1, "Header checksum status: Unverified");
+  tree.item(1, "Source Address: " + src, at + 12, 4, "ip.src", src);
+  tree.item(1, "Destination Address: " + dst, at + 16, 4, "ip.dst", dst);
+  if (hl > 20) ipv4Options(tree, at + 20, hl - 20);
+  if (facts.reassembled) reassembly(tree, "IPv4", facts.pieces, facts.datagram, facts.datagram_length);
+}
+
+}  // namespace rudp

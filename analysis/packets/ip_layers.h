@@ -1,0 +1,28 @@
+// The IP layers of the details tree as tshark -V prints them.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "decode/ip_reassembler.h"
+#include "packets/layer_tree.h"
+
+namespace rudp {
+
+struct IpLayerFacts {
+  bool reassembled = false;  // this frame completed a datagram
+  std::vector<IpFragmentPiece> pieces;
+  const uint8_t* datagram = nullptr;  // its payload, `datagram_length` bytes
+  uint32_t datagram_length = 0;
+  std::string src, dst;  // the addresses as Wireshark writes them
+};
+
+// The IPv4 header at `at` (its bytes captured).
+void addIpv4Layer(LayerTree& tree, uint32_t at, const IpLayerFacts& facts);
+
+// The IPv6 header at `at` and its extension headers, `length` bytes in all.
+void addIpv6Layer(LayerTree& tree, uint32_t at, const IpLayerFacts& facts, uint32_t length);
+
+// "UDP (17)": an IP protocol number as Wireshark names it.
+std::string ipProtocolText(unsigned proto);
+
+}  // namespace rudp

@@ -1,0 +1,67 @@
+#include "packets/layer_tree.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <unordered_set>
+
+#include "core/label_text.h"
+#include "filter/filter_fields.h"
+
+namespace rudp {
+
+namespace {
+
+bool filterKnows(std::string_view field) {
+  static const std::unordered_set<std::string> known = [] {
+    const std::vector<std::string> names = FilterFields::builtinNames();
+    return std::unordered_set<std::string>(names.begin(), names.end());
+  }();
+  return known.count(std::string(field)) > 0;
+}
+
+}  // namespace
+
+void LayerTree::layer(std::string label, std::string_view proto, uint32_t offset, uint32_t length) {
+  protocol(proto);
+  items_.push_back(FrameItem{std::move(label), 0, offset, length, std::string(proto), {}});
+}
+
+void LayerTree::protocol(std::string_view proto) {
+  if (!protocols_.empty()) protocols_ += ':';
+  protocols_ += proto;
+}
+
+void LayerTree::item(uint16_t depth, std::string label, uint32_t offset, uint32_t length, std::string_view field,
+                     std::string value) {
+  const bool known = !field.empty() && filterKnows(field);
+  items_.push_back(FrameItem{std::move(label), depth, offset, length, known ? std::string(field) : std::string(),
+                             known ? std::move(value) : std::string()});
+}
+
+void LayerTree::generated(uint16_t depth, const std::string& label, std::string_view field, std::string value) {
+  item(depth, "[" + label + "]", FrameItem::kNoBytes, 0, field, std::move(value));
+}
+
+void LayerTree::bits(uint16_t depth, uint32_t offset, uint32_t bytes, uint64_t mask, const std::string& label,
+                     std::string_view field) {
+  item(depth, bitPattern(number(offset, bytes), mask, int(bytes) * 8) + label, offset, bytes, field);
+}
+
+uint64_t LayerTree::number(uint32_t offset, uint32_t bytes) const {
+  if (!captured(offset, bytes)) return 0;
+  uint64_t v = 0;
+  for (uint32_t i = 0; i < bytes; ++i) v = v << 8 | frame_[offset + i];
+  return v;
+}
+
+std::string hexNumber(uint64_t value, int digits, bool withDecimal) {
+  char buf[64];
+  if (withDecimal)
+    std::snprintf(buf, sizeof buf, "0x%0*" PRIx64 " (%" PRIu64 ")", digits, value, value);
+  else
+    std::snprintf(buf, sizeof buf, "0x%0*" PRIx64, digits, value);
+  return buf;
+}
+
+}  // namespace rudp

@@ -1,0 +1,181 @@
+#include "packets/link_layers.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "core/label_text.h"
+
+namespace rudp {
+
+namespace {
+
+constexpr unsigned kVlan = 0x8100, kQinQ = 0x88a8;
+
+std::string macText(const uint8_t* p) {
+  char buf[18];
+  std::snprintf(buf, sizeof buf, "%02x:%02x:%02x:%02x:%02x:%02x", p[0], p[1], p[2], p[3], p[4], p[5]);
+  return buf;
+}
+
+void macAddress(LayerTree& tree, const char* name, uint32_t at, const char* field) {
+  const std::string mac = macText(tree.at(at));
+  tree.item(1, std::string(name) + ": " + mac, at, 6, field, mac);
+  tree.item(2, "Address: " + mac, at, 6, "eth.addr", mac);
+  const bool local = tree.number(at, 1) & 2, group = tree.number(at, 1) & 1;
+  tree.bits(2, at, 3, 0x020000,
+            local ? "LG bit: Locally administered address (this is NOT the factory default)"
+                  : "LG bit: Globally unique address (factory default)");
+  tree.bits(2, at, 3, 0x010000,
+            group ? "IG bit: Group address (multicast/broadcast)" : "IG bit: Individual address (unicast)");
+}
+
+std::string vlanPriority(unsigned pri) {
+  static const char* const kNames[] = {"Best Effort (default)",
+                                       "Background",
+                                       "Spare",
+                                       "Excellent Effort",
+                                       "Controlled Load",
+                                       "Video, < 100ms latency and jitter",
+                                       "Voice, < 10ms latency and jitter",
+                                       "Network Control"};
+  return std::string(kNames[pri & 7]) + " (" + std::to_string(pri) + ")";
+}
+
+// One 802.1Q or 802.1ad tag at `at` (its TCI), as the layer tshark shows.
+void vlanTag(LayerTree& tree, unsigned type, uint32_t at) {
+  const unsigned tci = unsigned(tree.number(at, 2)), pri = tci >> 13, dei = tci >> 12 & 1;
+  const std::string id = std::to_string(tci & 0xfff);
+  if (type == kQinQ) {
+    tree.layer("IEEE 802.1ad, ID: " + id, "ieee8021ad", at, 4);
+    tree.bits(1, at, 2, 0xe000, "Priority: " + std::to_string(pri));
+    tree.bits(1, at, 2, 0x1000, "DEI: " + std::to_string(dei));
+    tree.bits(1, at, 2, 0x0fff, "ID: " + id);
+  } else {
+    tree.layer("802.1Q Virtual LAN, PRI: " + std::to_string(pri) + ", DEI: " + std::to_string(dei) + ", ID: " + id,
+               "vlan", at, 4);
+    tree.bits(1, at, 2, 0xe000, "Priority: " + vlanPriority(pri), "vlan.priority");
+    tree.bits(1, at, 2, 0x1000, dei ? "DEI: Eligible" : "DEI: Ineligible");
+    tree.bits(1, at, 2, 0x0fff, "ID: " + id, "vlan.id");
+  }
+  tree.item(1, "Type: " + etherTypeText(unsigned(tree.number(at + 2, 2))), at + 2, 2);
+  tree.protocol("ethertype");
+}
+
+LinkLayers ethernet(LayerTree& tree, const RawPacket& raw) {
+  if (raw.caplen < 14) return {};
+  tree.layer("Ethernet II, Src: " + macText(raw.data + 6) + ", Dst: " + macText(raw.data), "eth", 0, 14);
+  macAddress(tree, "Destination", 0, "eth.dst");
+  macAddress(tree, "Source", 6, "eth.src");
+  unsigned type = unsigned(tree.number(12, 2));
+  tree.item(1, "Type: " + etherTypeText(type), 12, 2, "eth.type", hexNumber(type, 4));
+  tree.protocol("ethertype");
+  uint32_t at = 14;
+  std::vector<std::pair<unsigned, uint32_t>> tags;
+  while ((type == kVlan || type == kQinQ) && at + 4 <= raw.caplen) {
+    tags.emplace_back(type, at);
+    type = unsigned(tree.number(at + 2, 2));
+    at += 4;
+  }
+  const size_t padding = tree.size();
+  for (const auto& [tagType, tagAt] : tags) vlanTag(tree, tagType, tagAt);
+  return {at, tags.empty() ? std::optional<size_t>(padding) : std::optional<size_t>(tree.size())};
+}
+
+std::string sllPacketType(unsigned type) {
+  static const char* const kNames[] = {"Unicast to us", "Broadcast", "Multicast", "Unicast to another host",
+                                       "Sent by us"};
+  return (type < 5 ? std::string(kNames[type]) : "Unknown") + " (" + std::to_string(type) + ")";
+}
+
+std::string arpHardware(unsigned type) {
+  const char* name = type == 1 ? "Ethernet" : type == 772 ? "Loopback" : type == 65534 ? "None" : "Unknown";
+  return std::string(name) + " (" + std::to_string(type) + ")";
+}
+
+// The address and its unused bytes of an 8-byte cooked-capture address field.
+void sllAddress(LayerTree& tree, uint32_t at, unsigned length) {
+  if (length == 6) {
+    tree.item(1, "Source: " + macText(tree.at(at)), at, 6);
+    tree.item(1, "Unused: " + hexBytes(tree.at(at + 6), 2), at + 6, 2);
+  } else {
+    tree.item(1, "Source: " + hexBytes(tree.at(at), std::min(length, 8u)), at, std::min(length, 8u));
+  }
+}
+
+uint32_t linuxCooked(LayerTree& tree, const RawPacket& raw, bool v2) {
+  const uint32_t size = v2 ? 20 : 16;
+  if (raw.caplen < size) {
+    tree.layer(v2 ? "Linux cooked capture v2" : "Linux cooked capture v1", "sll", 0, raw.caplen);
+    return size;
+  }
+  if (v2) {
+    tree.layer("Linux cooked capture v2", "sll", 0, size);
+    tree.item(1, "Protocol: " + etherTypeText(unsigned(tree.number(0, 2))), 0, 2);
+    tree.item(1, "Interface index: " + std::to_string(tree.number(4, 4)), 4, 4);
+    tree.item(1, "Link-layer address type: " + arpHardware(unsigned(tree.number(8, 2))), 8, 2);
+    tree.item(1, "Packet type: " + sllPacketType(unsigned(tree.number(10, 1))), 10, 1);
+    const unsigned length = unsigned(tree.number(11, 1));
+    tree.item(1, "Link-layer address length: " + std::to_string(length), 11, 1);
+    sllAddress(tree, 12, length);
+  } else {
+    tree.layer("Linux cooked capture v1", "sll", 0, size);
+    tree.item(1, "Packet type: " + sllPacketType(unsigned(tree.number(0, 2))), 0, 2);
+    tree.item(1, "Link-layer address type: " + arpHardware(unsigned(tree.number(2, 2))), 2, 2);
+    const unsigned length = unsigned(tree.number(4, 2));
+    tree.item(1, "Link-layer address length: " + std::to_string(length), 4, 2);
+    sllAddress(tree, 6, length);
+    tree.item(1, "Protocol: " + etherTypeText(unsigned(tree.number(14, 2))), 14, 2);
+  }
+  tree.protocol("ethertype");
+  return size;
+}
+
+// Null/Loopback's family, in the writer's byte order (DLT_NULL) or network order (DLT_LOOP).
+uint32_t nullLoopback(LayerTree& tree, const RawPacket& raw, bool loop) {
+  tree.layer("Null/Loopback", "null", 0, std::min(raw.caplen, 4u));
+  if (raw.caplen < 4) return 4;
+  uint32_t family = uint32_t(tree.number(0, 4));
+  if (!loop && (family & 0xffff) == 0) family = __builtin_bswap32(family);
+  const char* name = family == 2 ? "IP" : (family == 24 || family == 28 || family == 30) ? "IPv6" : "Unknown";
+  tree.item(1, "Family: " + std::string(name) + " (" + std::to_string(family) + ")", 0, 4);
+  return 4;
+}
+
+}  // namespace
+
+std::string etherTypeText(unsigned type) {
+  const char* name = nullptr;
+  switch (type) {
+    case 0x0800: name = "IPv4"; break;
+    case 0x86dd: name = "IPv6"; break;
+    case 0x0806: name = "ARP"; break;
+    case kVlan: name = "802.1Q Virtual LAN"; break;
+    case kQinQ: name = "802.1ad Provider Bridge (Q-in-Q)"; break;
+    case 0x8847: name = "MPLS label switched packet"; break;
+    case 0x8864: name = "PPPoE Session"; break;
+    default: name = "Unknown"; break;
+  }
+  return std::string(name) + " (" + hexNumber(type, 4) + ")";
+}
+
+LinkLayers addLinkLayers(LayerTree& tree, const RawPacket& raw, int dlt) {
+  switch (dlt) {
+    case 1: return ethernet(tree, raw);
+    case 0: return {nullLoopback(tree, raw, false), {}};
+    case 108: return {nullLoopback(tree, raw, true), {}};
+    case 12:
+    case 14:
+    case 101: tree.layer("Raw packet data", "raw", FrameItem::kNoBytes, 0); return {0, {}};
+    case 113: return {linuxCooked(tree, raw, false), {}};
+    case 276: return {linuxCooked(tree, raw, true), {}};
+    default: return {};
+  }
+}
+
+void addEthernetPadding(LayerTree& tree, const RawPacket& raw, const LinkLayers& link, std::optional<uint32_t> ipEnd) {
+  if (!link.padding_line || !ipEnd || *ipEnd >= raw.caplen) return;
+  const uint32_t n = raw.caplen - *ipEnd;
+  tree.insert(*link.padding_line, FrameItem{"Padding: " + hexBytes(raw.data + *ipEnd, n), 1, *ipEnd, n, {}, {}});
+}
+
+}  // namespace rudp

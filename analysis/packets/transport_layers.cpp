@@ -1,0 +1,47 @@
+#include "packets/transport_layers.h"
+
+#include "packets/frame_time.h"
+
+namespace rudp {
+
+namespace {
+
+uint32_t be16(const uint8_t* p) { return uint32_t(p[0]) << 8 | p[1]; }
+
+// A field's bytes in the frame, when the header is in it.
+uint32_t within(uint32_t at, uint32_t offset) { return at == FrameItem::kNoBytes ? at : at + offset; }
+
+std::string secondsText(int64_t ns) { return formatSeconds(ns, 9) + " seconds"; }
+
+}  // namespace
+
+void addUdpLayer(LayerTree& tree, uint32_t at, const uint8_t* header, const DecodedPacket& pkt,
+                 const std::optional<StreamPosition>& stream) {
+  const std::string sport = std::to_string(pkt.sport), dport = std::to_string(pkt.dport);
+  tree.layer("User Datagram Protocol, Src Port: " + sport + ", Dst Port: " + dport, "udp", at,
+             at == FrameItem::kNoBytes ? 0 : 8);
+  const bool inFrame = at != FrameItem::kNoBytes;
+  tree.item(1, "Source Port: " + sport, within(at, 0), inFrame ? 2 : 0, "udp.srcport", sport);
+  tree.item(1, "Destination Port: " + dport, within(at, 2), inFrame ? 2 : 0, "udp.dstport", dport);
+  const std::string length = std::to_string(be16(header + 4));
+  tree.item(1, "Length: " + length, within(at, 4), inFrame ? 2 : 0, "udp.length", length);
+  const uint32_t checksum = be16(header + 6);
+  if (checksum == 0) {
+    tree.item(1, "Checksum: 0x0000 [zero-value ignored]", within(at, 6), inFrame ? 2 : 0);
+    tree.generated(1, "Checksum Status: Not present");
+  } else {
+    tree.item(1, "Checksum: " + hexNumber(checksum, 4) + " [unverified]", within(at, 6), inFrame ? 2 : 0);
+    tree.generated(1, "Checksum Status: Unverified");
+  }
+  if (stream) {
+    tree.generated(1, "Stream index: " + std::to_string(stream->index));
+    tree.generated(1, "Timestamps");
+    tree.generated(2, "Time since first frame: " + secondsText(pkt.ts_ns - stream->first_ns));
+    tree.generated(2, "Time since previous frame: " + secondsText(pkt.ts_ns - stream->previous_ns));
+  }
+  const uint32_t payload = pkt.payload_reported_len;
+  tree.item(1, "UDP payload (" + std::to_string(payload) + (payload == 1 ? " byte)" : " bytes)"),
+            within(at, 8), inFrame ? std::min(payload, pkt.payload_len) : 0);
+}
+
+}  // namespace rudp

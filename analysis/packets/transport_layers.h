@@ -1,0 +1,17 @@
+// The transport layers of the details tree as tshark -V prints them.
+#pragma once
+#include <optional>
+
+#include "core/packet.h"
+#include "packets/conversation_streams.h"
+#include "packets/layer_tree.h"
+
+namespace rudp {
+
+// The UDP header at `at` (kNoBytes: in a reassembled datagram, whose header
+// is `header`). `stream`: the frame's place in its conversation, when the
+// frames before it were seen (in order); without it the stream lines are left out.
+void addUdpLayer(LayerTree& tree, uint32_t at, const uint8_t* header, const DecodedPacket& pkt,
+                 const std::optional<StreamPosition>& stream);
+
+}  // namespace rudp
