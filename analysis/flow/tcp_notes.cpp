@@ -160,12 +160,22 @@ TcpNotes TcpNoteTracker::frame(int64_t conn, Direction dir, uint64_t frame, int6
   Flow& rev = c.flow[1 - d];
   TcpNotes out;
   portReuse(c, fwd, tcp, out);
+  if (details_) streamDetails(c, !c.started, tcp, payloadLen, tsNs);
   if (!payloadLen) return out;
   baseSeqs(fwd, rev, tcp);
   out.bases = {true, fwd.base_seq, rev.base_seq};
   const Segment s{frame, tsNs, tcp.seq, tcp.ack, *payloadLen, tcp.window, tcp.flags};
+  // Wireshark's RTO of a retransmission: from its oldest unacked segment, else the last new data.
+  const bool olderData = !fwd.unacked.empty();
+  const Flow::Unacked oldest =
+      olderData ? fwd.unacked.front() : Flow::Unacked{fwd.next_seq_frame, 0, 0, fwd.next_seq_ns};
   analyze(c, fwd, rev, s, out);
   afterHeader(c, fwd, rev, tcp, tsNs);
+  if (details_) {
+    last_details_.rto_ns = (out.flags & TcpNotes::Retransmission) ? tsNs - oldest.ns : 0;
+    last_details_.rto_frame = oldest.frame;
+    seqAckDetails(c, fwd, rev, s, tcp, out);
+  }
   return out;
 }
 
@@ -302,6 +312,7 @@ void TcpNoteTracker::advance(Flow& fwd, const Segment& s, uint16_t notes) {
   if ((seqAfter(s.end(), fwd.next_seq) || !fwd.next_seq) && !probe) {
     fwd.next_seq = s.end();
     fwd.next_seq_ns = s.ns;
+    fwd.next_seq_frame = s.frame;
   }
   if ((s.seq == fwd.max_seq_to_be_acked || !fwd.max_seq_to_be_acked) && !probe)
     fwd.max_seq_to_be_acked = fwd.next_seq;
@@ -331,6 +342,91 @@ void TcpNoteTracker::afterHeader(Conversation& c, Flow& fwd, Flow& rev, const Tc
   } else if (ack && rev.win_scale == -2) {
     fwd.win_scale = -2;
   }
+}
+
+// tcp.stream, its times and the conversation's completeness as tshark's
+// one pass shows them: as of the frames before this one.
+void TcpNoteTracker::streamDetails(Conversation& c, bool fresh, const TcpHeader& tcp,
+                                   std::optional<uint32_t> len, int64_t ns) {
+  enum : uint8_t { kSynSent = 1, kSynAck = 2, kAckSeen = 4, kData = 8, kFinSeen = 16, kRstSeen = 32 };
+  TcpFrameDetails& out = last_details_;
+  out = TcpFrameDetails{};
+  if (fresh) {
+    c.started = true;
+    c.stream = streams_++;
+    c.first_ns = c.last_ns = ns;
+  }
+  out.stream = c.stream;
+  out.stream_first_ns = c.first_ns;
+  out.stream_previous_ns = c.last_ns;
+  out.completeness = c.completeness;
+  c.last_ns = ns;
+  const uint8_t synAck = tcp.flags & (kSyn | kAck);
+  const bool data = len.value_or(0) > 0;
+  if (fresh) {
+    if (synAck == kSyn) c.completeness |= kSynSent | (data ? kData : 0);
+    return;
+  }
+  if (synAck == (kSyn | kAck)) c.completeness |= kSynAck;
+  if (synAck == kAck) c.completeness |= data ? kData : kAckSeen;
+  if ((tcp.flags & (kFin | kAck)) == (kFin | kAck)) c.completeness |= kFinSeen;
+  if (tcp.flags & kRst) c.completeness |= kRstSeen;
+}
+
+// The rest of Wireshark's SEQ/ACK analysis of a segment, after its notes:
+// it joins the sender's unacked segments, its ack removes the peer's it
+// covers (the ack's RTT when it matches one exactly), and the bytes in
+// flight are the span of the sender's unacked ones less the peer's SACKed bytes.
+void TcpNoteTracker::seqAckDetails(const Conversation& c, Flow& fwd, Flow& rev, const Segment& s,
+                                   const TcpHeader& tcp, const TcpNotes& notes) {
+  constexpr size_t kMaxUnacked = 10000;  // Wireshark's TCP_MAX_UNACKED_SEGMENTS
+  TcpFrameDetails& out = last_details_;
+  if (s.has(kAck)) rev.valid_bif = true;
+  if (notes.flags & TcpNotes::LostSegment) fwd.valid_bif = false;
+  if ((s.len || s.has(kSyn | kFin)) && fwd.unacked.size() < kMaxUnacked)
+    fwd.unacked.push_back({s.frame, s.seq, s.end(), s.ns});
+  // Newest first, as Wireshark walks its list: the oldest exact match wins.
+  for (size_t i = rev.unacked.size(); i-- > 0;) {
+    Flow::Unacked& u = rev.unacked[i];
+    if (s.ack == u.next_seq) {
+      out.acks_frame = u.frame;
+      out.ack_rtt_ns = s.ns - u.ns;
+    } else if (seqAfter(s.ack, u.seq) && seqAtOrBefore(s.ack, u.next_seq)) {
+      u.seq = s.ack;
+      continue;
+    } else if (seqAfter(u.next_seq, s.ack)) {
+      continue;
+    }
+    rev.unacked.erase(rev.unacked.begin() + std::ptrdiff_t(i));
+  }
+  const bool bif = s.len != 0 && !fwd.unacked.empty() && fwd.valid_bif;
+  if (bif) {
+    uint32_t first = fwd.unacked.front().seq - fwd.base_seq,
+             last = fwd.unacked.front().next_seq - fwd.base_seq;
+    for (const Flow::Unacked& u : fwd.unacked) {
+      first = std::min(first, u.seq - fwd.base_seq);
+      last = std::max(last, u.next_seq - fwd.base_seq);
+    }
+    const uint32_t inFlight = last - first - rev.sacked;
+    if (inFlight > 0 && inFlight < 2'000'000'000)
+      out.bytes_in_flight = inFlight - (s.has(kSyn | kFin) ? 1 : 0);
+    // Bytes since the last PSH: a PSH segment ends a run, the one after starts the next.
+    const bool push = s.flags & 0x08;
+    const bool restart = fwd.push_set_last;
+    fwd.push_bytes_sent = restart ? s.len : fwd.push_bytes_sent + s.len;
+    fwd.push_set_last = push;
+    out.push_bytes_sent = fwd.push_bytes_sent;
+  }
+  fwd.sacked = 0;
+  for (int i = 0; i < std::min<int>(tcp.options.sack_block_count, 3); ++i)
+    fwd.sacked += tcp.options.sack_blocks[size_t(i)].second - tcp.options.sack_blocks[size_t(i)].first;
+  if (s.has(kFin)) {
+    out.closing_initiator = !rev.closing;
+    fwd.closing = fwd.closing || !rev.closing;
+  }
+  out.analysis = notes.flags || out.acks_frame || bif;
+  out.initial_rtt_ns = c.first_rtt_ns;
+  out.win_scale = fwd.win_scale;
 }
 
 }  // namespace rudp

@@ -109,8 +109,30 @@ bool tcpNoteFieldHasNumber(size_t i);
 // a field without one) to `out` and returns how many.
 int tcpNoteFieldValues(size_t i, const TcpNotes& notes, uint64_t (&out)[3]);
 
+// What Wireshark's details tree shows of a TCP frame beyond its notes
+// (packet-tcp.c's SEQ/ACK analysis, stream and conversation items), worked
+// out from its list of unacknowledged segments per direction.
+struct TcpFrameDetails {
+  uint64_t stream = 0;  // tcp.stream: conversations in order of their first frame
+  int64_t stream_first_ns = 0, stream_previous_ns = 0;
+  uint8_t completeness = 0;        // tcp.completeness as of the frames before this one
+  bool analysis = false;           // the frame has a SEQ/ACK analysis (tcp.analysis)
+  uint64_t acks_frame = 0;         // tcp.analysis.acks_frame; 0: none
+  int64_t ack_rtt_ns = 0;          // tcp.analysis.ack_rtt, with acks_frame; 0: not shown
+  int64_t initial_rtt_ns = 0;      // tcp.analysis.initial_rtt; 0: not known yet
+  uint32_t bytes_in_flight = 0;    // tcp.analysis.bytes_in_flight; 0: not shown
+  uint32_t push_bytes_sent = 0;    // tcp.analysis.push_bytes_sent, shown with bytes in flight
+  int64_t rto_ns = 0;              // tcp.analysis.rto, of a retransmission; 0: none
+  uint64_t rto_frame = 0;          // tcp.analysis.rto_frame
+  int win_scale = -1;              // the sender's window scale: -1 unknown, -2 none
+  bool closing_initiator = false;  // a FIN before the peer's (else one answering it)
+};
+
 class TcpNoteTracker {
  public:
+  // `details`: also keep the unacknowledged segments and what
+  // TcpFrameDetails needs (the details tree; the ingest does without).
+  explicit TcpNoteTracker(bool details = false) : details_(details) {}
   // Every TCP frame of a connection in capture order; `payloadLen` is the
   // segment's length as its IP header claims it (tshark's tcp.len), none
   // when the header is longer than the IP payload (then only a SYN's port
@@ -123,6 +145,8 @@ class TcpNoteTracker {
   TcpNotes packet(int64_t conn, Direction dir, const DecodedPacket& pkt);
   // The connection will see no more frames.
   void close(int64_t conn) { conversations_.erase(conn); }
+  // The last frame's details (with `details`).
+  const TcpFrameDetails& lastDetails() const { return last_details_; }
 
  private:
   // One direction's state, as Wireshark keeps it (0 = not seen yet, as there).
@@ -140,11 +164,28 @@ class TcpNoteTracker {
     uint16_t last_notes = 0;
     int win_scale = -1;  // -1: unknown, -2: no scaling
     bool first_ack = false;
+    // With `details`: Wireshark's unacked segments (newest first), bytes in flight and SACK blocks.
+    struct Unacked {
+      uint64_t frame;
+      uint32_t seq, next_seq;
+      int64_t ns;
+    };
+    std::vector<Unacked> unacked;  // oldest first
+    uint64_t next_seq_frame = 0;
+    bool valid_bif = false, push_set_last = false;
+    uint32_t push_bytes_sent = 0;
+    uint32_t sacked = 0;   // bytes the last frame's SACK blocks cover
+    bool closing = false;  // sent the first FIN
   };
   struct Conversation {
     Flow flow[2];
     int64_t last_syn_ns = 0;
     int64_t first_rtt_ns = 0;  // from the SYN to the first pure ACK
+    // With `details`:
+    bool started = false;
+    uint64_t stream = 0;
+    int64_t first_ns = 0, last_ns = 0;
+    uint8_t completeness = 0;
   };
   struct Segment;
 
@@ -156,7 +197,14 @@ class TcpNoteTracker {
                         TcpNotes& out);
   static void advance(Flow& fwd, const Segment& s, uint16_t notes);
   static void afterHeader(Conversation& c, Flow& fwd, Flow& rev, const TcpHeader& tcp, int64_t tsNs);
+  void streamDetails(Conversation& c, bool fresh, const TcpHeader& tcp, std::optional<uint32_t> len,
+                     int64_t ns);
+  void seqAckDetails(const Conversation& c, Flow& fwd, Flow& rev, const Segment& s, const TcpHeader& tcp,
+                     const TcpNotes& notes);
 
+  bool details_;
+  uint64_t streams_ = 0;
+  TcpFrameDetails last_details_;
   std::unordered_map<int64_t, Conversation> conversations_;
 };
 
@@ -165,8 +213,10 @@ class TcpNoteTracker {
 // Wireshark finds it, and is never closed.
 class TcpNotesByPair {
  public:
+  explicit TcpNotesByPair(bool details = false) : tracker_(details) {}
   // No notes for a frame that is not TCP.
   TcpNotes packet(const DecodedPacket& pkt);
+  const TcpFrameDetails& lastDetails() const { return tracker_.lastDetails(); }
 
  private:
   std::map<std::pair<Endpoint, Endpoint>, int64_t> ids_;  // lower endpoint first

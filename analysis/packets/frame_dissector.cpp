@@ -137,7 +137,8 @@ struct FrameDissector::Impl {
   FilterFrameSequence sequence;
   FilterFrame last;
   TcpNotes last_notes;
-  TcpNotesByPair in_order_notes;  // for frames read in order
+  TcpNotesByPair in_order_notes{true};  // for frames read in order, with the details tree's analysis
+  std::optional<TcpFrameDetails> last_tcp_details;  // the last frame's, when read in order
   int64_t first_ts_ns;
   std::optional<FieldPrinter> field_columns;
   std::string field_line;
@@ -233,8 +234,12 @@ void FrameDissector::Impl::layerItems(const RawPacket& raw, std::optional<uint32
   }
   const TcpSeqBases& bases = last_notes.bases;
   const bool relative = host.tcpRelativeSequenceNumbers();
+  in.tcp.notes = last_notes;
+  in.tcp.relative = relative;
+  in.tcp.ack_raw = pkt.tcp.ack;
+  in.tcp.details = last_tcp_details ? &*last_tcp_details : nullptr;
   if (pkt.l4 == L4::TCP)
-    in.tcp_summary =
+    in.tcp.summary =
         "Seq: " + std::to_string(tcpShownSeq(pkt.tcp, bases, relative)) +
         ((pkt.tcp.flags & 0x10) ? ", Ack: " + std::to_string(tcpShownAck(pkt.tcp, bases, relative)) : "") +
         ", Len: " + std::to_string(pkt.payload_reported_len);
@@ -322,6 +327,8 @@ DissectedFrame FrameDissector::dissectFrame(const RawPacket& raw, bool withItems
   d->res.clear();
   if (d->pkt.l4 == L4::UDP) d->host.dissectUdp(d->pkt, true, d->res, withItems);
   d->last_notes = storedNotes ? *storedNotes : d->in_order_notes.packet(d->pkt);
+  const bool tcpInOrder = !storedNotes && d->pkt.l4 == L4::TCP;
+  d->last_tcp_details = tcpInOrder ? std::optional(d->in_order_notes.lastDetails()) : std::nullopt;
   const bool stream = !storedNotes && d->pkt.l4 != L4::None;
   d->last_stream = stream ? std::optional<StreamPosition>(d->in_order_streams.next(d->pkt)) : std::nullopt;
   d->last_notes.bases.known = d->last_notes.bases.known && tcpSegmentAnalysed(d->pkt);

@@ -67,11 +67,13 @@ std::string encapsulationText(int dlt) {
 void addFrameLayer(LayerTree& tree, const FrameFacts& facts) {
   const RawPacket& raw = *facts.raw;
   const FrameTimes& t = facts.times;
-  std::string summary = "Frame " + std::to_string(raw.frame) + ": " + std::to_string(raw.origlen) + " bytes on wire (" +
-            std::to_string(uint64_t(raw.origlen) * 8) + " bits), " + std::to_string(raw.caplen) +
-            " bytes captured (" + std::to_string(uint64_t(raw.caplen) * 8) + " bits)";
+  std::string summary = "Frame " + std::to_string(raw.frame) + ": " + std::to_string(raw.origlen) +
+                        " bytes on wire (" + std::to_string(uint64_t(raw.origlen) * 8) + " bits), " +
+                        std::to_string(raw.caplen) + " bytes captured (" +
+                        std::to_string(uint64_t(raw.caplen) * 8) + " bits)";
   const std::string interface = raw.interface_name ? raw.interface_name : "unknown";
-  if (raw.interface_id >= 0) summary += " on interface " + interface + ", id " + std::to_string(raw.interface_id);
+  if (raw.interface_id >= 0)
+    summary += " on interface " + interface + ", id " + std::to_string(raw.interface_id);
   tree.layer(std::move(summary), "frame", 0, raw.caplen);
   if (raw.interface_id >= 0) {
     tree.item(1, "Section number: 1");

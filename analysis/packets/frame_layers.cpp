@@ -21,14 +21,18 @@ std::string dataLabel(uint32_t bytes) {
 // link header, no tunnel in between, its fixed part captured.
 bool ipv4Readable(const LayerTree& tree, const DecodedPacket& pkt, std::optional<uint32_t> ipStart) {
   return ipStart && pkt.outer_count == 0 && pkt.l3 == L3::IPv4 && tree.captured(*ipStart, 20) &&
-         (tree.number(*ipStart, 1) >> 4) == 4 && tree.captured(*ipStart, uint32_t(tree.number(*ipStart, 1) & 15) * 4);
+         (tree.number(*ipStart, 1) >> 4) == 4 &&
+         tree.captured(*ipStart, uint32_t(tree.number(*ipStart, 1) & 15) * 4);
 }
 
 // The IP packet's end in the frame (IPv4's total length), for Ethernet's padding.
-std::optional<uint32_t> ipEnd(const LayerTree& tree, const DecodedPacket& pkt, std::optional<uint32_t> ipStart) {
+std::optional<uint32_t> ipEnd(const LayerTree& tree, const DecodedPacket& pkt,
+                              std::optional<uint32_t> ipStart) {
   if (!ipStart || pkt.outer_count != 0 || !tree.captured(*ipStart, 4)) return std::nullopt;
-  if (pkt.l3 == L3::IPv4 && (tree.number(*ipStart, 1) >> 4) == 4) return *ipStart + uint32_t(tree.number(*ipStart + 2, 2));
-  if (pkt.l3 == L3::IPv6 && tree.captured(*ipStart, 6)) return *ipStart + 40 + uint32_t(tree.number(*ipStart + 4, 2));
+  if (pkt.l3 == L3::IPv4 && (tree.number(*ipStart, 1) >> 4) == 4)
+    return *ipStart + uint32_t(tree.number(*ipStart + 2, 2));
+  if (pkt.l3 == L3::IPv6 && tree.captured(*ipStart, 6))
+    return *ipStart + 40 + uint32_t(tree.number(*ipStart + 4, 2));
   return std::nullopt;
 }
 
@@ -44,25 +48,33 @@ void ipLayers(LayerTree& tree, const LayerInputs& in, std::optional<uint32_t> ip
   }
   if (pkt.l3 != L3::IPv4 && pkt.l3 != L3::IPv6) return;
   // Tunnels and IPv6: their summary line.
-  const bool known = ipStart && pkt.outer_count == 0 && transportAt != FrameItem::kNoBytes && transportAt > *ipStart;
-  tree.layer((pkt.l3 == L3::IPv4 ? "Internet Protocol Version 4, Src: " : "Internet Protocol Version 6, Src: ") +
-                 pkt.src.toString() + ", Dst: " + pkt.dst.toString(),
-             pkt.l3 == L3::IPv4 ? "ip" : "ipv6", known ? *ipStart : FrameItem::kNoBytes,
-             known ? transportAt - *ipStart : 0);
+  const bool known =
+      ipStart && pkt.outer_count == 0 && transportAt != FrameItem::kNoBytes && transportAt > *ipStart;
+  tree.layer(
+      (pkt.l3 == L3::IPv4 ? "Internet Protocol Version 4, Src: " : "Internet Protocol Version 6, Src: ") +
+          pkt.src.toString() + ", Dst: " + pkt.dst.toString(),
+      pkt.l3 == L3::IPv4 ? "ip" : "ipv6", known ? *ipStart : FrameItem::kNoBytes,
+      known ? transportAt - *ipStart : 0);
 }
 
 void transportLayer(LayerTree& tree, const LayerInputs& in, uint32_t at) {
   const DecodedPacket& pkt = *in.pkt;
   if (pkt.l4 == L4::UDP) {
     const uint8_t* header = at != FrameItem::kNoBytes ? tree.at(at) : pkt.payload ? pkt.payload - 8 : nullptr;
-    if (header && pkt.outer_count == 0) return addUdpLayer(tree, pkt.ip_reassembled ? FrameItem::kNoBytes : at, header, pkt, in.stream);
-    tree.layer("User Datagram Protocol, Src Port: " + std::to_string(pkt.sport) + ", Dst Port: " +
-                   std::to_string(pkt.dport), "udp", at, 8);
+    if (header && pkt.outer_count == 0)
+      return addUdpLayer(tree, pkt.ip_reassembled ? FrameItem::kNoBytes : at, header, pkt, in.stream);
+    tree.layer("User Datagram Protocol, Src Port: " + std::to_string(pkt.sport) +
+                   ", Dst Port: " + std::to_string(pkt.dport),
+               "udp", at, 8);
   }
-  if (pkt.l4 == L4::TCP)
-    tree.layer("Transmission Control Protocol, Src Port: " + std::to_string(pkt.sport) + ", Dst Port: " +
-                   std::to_string(pkt.dport) + ", " + in.tcp_summary,
-               "tcp", at, pkt.tcp.header_len);
+  if (pkt.l4 != L4::TCP) return;
+  // The whole header in the frame, no tunnel before it: expanded.
+  if (at != FrameItem::kNoBytes && pkt.outer_count == 0 && pkt.tcp.extent == TcpHeader::Extent::Whole &&
+      tree.captured(at, pkt.tcp.header_len))
+    return addTcpLayer(tree, at, tree.at(at), pkt, in.tcp);
+  tree.layer("Transmission Control Protocol, Src Port: " + std::to_string(pkt.sport) +
+                 ", Dst Port: " + std::to_string(pkt.dport) + ", " + in.tcp.summary,
+             "tcp", at, pkt.tcp.header_len);
 }
 
 }  // namespace
@@ -81,7 +93,8 @@ void addLayerItems(const LayerInputs& in, std::vector<FrameItem>& items) {
   // An IPv4 fragment held for reassembly: tshark shows its bytes as Data.
   const std::optional<uint32_t> ip = link.ip_start;
   if (pkt.ip_fragment && pkt.l3 == L3::IPv4 && ip && tree.captured(*ip, 20)) {
-    const uint32_t headerLen = uint32_t(tree.number(*ip, 1) & 15) * 4, total = uint32_t(tree.number(*ip + 2, 2));
+    const uint32_t headerLen = uint32_t(tree.number(*ip, 1) & 15) * 4,
+                   total = uint32_t(tree.number(*ip + 2, 2));
     if (total > headerLen) {
       tree.layer(dataLabel(total - headerLen), "data", *ip + headerLen, total - headerLen);
       if (tree.captured(*ip + headerLen, total - headerLen)) {
@@ -91,7 +104,8 @@ void addLayerItems(const LayerInputs& in, std::vector<FrameItem>& items) {
       }
     }
   }
-  if (!pkt.error.empty()) layers.push_back(FrameItem{"[Malformed: " + pkt.error + "]", 0, FrameItem::kNoBytes, 0, {}, {}});
+  if (!pkt.error.empty())
+    layers.push_back(FrameItem{"[Malformed: " + pkt.error + "]", 0, FrameItem::kNoBytes, 0, {}, {}});
   for (const std::string& lua : in.lua_layers) tree.protocol(lua);
   if (in.data) tree.protocol("data");
 
@@ -103,7 +117,8 @@ void addLayerItems(const LayerInputs& in, std::vector<FrameItem>& items) {
 
 void addDataLayer(const DecodedPacket& pkt, std::optional<uint32_t> payload, std::vector<FrameItem>& items) {
   const uint32_t n = pkt.payload_len;
-  items.push_back(FrameItem{dataLabel(n), 0, payload.value_or(FrameItem::kNoBytes), payload ? n : 0, "data", {}});
+  items.push_back(
+      FrameItem{dataLabel(n), 0, payload.value_or(FrameItem::kNoBytes), payload ? n : 0, "data", {}});
   items.push_back(FrameItem{"Data: " + hexBytes(pkt.payload, n), 1, payload.value_or(FrameItem::kNoBytes),
                             payload ? n : 0, "data.data", hexBytes(pkt.payload, n, false)});
   items.push_back(FrameItem{"[Length: " + std::to_string(n) + "]", 1, FrameItem::kNoBytes, 0, "data.len",

@@ -1,5 +1,5 @@
 // The built-in layers of a frame's details tree, as tshark -V prints them:
-// Frame, the link layers, IP, UDP (expanded) and TCP (its summary line),
+// Frame, the link layers, IP, UDP and TCP,
 // then the Data layer of a payload no Lua protocol takes. The Lua protocols'
 // items go between the two (FrameDissector adds them).
 #pragma once
@@ -13,13 +13,14 @@
 #include "packets/frame_dissector.h"
 #include "packets/frame_time.h"
 #include "packets/ip_layers.h"
+#include "packets/tcp_layer.h"
 
 namespace rudp {
 
 // The built-in layers whose items the tree has, by tshark's names (what
 // `decode -V -O` can expand).
-inline constexpr std::array<std::string_view, 11> kBuiltinLayers = {
-    "frame", "eth", "vlan", "ieee8021ad", "sll", "null", "raw", "ip", "ipv6", "udp", "data"};
+inline constexpr std::array<std::string_view, 12> kBuiltinLayers = {
+    "frame", "eth", "vlan", "ieee8021ad", "sll", "null", "raw", "ip", "ipv6", "udp", "tcp", "data"};
 
 struct LayerInputs {
   const RawPacket* raw = nullptr;
@@ -29,9 +30,9 @@ struct LayerInputs {
   FrameTimes times;
   std::optional<StreamPosition> stream;  // known when the frames before were read
   IpLayerFacts ip;                       // reassembly
-  std::string tcp_summary;               // "Seq: 1, Ack: 1, Len: 0"
-  std::vector<std::string> lua_layers;   // as frame.protocols names them
-  bool data = false;                     // the payload goes to Wireshark's data dissector
+  TcpLayerFacts tcp;
+  std::vector<std::string> lua_layers;  // as frame.protocols names them
+  bool data = false;                    // the payload goes to Wireshark's data dissector
 };
 
 // The layers up to the transport's, in the items' order.

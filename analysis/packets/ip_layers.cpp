@@ -268,70 +268,14 @@ const char* const kIpProtocolNames[256] = {
     "Unknown",
 };
 const char* const kDscpShort[64] = {
-    "CS0",
-    "LE",
-    "Unknown",
-    "Unknown",
-    "Unknown",
-    "Unknown",
-    "Unknown",
-    "Unknown",
-    "CS1",
-    "Unknown",
-    "AF11",
-    "Unknown",
-    "AF12",
-    "Unknown",
-    "AF13",
-    "Unknown",
-    "CS2",
-    "Unknown",
-    "AF21",
-    "Unknown",
-    "AF22",
-    "Unknown",
-    "AF23",
-    "Unknown",
-    "CS3",
-    "Unknown",
-    "AF31",
-    "Unknown",
-    "AF32",
-    "Unknown",
-    "AF33",
-    "Unknown",
-    "CS4",
-    "Unknown",
-    "AF41",
-    "Unknown",
-    "AF42",
-    "Unknown",
-    "AF43",
-    "Unknown",
-    "CS5",
-    "Unknown",
-    "Unknown",
-    "Unknown",
-    "VOICE-ADMIT",
-    "Unknown",
-    "EF PHB",
-    "Unknown",
-    "CS6",
-    "Unknown",
-    "Unknown",
-    "Unknown",
-    "Unknown",
-    "Unknown",
-    "Unknown",
-    "Unknown",
-    "CS7",
-    "Unknown",
-    "Unknown",
-    "Unknown",
-    "Unknown",
-    "Unknown",
-    "Unknown",
-    "Unknown",
+    "CS0", "LE",      "Unknown", "Unknown", "Unknown",     "Unknown", "Unknown", "Unknown",
+    "CS1", "Unknown", "AF11",    "Unknown", "AF12",        "Unknown", "AF13",    "Unknown",
+    "CS2", "Unknown", "AF21",    "Unknown", "AF22",        "Unknown", "AF23",    "Unknown",
+    "CS3", "Unknown", "AF31",    "Unknown", "AF32",        "Unknown", "AF33",    "Unknown",
+    "CS4", "Unknown", "AF41",    "Unknown", "AF42",        "Unknown", "AF43",    "Unknown",
+    "CS5", "Unknown", "Unknown", "Unknown", "VOICE-ADMIT", "Unknown", "EF PHB",  "Unknown",
+    "CS6", "Unknown", "Unknown", "Unknown", "Unknown",     "Unknown", "Unknown", "Unknown",
+    "CS7", "Unknown", "Unknown", "Unknown", "Unknown",     "Unknown", "Unknown", "Unknown",
 };
 const char* const kDscpLong[64] = {
     "Default",
@@ -430,11 +374,14 @@ void ipv4Options(LayerTree& tree, uint32_t at, uint32_t length) {
   std::string names;
   for (uint32_t o = at; o < at + length;) {
     const unsigned type = unsigned(tree.number(o, 1));
-    const uint32_t len = (type == 0 || type == 1) ? 1 : std::max<uint32_t>(2, uint32_t(tree.number(o + 1, 1)));
+    const uint32_t len =
+        (type == 0 || type == 1) ? 1 : std::max<uint32_t>(2, uint32_t(tree.number(o + 1, 1)));
     options.emplace_back(o, std::min(len, at + length - o));
     names += ", ";
-    names += type == 148 ? "Router Alert" : type == 1 ? "No-Operation (NOP)" : type == 0 ? "End of Options List (EOL)"
-                                                                                       : "Unknown";
+    names += type == 148 ? "Router Alert"
+             : type == 1 ? "No-Operation (NOP)"
+             : type == 0 ? "End of Options List (EOL)"
+                         : "Unknown";
     o += len;
     if (type == 0) break;
   }
@@ -443,7 +390,8 @@ void ipv4Options(LayerTree& tree, uint32_t at, uint32_t length) {
     const unsigned type = unsigned(tree.number(o, 1));
     if (type != 148 || len != 4) continue;
     const unsigned value = unsigned(tree.number(o + 2, 2));
-    const std::string alert = value == 0 ? "Router shall examine packet (0)" : "Reserved (" + std::to_string(value) + ")";
+    const std::string alert =
+        value == 0 ? "Router shall examine packet (0)" : "Reserved (" + std::to_string(value) + ")";
     tree.item(2, "IP Option - Router Alert (4 bytes): " + alert, o, 4);
     tree.item(3, "Type: 148", o, 1);
     tree.bits(4, o, 1, 0x80, "Copy on fragmentation: Yes");
@@ -466,7 +414,8 @@ void reassembly(LayerTree& tree, const char* family, std::vector<IpFragmentPiece
                         " bytes): " + list);
   for (const IpFragmentPiece& p : pieces)
     tree.generated(2, "Frame: " + std::to_string(p.frame) + ", payload: " + std::to_string(p.offset) + "-" +
-                          std::to_string(p.offset + p.length - 1) + " (" + std::to_string(p.length) + " bytes)");
+                          std::to_string(p.offset + p.length - 1) + " (" + std::to_string(p.length) +
+                          " bytes)");
   tree.generated(2, "Fragment count: " + std::to_string(pieces.size()));
   tree.generated(2, std::string("Reassembled ") + family + " length: " + std::to_string(total));
   if (data) tree.generated(2, std::string("Reassembled ") + family + " data: " + hexBytes(data, total));
@@ -485,7 +434,8 @@ uint32_t ipv6Option(LayerTree& tree, uint32_t o, uint32_t end) {
   tree.bits(4, o, 1, 0x1f, "Low-Order Bits: " + hexNumber(type & 0x1f, 2));
   if (type == 0) return 1;
   tree.item(3, "Length: " + std::to_string(len - 2), o + 1, 1);
-  if (type == 1 && tree.captured(o + 2, len - 2)) tree.item(3, "PadN: " + hexBytes(tree.at(o + 2), len - 2), o + 2, len - 2);
+  if (type == 1 && tree.captured(o + 2, len - 2))
+    tree.item(3, "PadN: " + hexBytes(tree.at(o + 2), len - 2), o + 2, len - 2);
   return len;
 }
 
@@ -524,9 +474,11 @@ void addIpv6Layer(LayerTree& tree, uint32_t at, const IpLayerFacts& facts, uint3
   const unsigned tc = unsigned(tree.number(at, 2) >> 4 & 0xff);
   tree.bits(1, at, 4, 0x0ff00000, "Traffic Class: " + hexNumber(tc, 2) + " " + dsSummary(tc));
   tree.bits(2, at, 4, 0x0fc00000,
-            "Differentiated Services Codepoint: " + std::string(kDscpLong[tc >> 2]) + " (" + std::to_string(tc >> 2) + ")");
+            "Differentiated Services Codepoint: " + std::string(kDscpLong[tc >> 2]) + " (" +
+                std::to_string(tc >> 2) + ")");
   tree.bits(2, at, 4, 0x00300000,
-            "Explicit Congestion Notification: " + std::string(kEcnLong[tc & 3]) + " (" + std::to_string(tc & 3) + ")");
+            "Explicit Congestion Notification: " + std::string(kEcnLong[tc & 3]) + " (" +
+                std::to_string(tc & 3) + ")");
   tree.bits(1, at + 1, 3, 0x0fffff, "Flow Label: " + hexNumber(tree.number(at + 1, 3) & 0xfffff, 5));
   tree.item(1, "Payload Length: " + std::to_string(tree.number(at + 4, 2)), at + 4, 2);
   unsigned next = unsigned(tree.number(at + 6, 1));
@@ -553,14 +505,16 @@ void addIpv4Layer(LayerTree& tree, uint32_t at, const IpLayerFacts& facts) {
   const std::string src = dottedQuad(tree.at(at + 12)), dst = dottedQuad(tree.at(at + 16));
   tree.layer("Internet Protocol Version 4, Src: " + src + ", Dst: " + dst, "ip", at, hl);
   tree.bits(1, at, 1, 0xf0, "Version: 4");
-  tree.bits(1, at, 1, 0x0f, "Header Length: " + std::to_string(hl) + " bytes (" + std::to_string(hl / 4) + ")");
+  tree.bits(1, at, 1, 0x0f,
+            "Header Length: " + std::to_string(hl) + " bytes (" + std::to_string(hl / 4) + ")");
   const unsigned ds = unsigned(tree.number(at + 1, 1));
   tree.item(1, "Differentiated Services Field: " + hexNumber(ds, 2) + " " + dsSummary(ds), at + 1, 1);
   tree.bits(2, at + 1, 1, 0xfc,
             "Differentiated Services Codepoint: " + std::string(kDscpLong[ds >> 2]) + " (" +
                 std::to_string(ds >> 2) + ")");
   tree.bits(2, at + 1, 1, 0x03,
-            "Explicit Congestion Notification: " + std::string(kEcnLong[ds & 3]) + " (" + std::to_string(ds & 3) + ")");
+            "Explicit Congestion Notification: " + std::string(kEcnLong[ds & 3]) + " (" +
+                std::to_string(ds & 3) + ")");
   tree.item(1, "Total Length: " + std::to_string(tree.number(at + 2, 2)), at + 2, 2);
   const uint64_t id = tree.number(at + 4, 2);
   tree.item(1, "Identification: " + hexNumber(id, 4, true), at + 4, 2, "ip.id", hexNumber(id, 4));
@@ -569,12 +523,14 @@ void addIpv4Layer(LayerTree& tree, uint32_t at, const IpLayerFacts& facts) {
   tree.bits(2, at + 6, 1, 0x80, "Reserved bit: " + setText(flags & 4));
   tree.bits(2, at + 6, 1, 0x40, "Don't fragment: " + setText(flags & 2));
   tree.bits(2, at + 6, 1, 0x20, "More fragments: " + setText(flags & 1));
-  tree.bits(1, at + 6, 2, 0x1fff, "Fragment Offset: " + std::to_string((tree.number(at + 6, 2) & 0x1fff) * 8));
+  tree.bits(1, at + 6, 2, 0x1fff,
+            "Fragment Offset: " + std::to_string((tree.number(at + 6, 2) & 0x1fff) * 8));
   const std::string ttl = std::to_string(tree.number(at + 8, 1));
   tree.item(1, "Time to Live: " + ttl, at + 8, 1, "ip.ttl", ttl);
   const unsigned proto = unsigned(tree.number(at + 9, 1));
   tree.item(1, "Protocol: " + ipProtocolText(proto), at + 9, 1, "ip.proto", std::to_string(proto));
-  tree.item(1, "Header Checksum: " + hexNumber(tree.number(at + 10, 2), 4) + " [validation disabled]", at + 10, 2);
+  tree.item(1, "Header Checksum: " + hexNumber(tree.number(at + 10, 2), 4) + " [validation disabled]",
+            at + 10, 2);
   tree.generated(1, "Header checksum status: Unverified");
   tree.item(1, "Source Address: " + src, at + 12, 4, "ip.src", src);
   tree.item(1, "Destination Address: " + dst, at + 16, 4, "ip.dst", dst);

@@ -32,14 +32,16 @@ void LayerTree::protocol(std::string_view proto) {
   protocols_ += proto;
 }
 
-void LayerTree::item(uint16_t depth, std::string label, uint32_t offset, uint32_t length, std::string_view field,
-                     std::string value) {
+void LayerTree::item(uint16_t depth, std::string label, uint32_t offset, uint32_t length,
+                     std::string_view field, std::string value) {
   const bool known = !field.empty() && filterKnows(field);
-  items_.push_back(FrameItem{std::move(label), depth, offset, length, known ? std::string(field) : std::string(),
+  items_.push_back(FrameItem{std::move(label), depth, offset, length,
+                             known ? std::string(field) : std::string(),
                              known ? std::move(value) : std::string()});
 }
 
-void LayerTree::generated(uint16_t depth, const std::string& label, std::string_view field, std::string value) {
+void LayerTree::generated(uint16_t depth, const std::string& label, std::string_view field,
+                          std::string value) {
   item(depth, "[" + label + "]", FrameItem::kNoBytes, 0, field, std::move(value));
 }
 

@@ -29,7 +29,8 @@ class LayerTree {
   void item(uint16_t depth, std::string label, uint32_t offset = FrameItem::kNoBytes, uint32_t length = 0,
             std::string_view field = {}, std::string value = {});
   // A generated item: "[label]", no bytes.
-  void generated(uint16_t depth, const std::string& label, std::string_view field = {}, std::string value = {});
+  void generated(uint16_t depth, const std::string& label, std::string_view field = {},
+                 std::string value = {});
   // A bitmask line over the `bytes`-wide big-endian number at `offset`:
   // "0100 .... = " + label.
   void bits(uint16_t depth, uint32_t offset, uint32_t bytes, uint64_t mask, const std::string& label,
@@ -38,11 +39,15 @@ class LayerTree {
   // Lines so far, and a line put in before line `index` (a layer's line
   // known only once the layers after it are read).
   size_t size() const { return items_.size(); }
-  void insert(size_t index, FrameItem item) { items_.insert(items_.begin() + std::ptrdiff_t(index), std::move(item)); }
+  void insert(size_t index, FrameItem item) {
+    items_.insert(items_.begin() + std::ptrdiff_t(index), std::move(item));
+  }
 
   // The big-endian number of `bytes` bytes at `offset` (0 past the captured bytes).
   uint64_t number(uint32_t offset, uint32_t bytes) const;
-  bool captured(uint32_t offset, uint32_t bytes) const { return offset <= caplen_ && bytes <= caplen_ - offset; }
+  bool captured(uint32_t offset, uint32_t bytes) const {
+    return offset <= caplen_ && bytes <= caplen_ - offset;
+  }
   const uint8_t* at(uint32_t offset) const { return frame_ + offset; }
 
  private:

@@ -51,8 +51,9 @@ void vlanTag(LayerTree& tree, unsigned type, uint32_t at) {
     tree.bits(1, at, 2, 0x1000, "DEI: " + std::to_string(dei));
     tree.bits(1, at, 2, 0x0fff, "ID: " + id);
   } else {
-    tree.layer("802.1Q Virtual LAN, PRI: " + std::to_string(pri) + ", DEI: " + std::to_string(dei) + ", ID: " + id,
-               "vlan", at, 4);
+    tree.layer(
+        "802.1Q Virtual LAN, PRI: " + std::to_string(pri) + ", DEI: " + std::to_string(dei) + ", ID: " + id,
+        "vlan", at, 4);
     tree.bits(1, at, 2, 0xe000, "Priority: " + vlanPriority(pri), "vlan.priority");
     tree.bits(1, at, 2, 0x1000, dei ? "DEI: Eligible" : "DEI: Ineligible");
     tree.bits(1, at, 2, 0x0fff, "ID: " + id, "vlan.id");
@@ -172,10 +173,12 @@ LinkLayers addLinkLayers(LayerTree& tree, const RawPacket& raw, int dlt) {
   }
 }
 
-void addEthernetPadding(LayerTree& tree, const RawPacket& raw, const LinkLayers& link, std::optional<uint32_t> ipEnd) {
+void addEthernetPadding(LayerTree& tree, const RawPacket& raw, const LinkLayers& link,
+                        std::optional<uint32_t> ipEnd) {
   if (!link.padding_line || !ipEnd || *ipEnd >= raw.caplen) return;
   const uint32_t n = raw.caplen - *ipEnd;
-  tree.insert(*link.padding_line, FrameItem{"Padding: " + hexBytes(raw.data + *ipEnd, n), 1, *ipEnd, n, {}, {}});
+  tree.insert(*link.padding_line,
+              FrameItem{"Padding: " + hexBytes(raw.data + *ipEnd, n), 1, *ipEnd, n, {}, {}});
 }
 
 }  // namespace rudp

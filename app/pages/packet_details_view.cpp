@@ -59,7 +59,8 @@ void PacketDetailsView::showFrame(const DissectedFrame& frame) {
   for (int i = 0; i < topLevelItemCount(); ++i) {
     QTreeWidgetItem* layer = topLevelItem(i);
     const std::string field = layer->data(0, FieldRole).toString().toStdString();
-    const bool builtin = std::find(kBuiltinLayers.begin(), kBuiltinLayers.end(), field) != kBuiltinLayers.end();
+    const bool builtin =
+        std::find(kBuiltinLayers.begin(), kBuiltinLayers.end(), field) != kBuiltinLayers.end();
     if (!builtin || layer->childCount() == 0) expandRecursively(indexFromItem(layer));
   }
 }

@@ -14,11 +14,20 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// Lines of tshark's that rudpscope leaves out, by their start; counted.
+struct Dropped {
+  std::string prefix;
+  size_t* count;
+};
+
 // Both programs' -V output for `capture` (the frames `filter` passes);
-// checks they are the same lines.
+// checks they are the same lines, but for tshark's `dropped` ones.
 size_t compareDetails(const std::string& capture, const std::vector<std::string>& scripts,
-                      const std::string& expand, bool defaults, const std::string& filter = "") {
+                      const std::string& expand, bool defaults, const std::string& filter = "",
+                      const std::vector<std::string>& tsharkArgs = {},
+                      const std::vector<Dropped>& dropped = {}) {
   std::vector<std::string> ts = {TSHARK_EXECUTABLE, "-n", "-r", capture, "-V", "-O", expand};
+  ts.insert(ts.end(), tsharkArgs.begin(), tsharkArgs.end());
   std::vector<std::string> ours = {RUDPSCOPE_CLI, "decode", capture, "-V"};
   if (!defaults) ours.push_back("--no-default-dissectors");
   for (const auto& s : scripts) {
@@ -34,7 +43,16 @@ size_t compareDetails(const std::string& capture, const std::vector<std::string>
   INFO("capture " << capture << "\ntshark stderr: " << t.err << "\nrudpscope stderr: " << o.err);
   REQUIRE(t.status == 0);
   REQUIRE(o.status == 0);
-  const auto tl = splitLines(t.out), ol = splitLines(o.out);
+  std::vector<std::string> tl;
+  for (const std::string& line : splitLines(t.out)) {
+    const auto drop = std::find_if(dropped.begin(), dropped.end(),
+                                   [&](const Dropped& d) { return line.rfind(d.prefix, 0) == 0; });
+    if (drop == dropped.end())
+      tl.push_back(line);
+    else
+      ++*drop->count;
+  }
+  const auto ol = splitLines(o.out);
   size_t mismatches = 0;
   for (size_t i = 0; i < std::min(tl.size(), ol.size()); ++i) {
     if (tl[i] == ol[i]) continue;
@@ -61,13 +79,15 @@ TEST_CASE("decode -V prints tshark -V -O's details of every frame of every commi
   CHECK(lines > 200000);
 }
 
+const std::string kAllLayers = "frame,eth,vlan,ieee8021ad,sll,null,raw,ip,ipv6,udp,tcp,data,grudp,kcp,enet";
+
 // The built-in layers expanded: Frame (interface, times, frame.protocols),
 // Ethernet and its tags, Linux cooked v1/v2, Null/Loopback, raw IP, IPv4
 // (options, fragments and the reassembly tree), IPv6 and its extension
-// headers, UDP (stream index, stream times) and Data with its hex dump.
+// headers, UDP (stream index, stream times), TCP (below) and Data with its hex dump.
 TEST_CASE(
     "decode -V -O with the built-in layers prints tshark's expanded layers on every committed capture") {
-  const std::string layers = "frame,eth,vlan,ieee8021ad,sll,null,raw,ip,ipv6,udp,data,grudp,kcp,enet";
+  const std::string& layers = kAllLayers;
   size_t lines = 0;
   for (const std::string& c : committedCaptures()) {
     INFO(c);
@@ -84,7 +104,43 @@ TEST_CASE(
         "    ...0 .... .... .... = DEI: Ineligible\n",
         "        [Frame: 8, payload: 1480-2959 (1480 bytes)]\n",
         "            Router Alert: Router shall examine packet (0)\n", "            PadN: 00000000\n",
-        "    [Stream index: 2]\n", "0000  "})
+        "    [Stream index: 2]\n", "0000  ", "            [TCP SACK Count: 1]\n",
+        "        [The RTT to ACK the segment was: 0.250007000 seconds]\n"})
+    CHECK_THAT(o.out, Catch::Contains(expected));
+}
+
+// TCP expanded over the live labs' captures (loss, retransmissions of every
+// kind, dup acks, SACK and D-SACK, window scaling, FIN): header, flags and
+// their experts, window, options, stream times and the SEQ/ACK analysis
+// (acked frame and RTT, iRTT, bytes in flight, bytes since PSH, the analysis
+// flags, RTO). tshark runs without its TDS heuristic, which takes a few of
+// these frames for SQL Server's protocol. Left out: tshark's "Retransmitted
+// TCP segment data" line, which comes from its stream reassembly.
+TEST_CASE("decode -V -O tcp prints tshark's TCP layer and SEQ/ACK analysis on the live labs' captures") {
+  size_t reassembly = 0, lines = 0, captures = 0;
+  for (const auto& e : fs::directory_iterator(fs::path(RUDPSCOPE_SOURCE_DIR) / "tests" / "netns" / "data"))
+    for (const char* side : {"client.pcap", "server.pcap"}) {
+      const fs::path capture = e.path() / side;
+      if (!fs::exists(capture)) continue;
+      INFO(capture.string());
+      ++captures;
+      lines += compareDetails(capture.string(), shippedDissectors(), kAllLayers, true, "",
+                              {"--disable-protocol", "tds"},
+                              {{"    Retransmitted TCP segment data (", &reassembly}});
+    }
+  CHECK(captures == 8);
+  CHECK(lines > 800000);
+  CHECK(reassembly == 10);  // measured: 1, 2, 1, 2, 2, 2 lines in six of the eight
+  const ProcessResult o =
+      run({RUDPSCOPE_CLI, "decode", RUDPSCOPE_SOURCE_DIR "/tests/netns/data/loss5-nodelay/client.pcap", "-V",
+           "-O", "tcp"});
+  REQUIRE(o.status == 0);
+  for (const char* expected :
+       {"                [Expert Info (Warning/Sequence): D-SACK Sequence]\n", "        [Bytes in flight: ",
+        "            [RTO based on delta from frame: ", "        [Duplicate to the ACK in frame: ",
+        "                [This frame is a (suspected) fast retransmission]\n",
+        "    [Conversation completeness: Complete, WITH_DATA (31)]\n",
+        "            [Expert Info (Note/Sequence): This frame initiates the connection closing]\n"})
     CHECK_THAT(o.out, Catch::Contains(expected));
 }
 
