@@ -316,7 +316,9 @@ bool DisplayFilter::needsTcpNotes() const {
   // Data: Wireshark hands no retransmitted or out-of-order segment on;
   // tcp.seq and tcp.ack are relative to where the conversation started.
   return std::any_of(names_.begin(), names_.end(), [](const std::string& n) {
-    return isTcpNoteField(n) || isDataField(n) || n == "tcp.seq" || n == "tcp.ack";
+    const auto& details = tcpDetailFieldNames();
+    const bool detail = std::find(details.begin(), details.end(), n) != details.end();
+    return isTcpNoteField(n) || detail || isDataField(n) || n == "tcp.seq" || n == "tcp.ack";
   });
 }
 

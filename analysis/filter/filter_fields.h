@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/packet.h"
+#include "flow/tcp_detail_fields.h"
 #include "flow/tcp_notes.h"
 
 namespace rudp {
@@ -36,10 +37,11 @@ enum class FilterType {
 struct FilterFieldDef {
   std::string name;  // "udp.srcport", "grudp"
   FilterType type = FilterType::None;
-  int width = 0;      // Unsigned/Signed: bytes, for range checks (0: 8)
-  int builtin = -1;   // a built-in field, or
-  int lua = -1;       // a LuaHost field id, or
-  int tcp_note = -1;  // an index into tcpNoteFieldNames()
+  int width = 0;        // Unsigned/Signed: bytes, for range checks (0: 8)
+  int builtin = -1;     // a built-in field, or
+  int lua = -1;         // a LuaHost field id, or
+  int tcp_note = -1;    // an index into tcpNoteFieldNames(), or
+  int tcp_detail = -1;  // into tcpDetailFieldNames()
   // Protocol: whether its bytes are known, for contains/matches/==.
   bool has_bytes = false;
 };
@@ -64,6 +66,8 @@ struct FilterFrame {
   int64_t shown_ts_ns = 0;  // the last frame shown's time; this frame's when none was
   // Wireshark's TCP analysis notes (tcp.analysis.*); null when not worked out.
   const TcpNotes* tcp_notes = nullptr;
+  // With them, the stream and SEQ/ACK analysis items (tcp.stream, tcp.analysis.ack_rtt, ...).
+  const TcpFrameDetails* tcp_details = nullptr;
 };
 
 // The FilterFrames of a capture's frames read in order: keeps the first
@@ -75,7 +79,7 @@ struct FilterFrame {
 class FilterFrameSequence {
  public:
   explicit FilterFrameSequence(int captureLinkType, bool tcpNotes = false) : link_type_(captureLinkType) {
-    if (tcpNotes) tcp_.emplace();
+    if (tcpNotes) tcp_.emplace(true);
   }
   FilterFrame next(const RawPacket& raw, const DecodedPacket& pkt, const DissectResult* res) {
     if (!started_) first_ = prev_ = raw.ts_ns;
@@ -87,7 +91,8 @@ class FilterFrameSequence {
                         first_,
                         prev_,
                         any_shown_ ? shown_ : raw.ts_ns,
-                        tcp_ ? &(notes_ = tcp_->packet(pkt)) : nullptr};
+                        tcp_ ? &(notes_ = tcp_->packet(pkt)) : nullptr,
+                        tcp_ && tcp_->lastDetails().known ? &tcp_->lastDetails() : nullptr};
     prev_ = raw.ts_ns;
     return f;
   }

@@ -160,7 +160,7 @@ TcpNotes TcpNoteTracker::frame(int64_t conn, Direction dir, uint64_t frame, int6
   Flow& rev = c.flow[1 - d];
   TcpNotes out;
   portReuse(c, fwd, tcp, out);
-  if (details_) streamDetails(c, !c.started, tcp, payloadLen, tsNs);
+  if (details_) streamDetails(c, !c.started, out.flags & TcpNotes::PortsReused, tcp, payloadLen, tsNs);
   if (!payloadLen) return out;
   baseSeqs(fwd, rev, tcp);
   out.bases = {true, fwd.base_seq, rev.base_seq};
@@ -188,6 +188,7 @@ bool tcpSegmentAnalysed(const DecodedPacket& pkt) {
 TcpNotes TcpNoteTracker::packet(int64_t conn, Direction dir, const DecodedPacket& pkt) {
   using Extent = TcpHeader::Extent;
   const Extent e = pkt.tcp.extent;
+  last_details_.known = false;
   if (pkt.l4 != L4::TCP || pkt.ip_fragment || e == Extent::BadLength) return {};
   const std::optional<uint32_t> len =
       tcpSegmentAnalysed(pkt) ? std::optional(pkt.payload_reported_len) : std::nullopt;
@@ -197,7 +198,8 @@ TcpNotes TcpNoteTracker::packet(int64_t conn, Direction dir, const DecodedPacket
 }
 
 TcpNotes TcpNotesByPair::packet(const DecodedPacket& pkt) {
-  if (pkt.l4 != L4::TCP) return {};
+  last_tcp_ = pkt.l4 == L4::TCP;
+  if (!last_tcp_) return {};
   const Endpoint src{pkt.src, pkt.sport}, dst{pkt.dst, pkt.dport};
   const bool srcLower = src < dst;
   const auto key = srcLower ? std::pair{src, dst} : std::pair{dst, src};
@@ -346,16 +348,19 @@ void TcpNoteTracker::afterHeader(Conversation& c, Flow& fwd, Flow& rev, const Tc
 
 // tcp.stream, its times and the conversation's completeness as tshark's
 // one pass shows them: as of the frames before this one.
-void TcpNoteTracker::streamDetails(Conversation& c, bool fresh, const TcpHeader& tcp,
+void TcpNoteTracker::streamDetails(Conversation& c, bool fresh, bool reused, const TcpHeader& tcp,
                                    std::optional<uint32_t> len, int64_t ns) {
   enum : uint8_t { kSynSent = 1, kSynAck = 2, kAckSeen = 4, kData = 8, kFinSeen = 16, kRstSeen = 32 };
   TcpFrameDetails& out = last_details_;
   out = TcpFrameDetails{};
+  out.known = true;
   if (fresh) {
     c.started = true;
     c.stream = streams_++;
     c.first_ns = c.last_ns = ns;
   }
+  // A conversation a SYN started on reused ports counts that SYN already.
+  if (fresh && reused) c.completeness = kSynSent;
   out.stream = c.stream;
   out.stream_first_ns = c.first_ns;
   out.stream_previous_ns = c.last_ns;
@@ -363,7 +368,7 @@ void TcpNoteTracker::streamDetails(Conversation& c, bool fresh, const TcpHeader&
   c.last_ns = ns;
   const uint8_t synAck = tcp.flags & (kSyn | kAck);
   const bool data = len.value_or(0) > 0;
-  if (fresh) {
+  if (fresh && !reused) {
     if (synAck == kSyn) c.completeness |= kSynSent | (data ? kData : 0);
     return;
   }

@@ -113,6 +113,7 @@ int tcpNoteFieldValues(size_t i, const TcpNotes& notes, uint64_t (&out)[3]);
 // (packet-tcp.c's SEQ/ACK analysis, stream and conversation items), worked
 // out from its list of unacknowledged segments per direction.
 struct TcpFrameDetails {
+  bool known = false;   // the frame went through the tracker
   uint64_t stream = 0;  // tcp.stream: conversations in order of their first frame
   int64_t stream_first_ns = 0, stream_previous_ns = 0;
   uint8_t completeness = 0;        // tcp.completeness as of the frames before this one
@@ -146,7 +147,7 @@ class TcpNoteTracker {
   // The connection will see no more frames.
   void close(int64_t conn) { conversations_.erase(conn); }
   // The last frame's details (with `details`).
-  const TcpFrameDetails& lastDetails() const { return last_details_; }
+  const TcpFrameDetails& lastDetails() const { return last_details_; }  // known: the last packet()'s
 
  private:
   // One direction's state, as Wireshark keeps it (0 = not seen yet, as there).
@@ -197,8 +198,8 @@ class TcpNoteTracker {
                         TcpNotes& out);
   static void advance(Flow& fwd, const Segment& s, uint16_t notes);
   static void afterHeader(Conversation& c, Flow& fwd, Flow& rev, const TcpHeader& tcp, int64_t tsNs);
-  void streamDetails(Conversation& c, bool fresh, const TcpHeader& tcp, std::optional<uint32_t> len,
-                     int64_t ns);
+  void streamDetails(Conversation& c, bool fresh, bool reused, const TcpHeader& tcp,
+                     std::optional<uint32_t> len, int64_t ns);
   void seqAckDetails(const Conversation& c, Flow& fwd, Flow& rev, const Segment& s, const TcpHeader& tcp,
                      const TcpNotes& notes);
 
@@ -216,11 +217,14 @@ class TcpNotesByPair {
   explicit TcpNotesByPair(bool details = false) : tracker_(details) {}
   // No notes for a frame that is not TCP.
   TcpNotes packet(const DecodedPacket& pkt);
-  const TcpFrameDetails& lastDetails() const { return tracker_.lastDetails(); }
+  // The last packet()'s; not known for a frame that is not TCP.
+  const TcpFrameDetails& lastDetails() const { return last_tcp_ ? tracker_.lastDetails() : kNone; }
 
  private:
+  static constexpr TcpFrameDetails kNone{};
   std::map<std::pair<Endpoint, Endpoint>, int64_t> ids_;  // lower endpoint first
   TcpNoteTracker tracker_;
+  bool last_tcp_ = false;
 };
 
 }  // namespace rudp

@@ -327,7 +327,7 @@ DissectedFrame FrameDissector::dissectFrame(const RawPacket& raw, bool withItems
   d->res.clear();
   if (d->pkt.l4 == L4::UDP) d->host.dissectUdp(d->pkt, true, d->res, withItems);
   d->last_notes = storedNotes ? *storedNotes : d->in_order_notes.packet(d->pkt);
-  const bool tcpInOrder = !storedNotes && d->pkt.l4 == L4::TCP;
+  const bool tcpInOrder = !storedNotes && d->in_order_notes.lastDetails().known;
   d->last_tcp_details = tcpInOrder ? std::optional(d->in_order_notes.lastDetails()) : std::nullopt;
   const bool stream = !storedNotes && d->pkt.l4 != L4::None;
   d->last_stream = stream ? std::optional<StreamPosition>(d->in_order_streams.next(d->pkt)) : std::nullopt;

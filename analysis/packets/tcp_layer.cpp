@@ -36,7 +36,8 @@ std::string completenessText(uint8_t value) {
 std::string setText(bool set) { return set ? "Set" : "Not set"; }
 
 // An expert item under the line before, as tshark prints it.
-void expert(LayerTree& tree, uint16_t depth, const char* severity, const char* group, const std::string& message) {
+void expert(LayerTree& tree, uint16_t depth, const char* severity, const char* group,
+            const std::string& message) {
   tree.generated(depth, std::string("Expert Info (") + severity + "/" + group + "): " + message);
   tree.generated(depth + 1, message);
   tree.generated(depth + 1, std::string("Severity level: ") + severity);
@@ -47,11 +48,13 @@ void expert(LayerTree& tree, uint16_t depth, const char* severity, const char* g
 std::string flagLetters(unsigned flags) {
   static const char kLetters[] = "RRRACEUAPRSF";
   std::string out;
-  for (int bit = 11; bit >= 0; --bit) out += (flags >> bit & 1) ? std::string(1, kLetters[11 - bit]) : "\xC2\xB7";
+  for (int bit = 11; bit >= 0; --bit)
+    out += (flags >> bit & 1) ? std::string(1, kLetters[11 - bit]) : "\xC2\xB7";
   return out;
 }
 
-void flagLines(LayerTree& tree, uint32_t at, unsigned flags, const DecodedPacket& pkt, const TcpLayerFacts& f) {
+void flagLines(LayerTree& tree, uint32_t at, unsigned flags, const DecodedPacket& pkt,
+               const TcpLayerFacts& f) {
   tree.item(1, "Flags: " + hexNumber(flags, 3) + " (" + tcpFlagNames(flags) + ")", at + 12, 2, "tcp.flags",
             hexNumber(flags, 3));
   struct Line {
@@ -74,8 +77,9 @@ void flagLines(LayerTree& tree, uint32_t at, unsigned flags, const DecodedPacket
               l.field ? l.field : "", set ? "1" : "0");
     if (l.mask == kSyn && set)
       expert(tree, 3, "Chat", "Sequence",
-             (flags & kAck) ? "Connection establish acknowledge (SYN+ACK): server port " + std::to_string(pkt.sport)
-                            : "Connection establish request (SYN): server port " + std::to_string(pkt.dport));
+             (flags & kAck)
+                 ? "Connection establish acknowledge (SYN+ACK): server port " + std::to_string(pkt.sport)
+                 : "Connection establish request (SYN): server port " + std::to_string(pkt.dport));
     if (l.mask == kFin && set) expert(tree, 3, "Chat", "Sequence", "Connection finish (FIN)");
     if (l.mask == kRst && set) expert(tree, 3, "Warning", "Sequence", "Connection reset (RST)");
   }
@@ -88,15 +92,17 @@ void flagLines(LayerTree& tree, uint32_t at, unsigned flags, const DecodedPacket
 
 void windowLines(LayerTree& tree, uint32_t at, const DecodedPacket& pkt, const TcpLayerFacts& f) {
   const unsigned window = pkt.tcp.window;
-  tree.item(1, "Window: " + std::to_string(window), at + 14, 2, "tcp.window_size_value", std::to_string(window));
+  tree.item(1, "Window: " + std::to_string(window), at + 14, 2, "tcp.window_size_value",
+            std::to_string(window));
   const int scale = f.details ? f.details->win_scale : -1;
   const bool syn = pkt.tcp.flags & kSyn;
   const uint64_t calculated = scale >= 0 && !syn ? uint64_t(window) << scale : window;
   tree.generated(1, "Calculated window size: " + std::to_string(calculated));
   if (syn || !f.details) return;
-  tree.generated(1, "Window size scaling factor: " + (scale == -1   ? std::string("-1 (unknown)")
-                                                     : scale == -2 ? std::string("-2 (no window scaling used)")
-                                                                   : std::to_string(1u << scale)));
+  tree.generated(1,
+                 "Window size scaling factor: " + (scale == -1   ? std::string("-1 (unknown)")
+                                                   : scale == -2 ? std::string("-2 (no window scaling used)")
+                                                                 : std::to_string(1u << scale)));
 }
 
 // One option's lines; returns the option's summary name.
@@ -119,7 +125,8 @@ std::string optionLines(LayerTree& tree, uint32_t o, uint8_t kind, const uint8_t
     return "Maximum segment size";
   }
   if (kind == kWindowScale && size == 1) {
-    const std::string shift = std::to_string(v[0]), multiplier = std::to_string(1u << std::min<unsigned>(v[0], 14));
+    const std::string shift = std::to_string(v[0]),
+                      multiplier = std::to_string(1u << std::min<unsigned>(v[0], 14));
     tree.item(2, "TCP Option - Window scale: " + shift + " (multiply by " + multiplier + ")", o, 3);
     tree.item(3, "Kind: Window Scale (3)", o, 1);
     tree.item(3, length, o + 1, 1);
@@ -148,7 +155,8 @@ std::string optionLines(LayerTree& tree, uint32_t o, uint8_t kind, const uint8_t
     const std::string suffix = relative ? " (relative)" : "";
     std::string edges;
     for (uint32_t b = 0; b < size; b += 8)
-      edges += " " + std::to_string(wire::be32(v + b) - base) + "-" + std::to_string(wire::be32(v + b + 4) - base);
+      edges +=
+          " " + std::to_string(wire::be32(v + b) - base) + "-" + std::to_string(wire::be32(v + b + 4) - base);
     tree.item(2, "TCP Option - SACK" + edges, o, size + 2);
     tree.item(3, "Kind: SACK (5)", o, 1);
     tree.item(3, length, o + 1, 1);
@@ -159,7 +167,8 @@ std::string optionLines(LayerTree& tree, uint32_t o, uint8_t kind, const uint8_t
     tree.generated(3, "TCP SACK Count: " + std::to_string(size / 8));
     // RFC 2883's D-SACK: the first block already acked, or inside the second.
     const uint32_t left0 = wire::be32(v), right0 = wire::be32(v + 4);
-    const bool insideSecond = size >= 16 && seqBefore(wire::be32(v + 8), right0) && seqAtOrBefore(right0, wire::be32(v + 12));
+    const bool insideSecond =
+        size >= 16 && seqBefore(wire::be32(v + 8), right0) && seqAtOrBefore(right0, wire::be32(v + 12));
     if (seqAtOrBefore(right0, f.ack_raw) || insideSecond) {
       tree.generated(3, "D-SACK Left Edge = " + std::to_string(left0 - base) + suffix);
       tree.generated(3, "D-SACK Right Edge = " + std::to_string(right0 - base) + suffix);
@@ -172,7 +181,8 @@ std::string optionLines(LayerTree& tree, uint32_t o, uint8_t kind, const uint8_t
   return "Unknown";
 }
 
-void optionsLines(LayerTree& tree, uint32_t at, const uint8_t* header, uint32_t headerLen, const TcpLayerFacts& f) {
+void optionsLines(LayerTree& tree, uint32_t at, const uint8_t* header, uint32_t headerLen,
+                  const TcpLayerFacts& f) {
   if (headerLen <= 20) return;
   const size_t summary = tree.size();
   std::string names;
@@ -190,15 +200,20 @@ void optionsLines(LayerTree& tree, uint32_t at, const uint8_t* header, uint32_t 
     names += ", " + optionLines(tree, at + 20 + i, kind, p + i + 2, p[i + 1] - 2u, f);
     i += p[i + 1];
   }
-  tree.insert(summary, FrameItem{"Options: (" + std::to_string(headerLen - 20) + " bytes)" + names, 1, at + 20,
-                                 headerLen - 20, {}, {}});
+  tree.insert(summary, FrameItem{"Options: (" + std::to_string(headerLen - 20) + " bytes)" + names,
+                                 1,
+                                 at + 20,
+                                 headerLen - 20,
+                                 {},
+                                 {}});
 }
 
 void analysisFlags(LayerTree& tree, const TcpNotes& n, const TcpFrameDetails& d) {
   using F = TcpNotes;
   tree.generated(2, "TCP Analysis Flags", "tcp.analysis.flags");
   if (n.flags & F::PortsReused)
-    expert(tree, 3, "Note", "Sequence", "A new tcp session is started with the same ports as an earlier session in this trace");
+    expert(tree, 3, "Note", "Sequence",
+           "A new tcp session is started with the same ports as an earlier session in this trace");
   if (n.flags & F::Retransmission) {
     expert(tree, 3, "Note", "Sequence", "This frame is a (suspected) retransmission");
     if (d.rto_ns) {
@@ -206,12 +221,14 @@ void analysisFlags(LayerTree& tree, const TcpNotes& n, const TcpFrameDetails& d)
       tree.generated(3, "RTO based on delta from frame: " + std::to_string(d.rto_frame));
     }
   }
-  if (n.flags & F::FastRetransmission) expert(tree, 3, "Note", "Sequence", "This frame is a (suspected) fast retransmission");
+  if (n.flags & F::FastRetransmission)
+    expert(tree, 3, "Note", "Sequence", "This frame is a (suspected) fast retransmission");
   if (n.flags & F::SpuriousRetransmission)
     expert(tree, 3, "Note", "Sequence", "This frame is a (suspected) spurious retransmission");
   if (n.flags & (F::FastRetransmission | F::SpuriousRetransmission))
     expert(tree, 3, "Note", "Sequence", "This frame is a (suspected) retransmission");
-  if (n.flags & F::OutOfOrder) expert(tree, 3, "Warning", "Sequence", "This frame is a (suspected) out-of-order segment");
+  if (n.flags & F::OutOfOrder)
+    expert(tree, 3, "Warning", "Sequence", "This frame is a (suspected) out-of-order segment");
   if (n.flags & F::LostSegment)
     expert(tree, 3, "Warning", "Sequence", "Previous segment(s) not captured (common at capture start)");
   if (n.flags & F::AckedUnseen)
@@ -222,7 +239,8 @@ void analysisFlags(LayerTree& tree, const TcpNotes& n, const TcpFrameDetails& d)
   if (n.flags & F::KeepAlive) expert(tree, 3, "Note", "Sequence", "TCP keep-alive segment");
   if (n.flags & F::KeepAliveAck) expert(tree, 3, "Note", "Sequence", "ACK to a TCP keep-alive segment");
   if (n.dup_ack_num) {
-    if (n.flags & F::DuplicateAck) tree.generated(3, "This is a TCP duplicate ack", "tcp.analysis.duplicate_ack");
+    if (n.flags & F::DuplicateAck)
+      tree.generated(3, "This is a TCP duplicate ack", "tcp.analysis.duplicate_ack");
     tree.generated(2, "Duplicate ACK #: " + std::to_string(n.dup_ack_num), "tcp.analysis.duplicate_ack_num",
                    std::to_string(n.dup_ack_num));
     tree.generated(2, "Duplicate to the ACK in frame: " + std::to_string(n.dup_ack_frame),
@@ -264,8 +282,8 @@ void addTcpLayer(LayerTree& tree, uint32_t at, const uint8_t* header, const Deco
                  const TcpLayerFacts& f) {
   const TcpHeader& t = pkt.tcp;
   const std::string sport = std::to_string(pkt.sport), dport = std::to_string(pkt.dport);
-  tree.layer("Transmission Control Protocol, Src Port: " + sport + ", Dst Port: " + dport + ", " + f.summary, "tcp",
-             at, t.header_len);
+  tree.layer("Transmission Control Protocol, Src Port: " + sport + ", Dst Port: " + dport + ", " + f.summary,
+             "tcp", at, t.header_len);
   tree.item(1, "Source Port: " + sport, at, 2, "tcp.srcport", sport);
   tree.item(1, "Destination Port: " + dport, at + 2, 2, "tcp.dstport", dport);
   const TcpFrameDetails* d = f.details;
@@ -275,22 +293,29 @@ void addTcpLayer(LayerTree& tree, uint32_t at, const uint8_t* header, const Deco
   }
   const uint32_t len = pkt.payload_reported_len;
   tree.generated(1, "TCP Segment Len: " + std::to_string(len), "tcp.len", std::to_string(len));
-  const uint32_t seq = tcpShownSeq(t, f.notes.bases, f.relative), ack = tcpShownAck(t, f.notes.bases, f.relative);
+  const uint32_t seq = tcpShownSeq(t, f.notes.bases, f.relative),
+                 ack = tcpShownAck(t, f.notes.bases, f.relative);
   const bool ackFlag = t.flags & kAck;
   const std::string relSeq = f.relative ? "    (relative sequence number)" : "";
   tree.item(1, "Sequence Number: " + std::to_string(seq) + relSeq, at + 4, 4, "tcp.seq", std::to_string(seq));
-  if (f.relative) tree.item(1, "Sequence Number (raw): " + std::to_string(t.seq), at + 4, 4, "tcp.seq_raw", std::to_string(t.seq));
+  if (f.relative)
+    tree.item(1, "Sequence Number (raw): " + std::to_string(t.seq), at + 4, 4, "tcp.seq_raw",
+              std::to_string(t.seq));
   const uint32_t next = seq + len + ((t.flags & (kSyn | kFin)) ? 1 : 0);
   tree.generated(1, "Next Sequence Number: " + std::to_string(next) + relSeq);
   const std::string relAck = ackFlag && f.relative ? "    (relative ack number)" : "";
-  tree.item(1, "Acknowledgment Number: " + std::to_string(ack) + relAck, at + 8, 4, "tcp.ack", std::to_string(ack));
+  tree.item(1, "Acknowledgment Number: " + std::to_string(ack) + relAck, at + 8, 4, "tcp.ack",
+            std::to_string(ack));
   if (!ackFlag && t.ack != 0)
-    expert(tree, 2, "Note", "Protocol", "The acknowledgment number field is nonzero while the ACK flag is not set");
+    expert(tree, 2, "Note", "Protocol",
+           "The acknowledgment number field is nonzero while the ACK flag is not set");
   if (!ackFlag || f.relative)
-    tree.item(1, "Acknowledgment number (raw): " + std::to_string(t.ack), at + 8, 4, "tcp.ack_raw", std::to_string(t.ack));
-  tree.bits(1, at + 12, 1, 0xf0,
-            "Header Length: " + std::to_string(t.header_len) + " bytes (" + std::to_string(t.header_len / 4) + ")",
-            "tcp.hdr_len");
+    tree.item(1, "Acknowledgment number (raw): " + std::to_string(t.ack), at + 8, 4, "tcp.ack_raw",
+              std::to_string(t.ack));
+  tree.bits(
+      1, at + 12, 1, 0xf0,
+      "Header Length: " + std::to_string(t.header_len) + " bytes (" + std::to_string(t.header_len / 4) + ")",
+      "tcp.hdr_len");
   flagLines(tree, at, unsigned(header[12] & 0x0f) << 8 | header[13], pkt, f);
   windowLines(tree, at, pkt, f);
   tree.item(1, "Checksum: " + hexNumber(wire::be16(header + 16), 4) + " [unverified]", at + 16, 2);
@@ -299,8 +324,10 @@ void addTcpLayer(LayerTree& tree, uint32_t at, const uint8_t* header, const Deco
   optionsLines(tree, at, header, t.header_len, f);
   if (d) {
     tree.generated(1, "Timestamps");
-    tree.generated(2, "Time since first frame in this TCP stream: " + secondsText(pkt.ts_ns - d->stream_first_ns));
-    tree.generated(2, "Time since previous frame in this TCP stream: " + secondsText(pkt.ts_ns - d->stream_previous_ns));
+    tree.generated(
+        2, "Time since first frame in this TCP stream: " + secondsText(pkt.ts_ns - d->stream_first_ns));
+    tree.generated(
+        2, "Time since previous frame in this TCP stream: " + secondsText(pkt.ts_ns - d->stream_previous_ns));
     seqAckAnalysis(tree, f.notes, *d);
   }
   if (len > 0)

@@ -9,7 +9,7 @@
 namespace rudp {
 
 struct TcpLayerFacts {
-  TcpNotes notes;                           // the analysis flags and dup ack, and the relative bases
+  TcpNotes notes;                            // the analysis flags and dup ack, and the relative bases
   const TcpFrameDetails* details = nullptr;  // null: the frames before were not read (a row read alone)
   bool relative = true;                      // tcp.relative_sequence_numbers
   std::string summary;                       // "Seq: 1, Ack: 1, Len: 0"

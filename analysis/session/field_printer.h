@@ -30,12 +30,14 @@ class FieldPrinter {
 
  private:
   struct Column {
-    int builtin = -1;    // index into builtinFields(), or
-    int tcp_note = -1;   // index into tcpNoteFieldNames(), or
-    int lua_field = -1;  // LuaHost field id
+    int builtin = -1;     // index into builtinFields(), or
+    int tcp_note = -1;    // index into tcpNoteFieldNames(), or
+    int tcp_detail = -1;  // into tcpDetailFieldNames(), or
+    int lua_field = -1;   // LuaHost field id
   };
   void builtin(int which, const FilterFrame& frame, std::string& out) const;
   static void tcpNote(int which, const FilterFrame& frame, std::string& out);
+  void tcpDetail(int which, const FilterFrame& frame, std::string& out) const;
   const LuaHost& host_;
   std::vector<Column> columns_;
 };

@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "capture_files.h"
+#include "flow/tcp_detail_fields.h"
 #include "link_scenario.h"
 #include "process.h"
 #include "store/store_reader.h"
@@ -157,9 +158,17 @@ TEST_CASE("every kind of TCP analysis note agrees with tshark on a conversation 
 namespace {
 
 // tshark's -T fields arguments for every tcp.analysis.* field the notes give.
+// The tcp.analysis.* flag fields, then the stream and SEQ/ACK analysis ones
+// (tcp.stream, tcp.analysis.ack_rtt, bytes_in_flight, ...).
+std::vector<std::string_view> analysisFieldNames() {
+  std::vector<std::string_view> names = tcpNoteFieldNames();
+  for (std::string_view f : tcpDetailFieldNames()) names.push_back(f);
+  return names;
+}
+
 std::vector<std::string> noteFieldArgs() {
   std::vector<std::string> args = {"-e", "frame.number"};
-  for (std::string_view f : tcpNoteFieldNames()) args.insert(args.end(), {"-e", std::string(f)});
+  for (std::string_view f : analysisFieldNames()) args.insert(args.end(), {"-e", std::string(f)});
   return args;
 }
 
@@ -182,6 +191,13 @@ const std::vector<std::string> kNoteFilters = {
     "frame.number > 300 && tcp.analysis.window_update",
     // Relative sequence numbers, Wireshark's default.
     "tcp.seq == 1 || tcp.ack == 1",
+    // The stream and SEQ/ACK analysis items.
+    "tcp.analysis.ack_rtt > 0.03",
+    "tcp.analysis.bytes_in_flight >= 300 && tcp.analysis.push_bytes_sent < 200",
+    "tcp.stream == 0 && tcp.analysis.rto && tcp.analysis.rto_frame > 10",
+    "tcp.completeness == 31 || tcp.nxtseq == 1",
+    "tcp.analysis && !tcp.analysis.acks_frame && tcp.analysis.initial_rtt < 0.001",
+    "tcp.time_delta > 0.2 || tcp.time_relative < 0.0001",
     "tcp.seq > 10000 && tcp.seq < 20000 && tcp.ack > 1000",
 };
 
@@ -192,7 +208,7 @@ std::vector<std::string> withCapture(std::vector<std::string> argv, const std::v
 
 }  // namespace
 
-TEST_CASE("decode -e prints tshark's tcp.analysis fields of every frame") {
+TEST_CASE("decode -e prints tshark's tcp.analysis fields and SEQ/ACK analysis of every frame") {
   TempDir dir("tcp-note-fields");
   std::vector<std::string> captures = notesCaptures();
   captures.push_back(writeNotesCapture(dir / "notes.pcap"));
@@ -214,15 +230,16 @@ TEST_CASE("decode -e prints tshark's tcp.analysis fields of every frame") {
   // The built conversation gives every one of the fields.
   const ProcessResult t =
       run(withCapture({TSHARK_EXECUTABLE, "-n", "-r", captures.back(), "-T", "fields"}, noteFieldArgs()));
-  std::vector<bool> present(tcpNoteFieldNames().size() + 1);
+  const std::vector<std::string_view> names = analysisFieldNames();
+  std::vector<bool> present(names.size() + 1);
   for (const std::string& line : splitLines(t.out)) {
     std::istringstream cells(line);
     std::string cell;
     for (size_t column = 0; std::getline(cells, cell, '\t') && column < present.size(); ++column)
       if (!cell.empty()) present[column] = true;
   }
-  for (size_t i = 0; i < tcpNoteFieldNames().size(); ++i) {
-    INFO(tcpNoteFieldNames()[i]);
+  for (size_t i = 0; i < names.size(); ++i) {
+    INFO(names[i]);
     CHECK(present[i + 1]);
   }
 }
