@@ -10,7 +10,7 @@
 namespace rudp::ana {
 
 namespace {
-constexpr uint8_t kFin = 0x01, kSyn = 0x02, kRst = 0x04, kAck = 0x10;
+using namespace tcpflag;
 constexpr size_t kTsRing = 1024;
 }  // namespace
 

@@ -44,6 +44,11 @@ struct TcpOptions {
   std::array<std::pair<uint32_t, uint32_t>, 4> sack_blocks{};
 };
 
+// The bits of TcpHeader::flags.
+namespace tcpflag {
+inline constexpr uint8_t kFin = 0x01, kSyn = 0x02, kRst = 0x04, kPsh = 0x08, kAck = 0x10, kUrg = 0x20;
+}  // namespace tcpflag
+
 struct TcpHeader {
   uint32_t seq = 0, ack = 0;
   uint8_t flags = 0;  // FIN 0x01 SYN 0x02 RST 0x04 PSH 0x08 ACK 0x10 URG 0x20 ECE 0x40 CWR 0x80

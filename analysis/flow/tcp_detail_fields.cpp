@@ -43,7 +43,9 @@ constexpr std::array<DetailField, 13> kFields{{
     {"tcp.time_delta", TcpDetailType::Seconds},
 }};
 
-std::optional<int64_t> when(bool present, int64_t value) { return present ? std::optional(value) : std::nullopt; }
+std::optional<int64_t> when(bool present, int64_t value) {
+  return present ? std::optional(value) : std::nullopt;
+}
 
 }  // namespace
 
@@ -67,7 +69,9 @@ std::optional<int64_t> tcpDetailFieldValue(size_t i, const TcpFrameDetails& d, c
     case Stream: return int64_t(d.stream);
     case Completeness: return d.completeness;
     case NextSeq: {
-      const uint32_t end = pkt.payload_reported_len + ((pkt.tcp.flags & 0x03) ? 1 : 0);  // a SYN or FIN counts one
+      const uint32_t end =
+          pkt.payload_reported_len +
+          ((pkt.tcp.flags & (tcpflag::kSyn | tcpflag::kFin)) ? 1 : 0);  // a SYN or FIN counts one
       return when(tcpSegmentAnalysed(pkt), uint32_t(tcpShownSeq(pkt.tcp, notes.bases, relative) + end));
     }
     case Analysis: return when(analysed, 1);

@@ -188,7 +188,16 @@ class TcpNoteTracker {
     int64_t first_ns = 0, last_ns = 0;
     uint8_t completeness = 0;
   };
-  struct Segment;
+  struct Segment {
+    uint64_t frame;
+    int64_t ns;
+    uint32_t seq, ack, len, window;
+    uint8_t flags;
+    bool has(uint8_t f) const { return flags & f; }
+    bool plain() const { return !has(tcpflag::kSyn | tcpflag::kFin | tcpflag::kRst); }
+    // A SYN or FIN counts one.
+    uint32_t end() const { return seq + len + (has(tcpflag::kSyn | tcpflag::kFin) ? 1 : 0); }
+  };
 
   static void portReuse(Conversation& c, Flow& fwd, const TcpHeader& tcp, TcpNotes& out);
   static void baseSeqs(Flow& fwd, Flow& rev, const TcpHeader& tcp);

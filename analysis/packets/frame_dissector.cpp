@@ -14,6 +14,7 @@
 #include "lua/host.h"
 #include "packets/frame_layers.h"
 #include "packets/frame_reader.h"
+#include "packets/tcp_layer.h"
 #include "session/field_printer.h"
 
 namespace rudp {
@@ -21,15 +22,6 @@ namespace rudp {
 namespace {
 
 const char* const kArrow = " \xE2\x86\x92 ";  // " → ", as Wireshark writes ports
-
-// Wireshark's TCP flag names in its order (FIN first).
-std::string tcpFlags(uint8_t flags) {
-  static const char* const names[] = {"FIN", "SYN", "RST", "PSH", "ACK", "URG", "ECE", "CWR"};
-  std::string out;
-  for (int bit = 0; bit < 8; ++bit)
-    if (flags & (1u << bit)) out += (out.empty() ? "" : ", ") + std::string(names[bit]);
-  return "[" + out + "]";
-}
 
 // The options tshark names in the Info column, in the header's order (a
 // Windows SYN reads "MSS=1460 WS=256 SACK_PERM", a Linux one "MSS=1460
@@ -53,7 +45,7 @@ std::string tcpOptionsInfo(const uint8_t* p, uint32_t len, uint32_t sackBase) {
   return out;
 }
 
-constexpr uint8_t kSyn = 0x02, kAck = 0x10;
+using namespace tcpflag;
 
 // windowShift: the sender's agreed WS, -1 when none (a SYN's is never scaled);
 // relative: Wireshark's relative sequence numbers, from `bases`.
@@ -62,14 +54,14 @@ std::string tcpInfo(const DecodedPacket& pkt, const std::string& ports, int wind
   const TcpHeader& t = pkt.tcp;
   const uint64_t window =
       windowShift >= 0 && !(t.flags & kSyn) ? uint64_t(t.window) << windowShift : t.window;
-  std::string info = ports + " " + tcpFlags(t.flags) +
+  std::string info = ports + " " + "[" + tcpFlagNames(t.flags) + "]" +
                      " Seq=" + std::to_string(tcpShownSeq(t, bases, relative)) +
                      ((t.flags & kAck) ? " Ack=" + std::to_string(tcpShownAck(t, bases, relative)) : "") +
                      " Win=" + std::to_string(window);
   // The whole header sits right before the payload, in the frame or in the
   // reassembly buffer.
   const uint8_t* header = pkt.payload ? pkt.payload - t.header_len : nullptr;
-  if (header && (t.flags & 0x20)) info += " Urg=" + std::to_string(wire::be16(header + 18));
+  if (header && (t.flags & kUrg)) info += " Urg=" + std::to_string(wire::be16(header + 18));
   info += " Len=" + std::to_string(pkt.payload_reported_len);
   const uint32_t sackBase = relative && bases.known ? bases.ack : 0;
   if (header) info += tcpOptionsInfo(header + 20, t.header_len - 20u, sackBase);
@@ -241,7 +233,7 @@ void FrameDissector::Impl::layerItems(const RawPacket& raw, std::optional<uint32
   if (pkt.l4 == L4::TCP)
     in.tcp.summary =
         "Seq: " + std::to_string(tcpShownSeq(pkt.tcp, bases, relative)) +
-        ((pkt.tcp.flags & 0x10) ? ", Ack: " + std::to_string(tcpShownAck(pkt.tcp, bases, relative)) : "") +
+        ((pkt.tcp.flags & kAck) ? ", Ack: " + std::to_string(tcpShownAck(pkt.tcp, bases, relative)) : "") +
         ", Len: " + std::to_string(pkt.payload_reported_len);
   for (const int layer : res.layers)
     in.lua_layers.push_back(layer < 0 ? "data" : host.protocols()[layer].name);

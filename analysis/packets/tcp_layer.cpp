@@ -12,7 +12,7 @@ namespace rudp {
 
 namespace {
 
-constexpr unsigned kFin = 0x01, kSyn = 0x02, kRst = 0x04, kPush = 0x08, kAck = 0x10;
+using namespace tcpflag;
 
 std::string secondsText(int64_t ns) { return formatSeconds(ns, 9) + " seconds"; }
 
