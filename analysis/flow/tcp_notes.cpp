@@ -188,13 +188,33 @@ TcpNotes TcpNoteTracker::packet(int64_t conn, Direction dir, const DecodedPacket
 }
 
 TcpNotes TcpNotesByPair::packet(const DecodedPacket& pkt) {
-  last_tcp_ = pkt.l4 == L4::TCP;
+  // Wireshark's TCP dissector also runs on the whole TCP header an ICMP
+  // error quotes: that conversation's stream and times, nothing else.
+  const bool quoted = pkt.has_icmp_error && pkt.icmp.has_quoted_tcp && pkt.icmp.quoted_tcp.header_len != 0;
+  last_tcp_ = pkt.l4 == L4::TCP || quoted;
+  if (quoted) {
+    const IcmpError& e = pkt.icmp;
+    tracker_.quoted(
+        conversation({e.quoted.src, e.quoted_tcp_sport}, {e.quoted.dst, e.quoted_tcp_dport}).first,
+        e.quoted_tcp, pkt.ts_ns);
+    return {};
+  }
   if (!last_tcp_) return {};
-  const Endpoint src{pkt.src, pkt.sport}, dst{pkt.dst, pkt.dport};
+  const auto [id, dir] = conversation({pkt.src, pkt.sport}, {pkt.dst, pkt.dport});
+  return tracker_.packet(id, dir, pkt);
+}
+
+std::pair<int64_t, Direction> TcpNotesByPair::conversation(const Endpoint& src, const Endpoint& dst) {
   const bool srcLower = src < dst;
   const auto key = srcLower ? std::pair{src, dst} : std::pair{dst, src};
   const int64_t id = ids_.try_emplace(key, int64_t(ids_.size())).first->second;
-  return tracker_.packet(id, srcLower ? Direction::ClientToServer : Direction::ServerToClient, pkt);
+  return {id, srcLower ? Direction::ClientToServer : Direction::ServerToClient};
+}
+
+void TcpNoteTracker::quoted(int64_t conn, const TcpHeader& tcp, int64_t tsNs) {
+  Conversation& c = conversations_[conn];
+  last_details_.known = false;
+  if (details_) streamDetails(c, !c.started, false, tcp, std::nullopt, tsNs);
 }
 
 // A SYN with another initial seq than the conversation's starts a new one

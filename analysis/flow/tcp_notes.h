@@ -144,6 +144,9 @@ class TcpNoteTracker {
   // with notes only when its whole header is in the frame (tshark stops with
   // an exception before it shows them otherwise).
   TcpNotes packet(int64_t conn, Direction dir, const DecodedPacket& pkt);
+  // The whole TCP header an ICMP error quotes: its conversation's stream,
+  // times and completeness.
+  void quoted(int64_t conn, const TcpHeader& tcp, int64_t tsNs);
   // The connection will see no more frames.
   void close(int64_t conn) { conversations_.erase(conn); }
   // The last frame's details (with `details`).
@@ -173,7 +176,7 @@ class TcpNoteTracker {
     };
     std::vector<Unacked> unacked;  // oldest first
     uint64_t next_seq_frame = 0;
-    bool valid_bif = false, push_set_last = false;
+    bool valid_bif = true, push_set_last = false;  // bytes in flight count until a segment is missed
     uint32_t push_bytes_sent = 0;
     uint32_t sacked = 0;   // bytes the last frame's SACK blocks cover
     bool closing = false;  // sent the first FIN
@@ -230,6 +233,7 @@ class TcpNotesByPair {
   const TcpFrameDetails& lastDetails() const { return last_tcp_ ? tracker_.lastDetails() : kNone; }
 
  private:
+  std::pair<int64_t, Direction> conversation(const Endpoint& src, const Endpoint& dst);
   static constexpr TcpFrameDetails kNone{};
   std::map<std::pair<Endpoint, Endpoint>, int64_t> ids_;  // lower endpoint first
   TcpNoteTracker tracker_;

@@ -146,6 +146,34 @@ TEST_CASE("an ICMP error quoting 8 bytes of a TCP segment belongs to its connect
   checkError(errorsOf(j)[1], 5, "client_to_server", "icmp", 3, 1, "host unreachable", "192.0.2.254");
 }
 
+// Wireshark's TCP dissector runs on a whole quoted TCP header too: it starts
+// or joins that conversation (tcp.stream, its times and completeness),
+// without a SEQ/ACK analysis.
+TEST_CASE("tcp.stream and its times count the TCP headers ICMP errors quote, as tshark's") {
+  TempDir dir("icmp-tcp-stream");
+  auto segment = [](bool client, uint32_t seq, uint32_t ack, uint8_t flags, size_t bytes) {
+    const auto [a, b] = client ? std::pair{kClient, kServer} : std::pair{kServer, kClient};
+    const uint16_t sport = client ? 51000 : 443, dport = client ? 443 : 51000;
+    return ipv4(a, b, 6, tcp(a, b, sport, dport, seq, ack, flags, 64000, {}, pattern(bytes, 3)));
+  };
+  const Bytes syn = segment(true, 1000, 0, kSyn, 0);
+  std::vector<Frame> frames = {{inEthernet(ipv4(kRouter, kClient, 1, icmp4Error(3, 1, head(syn, 28))))},
+                               {inEthernet(ipv4(kRouter, kClient, 1, icmp4Error(3, 1, syn)))},
+                               {inEthernet(syn)},
+                               {inEthernet(segment(false, 5000, 1001, kSyn | kAckBit, 0))},
+                               {inEthernet(segment(true, 1001, 5001, kAckBit | kPsh, 100))}};
+  const std::string capture = writePcap(dir / "icmp-tcp-stream.pcap", 1, frames);
+  const std::vector<std::string> fields = {
+      "frame.number",   "tcp.stream",   "tcp.completeness", "tcp.time_relative",
+      "tcp.time_delta", "tcp.analysis", "tcp.nxtseq",       "tcp.analysis.bytes_in_flight"};
+  CHECK(compareWithTshark(capture, fields) == 5);
+  const std::vector<std::string> lines = decodeLines(capture, {"tcp.stream", "tcp.completeness"});
+  REQUIRE(lines.size() == 5);
+  CHECK(lines[0] == "\t");    // 8 bytes quoted: no TCP layer
+  CHECK(lines[1] == "0\t0");  // the whole SYN quoted opens the conversation
+  CHECK(lines[2] == "0\t1");  // and counts as its SYN
+}
+
 TEST_CASE("icmp.type and icmp.code of every ICMP message and of one an error quotes are tshark's") {
   TempDir dir("icmp-types");
   const Bytes echo4 = ipv4(kClient, kServer, 1, icmp4Error(8, 0, pattern(32, 1)));
