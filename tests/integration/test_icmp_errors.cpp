@@ -116,13 +116,19 @@ TEST_CASE("ICMPv6 errors quoting an IPv6 GRUDP flow's datagrams belong to its co
   checkError(errorsOf(j)[2], 9, "server_to_client", "icmpv6", 1, 4, "port unreachable", "2001:db8::1");
 }
 
+namespace {
+
+// An IPv4 TCP segment between the client (port 51000) and the server (443).
+Bytes segment(bool client, uint32_t seq, uint32_t ack, uint8_t flags, size_t bytes) {
+  const auto [a, b] = client ? std::pair{kClient, kServer} : std::pair{kServer, kClient};
+  const uint16_t sport = client ? 51000 : 443, dport = client ? 443 : 51000;
+  return ipv4(a, b, 6, tcp(a, b, sport, dport, seq, ack, flags, 64000, {}, pattern(bytes, 3)));
+}
+
+}  // namespace
+
 TEST_CASE("an ICMP error quoting 8 bytes of a TCP segment belongs to its connection and shows its seq") {
   TempDir dir("icmp-tcp");
-  auto segment = [](bool client, uint32_t seq, uint32_t ack, uint8_t flags, size_t bytes) {
-    const auto [a, b] = client ? std::pair{kClient, kServer} : std::pair{kServer, kClient};
-    const uint16_t sport = client ? 51000 : 443, dport = client ? 443 : 51000;
-    return ipv4(a, b, 6, tcp(a, b, sport, dport, seq, ack, flags, 64000, {}, pattern(bytes, 3)));
-  };
   const Bytes data = segment(true, 1001, 5001, kAckBit | kPsh, 100);
   std::vector<Frame> frames = {{inEthernet(segment(true, 1000, 0, kSyn, 0))},
                                {inEthernet(segment(false, 5000, 1001, kSyn | kAckBit, 0))},
@@ -151,11 +157,6 @@ TEST_CASE("an ICMP error quoting 8 bytes of a TCP segment belongs to its connect
 // without a SEQ/ACK analysis.
 TEST_CASE("tcp.stream and its times count the TCP headers ICMP errors quote, as tshark's") {
   TempDir dir("icmp-tcp-stream");
-  auto segment = [](bool client, uint32_t seq, uint32_t ack, uint8_t flags, size_t bytes) {
-    const auto [a, b] = client ? std::pair{kClient, kServer} : std::pair{kServer, kClient};
-    const uint16_t sport = client ? 51000 : 443, dport = client ? 443 : 51000;
-    return ipv4(a, b, 6, tcp(a, b, sport, dport, seq, ack, flags, 64000, {}, pattern(bytes, 3)));
-  };
   const Bytes syn = segment(true, 1000, 0, kSyn, 0);
   std::vector<Frame> frames = {{inEthernet(ipv4(kRouter, kClient, 1, icmp4Error(3, 1, head(syn, 28))))},
                                {inEthernet(ipv4(kRouter, kClient, 1, icmp4Error(3, 1, syn)))},
