@@ -15,6 +15,7 @@
 // keeps one conversation; and past 10,000 unacknowledged segments Wireshark
 // stops counting a FIN or SYN as one sequence number, which this does not.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -182,7 +183,7 @@ class TcpNoteTracker {
     bool closing = false;  // sent the first FIN
   };
   struct Conversation {
-    Flow flow[2];
+    std::array<Flow, 2> flow;  // by Direction
     int64_t last_syn_ns = 0;
     int64_t first_rtt_ns = 0;  // from the SYN to the first pure ACK
     // With `details`:

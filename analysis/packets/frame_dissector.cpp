@@ -152,7 +152,7 @@ struct FrameDissector::Impl {
     return (tcpData || (pkt.l4 == L4::UDP && res.proto < 0)) && pkt.payload_len > 0;
   }
 
-  ConversationStreams in_order_streams;       // for frames read in order
+  UdpStreams in_order_streams;                // for frames read in order
   std::optional<StreamPosition> last_stream;  // the last frame's, when read in order
 
   FrameDissector::ConnectionHead connection_head;
@@ -220,7 +220,7 @@ void FrameDissector::Impl::layerItems(const RawPacket& raw, std::optional<uint32
   if (pkt.ip_reassembled) {
     in.ip.reassembled = true;
     in.ip.pieces = decoder.reassembledPieces();
-    const uint32_t header = pkt.l4 == L4::UDP ? 8 : pkt.l4 == L4::TCP ? pkt.tcp.header_len : 0;
+    const uint32_t header = transportHeaderLength(pkt);
     in.ip.datagram = pkt.payload ? pkt.payload - header : nullptr;
     in.ip.datagram_length = pkt.payload_reported_len + header;
   }
@@ -321,7 +321,7 @@ DissectedFrame FrameDissector::dissectFrame(const RawPacket& raw, bool withItems
   d->last_notes = storedNotes ? *storedNotes : d->in_order_notes.packet(d->pkt);
   const bool tcpInOrder = !storedNotes && d->in_order_notes.lastDetails().known;
   d->last_tcp_details = tcpInOrder ? std::optional(d->in_order_notes.lastDetails()) : std::nullopt;
-  const bool stream = !storedNotes && d->pkt.l4 != L4::None;
+  const bool stream = !storedNotes && d->pkt.l4 == L4::UDP;
   d->last_stream = stream ? std::optional<StreamPosition>(d->in_order_streams.next(d->pkt)) : std::nullopt;
   d->last_notes.bases.known = d->last_notes.bases.known && tcpSegmentAnalysed(d->pkt);
   d->last = d->sequence.next(raw, d->pkt, &d->res);

@@ -47,7 +47,7 @@ void ipLayers(LayerTree& tree, const LayerInputs& in, std::optional<uint32_t> ip
     return addIpv6Layer(tree, *ipStart, facts, known ? transportAt - *ipStart : 40);
   }
   if (pkt.l3 != L3::IPv4 && pkt.l3 != L3::IPv6) return;
-  // Tunnels and IPv6: their summary line.
+  // Behind a tunnel, or cut short: the summary line.
   const bool known =
       ipStart && pkt.outer_count == 0 && transportAt != FrameItem::kNoBytes && transportAt > *ipStart;
   tree.layer(
@@ -85,7 +85,7 @@ void addLayerItems(const LayerInputs& in, std::vector<FrameItem>& items) {
   std::vector<FrameItem> layers;
   LayerTree tree(layers, raw.data, raw.caplen);
   const LinkLayers link = addLinkLayers(tree, raw, in.dlt);
-  const uint32_t header = pkt.l4 == L4::UDP ? 8 : pkt.l4 == L4::TCP ? pkt.tcp.header_len : 0;
+  const uint32_t header = transportHeaderLength(pkt);
   const uint32_t at = in.payload && *in.payload >= header ? *in.payload - header : FrameItem::kNoBytes;
   ipLayers(tree, in, link.ip_start, at);
   addEthernetPadding(tree, raw, link, ipEnd(tree, pkt, link.ip_start));

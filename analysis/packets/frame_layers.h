@@ -9,11 +9,11 @@
 #include <vector>
 
 #include "core/packet.h"
-#include "packets/conversation_streams.h"
 #include "packets/frame_dissector.h"
 #include "packets/frame_time.h"
 #include "packets/ip_layers.h"
 #include "packets/tcp_layer.h"
+#include "packets/udp_streams.h"
 
 namespace rudp {
 
@@ -34,6 +34,11 @@ struct LayerInputs {
   std::vector<std::string> lua_layers;  // as frame.protocols names them
   bool data = false;                    // the payload goes to Wireshark's data dissector
 };
+
+// The UDP or TCP header's length (0 without one).
+inline uint32_t transportHeaderLength(const DecodedPacket& pkt) {
+  return pkt.l4 == L4::UDP ? 8 : pkt.l4 == L4::TCP ? pkt.tcp.header_len : 0;
+}
 
 // The layers up to the transport's, in the items' order.
 void addLayerItems(const LayerInputs& in, std::vector<FrameItem>& items);
