@@ -35,4 +35,8 @@ grep -q "^capture   resources/sample.pcap" "$work/first-command.log" ||
   { echo "FAIL: no sample summary printed" >&2; exit 1; }
 grep -q "10.0.1.2:40001 -> 10.0.0.1:7777" "$work/first-command.log" ||
   { echo "FAIL: the summary lacks the sample's connections" >&2; exit 1; }
+# The root with its build is gigabytes; CI's next step needs the disk.
+# (After a failure it stays, to be looked into.)
+debian_root_umount "$root"
+rm -rf --one-file-system "$root"
 echo "PASS: the README's first command works on a fresh Debian 12 root"
