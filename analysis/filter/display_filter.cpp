@@ -312,13 +312,13 @@ bool DisplayFilter::passesAll() const { return !root_; }
 
 bool DisplayFilter::needsDissectors() const { return needs_dissectors_; }
 
-bool DisplayFilter::needsTcpNotes() const {
+bool DisplayFilter::needsConversations() const {
   // Data: Wireshark hands no retransmitted or out-of-order segment on;
   // tcp.seq and tcp.ack are relative to where the conversation started.
   return std::any_of(names_.begin(), names_.end(), [](const std::string& n) {
-    const auto& details = tcpDetailFieldNames();
-    const bool detail = std::find(details.begin(), details.end(), n) != details.end();
-    return isTcpNoteField(n) || detail || isDataField(n) || n == "tcp.seq" || n == "tcp.ack";
+    const auto& streams = streamFieldNames();
+    const bool stream = std::find(streams.begin(), streams.end(), n) != streams.end();
+    return isTcpNoteField(n) || stream || isDataField(n) || n == "tcp.seq" || n == "tcp.ack";
   });
 }
 

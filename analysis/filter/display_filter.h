@@ -36,10 +36,12 @@ class DisplayFilter {
   // Whether the Lua dissectors must run for the answer (a Lua field or
   // protocol, or `data`, which is what no Lua protocol took).
   bool needsDissectors() const;
-  // Whether it names Wireshark's TCP analysis fields (tcp.analysis.*), data,
-  // which they decide for TCP, or tcp.seq and tcp.ack, relative numbers: then
-  // its frames must come from a FilterFrameSequence that works them out.
-  bool needsTcpNotes() const;
+  // Whether it names fields that need the frames before in their
+  // conversation: Wireshark's TCP analysis fields (tcp.analysis.*), data,
+  // which they decide for TCP, tcp.seq and tcp.ack, relative numbers, and
+  // the stream fields (tcp.stream, udp.stream, ...): then its frames must
+  // come from a FilterFrameSequence that follows conversations.
+  bool needsConversations() const;
   // The fields it names, each once, in order of appearance.
   const std::vector<std::string>& fieldNames() const;
   const std::string& text() const;

@@ -408,11 +408,10 @@ void tcpNoteValues(int which, const FilterFrame& f, std::vector<FilterValue>& ou
   for (int i = 0; i < n; ++i) out.push_back(number(values[i]));
 }
 
-void tcpDetailValues(int which, const FilterFrame& f, bool relative, std::vector<FilterValue>& out) {
-  if (!f.tcp_details || !f.tcp_notes) return;
-  const std::optional<int64_t> v =
-      tcpDetailFieldValue(size_t(which), *f.tcp_details, *f.tcp_notes, *f.pkt, relative);
-  if (v) out.push_back(number(uint64_t(*v)));
+void streamValues(int which, const FilterFrame& f, bool relative, std::vector<FilterValue>& out) {
+  int64_t values[kMaxStreamFieldValues];
+  const int n = streamFieldValues(size_t(which), streamFactsOf(f, relative), values);
+  for (int i = 0; i < n; ++i) out.push_back(number(uint64_t(values[i])));
 }
 
 void luaValues(const FilterFieldDef& def, const FilterFrame& f, std::vector<FilterValue>& out) {
@@ -477,16 +476,16 @@ const FilterFieldDef* FilterFields::find(std::string_view name) const {
       d.tcp_note = static_cast<int>(i);
       out.push_back(std::move(d));
     }
-    const auto& details = tcpDetailFieldNames();
-    for (size_t i = 0; i < details.size(); ++i) {
+    const auto& streams = streamFieldNames();
+    for (size_t i = 0; i < streams.size(); ++i) {
       FilterFieldDef d;
-      d.name = details[i];
-      const TcpDetailType t = tcpDetailFieldType(i);
-      d.type = t == TcpDetailType::Unsigned  ? FilterType::Unsigned
-               : t == TcpDetailType::Seconds ? FilterType::RelTime
-                                             : FilterType::None;
+      d.name = streams[i];
+      const StreamFieldType t = streamFieldType(i);
+      d.type = t == StreamFieldType::Unsigned  ? FilterType::Unsigned
+               : t == StreamFieldType::Seconds ? FilterType::RelTime
+                                               : FilterType::None;
       d.width = 0;
-      d.tcp_detail = static_cast<int>(i);
+      d.stream_field = static_cast<int>(i);
       out.push_back(std::move(d));
     }
     return out;
@@ -503,8 +502,8 @@ void FilterFields::collect(const FilterFieldDef& field, const FilterFrame& frame
     builtinValues(field.builtin, frame, host_.tcpRelativeSequenceNumbers(), out);
   else if (field.tcp_note >= 0)
     tcpNoteValues(field.tcp_note, frame, out);
-  else if (field.tcp_detail >= 0)
-    tcpDetailValues(field.tcp_detail, frame, host_.tcpRelativeSequenceNumbers(), out);
+  else if (field.stream_field >= 0)
+    streamValues(field.stream_field, frame, host_.tcpRelativeSequenceNumbers(), out);
   else
     luaValues(field, frame, out);
 }
@@ -513,7 +512,7 @@ std::vector<std::string> FilterFields::builtinNames() {
   std::vector<std::string> out;
   for (const BuiltinDef& b : kBuiltins) out.emplace_back(b.name);
   for (std::string_view n : tcpNoteFieldNames()) out.emplace_back(n);
-  for (std::string_view n : tcpDetailFieldNames()) out.emplace_back(n);
+  for (std::string_view n : streamFieldNames()) out.emplace_back(n);
   return out;
 }
 

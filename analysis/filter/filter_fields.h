@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "core/packet.h"
-#include "flow/tcp_detail_fields.h"
+#include "flow/stream_fields.h"
 #include "flow/tcp_notes.h"
 
 namespace rudp {
@@ -37,11 +37,11 @@ enum class FilterType {
 struct FilterFieldDef {
   std::string name;  // "udp.srcport", "grudp"
   FilterType type = FilterType::None;
-  int width = 0;        // Unsigned/Signed: bytes, for range checks (0: 8)
-  int builtin = -1;     // a built-in field, or
-  int lua = -1;         // a LuaHost field id, or
-  int tcp_note = -1;    // an index into tcpNoteFieldNames(), or
-  int tcp_detail = -1;  // into tcpDetailFieldNames()
+  int width = 0;          // Unsigned/Signed: bytes, for range checks (0: 8)
+  int builtin = -1;       // a built-in field, or
+  int lua = -1;           // a LuaHost field id, or
+  int tcp_note = -1;      // an index into tcpNoteFieldNames(), or
+  int stream_field = -1;  // into streamFieldNames()
   // Protocol: whether its bytes are known, for contains/matches/==.
   bool has_bytes = false;
 };
@@ -68,18 +68,28 @@ struct FilterFrame {
   const TcpNotes* tcp_notes = nullptr;
   // With them, the stream and SEQ/ACK analysis items (tcp.stream, tcp.analysis.ack_rtt, ...).
   const TcpFrameDetails* tcp_details = nullptr;
+  const FrameUdpStreams* udp_streams = nullptr;  // its UDP headers' (udp.stream, udp.time_*)
 };
+
+inline StreamFacts streamFactsOf(const FilterFrame& f, bool relativeTcpSeqs) {
+  return {f.pkt, f.tcp_notes, f.tcp_details, f.udp_streams, relativeTcpSeqs};
+}
 
 // The FilterFrames of a capture's frames read in order: keeps the first
 // frame's time (frame.time_relative), the previous one's (frame.time_delta)
 // and the last shown one's (frame.time_delta_displayed: tshark counts from
 // the last frame that passed the display filter, and gives 0 until one has).
-// With `tcpNotes`, it works out Wireshark's TCP analysis notes of each frame
-// from the frames before it too (what tcp.analysis.* fields need).
+// With `conversations`, it works out from the frames before each frame its
+// TCP analysis notes and its TCP or UDP stream too (what tcp.analysis.*,
+// tcp.stream and udp.stream need).
 class FilterFrameSequence {
  public:
-  explicit FilterFrameSequence(int captureLinkType, bool tcpNotes = false) : link_type_(captureLinkType) {
-    if (tcpNotes) tcp_.emplace(true);
+  explicit FilterFrameSequence(int captureLinkType, bool conversations = false)
+      : link_type_(captureLinkType) {
+    if (conversations) {
+      tcp_.emplace(true);
+      udp_.emplace();
+    }
   }
   FilterFrame next(const RawPacket& raw, const DecodedPacket& pkt, const DissectResult* res) {
     if (!started_) first_ = prev_ = raw.ts_ns;
@@ -92,7 +102,8 @@ class FilterFrameSequence {
                         prev_,
                         any_shown_ ? shown_ : raw.ts_ns,
                         tcp_ ? &(notes_ = tcp_->packet(pkt)) : nullptr,
-                        tcp_ && tcp_->lastDetails().known ? &tcp_->lastDetails() : nullptr};
+                        tcp_ && tcp_->lastDetails().known ? &tcp_->lastDetails() : nullptr,
+                        udp_ ? &(udp_streams_ = udp_->next(pkt)) : nullptr};
     prev_ = raw.ts_ns;
     return f;
   }
@@ -108,6 +119,8 @@ class FilterFrameSequence {
   int64_t first_ = 0, prev_ = 0, shown_ = 0;
   std::optional<TcpNotesByPair> tcp_;
   TcpNotes notes_;  // the last frame's
+  std::optional<UdpStreams> udp_;
+  FrameUdpStreams udp_streams_;  // the last frame's
 };
 
 class FilterFields {

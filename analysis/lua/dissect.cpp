@@ -156,11 +156,13 @@ void LuaHost::dissectUdp(const DecodedPacket& pkt, bool wantColumns, DissectResu
   lua_rawgeti(L, LUA_REGISTRYINDEX, s.root_ref);
   const int tvb_i = top + 1, pinfo_i = top + 2, tree_i = top + 3;
 
-  // The port table, lower port first, then the heuristics.
+  // The port table, lower port first, then the heuristics; none for an empty
+  // datagram (Wireshark's UDP layer ends before it calls any dissector).
   bool claimed = false;
+  const bool empty = s.tvb->reported == 0;
   uint16_t ports[2] = {std::min(pkt.sport, pkt.dport), std::max(pkt.sport, pkt.dport)};
   for (const auto& t : s.tables) {
-    if (t.name != "udp.port") continue;
+    if (empty || t.name != "udp.port") continue;
     for (int i = 0; i < 2 && !claimed; ++i) {
       if (ports[i] == 0 || (i == 1 && ports[1] == ports[0])) continue;
       auto it = t.by_uint.find(ports[i]);
@@ -173,7 +175,7 @@ void LuaHost::dissectUdp(const DecodedPacket& pkt, bool wantColumns, DissectResu
     }
   }
   auto heur = s.heuristics.find("udp");
-  if (!claimed && heur != s.heuristics.end()) {
+  if (!claimed && !empty && heur != s.heuristics.end()) {
     for (const Heuristic& h : heur->second) {
       s.instructions = 0;
       const size_t layersBefore = out.layers.size();

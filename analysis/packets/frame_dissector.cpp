@@ -152,8 +152,8 @@ struct FrameDissector::Impl {
     return (tcpData || (pkt.l4 == L4::UDP && res.proto < 0)) && pkt.payload_len > 0;
   }
 
-  UdpStreams in_order_streams;                // for frames read in order
-  std::optional<StreamPosition> last_stream;  // the last frame's, when read in order
+  UdpStreams in_order_streams;              // for frames read in order
+  std::optional<FrameUdpStreams> last_udp;  // the last frame's, when read in order
 
   FrameDissector::ConnectionHead connection_head;
   std::unordered_map<int64_t, std::array<int8_t, 2>> window_shifts;  // by connection, per direction
@@ -216,7 +216,7 @@ void FrameDissector::Impl::layerItems(const RawPacket& raw, std::optional<uint32
   in.pkt = &pkt;
   in.payload = payload;
   in.times = times;
-  in.stream = last_stream;
+  if (last_udp && last_udp->own >= 0) in.stream = last_udp->header[size_t(last_udp->own)];
   if (pkt.ip_reassembled) {
     in.ip.reassembled = true;
     in.ip.pieces = decoder.reassembledPieces();
@@ -295,7 +295,8 @@ void FrameDissector::setConnectionSeqBases(ConnectionSeqBases bases) {
   d->seq_bases.clear();
 }
 
-DissectedFrame FrameDissector::dissect(const PacketRecord& stored, bool withItems, const FrameTimes* times) {
+DissectedFrame FrameDissector::dissect(const PacketRecord& stored, bool withItems, const FrameTimes* times,
+                                       const ConversationFacts* facts) {
   const int shift = d->windowShiftOf(stored);  // may read other frames: before this one's
   const RawPacket& raw = d->reader.read(stored.frame, stored.file_offset);
   if (raw.ts_ns != stored.ts_ns || raw.caplen != stored.caplen)
@@ -303,15 +304,17 @@ DissectedFrame FrameDissector::dissect(const PacketRecord& stored, bool withItem
                        " differs from the one analysed: the capture changed since (analyse it again)");
   TcpNotes notes = stored.tcp_notes;
   notes.bases = d->seqBasesOf(stored);
-  return dissectFrame(raw, withItems, shift, &notes, times);
+  if (facts && facts->frame != stored.frame) facts = nullptr;
+  return dissectFrame(raw, withItems, shift, &notes, times, facts);
 }
 
 DissectedFrame FrameDissector::dissect(const RawPacket& raw, bool withItems) {
-  return dissectFrame(raw, withItems, -1, nullptr, nullptr);
+  return dissectFrame(raw, withItems, -1, nullptr, nullptr, nullptr);
 }
 
 DissectedFrame FrameDissector::dissectFrame(const RawPacket& raw, bool withItems, int windowShift,
-                                            const TcpNotes* storedNotes, const FrameTimes* times) {
+                                            const TcpNotes* storedNotes, const FrameTimes* times,
+                                            const ConversationFacts* facts) {
   DissectedFrame out;
   out.frame = raw.frame;
   out.bytes.assign(raw.data, raw.data + raw.caplen);
@@ -320,12 +323,17 @@ DissectedFrame FrameDissector::dissectFrame(const RawPacket& raw, bool withItems
   if (d->pkt.l4 == L4::UDP) d->host.dissectUdp(d->pkt, true, d->res, withItems);
   d->last_notes = storedNotes ? *storedNotes : d->in_order_notes.packet(d->pkt);
   const bool tcpInOrder = !storedNotes && d->in_order_notes.lastDetails().known;
-  d->last_tcp_details = tcpInOrder ? std::optional(d->in_order_notes.lastDetails()) : std::nullopt;
-  const bool stream = !storedNotes && d->pkt.l4 == L4::UDP;
-  d->last_stream = stream ? std::optional<StreamPosition>(d->in_order_streams.next(d->pkt)) : std::nullopt;
+  d->last_tcp_details = tcpInOrder ? std::optional(d->in_order_notes.lastDetails())
+                        : facts    ? facts->tcp
+                                   : std::nullopt;
+  d->last_udp = !storedNotes ? std::optional(d->in_order_streams.next(d->pkt))
+                : facts      ? std::optional(facts->udp)
+                             : std::nullopt;
   d->last_notes.bases.known = d->last_notes.bases.known && tcpSegmentAnalysed(d->pkt);
   d->last = d->sequence.next(raw, d->pkt, &d->res);
-  d->last.tcp_notes = &d->last_notes;
+  d->last.tcp_notes = &d->last_notes;  // the sequence's own follow no conversations
+  d->last.tcp_details = d->last_tcp_details ? &*d->last_tcp_details : nullptr;
+  d->last.udp_streams = d->last_udp ? &*d->last_udp : nullptr;
   if (d->res.proto >= 0) out.lua_protocol = d->host.protocols()[d->res.proto].name;
   setColumns(d->pkt, d->res, windowShift, d->last_notes, d->host.tcpRelativeSequenceNumbers(), out);
   if (d->field_columns) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "filter/display_filter.h"
+#include "packets/conversation_replay.h"
 #include "packets/frame_time.h"
 #include "session/dissectors.h"
 #include "store/records.h"
@@ -49,8 +50,11 @@ class FrameDissector {
   // `stored` is the frame's row in the database. Throws CaptureError when the
   // file no longer holds that frame where the row says. `times`: the frame's
   // place in the list (the Frame layer's deltas); without them the deltas
-  // are from the frame dissected before.
-  DissectedFrame dissect(const PacketRecord& stored, bool withItems, const FrameTimes* times = nullptr);
+  // are from the frame dissected before. `facts`: its conversation items
+  // (ConversationReplay); without them the details leave out TCP's stream,
+  // times and SEQ/ACK analysis and UDP's stream and times.
+  DissectedFrame dissect(const PacketRecord& stored, bool withItems, const FrameTimes* times = nullptr,
+                         const ConversationFacts* facts = nullptr);
   // A record read by the caller (rudpscope-cli decode -V reads in order).
   DissectedFrame dissect(const RawPacket& raw, bool withItems);
 
@@ -88,9 +92,11 @@ class FrameDissector {
 
  private:
   // `storedNotes`: the TCP notes the analysis stored; null: worked out from
-  // the frames dissected before (read in order).
+  // the frames dissected before (read in order), as the conversation items
+  // are, which `facts` gives a stored row.
   DissectedFrame dissectFrame(const RawPacket& raw, bool withItems, int windowShift,
-                              const TcpNotes* storedNotes, const FrameTimes* times);
+                              const TcpNotes* storedNotes, const FrameTimes* times,
+                              const ConversationFacts* facts);
 
   struct Impl;
   std::unique_ptr<Impl> d;

@@ -45,7 +45,7 @@ void scanFramesPassing(const std::string& capture, const DissectorOptions& disse
   const DisplayFilter compiled(filter, host);
   auto reader = CaptureReader::open(capture);
   Decoder decoder(reader->linkType());
-  FilterFrameSequence sequence(reader->linkType(), compiled.needsTcpNotes());
+  FilterFrameSequence sequence(reader->linkType(), compiled.needsConversations());
   const bool dissect = compiled.needsDissectors();
   RawPacket raw;
   DecodedPacket pkt;

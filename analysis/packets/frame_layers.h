@@ -9,11 +9,11 @@
 #include <vector>
 
 #include "core/packet.h"
+#include "flow/udp_streams.h"
 #include "packets/frame_dissector.h"
 #include "packets/frame_time.h"
 #include "packets/ip_layers.h"
 #include "packets/tcp_layer.h"
-#include "packets/udp_streams.h"
 
 namespace rudp {
 

@@ -256,13 +256,19 @@ void seqAckAnalysis(LayerTree& tree, const TcpNotes& n, const TcpFrameDetails& d
   if (!d.analysis) return;
   tree.generated(1, "SEQ/ACK analysis");
   if (d.acks_frame) {
-    tree.generated(2, "This is an ACK to the segment in frame: " + std::to_string(d.acks_frame));
-    if (d.ack_rtt_ns) tree.generated(2, "The RTT to ACK the segment was: " + secondsText(d.ack_rtt_ns));
+    const std::string frame = std::to_string(d.acks_frame);
+    tree.generated(2, "This is an ACK to the segment in frame: " + frame, "tcp.analysis.acks_frame", frame);
+    if (d.ack_rtt_ns)
+      tree.generated(2, "The RTT to ACK the segment was: " + secondsText(d.ack_rtt_ns),
+                     "tcp.analysis.ack_rtt", formatSeconds(d.ack_rtt_ns, 9));
   }
-  if (d.initial_rtt_ns) tree.generated(2, "iRTT: " + secondsText(d.initial_rtt_ns));
+  if (d.initial_rtt_ns)
+    tree.generated(2, "iRTT: " + secondsText(d.initial_rtt_ns), "tcp.analysis.initial_rtt",
+                   formatSeconds(d.initial_rtt_ns, 9));
   if (d.bytes_in_flight) {
-    tree.generated(2, "Bytes in flight: " + std::to_string(d.bytes_in_flight));
-    tree.generated(2, "Bytes sent since last PSH flag: " + std::to_string(d.push_bytes_sent));
+    const std::string bytes = std::to_string(d.bytes_in_flight), push = std::to_string(d.push_bytes_sent);
+    tree.generated(2, "Bytes in flight: " + bytes, "tcp.analysis.bytes_in_flight", bytes);
+    tree.generated(2, "Bytes sent since last PSH flag: " + push, "tcp.analysis.push_bytes_sent", push);
   }
   if (n.flags) analysisFlags(tree, n, d);
 }
@@ -288,7 +294,7 @@ void addTcpLayer(LayerTree& tree, uint32_t at, const uint8_t* header, const Deco
   tree.item(1, "Destination Port: " + dport, at + 2, 2, "tcp.dstport", dport);
   const TcpFrameDetails* d = f.details;
   if (d) {
-    tree.generated(1, "Stream index: " + std::to_string(d->stream));
+    tree.generated(1, "Stream index: " + std::to_string(d->stream), "tcp.stream", std::to_string(d->stream));
     tree.generated(1, "Conversation completeness: " + completenessText(d->completeness));
   }
   const uint32_t len = pkt.payload_reported_len;

@@ -33,8 +33,11 @@ void addUdpLayer(LayerTree& tree, uint32_t at, const uint8_t* header, const Deco
     tree.item(1, "Checksum: " + hexNumber(checksum, 4) + " [unverified]", within(at, 6), inFrame ? 2 : 0);
     tree.generated(1, "Checksum Status: Unverified");
   }
-  if (stream) {
-    tree.generated(1, "Stream index: " + std::to_string(stream->index));
+  if (stream)
+    tree.generated(1, "Stream index: " + std::to_string(stream->index), "udp.stream",
+                   std::to_string(stream->index));
+  if (be16(header + 4) == 8) return;  // an empty datagram: tshark's UDP layer ends here
+  if (stream && stream->timed) {
     tree.generated(1, "Timestamps");
     tree.generated(2, "Time since first frame: " + secondsText(pkt.ts_ns - stream->first_ns));
     tree.generated(2, "Time since previous frame: " + secondsText(pkt.ts_ns - stream->previous_ns));

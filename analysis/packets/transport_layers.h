@@ -3,8 +3,8 @@
 #include <optional>
 
 #include "core/packet.h"
+#include "flow/udp_streams.h"
 #include "packets/layer_tree.h"
-#include "packets/udp_streams.h"
 
 namespace rudp {
 

@@ -162,23 +162,23 @@ FieldPrinter::FieldPrinter(const LuaHost& host, const std::vector<std::string>& 
     auto it = std::find(kBuiltins.begin(), kBuiltins.end(), f);
     const auto& notes = tcpNoteFieldNames();
     const auto note = std::find(notes.begin(), notes.end(), f);
-    const auto& details = tcpDetailFieldNames();
-    const auto detail = std::find(details.begin(), details.end(), f);
+    const auto& streams = streamFieldNames();
+    const auto stream = std::find(streams.begin(), streams.end(), f);
     if (it != kBuiltins.end())
       c.builtin = static_cast<int>(it - kBuiltins.begin());
     else if (note != notes.end())
       c.tcp_note = static_cast<int>(note - notes.begin());
-    else if (detail != details.end())
-      c.tcp_detail = static_cast<int>(detail - details.begin());
+    else if (stream != streams.end())
+      c.stream_field = static_cast<int>(stream - streams.begin());
     else
       c.lua_field = host.fieldByAbbrev(f);
     if ((c.builtin == TimeDelta || c.builtin == TimeDeltaDisplayed) && !inCaptureOrder)
       throw Error(
           "'" + f + "' depends on the frames before it, which a column of single rows does not see: " +
           "View > Time Display Format shows the time since the previous captured or displayed packet");
-    if (c.tcp_detail >= 0 && !inCaptureOrder)
+    if (c.stream_field >= 0 && !inCaptureOrder)
       throw Error("'" + f + "' depends on the frames before it, which a column of single rows does not see");
-    if (c.builtin < 0 && c.tcp_note < 0 && c.tcp_detail < 0 && c.lua_field < 0)
+    if (c.builtin < 0 && c.tcp_note < 0 && c.stream_field < 0 && c.lua_field < 0)
       throw Error("unknown field '" + f + "' (neither built in nor registered by a loaded dissector)");
     columns_.push_back(c);
   }
@@ -231,9 +231,9 @@ void FieldPrinter::builtin(int which, const FilterFrame& frame, std::string& out
   }
 }
 
-bool FieldPrinter::needsTcpNotes() const {
+bool FieldPrinter::needsConversations() const {
   return std::any_of(columns_.begin(), columns_.end(), [](const Column& c) {
-    return c.tcp_note >= 0 || c.tcp_detail >= 0 || c.builtin == TcpSeq || c.builtin == TcpAck;
+    return c.tcp_note >= 0 || c.stream_field >= 0 || c.builtin == TcpSeq || c.builtin == TcpAck;
   });
 }
 
@@ -244,15 +244,17 @@ void FieldPrinter::tcpNote(int which, const FilterFrame& frame, std::string& out
   for (int i = 0; i < n; ++i) out += (i ? "," : "") + std::to_string(values[i]);
 }
 
-void FieldPrinter::tcpDetail(int which, const FilterFrame& frame, std::string& out) const {
-  if (!frame.tcp_details || !frame.tcp_notes) return;
-  const std::optional<int64_t> v = tcpDetailFieldValue(size_t(which), *frame.tcp_details, *frame.tcp_notes,
-                                                       *frame.pkt, host_.tcpRelativeSequenceNumbers());
-  if (!v) return;
-  switch (tcpDetailFieldType(size_t(which))) {
-    case TcpDetailType::Unsigned: out += std::to_string(*v); break;
-    case TcpDetailType::Seconds: appendTime(out, *v); break;
-    case TcpDetailType::None: out += '1'; break;
+void FieldPrinter::streamField(int which, const FilterFrame& frame, std::string& out) const {
+  int64_t values[kMaxStreamFieldValues];
+  const int n =
+      streamFieldValues(size_t(which), streamFactsOf(frame, host_.tcpRelativeSequenceNumbers()), values);
+  for (int i = 0; i < n; ++i) {
+    if (i) out += ',';
+    switch (streamFieldType(size_t(which))) {
+      case StreamFieldType::Unsigned: out += std::to_string(values[i]); break;
+      case StreamFieldType::Seconds: appendTime(out, values[i]); break;
+      case StreamFieldType::None: out += '1'; break;
+    }
   }
 }
 
@@ -269,8 +271,8 @@ void FieldPrinter::line(const FilterFrame& frame, std::string& out) const {
       tcpNote(c.tcp_note, frame, out);
       continue;
     }
-    if (c.tcp_detail >= 0) {
-      tcpDetail(c.tcp_detail, frame, out);
+    if (c.stream_field >= 0) {
+      streamField(c.stream_field, frame, out);
       continue;
     }
     bool firstVal = true;
@@ -293,7 +295,8 @@ std::vector<std::string> forEachFieldLine(const std::string& capture, const Diss
   loadDissectors(host, dissectors);
   const FieldPrinter printer(host, fields);
   const DisplayFilter filter(displayFilter, host);
-  FilterFrameSequence sequence(reader->linkType(), filter.needsTcpNotes() || printer.needsTcpNotes());
+  FilterFrameSequence sequence(reader->linkType(),
+                               filter.needsConversations() || printer.needsConversations());
   Decoder decoder(reader->linkType());
   RawPacket raw;
   DecodedPacket pkt;

@@ -24,20 +24,21 @@ class FieldPrinter {
 
   // The frame/ip/udp/tcp fields this printer knows without a dissector.
   static const std::vector<std::string>& builtinFields();
-  // Whether it prints tcp.analysis.* fields: then its frames must carry
-  // their TCP notes (FilterFrame::tcp_notes).
-  bool needsTcpNotes() const;
+  // Whether it prints fields that need the frames before in their
+  // conversation (tcp.analysis.*, tcp.seq, tcp.stream, udp.stream, ...):
+  // then its frames come from a FilterFrameSequence following conversations.
+  bool needsConversations() const;
 
  private:
   struct Column {
-    int builtin = -1;     // index into builtinFields(), or
-    int tcp_note = -1;    // index into tcpNoteFieldNames(), or
-    int tcp_detail = -1;  // into tcpDetailFieldNames(), or
-    int lua_field = -1;   // LuaHost field id
+    int builtin = -1;       // index into builtinFields(), or
+    int tcp_note = -1;      // index into tcpNoteFieldNames(), or
+    int stream_field = -1;  // into streamFieldNames(), or
+    int lua_field = -1;     // LuaHost field id
   };
   void builtin(int which, const FilterFrame& frame, std::string& out) const;
   static void tcpNote(int which, const FilterFrame& frame, std::string& out);
-  void tcpDetail(int which, const FilterFrame& frame, std::string& out) const;
+  void streamField(int which, const FilterFrame& frame, std::string& out) const;
   const LuaHost& host_;
   std::vector<Column> columns_;
 };

@@ -133,14 +133,14 @@ std::optional<PacketRecord> PacketListModel::record(int r) const {
   return found ? std::optional<PacketRecord>(found->stored) : std::nullopt;
 }
 
-DissectedFrame PacketListModel::dissect(int r) const {
+DissectedFrame PacketListModel::dissect(int r, const ConversationFacts* facts) const {
   const Row* found = row(r);
   if (!found) throw Error("no packet in row " + std::to_string(r));
   if (!dissector_) throw Error(problem_.toStdString());
   // The Frame layer's deltas: from the frames before this one in the capture and in the list.
   const FrameTimes times{found->stored.ts_ns, first_ts_ns_, found->previous_ts_ns,
                          found->previous_displayed_ts_ns};
-  return dissector_->dissect(found->stored, true, &times);
+  return dissector_->dissect(found->stored, true, &times, facts);
 }
 
 int PacketListModel::rowOfFrame(uint64_t frame) const {

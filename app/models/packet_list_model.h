@@ -59,8 +59,9 @@ class PacketListModel : public QAbstractTableModel {
 
   // The row's stored fields (nullopt: no such row).
   std::optional<PacketRecord> record(int row) const;
-  // The row's frame dissected with its details and bytes; throws Error.
-  DissectedFrame dissect(int row) const;
+  // The row's frame dissected with its details and bytes, and its
+  // conversation items when `facts` are its (ConversationReplay); throws Error.
+  DissectedFrame dissect(int row, const ConversationFacts* facts = nullptr) const;
   // Row of frame `frame` (frames are numbered from 1 in file order); -1: not
   // displayed.
   int rowOfFrame(uint64_t frame) const;

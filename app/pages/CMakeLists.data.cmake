@@ -15,7 +15,9 @@ add_library(rudp_app_pages_data STATIC
   ${_pages_data_dir}/packets_page.cpp
   ${_pages_data_dir}/statistics_charts.cpp
   ${_pages_data_dir}/statistics_page.cpp
-  # The Packets page's display filter runs as a job; the shell's jobs share the thread helper.
+  # The Packets page's display filter and conversation items run as jobs; the
+  # shell's jobs share the thread helper.
+  ${_pages_data_dir}/../jobs/conversation_job.cpp
   ${_pages_data_dir}/../jobs/filter_job.cpp
   ${_pages_data_dir}/../jobs/worker_thread.cpp)
 target_include_directories(rudp_app_pages_data PUBLIC ${_pages_data_dir}/..)

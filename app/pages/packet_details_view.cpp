@@ -6,6 +6,7 @@
 #include <QMenu>
 #include <QShortcut>
 #include <algorithm>
+#include <utility>
 #include <vector>
 
 #include "packets/frame_layers.h"
@@ -63,6 +64,25 @@ void PacketDetailsView::showFrame(const DissectedFrame& frame) {
         std::find(kBuiltinLayers.begin(), kBuiltinLayers.end(), field) != kBuiltinLayers.end();
     if (!builtin || layer->childCount() == 0) expandRecursively(indexFromItem(layer));
   }
+}
+
+void PacketDetailsView::updateFrame(const DissectedFrame& frame) {
+  std::vector<std::pair<QString, bool>> expanded;  // each layer's, by its filter name
+  for (int i = 0; i < topLevelItemCount(); ++i)
+    expanded.emplace_back(topLevelItem(i)->data(0, FieldRole).toString(), topLevelItem(i)->isExpanded());
+  const QTreeWidgetItem* current = currentItem();
+  const QString currentText = current ? current->text(0) : QString();
+  showFrame(frame);
+  for (int i = 0; i < topLevelItemCount(); ++i) {
+    QTreeWidgetItem* layer = topLevelItem(i);
+    const auto was = std::find_if(expanded.begin(), expanded.end(), [&](const auto& e) {
+      return e.first == layer->data(0, FieldRole).toString();
+    });
+    if (was != expanded.end()) layer->setExpanded(was->second);
+  }
+  if (currentText.isEmpty()) return;
+  for (QTreeWidgetItemIterator it(this); *it; ++it)
+    if ((*it)->text(0) == currentText) return setCurrentItem(*it);
 }
 
 void PacketDetailsView::showNote(const QString& text) {

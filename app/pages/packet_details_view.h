@@ -19,6 +19,9 @@ class PacketDetailsView : public QTreeWidget {
   explicit PacketDetailsView(QWidget* parent = nullptr);
 
   void showFrame(const DissectedFrame& frame);
+  // The same frame again with more items: the layers open stay open and
+  // the current item stays current.
+  void updateFrame(const DissectedFrame& frame);
   void showNote(const QString& text);
 
   // Selects the innermost item whose bytes hold `offset`; false when none does.

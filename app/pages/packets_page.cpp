@@ -19,6 +19,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "core/error.h"
+#include "jobs/conversation_job.h"
 #include "models/packet_list_model.h"
 #include "pages/display_filter_bar.h"
 #include "pages/packet_details_view.h"
@@ -111,6 +112,7 @@ PacketsPage::PacketsPage(QWidget* parent)
 }
 
 PacketsPage::~PacketsPage() {
+  m_conversation.reset();
   if (m_cancelExport) m_cancelExport->store(true);
   m_export->waitForFinished();
 }
@@ -182,6 +184,7 @@ void PacketsPage::open(const QString& dbPath, const QString& capturePath,
                        const DissectorOptions& dissectors) {
   clear();
   m_model->open(dbPath, capturePath, dissectors);
+  m_replay = std::make_shared<ConversationReplay>(capturePath.toStdString());
   m_model->setTimeFormat(TimeFormat(m_timeFormat->currentData().toInt()));
   m_filter->open(dbPath, capturePath, dissectors);
   for (const QString& field : QSettings().value(QLatin1String(kColumnsKey)).toStringList())
@@ -192,6 +195,8 @@ void PacketsPage::open(const QString& dbPath, const QString& capturePath,
 }
 
 void PacketsPage::clear() {
+  m_conversation.reset();
+  m_replay.reset();
   m_filter->clear();
   m_model->clear();
   m_details->showNote(tr("Select a packet to see its details."));
@@ -256,10 +261,39 @@ void PacketsPage::showCurrent() {
     const DissectedFrame frame = m_model->dissect(index.row());
     m_details->showFrame(frame);
     m_hex->setBytes(frame.bytes);
+    requestConversation(frame.frame);
   } catch (const Error& e) {
     m_details->showNote(QString::fromStdString(e.what()));
     m_hex->setBytes({});
   }
+}
+
+void PacketsPage::requestConversation(quint64 frame) {
+  m_conversation.reset();  // cancels and waits: one job at a time uses the replay
+  if (!m_replay) return;
+  m_conversation = std::make_unique<ConversationJob>(frame, m_replay);
+  connect(m_conversation.get(), &ConversationJob::ready, this, &PacketsPage::showConversation);
+  connect(m_conversation.get(), &ConversationJob::progressed, this, [this](quint64 at, double fraction) {
+    setMessage(tr("Reading the frames before packet %1 for its stream and SEQ/ACK analysis: %2 %")
+                   .arg(at)
+                   .arg(int(fraction * 100)));
+    m_conversationMessage = true;
+  });
+  connect(m_conversation.get(), &ConversationJob::failed, this, [this](quint64 at, const QString& message) {
+    setMessage(tr("Packet %1's stream and SEQ/ACK analysis: %2").arg(at).arg(message));
+  });
+  m_conversation->start();
+}
+
+void PacketsPage::showConversation(quint64 frame, const ConversationFacts& facts) {
+  if (m_conversationMessage) setMessage({});
+  m_conversationMessage = false;
+  const QModelIndex index = m_list->currentIndex();
+  const bool items = facts.tcp || facts.udp.count > 0;
+  if (!items || !index.isValid() || m_model->frameOfRow(index.row()) != frame) return;
+  try {
+    m_details->updateFrame(m_model->dissect(index.row(), &facts));
+  } catch (const Error& e) { m_details->showNote(QString::fromStdString(e.what())); }
 }
 
 void PacketsPage::addFieldColumn(const QString& field) {

@@ -12,6 +12,7 @@
 #include <atomic>
 #include <memory>
 
+#include "packets/conversation_replay.h"
 #include "packets/frame_export.h"
 #include "session/dissectors.h"
 #include "store/records.h"
@@ -24,6 +25,7 @@ class QToolButton;
 
 namespace rudp::gui {
 
+class ConversationJob;
 class DisplayFilterBar;
 class HexView;
 class PacketDetailsView;
@@ -69,6 +71,9 @@ class PacketsPage : public QWidget {
   QWidget* makeToolBar();
   void addShortcuts();
   void showCurrent();
+  // The current row's conversation items, worked out in the background.
+  void requestConversation(quint64 frame);
+  void showConversation(quint64 frame, const ConversationFacts& facts);
   void goToTyped();
   void selectRow(int row);
   void headerMenu(const QPoint& pos);
@@ -87,6 +92,9 @@ class PacketsPage : public QWidget {
   QLabel* m_message;
   QFutureWatcher<QString>* m_export;
   std::shared_ptr<std::atomic<bool>> m_cancelExport;
+  std::shared_ptr<ConversationReplay> m_replay;  // the open capture's
+  std::unique_ptr<ConversationJob> m_conversation;
+  bool m_conversationMessage = false;  // the message shows its progress
 };
 
 }  // namespace rudp::gui

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <utility>
 
 #include "process.h"
 #include "tshark_compare.h"
@@ -144,32 +145,58 @@ TEST_CASE("decode -V -O tcp prints tshark's TCP layer and SEQ/ACK analysis on th
     CHECK_THAT(o.out, Catch::Contains(expected));
 }
 
-// -Y with -V: the frames shown, and frame.time_delta_displayed counted from
-// the last of them (the sample's gaps of 50 ms or more between shown frames).
-TEST_CASE("decode -V -Y prints the details of tshark's frames only") {
-  const std::string sample = RUDPSCOPE_SOURCE_DIR "/resources/sample.pcap";
-  const std::string filter = "frame.time_delta_displayed >= 0.05 || frame.number == 1";
-  compareDetails(sample, shippedDissectors(), "grudp,kcp,enet", true, filter);
-  const ProcessResult frames =
-      run({TSHARK_EXECUTABLE, "-n", "-r", sample, "-Y", filter, "-T", "fields", "-e", "frame.number"});
-  const ProcessResult ours = run({RUDPSCOPE_CLI, "decode", sample, "-V", "-Y", filter});
-  REQUIRE(frames.status == 0);
-  size_t headers = 0;
-  for (const std::string& line : splitLines(ours.out)) headers += line.rfind("Frame ", 0) == 0;
-  CHECK(headers == splitLines(frames.out).size());
-  CHECK(headers < 5311 / 10);  // the filter leaves most frames out
-}
+namespace {
 
-// Wireshark's TCP analysis fields in -Y: the frames read in order give them.
-TEST_CASE("decode -V -Y over tcp.analysis fields prints the details of tshark's frames") {
-  const std::string capture = RUDPSCOPE_SOURCE_DIR "/tests/netns/data/loss5-nodelay/server.pcap";
-  const std::string filter = "tcp.analysis.retransmission || tcp.analysis.duplicate_ack_num >= 2";
+// decode -V -Y's details compared with tshark's, and its frames counted.
+size_t framesShown(const std::string& capture, const std::string& filter) {
   compareDetails(capture, shippedDissectors(), "grudp,kcp,enet", true, filter);
   const ProcessResult ours = run({RUDPSCOPE_CLI, "decode", capture, "-V", "-Y", filter});
   REQUIRE(ours.status == 0);
   size_t headers = 0;
   for (const std::string& line : splitLines(ours.out)) headers += line.rfind("Frame ", 0) == 0;
-  CHECK(headers == 10);  // tshark's count: 9 retransmissions, one third dup ack
+  return headers;
+}
+
+size_t tsharkFrames(const std::string& capture, const std::string& filter) {
+  const ProcessResult t =
+      run({TSHARK_EXECUTABLE, "-n", "-r", capture, "-Y", filter, "-T", "fields", "-e", "frame.number"});
+  REQUIRE(t.status == 0);
+  return splitLines(t.out).size();
+}
+
+}  // namespace
+
+// -Y with -V: the frames shown, and frame.time_delta_displayed counted from
+// the last of them (the sample's gaps of 50 ms or more between shown frames).
+TEST_CASE("decode -V -Y prints the details of tshark's frames only") {
+  const std::string sample = RUDPSCOPE_SOURCE_DIR "/resources/sample.pcap";
+  const std::string filter = "frame.time_delta_displayed >= 0.05 || frame.number == 1";
+  const size_t shown = framesShown(sample, filter);
+  CHECK(shown == tsharkFrames(sample, filter));
+  CHECK(shown < 5311 / 10);  // the filter leaves most frames out
+}
+
+// Wireshark's TCP analysis fields in -Y: the frames read in order give them.
+TEST_CASE("decode -V -Y over tcp.analysis fields prints the details of tshark's frames") {
+  const std::string capture = RUDPSCOPE_SOURCE_DIR "/tests/netns/data/loss5-nodelay/server.pcap";
+  // tshark's count: 9 retransmissions, one third dup ack
+  CHECK(framesShown(capture, "tcp.analysis.retransmission || tcp.analysis.duplicate_ack_num >= 2") == 10);
+}
+
+// The stream fields too (the details pane's own stream items; -V -Y once
+// found no frame for them).
+TEST_CASE(
+    "decode -V -Y over tcp.stream, its SEQ/ACK items and udp.stream prints the details of tshark's frames") {
+  const std::string tcp = RUDPSCOPE_SOURCE_DIR "/tests/netns/data/loss5-nodelay/server.pcap";
+  const std::string sample = RUDPSCOPE_SOURCE_DIR "/resources/sample.pcap";
+  for (const auto& [capture, filter] :
+       {std::pair<std::string, std::string>{tcp, "tcp.stream == 0 && tcp.analysis.ack_rtt > 0.2"},
+        {sample, "udp.stream == 1 && udp.time_delta > 0.04"}}) {
+    INFO(filter);
+    const size_t shown = framesShown(capture, filter);
+    CHECK(shown == tsharkFrames(capture, filter));
+    CHECK(shown == 2);
+  }
 }
 
 TEST_CASE(

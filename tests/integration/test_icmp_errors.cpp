@@ -29,6 +29,9 @@ const std::vector<std::string> kFields = {"frame.number",
                                           "udp.srcport",
                                           "udp.dstport",
                                           "udp.length",
+                                          "udp.stream",
+                                          "udp.time_relative",
+                                          "udp.time_delta",
                                           "tcp.srcport",
                                           "tcp.dstport",
                                           "tcp.seq",
@@ -173,6 +176,41 @@ TEST_CASE("tcp.stream and its times count the TCP headers ICMP errors quote, as 
   CHECK(lines[0] == "\t");    // 8 bytes quoted: no TCP layer
   CHECK(lines[1] == "0\t0");  // the whole SYN quoted opens the conversation
   CHECK(lines[2] == "0\t1");  // and counts as its SYN
+}
+
+// And the UDP dissector on a quoted UDP header: it opens or joins that
+// stream (udp.stream) without its times; an empty datagram has no times
+// either, and neither moves the stream's previous frame on.
+TEST_CASE("udp.stream and its times count quoted and empty datagrams as tshark does") {
+  TempDir dir("icmp-udp-stream");
+  auto datagram = [](const Ip4& src, const Ip4& dst, uint16_t sport, uint16_t dport, size_t bytes) {
+    return ipv4(src, dst, 17, udp(src, dst, sport, dport, pattern(bytes, 7)));
+  };
+  const Bytes first = datagram(kClient, kServer, 50000, 7777, 40);
+  std::vector<Frame> frames = {{inEthernet(ipv4(kServer, kClient, 1, icmp4Error(3, 3, first)))},
+                               {inEthernet(first)},
+                               {inEthernet(datagram(kServer, kClient, 7777, 50000, 0))},
+                               {inEthernet(datagram(kClient, kServer, 50000, 7777, 40))},
+                               {inEthernet(datagram(kClient, kServer, 50001, 7777, 40))}};
+  const std::string capture = writePcap(dir / "icmp-udp-stream.pcap", 1, frames);
+  const std::vector<std::string> fields = {"udp.stream", "udp.time_relative", "udp.time_delta"};
+  CHECK(compareWithTshark(capture, fields) == 5);
+  // Frames 20 ms apart: the stream starts at the error (frame 1), and frame 4's
+  // previous frame is 2, past the empty datagram.
+  CHECK(decodeLines(capture, fields) == std::vector<std::string>{"0\t\t", "0\t0.020000000\t0.020000000",
+                                                                 "0\t\t", "0\t0.060000000\t0.040000000",
+                                                                 "1\t0.000000000\t0.000000000"});
+  // The same in the details tree (but the ICMP layer's, which rudpscope
+  // does not show), and the empty datagram's UDP layer ends at its stream
+  // index: no timestamps, no payload, no dissector called.
+  std::vector<std::string> ts = {TSHARK_EXECUTABLE, "-n", "-r", capture, "-V", "-O", "udp", "-Y", "!icmp"};
+  for (const auto& s : shippedDissectors()) ts.insert(ts.end(), {"-X", "lua_script:" + s});
+  const ProcessResult t = run(ts),
+                      o = run({RUDPSCOPE_CLI, "decode", capture, "-V", "-O", "udp", "-Y", "!icmp"});
+  REQUIRE(t.status == 0);
+  REQUIRE(o.status == 0);
+  CHECK(o.out == t.out);
+  CHECK_THAT(o.out, Catch::Contains("    [Stream index: 0]\n\nFrame 4: "));
 }
 
 TEST_CASE("icmp.type and icmp.code of every ICMP message and of one an error quotes are tshark's") {

@@ -12,7 +12,7 @@
 #include <string_view>
 
 #include "capture_files.h"
-#include "flow/tcp_detail_fields.h"
+#include "flow/stream_fields.h"
 #include "link_scenario.h"
 #include "process.h"
 #include "store/store_reader.h"
@@ -162,7 +162,8 @@ namespace {
 // (tcp.stream, tcp.analysis.ack_rtt, bytes_in_flight, ...).
 std::vector<std::string_view> analysisFieldNames() {
   std::vector<std::string_view> names = tcpNoteFieldNames();
-  for (std::string_view f : tcpDetailFieldNames()) names.push_back(f);
+  for (std::string_view f : streamFieldNames())
+    if (f.starts_with("tcp.")) names.push_back(f);
   return names;
 }
 

@@ -21,10 +21,11 @@ const Ip4 kTunA{192, 0, 2, 1}, kTunB{198, 51, 100, 2};
 const Ip6 kTunA6{0x20, 0x01, 0x0d, 0xb8, 0xff, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
 const Ip6 kTunB6{0x20, 0x01, 0x0d, 0xb8, 0xff, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2};
 const Mac kMacA{2, 0, 0, 0, 0, 1}, kMacB{2, 0, 0, 0, 0, 2};
-const std::vector<std::string> kFields = {"frame.number", "ip.src",      "ip.dst",     "ip.proto",
-                                          "ip.ttl",       "ip.id",       "ipv6.src",   "ipv6.dst",
-                                          "udp.srcport",  "udp.dstport", "udp.length", "tcp.srcport",
-                                          "tcp.seq",      "tcp.len",     "grudp.seq",  "grudp.conn_id"};
+const std::vector<std::string> kFields = {
+    "frame.number",  "ip.src",   "ip.dst",      "ip.proto",      "ip.ttl",     "ip.id",
+    "ipv6.src",      "ipv6.dst", "udp.srcport", "udp.dstport",   "udp.length", "tcp.srcport",
+    "tcp.seq",       "tcp.len",  "grudp.seq",   "grudp.conn_id", "udp.stream", "udp.time_relative",
+    "udp.time_delta"};
 
 // The tunnel's own IPv4/IPv6 header, in the direction of packet `i`.
 Bytes outer4(int i, uint8_t proto, const Bytes& payload) {

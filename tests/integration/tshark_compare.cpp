@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "flow/stream_fields.h"
 #include "lua/host.h"
 #include "process.h"
 #include "session/dissectors.h"
@@ -45,6 +46,8 @@ std::vector<std::string> allDecodeFields() {
   opts.extra_scripts = shippedDissectors();
   loadDissectors(host, opts);
   std::vector<std::string> fields = FieldPrinter::builtinFields();
+  for (std::string_view f : streamFieldNames())  // the UDP ones; tcp_notes' tests have the TCP ones
+    if (f.starts_with("udp.")) fields.emplace_back(f);
   for (const auto& f : host.fields()) fields.push_back(f.abbrev);
   return fields;
 }

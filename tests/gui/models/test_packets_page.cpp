@@ -10,6 +10,7 @@
 #include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
+#include <functional>
 #include <regex>
 
 #include "models/packet_list_model.h"
@@ -176,6 +177,105 @@ TEST_CASE("the packet list with relative sequence numbers off shows tshark's raw
     ++compared;
   }
   CHECK(compared >= 1400);
+}
+
+namespace {
+
+// The layer `name` starts ("Transmission Control Protocol, ..."): its lines as
+// tshark -V prints them, from the first frame of `text`.
+std::vector<std::string> layerLines(const std::string& text, const std::string& name) {
+  std::vector<std::string> out;
+  for (const std::string& line : splitLines(text)) {
+    if (line.rfind(name, 0) == 0)
+      out.push_back(line);
+    else if (!out.empty() && line.rfind("    ", 0) == 0)
+      out.push_back(line);
+    else if (!out.empty())
+      break;
+  }
+  return out;
+}
+
+// The same from the details pane: each item indented by its depth.
+std::vector<std::string> layerLines(const PacketDetailsView& view, const QString& name) {
+  std::vector<std::string> out;
+  for (int i = 0; i < view.topLevelItemCount(); ++i) {
+    QTreeWidgetItem* layer = view.topLevelItem(i);
+    if (!layer->text(0).startsWith(name)) continue;
+    std::function<void(QTreeWidgetItem*, int)> walk = [&](QTreeWidgetItem* item, int depth) {
+      out.push_back(std::string(size_t(depth) * 4, ' ') + item->text(0).toStdString());
+      for (int c = 0; c < item->childCount(); ++c) walk(item->child(c), depth + 1);
+    };
+    walk(layer, 0);
+    break;
+  }
+  return out;
+}
+
+}  // namespace
+
+// Rows are read alone, so the items Wireshark works out from the frames
+// before (TCP's stream, times and SEQ/ACK analysis; UDP's stream and times)
+// come from a replay of the capture in the background, then join the tree.
+TEST_CASE("the packets page: a TCP or UDP frame's stream and SEQ/ACK items as tshark -V shows them") {
+  TempDir dir("gui-tcp-details");
+  const std::string tcp = RUDPSCOPE_SOURCE_DIR "/tests/netns/data/loss5-nodelay/server.pcap";
+  const std::string db = dir / "tcp.sqlite";
+  ingestCapture(tcp, db, DissectorOptions{});
+  // The last frame with an ack RTT (the replay reads the whole capture), then one before it (it starts
+  // again).
+  const auto rtts = tsharkRows(tcp, {"frame.number"}, {"-Y", "tcp.analysis.ack_rtt"});
+  REQUIRE(rtts.size() > 100);
+  PacketsPage page;
+  page.open(QString::fromStdString(db), QString::fromStdString(tcp), DissectorOptions{});
+  page.resize(1300, 900);
+  page.show();
+  REQUIRE(QTest::qWaitForWindowExposed(&page));
+  for (const auto& row : {rtts.back(), rtts[rtts.size() / 2]}) {
+    const uint64_t frame = std::stoull(row.at(0));
+    INFO("frame " << frame);
+    REQUIRE(page.goToFrame(frame));
+    REQUIRE(QTest::qWaitFor(
+        [&] { return page.details()->itemOfField(QStringLiteral("tcp.analysis.ack_rtt")) != nullptr; },
+        20000));
+    const ProcessResult t = run({TSHARK_EXECUTABLE, "-n", "-r", tcp, "--disable-protocol", "tds", "-V", "-O",
+                                 "tcp", "-Y", "frame.number == " + std::to_string(frame)});
+    REQUIRE(t.status == 0);
+    const std::vector<std::string> expected = layerLines(t.out, "Transmission Control Protocol");
+    REQUIRE(expected.size() > 30);
+    CHECK(layerLines(*page.details(), QStringLiteral("Transmission Control Protocol")) == expected);
+    CHECK(std::find(expected.begin(), expected.end(), "    [SEQ/ACK analysis]") != expected.end());
+  }
+  // The picture: the TCP layer open at its SEQ/ACK analysis, the RTT selected.
+  page.details()->collapseAll();
+  QTreeWidgetItem* rtt = page.details()->itemOfField(QStringLiteral("tcp.analysis.ack_rtt"));
+  page.details()->expandItem(rtt->parent()->parent());
+  page.details()->expandItem(rtt->parent());
+  page.details()->setCurrentItem(rtt);
+  page.details()->scrollToItem(rtt, QAbstractItemView::PositionAtCenter);
+  CHECK_FALSE(savePagePng(page, QStringLiteral("packets_tcp_seq_ack")).isEmpty());
+
+  // A UDP frame of the sample: its stream index and times.
+  const SampleCapture& s = sampleCapture();
+  openSample(page);
+  const uint64_t udpFrame = 4000;
+  REQUIRE(page.goToFrame(udpFrame));
+  REQUIRE(QTest::qWaitFor(
+      [&] { return page.details()->itemOfField(QStringLiteral("udp.stream")) != nullptr; }, 20000));
+  std::vector<std::string> ts = {TSHARK_EXECUTABLE,
+                                 "-n",
+                                 "-r",
+                                 s.pcap,
+                                 "-V",
+                                 "-O",
+                                 "udp",
+                                 "-Y",
+                                 "frame.number == " + std::to_string(udpFrame)};
+  const ProcessResult t = run(ts);
+  REQUIRE(t.status == 0);
+  const std::vector<std::string> expected = layerLines(t.out, "User Datagram Protocol");
+  CHECK(std::find(expected.begin(), expected.end(), "    [Timestamps]") != expected.end());
+  CHECK(layerLines(*page.details(), QStringLiteral("User Datagram Protocol")) == expected);
 }
 
 TEST_CASE("the packets page: a frame's details and bytes, the selected field's bytes highlighted") {
