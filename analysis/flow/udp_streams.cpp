@@ -21,7 +21,7 @@ FrameUdpStreams UdpStreams::next(const DecodedPacket& pkt) {
     const bool own = i == pkt.outer_count, quoted = i > pkt.outer_count;
     ++i;
     if (!h.udp) return;
-    if (own) out.own = int8_t(out.count);
+    if (own) out.own = out.count;
     // An empty datagram's UDP layer ends before its timestamps.
     out.header[out.count++] = header(h, pkt.ts_ns, !quoted && h.udp_length != 8);
   });

@@ -29,7 +29,7 @@ struct StreamPosition {
 struct FrameUdpStreams {
   std::array<StreamPosition, kMaxTunnels + 2> header{};
   uint8_t count = 0;
-  int8_t own = -1;  // the frame's own UDP header (DecodedPacket::l4 == UDP), when it has one
+  int own = -1;  // the frame's own UDP header (DecodedPacket::l4 == UDP), when it has one
 };
 
 class UdpStreams {

@@ -20,7 +20,7 @@ void ConversationReplay::restart() {
 }
 
 std::optional<ConversationFacts> ConversationReplay::factsOf(uint64_t frame,
-                                                            const std::function<bool(double)>& keepGoing) {
+                                                             const std::function<bool(double)>& keepGoing) {
   if (frame == 0) throw CaptureError("no frame 0: frames count from 1");
   if (!reader_ || frame < read_ || (frame == read_ && last_.frame != frame)) restart();
   if (frame == read_) return last_;

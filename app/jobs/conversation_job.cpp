@@ -26,7 +26,7 @@ void ConversationJob::work() {
   };
   try {
     if (std::optional<ConversationFacts> facts = m_replay->factsOf(m_frame, keepGoing))
-      post([this, facts = std::move(*facts)] { emit ready(m_frame, facts); });
+      post([this, facts = *facts] { emit ready(m_frame, facts); });
   } catch (const std::exception& e) {
     const QString message = QString::fromStdString(e.what());
     post([this, message] { emit failed(m_frame, message); });

@@ -68,6 +68,7 @@ void PacketDetailsView::showFrame(const DissectedFrame& frame) {
 
 void PacketDetailsView::updateFrame(const DissectedFrame& frame) {
   std::vector<std::pair<QString, bool>> expanded;  // each layer's, by its filter name
+  expanded.reserve(size_t(topLevelItemCount()));
   for (int i = 0; i < topLevelItemCount(); ++i)
     expanded.emplace_back(topLevelItem(i)->data(0, FieldRole).toString(), topLevelItem(i)->isExpanded());
   const QTreeWidgetItem* current = currentItem();
