@@ -12,8 +12,10 @@
 # Each capture is made once with grudp-sim and analysed once with
 # rudpscope-cli; later runs reuse both. The measurement is packets-bench
 # (tests/gui/models/packets_bench.cpp) on the offscreen platform: the real
-# Packets page opening the database, 100 jumps to random frames (select,
-# dissect the details, paint), 600 wheel steps of 3 rows and 600 page steps,
+# Packets page opening the database, the last frame's stream items (the
+# capture replayed in the background from its first frame), 100 jumps to
+# random frames (select, dissect the details, paint), 600 wheel steps of 3
+# rows and 600 page steps,
 # each painted; then the process's memory. Then the display filter bar: a
 # filter over stored columns (answered by the database) and one over GRUDP
 # fields (the capture read again), each from Enter to done; the second is
@@ -55,6 +57,7 @@ for size in $SIZES; do
     "$(field scroll_page_median_ms "$out")" "$(field scroll_page_p95_ms "$out")" "$(field scroll_page_max_ms "$out")" \
     "$(field rss_mb "$out")" "$(field peak_rss_mb "$out")"
   echo "  $size: steps over one 60 Hz frame (16.7 ms): wheel $(field scroll_wheel_over_16_7ms "$out")/600, page $(field scroll_page_over_16_7ms "$out")/600; pages cached $(field cached_pages "$out")" 
+  echo "  $size: the last frame's stream items (udp.stream and times, every frame before it replayed in the background): $(field last_frame_stream_items_ms "$out") ms"
 done
 echo
 echo "Display filters from the bar (Enter to done), and tshark -Y with the same field filter"
