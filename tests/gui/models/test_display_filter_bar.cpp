@@ -125,6 +125,14 @@ TEST_CASE(
   CHECK(displayed(*model) == expectFields);
   CHECK(f.edit->recentFilters().mid(0, 2) ==
         QStringList{QString::fromStdString(fields), QString::fromStdString(stored)});
+  // Follow UDP Stream's filter: the stream index and times need the frames before.
+  const std::string stream = "udp.stream == 1 && udp.time_delta > 0.02";
+  f.apply(QString::fromStdString(stream));
+  CHECK(f.bar->status().contains(QStringLiteral("packets read again")));
+  const std::vector<uint64_t> expectStream = tsharkFrames(s.pcap, stream);
+  REQUIRE(expectStream.size() > 10);
+  CHECK(displayed(*model) == expectStream);
+  f.apply(QString::fromStdString(fields));
   savePagePng(f.page, QStringLiteral("packets-filter-applied"));
 
   // Ctrl+G to a frame the filter hides says so; Ctrl+End is the last displayed.
@@ -226,8 +234,10 @@ TEST_CASE("filters over Wireshark's TCP analysis fields display tshark's frames"
   const std::string badTcp =
       "tcp.analysis.flags && !tcp.analysis.window_update && !tcp.analysis.keep_alive && "
       "!tcp.analysis.keep_alive_ack";
+  // The stream fields too (tcp.stream and the SEQ/ACK analysis need the frames before).
   for (const std::string& filter :
-       {std::string("tcp.analysis.retransmission || tcp.analysis.duplicate_ack_num >= 2"), badTcp}) {
+       {std::string("tcp.analysis.retransmission || tcp.analysis.duplicate_ack_num >= 2"),
+        std::string("tcp.stream == 0 && tcp.analysis.ack_rtt > 0.05"), badTcp}) {
     INFO(filter);
     f.apply(QString::fromStdString(filter));
     CHECK(f.bar->status().contains(QStringLiteral("packets read again")));
