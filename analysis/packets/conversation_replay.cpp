@@ -1,5 +1,8 @@
 #include "packets/conversation_replay.h"
 
+#include <algorithm>
+#include <utility>
+
 #include "capture/capture_reader.h"
 #include "core/error.h"
 #include "decode/decoder.h"
@@ -26,12 +29,20 @@ std::optional<ConversationFacts> ConversationReplay::factsOf(uint64_t frame,
   if (frame == read_) return last_;
   RawPacket raw;
   DecodedPacket pkt;
-  const double size = double(std::max<uint64_t>(reader_->fileSize(), 1));
   while (read_ < frame) {
-    if (read_ % 4096 == 0 && !keepGoing(double(reader_->bytesRead()) / size)) return std::nullopt;
-    if (!reader_->next(raw))
+    if (read_ % 4096 == 0 && !keepGoing(double(read_) / double(frame))) return std::nullopt;
+    bool more = false;
+    try {
+      more = reader_->next(raw);
+    } catch (...) {
+      reader_.reset();  // the next call starts again
+      throw;
+    }
+    if (!more) {
+      reader_.reset();
       throw CaptureError("the capture ends at frame " + std::to_string(read_) + ", before frame " +
                          std::to_string(frame) + ": it changed since it was analysed");
+    }
     ++read_;
     decoder_->decode(raw, pkt);
     tcp_->packet(pkt);

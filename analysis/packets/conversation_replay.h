@@ -33,8 +33,8 @@ class ConversationReplay {
   ConversationReplay(const ConversationReplay&) = delete;
   ConversationReplay& operator=(const ConversationReplay&) = delete;
 
-  // Frame `frame`'s items (frames count from 1). `keepGoing(fraction)` is
-  // asked every few thousand frames; false stops: then nullopt, and the
+  // Frame `frame`'s items (frames count from 1). `keepGoing(fraction)`, the
+  // share of the frames up to it read, is asked every few thousand frames; false stops: then nullopt, and the
   // next call goes on from where this one stopped. Throws CaptureError
   // when the capture cannot be read or ends before the frame.
   std::optional<ConversationFacts> factsOf(uint64_t frame, const std::function<bool(double)>& keepGoing);

@@ -303,7 +303,8 @@ IngestResult ingestSource(const Source& source, const std::string& dbPath, const
   store.addSettings(settingsOf(options, dissectors));
   FlowStage flows(pool.host(), info, options);
   const DisplayFilter filter(options.display_filter, pool.host());
-  // With a filter, Wireshark's TCP notes come from every frame, as tshark -Y's.
+  // With a filter, Wireshark's TCP notes (stored with the frames it keeps)
+  // and the TCP and UDP streams come from every frame, as tshark -Y's.
   FilterFrameSequence sequence(reader.linkType(), !filter.passesAll());
   uint64_t filteredOut = 0;
   BatchReader batches(reader, pool, !filter.passesAll());

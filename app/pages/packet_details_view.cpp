@@ -4,9 +4,10 @@
 #include <QClipboard>
 #include <QHeaderView>
 #include <QMenu>
+#include <QScrollBar>
 #include <QShortcut>
 #include <algorithm>
-#include <utility>
+#include <map>
 #include <vector>
 
 #include "packets/frame_layers.h"
@@ -14,6 +15,13 @@
 namespace rudp::gui {
 
 namespace {
+
+// An item's line and the lines of the items above it, from its layer down.
+QStringList labelPath(const QTreeWidgetItem* item) {
+  QStringList path;
+  for (; item; item = item->parent()) path.prepend(item->text(0));
+  return path;
+}
 
 bool covers(const QTreeWidgetItem* item, uint32_t offset) {
   const uint32_t start = item->data(0, PacketDetailsView::OffsetRole).toUInt();
@@ -67,23 +75,22 @@ void PacketDetailsView::showFrame(const DissectedFrame& frame) {
 }
 
 void PacketDetailsView::updateFrame(const DissectedFrame& frame) {
-  std::vector<std::pair<QString, bool>> expanded;  // each layer's, by its filter name
-  expanded.reserve(size_t(topLevelItemCount()));
-  for (int i = 0; i < topLevelItemCount(); ++i)
-    expanded.emplace_back(topLevelItem(i)->data(0, FieldRole).toString(), topLevelItem(i)->isExpanded());
-  const QTreeWidgetItem* current = currentItem();
-  const QString currentText = current ? current->text(0) : QString();
-  showFrame(frame);
-  for (int i = 0; i < topLevelItemCount(); ++i) {
-    QTreeWidgetItem* layer = topLevelItem(i);
-    const auto was = std::find_if(expanded.begin(), expanded.end(), [&](const auto& e) {
-      return e.first == layer->data(0, FieldRole).toString();
-    });
-    if (was != expanded.end()) layer->setExpanded(was->second);
+  // Items are known by their lines from the layer down (the new items add
+  // lines, they change none).
+  std::map<QStringList, bool> expanded;
+  QStringList current;
+  for (QTreeWidgetItemIterator it(this); *it; ++it) {
+    if ((*it)->childCount() > 0) expanded[labelPath(*it)] = (*it)->isExpanded();
+    if (*it == currentItem()) current = labelPath(*it);
   }
-  if (currentText.isEmpty()) return;
-  for (QTreeWidgetItemIterator it(this); *it; ++it)
-    if ((*it)->text(0) == currentText) return setCurrentItem(*it);
+  const int scrolled = verticalScrollBar()->value();
+  showFrame(frame);
+  for (QTreeWidgetItemIterator it(this); *it; ++it) {
+    const QStringList path = labelPath(*it);
+    if (const auto was = expanded.find(path); was != expanded.end()) (*it)->setExpanded(was->second);
+    if (!current.isEmpty() && path == current) setCurrentItem(*it);
+  }
+  verticalScrollBar()->setValue(scrolled);
 }
 
 void PacketDetailsView::showNote(const QString& text) {

@@ -19,8 +19,8 @@ class PacketDetailsView : public QTreeWidget {
   explicit PacketDetailsView(QWidget* parent = nullptr);
 
   void showFrame(const DissectedFrame& frame);
-  // The same frame again with more items: the layers open stay open and
-  // the current item stays current.
+  // The same frame again with more items: the items open or closed stay
+  // so, the current item stays current, the scroll position stays.
   void updateFrame(const DissectedFrame& frame);
   void showNote(const QString& text);
 

@@ -270,24 +270,31 @@ void PacketsPage::showCurrent() {
 
 void PacketsPage::requestConversation(quint64 frame) {
   m_conversation.reset();  // cancels and waits: one job at a time uses the replay
+  clearConversationMessage();
   if (!m_replay) return;
   m_conversation = std::make_unique<ConversationJob>(frame, m_replay);
   connect(m_conversation.get(), &ConversationJob::ready, this, &PacketsPage::showConversation);
   connect(m_conversation.get(), &ConversationJob::progressed, this, [this](quint64 at, double fraction) {
-    setMessage(tr("Reading the frames before packet %1 for its stream and SEQ/ACK analysis: %2 %")
-                   .arg(at)
-                   .arg(int(fraction * 100)));
-    m_conversationMessage = true;
+    m_conversationMessage =
+        tr("Reading the frames before packet %1 for its stream and SEQ/ACK analysis: %2 %")
+            .arg(at)
+            .arg(int(fraction * 100));
+    setMessage(m_conversationMessage);
   });
   connect(m_conversation.get(), &ConversationJob::failed, this, [this](quint64 at, const QString& message) {
+    clearConversationMessage();
     setMessage(tr("Packet %1's stream and SEQ/ACK analysis: %2").arg(at).arg(message));
   });
   m_conversation->start();
 }
 
+void PacketsPage::clearConversationMessage() {
+  if (!m_conversationMessage.isEmpty() && message() == m_conversationMessage) setMessage({});
+  m_conversationMessage.clear();
+}
+
 void PacketsPage::showConversation(quint64 frame, const ConversationFacts& facts) {
-  if (m_conversationMessage) setMessage({});
-  m_conversationMessage = false;
+  clearConversationMessage();
   const QModelIndex index = m_list->currentIndex();
   const bool items = facts.tcp || facts.udp.count > 0;
   if (!items || !index.isValid() || m_model->frameOfRow(index.row()) != frame) return;

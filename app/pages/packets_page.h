@@ -74,6 +74,7 @@ class PacketsPage : public QWidget {
   // The current row's conversation items, worked out in the background.
   void requestConversation(quint64 frame);
   void showConversation(quint64 frame, const ConversationFacts& facts);
+  void clearConversationMessage();  // the replay's progress, if it is still shown
   void goToTyped();
   void selectRow(int row);
   void headerMenu(const QPoint& pos);
@@ -94,7 +95,7 @@ class PacketsPage : public QWidget {
   std::shared_ptr<std::atomic<bool>> m_cancelExport;
   std::shared_ptr<ConversationReplay> m_replay;  // the open capture's
   std::unique_ptr<ConversationJob> m_conversation;
-  bool m_conversationMessage = false;  // the message shows its progress
+  QString m_conversationMessage;  // the replay's progress last shown
 };
 
 }  // namespace rudp::gui

@@ -10,6 +10,8 @@ src="$(cd "$(dirname "$0")/../.." && pwd)"
 work="${1:-$(mktemp -d /tmp/rudpscope-fresh.XXXXXX)}"
 mkdir -p "$work"
 root="$work/root"
+# Removed at the end (as root): only a root this script makes.
+[[ ! -e "$root" ]] || { echo "FAIL: $root exists already; give an empty work directory" >&2; exit 2; }
 # shellcheck source=debian_root.sh
 source "$src/tests/fresh_machine/debian_root.sh"
 trap 'debian_root_umount "$root"' EXIT

@@ -13,7 +13,10 @@
 #include <functional>
 #include <regex>
 
+#include "core/error.h"
 #include "models/packet_list_model.h"
+#include "packets/conversation_replay.h"
+#include "packets/frame_time.h"
 #include "page_artifacts.h"
 #include "pages/packet_details_view.h"
 #include "pages/packets_page.h"
@@ -276,6 +279,63 @@ TEST_CASE("the packets page: a TCP or UDP frame's stream and SEQ/ACK items as ts
   const std::vector<std::string> expected = layerLines(t.out, "User Datagram Protocol");
   CHECK(std::find(expected.begin(), expected.end(), "    [Timestamps]") != expected.end());
   CHECK(layerLines(*page.details(), QStringLiteral("User Datagram Protocol")) == expected);
+}
+
+// The replay on its own: cancelled and resumed, asked again, going back,
+// past the end; and the details pane keeps what the user opened and selected
+// when the items arrive.
+TEST_CASE("the conversation replay and the details pane's update") {
+  TempDir dir("gui-replay");
+  const std::string tcp = RUDPSCOPE_SOURCE_DIR "/tests/netns/data/loss5-nodelay/server.pcap";
+  const std::string db = dir / "tcp.sqlite";
+  ingestCapture(tcp, db, DissectorOptions{});
+  const auto rtts =
+      tsharkRows(tcp, {"frame.number", "tcp.stream", "tcp.analysis.ack_rtt"}, {"-Y", "tcp.analysis.ack_rtt"});
+  REQUIRE(rtts.size() > 100);
+  const uint64_t late = std::stoull(rtts.back().at(0)), early = std::stoull(rtts.front().at(0));
+  // Cancelled after 4096 frames of the sample, then resumed: frame 5000's UDP streams.
+  const SampleCapture& s = sampleCapture();
+  ConversationReplay sample(s.pcap);
+  int asked = 0;
+  CHECK_FALSE(sample.factsOf(5000, [&](double) { return ++asked < 2; }));
+  CHECK(asked == 2);
+  const auto udp = sample.factsOf(5000, [](double) { return true; });
+  REQUIRE(udp);
+  REQUIRE(udp->udp.count == 1);
+  CHECK(std::to_string(udp->udp.header[0].index) ==
+        tsharkRows(s.pcap, {"udp.stream"}, {"-Y", "frame.number == 5000"}).at(0).at(0));
+
+  ConversationReplay replay(tcp);
+  auto facts = replay.factsOf(late, [](double) { return true; });
+  REQUIRE(facts);
+  REQUIRE(facts->tcp);
+  CHECK(facts->frame == late);
+  CHECK(std::to_string(facts->tcp->stream) == rtts.back().at(1));
+  CHECK(formatSeconds(facts->tcp->ack_rtt_ns, 9) == rtts.back().at(2));
+  CHECK(replay.factsOf(late, [](double) { return false; })->frame == late);  // asked again: no reading
+  const auto back = replay.factsOf(early, [](double) { return true; });      // going back
+  REQUIRE((back && back->tcp));
+  CHECK(formatSeconds(back->tcp->ack_rtt_ns, 9) == rtts.front().at(2));
+  CHECK_THROWS_AS(replay.factsOf(10'000'000, [](double) { return true; }), CaptureError);
+
+  PacketListModel model;
+  model.open(QString::fromStdString(db), QString::fromStdString(tcp), DissectorOptions{});
+  PacketDetailsView view;
+  const int row = model.rowOfFrame(late);
+  view.showFrame(model.dissect(row));
+  QTreeWidgetItem* tcpLayer = view.itemOfField(QStringLiteral("tcp"));
+  QTreeWidgetItem* flags = view.itemOfField(QStringLiteral("tcp.flags"));
+  REQUIRE((tcpLayer && flags));
+  view.expandItem(tcpLayer);
+  view.expandItem(flags);
+  view.setCurrentItem(flags);
+  CHECK(view.itemOfField(QStringLiteral("tcp.analysis.ack_rtt")) == nullptr);
+  view.updateFrame(model.dissect(row, &*facts));
+  REQUIRE(view.itemOfField(QStringLiteral("tcp.analysis.ack_rtt")));
+  CHECK(view.itemOfField(QStringLiteral("tcp"))->isExpanded());
+  CHECK(view.itemOfField(QStringLiteral("tcp.flags"))->isExpanded());
+  CHECK(view.currentItem() == view.itemOfField(QStringLiteral("tcp.flags")));
+  CHECK_FALSE(view.topLevelItem(0)->isExpanded());  // the Frame layer stays closed
 }
 
 TEST_CASE("the packets page: a frame's details and bytes, the selected field's bytes highlighted") {
