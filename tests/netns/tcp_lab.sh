@@ -14,7 +14,8 @@
 #                   [--topology routed|direct]
 # Writes into DIR: client.pcap (captured on c0 in the client namespace),
 # server.pcap (on s0 in the server namespace), truth.json, nstat-*.json,
-# ss-*.txt, workload-*.json, nft-*.txt, offloads.txt, lab.log.
+# ss-*.txt, workload-*.json, reads-*.txt (each application's reads), nft-*.txt,
+# offloads.txt, lab.log.
 # Exit status: 0 ok, 77 cannot run here (not root / no netns / missing tool),
 # anything else: the lab failed.
 set -euo pipefail
@@ -184,7 +185,7 @@ TCPDUMP_S=${PIDS[-1]}
 ND=1; [[ $NAGLE == on ]] && ND=0
 log "lab $$ ($TOPOLOGY): loss c2s ${LOSS_C2S}% s2c ${LOSS_S2C}% (drop at $DROP_AT), nagle $NAGLE, ${DURATION}s, cc $CC_USED, offloads $OFFLOADS"
 TIMEOUT=$(awk -v d="$DURATION" 'BEGIN { printf "%d", d + 120 }')
-inS "$BIN/tcp_workload" server "$PORT" --nodelay $ND --seed $((SEED * 2 + 1)) --timeout "$TIMEOUT" \
+inS "$BIN/tcp_workload" server "$PORT" --nodelay $ND --seed $((SEED * 2 + 1)) --timeout "$TIMEOUT" --read-log "$OUT/reads-server.txt" \
   >"$OUT/workload-server.json" 2>"$OUT/workload-server.stderr" &
 SRV=$!
 PIDS+=($SRV)
@@ -194,7 +195,7 @@ for _ in $(seq 100); do
 done
 T_START=$(date +%s.%N)
 inC "$BIN/tcp_workload" client $S_IP "$PORT" --nodelay $ND --duration "$DURATION" \
-  --seed $((SEED * 2)) --timeout "$TIMEOUT" >"$OUT/workload-client.json" 2>"$OUT/workload-client.stderr" &
+  --seed $((SEED * 2)) --timeout "$TIMEOUT" --read-log "$OUT/reads-client.txt" >"$OUT/workload-client.json" 2>"$OUT/workload-client.stderr" &
 CLI=$!
 PIDS+=($CLI)
 

@@ -28,6 +28,7 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 #include "process.h"
+#include "tcp_lab_hol.h"
 #include "tcp_lab_pcap.h"
 
 namespace tcplab {
@@ -39,32 +40,6 @@ using rudp::test::run;
 // Per direction: the union of sequence ranges seen so far (relative to the
 // direction's first sequence number); a segment carrying data, SYN or FIN
 // whose whole range is already in the union is a retransmission.
-struct SeqUnion {
-  std::map<int64_t, int64_t> iv;  // start -> end, disjoint, non-adjacent
-  bool covers(int64_t a, int64_t b) const {
-    auto it = iv.upper_bound(a);
-    if (it == iv.begin()) return false;
-    --it;
-    return it->first <= a && it->second >= b;
-  }
-  void add(int64_t a, int64_t b) {
-    auto it = iv.upper_bound(a);
-    if (it != iv.begin() && std::prev(it)->second >= a) --it;
-    while (it != iv.end() && it->first <= b) {
-      a = std::min(a, it->first);
-      b = std::max(b, it->second);
-      it = iv.erase(it);
-    }
-    iv[a] = b;
-  }
-};
-
-struct DirKey {
-  uint32_t sip;
-  uint16_t sport;
-  bool operator<(const DirKey& o) const { return std::tie(sip, sport) < std::tie(o.sip, o.sport); }
-};
-
 struct SimpleResult {
   std::set<uint32_t> retrans;            // frame numbers
   std::map<uint32_t, int64_t> relStart;  // frame -> relative start of its range
@@ -608,6 +583,23 @@ inline void checkCell(const Cell& cell, const fs::path& dir) {
         jc["rudpscope"] = nullptr;
       }
       jd[atSender ? "at_sender" : "at_receiver"] = jc;
+    }
+
+    // HOL blocking at the receiver, where its capture is what its stack got.
+    if (router) {
+      const fs::path readsPath = dir / (d == 0 ? "reads-server.txt" : "reads-client.txt");
+      const bool haveReads = fs::exists(readsPath);
+      const HolTruth hol =
+          holTruth(rcvCap, from, haveReads ? readAppReads(readsPath.string()) : std::vector<AppRead>{});
+      // The receiver's namespace counters are recorded with the other direction (it sends that one).
+      json kernel = {{"TcpExtTCPOFOQueue",
+                      truth["directions"][kDirs[1 - d]]["sender_nstat_delta"]["TcpExtTCPOFOQueue"]}};
+      const json& receiverWorkload = wl[d == 0 ? "server" : "client"];
+      if (receiverWorkload.contains("tcpi_rcv_ooopack"))
+        kernel["tcpi_rcv_ooopack"] = receiverWorkload["tcpi_rcv_ooopack"];
+      const json* atReceiver = cliDirection(rcvIdx, dn);
+      REQUIRE(atReceiver);
+      jd["hol_at_receiver"] = checkHolAtReceiver(hol, *atReceiver, kernel, haveReads, report);
     }
 
     // tshark's ack_rtt for this direction's data (ACKs come from the receiver),

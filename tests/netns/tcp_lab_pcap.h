@@ -9,6 +9,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -17,6 +18,7 @@ namespace tcplab {
 
 struct Seg {
   uint32_t frame = 0;  // 1-based, as tshark numbers frames
+  int64_t ns = 0;      // capture time, ns since the epoch
   uint32_t sip = 0, dip = 0;
   uint16_t sport = 0, dport = 0, ipid = 0;
   uint32_t seq = 0, ack = 0, len = 0, tsval = 0;
@@ -46,6 +48,7 @@ inline std::vector<Seg> readPcap(const std::string& path) {
   uint32_t magic;
   std::memcpy(&magic, d.data(), 4);
   bool swap = magic == 0xd4c3b2a1 || magic == 0x4d3cb2a1;
+  const bool nanoseconds = magic == 0xa1b23c4d || magic == 0x4d3cb2a1;
   REQUIRE((swap || magic == 0xa1b2c3d4 || magic == 0xa1b23c4d));
   auto u32 = [&](size_t o) {
     uint32_t v;
@@ -59,6 +62,7 @@ inline std::vector<Seg> readPcap(const std::string& path) {
   uint32_t frame = 0;
   while (o + 16 <= d.size()) {
     uint32_t caplen = u32(o + 8);
+    const int64_t ns = int64_t(u32(o)) * 1000000000 + int64_t(u32(o + 4)) * (nanoseconds ? 1 : 1000);
     const uint8_t* p = d.data() + o + 16;
     REQUIRE(o + 16 + caplen <= d.size());
     o += 16 + caplen;
@@ -74,6 +78,7 @@ inline std::vector<Seg> readPcap(const std::string& path) {
     size_t thl = (tcp[12] >> 4) * 4;
     Seg s;
     s.frame = frame;
+    s.ns = ns;
     s.sip = be32(ip + 12);
     s.dip = be32(ip + 16);
     s.ipid = be16(ip + 4);
@@ -100,5 +105,26 @@ inline std::vector<Seg> readPcap(const std::string& path) {
   }
   return out;
 }
+
+// A union of sequence ranges (relative to a direction's first number).
+struct SeqUnion {
+  std::map<int64_t, int64_t> iv;  // start -> end, disjoint, non-adjacent
+  bool covers(int64_t a, int64_t b) const {
+    auto it = iv.upper_bound(a);
+    if (it == iv.begin()) return false;
+    --it;
+    return it->first <= a && it->second >= b;
+  }
+  void add(int64_t a, int64_t b) {
+    auto it = iv.upper_bound(a);
+    if (it != iv.begin() && std::prev(it)->second >= a) --it;
+    while (it != iv.end() && it->first <= b) {
+      a = std::min(a, it->first);
+      b = std::max(b, it->second);
+      it = iv.erase(it);
+    }
+    iv[a] = b;
+  }
+};
 
 }  // namespace tcplab

@@ -21,6 +21,10 @@
  *          duration + 120 s; SIGALRM ends the process when exceeded)
  *          --cc NAME (TCP_CONGESTION on this end's socket, e.g. cubic, bbr;
  *          the JSON's "cc" is what the socket used)
+ *          --read-log FILE (one line per read that returned data:
+ *          "CLOCK_REALTIME_NS TOTAL_BYTES_READ", the application's own record
+ *          of when each byte reached it; CLOCK_REALTIME is the clock of the
+ *          captures' timestamps)
  * Exit status 0 only if the byte stream the peer announced was received in
  * full and intact (every message's length prefix and fill pattern checked).
  */
@@ -117,11 +121,17 @@ static int set_cc(int fd, const char* cc) {
   return 1;
 }
 
+static int64_t realtime_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 static void usage(void) {
   fprintf(stderr,
           "usage: tcp_workload server PORT [opts] | client IP PORT [opts]\n"
           "opts: --hz N --min N --max N --burst N --burst-ms N --duration S --nodelay 0|1 "
-          "--seed N --timeout S --cc NAME\n");
+          "--seed N --timeout S --cc NAME --read-log FILE\n");
   exit(2);
 }
 
@@ -136,6 +146,7 @@ int main(int argc, char** argv) {
   struct opts o = {is_server ? 60 : 30, 15, 20, 200, 4096, is_server ? 3000 : 2000, 1, 0};
   uint64_t seed = is_server ? 2 : 1;
   const char* cc = NULL;
+  const char* read_log_path = NULL;
   for (; argi + 1 < argc; argi += 2) {
     const char *k = argv[argi], *v = argv[argi + 1];
     if (!strcmp(k, "--hz"))
@@ -158,11 +169,18 @@ int main(int argc, char** argv) {
       o.timeout = atof(v);
     else if (!strcmp(k, "--cc"))
       cc = v;
+    else if (!strcmp(k, "--read-log"))
+      read_log_path = v;
     else
       usage();
   }
   if (argi != argc) usage();
   if (o.min < 2 || o.max < o.min || o.max > 65535 || o.burst > 65535 || o.hz <= 0) usage();
+  FILE* read_log = NULL;
+  if (read_log_path && !(read_log = fopen(read_log_path, "w"))) {
+    perror(read_log_path);
+    return 1;
+  }
   alarm((unsigned)(o.timeout > 0 ? o.timeout : o.duration + 120));
   rng_state ^= seed * 0x9E3779B97F4A7C15ull;
   if (!rng_state) rng_state = 1;
@@ -255,7 +273,9 @@ int main(int argc, char** argv) {
           sending = 0;
         }
       } else if (r > 0) {
+        const int64_t read_ns = realtime_ns();
         rx_feed(&rx, buf, (size_t)r);
+        if (read_log) fprintf(read_log, "%lld %llu\n", (long long)read_ns, (unsigned long long)rx.bytes);
       }
     }
   }
@@ -279,14 +299,18 @@ int main(int argc, char** argv) {
       "\"tcpi_rtt_us\":%u,\"tcpi_rttvar_us\":%u,\"tcpi_rto_us\":%u,\"tcpi_snd_mss\":%u,"
       "\"tcpi_data_segs_out\":%u,\"tcpi_segs_out\":%u,\"tcpi_segs_in\":%u,"
       "\"tcpi_bytes_retrans\":%llu,\"tcpi_dsack_dups\":%u,\"tcpi_reord_seen\":%u,"
-      "\"tcpi_options\":%u,\"cc\":\"%s\"}\n",
+      "\"tcpi_rcv_ooopack\":%u,\"tcpi_options\":%u,\"cc\":\"%s\"}\n",
       is_server ? "server" : "client", o.nodelay, now_s() - t0, (unsigned long long)tx_bytes,
       (unsigned long long)tx_messages, (unsigned long long)tx_bursts, (unsigned long long)rx.bytes,
       (unsigned long long)rx.messages, (unsigned long long)rx.errors, ti.tcpi_total_retrans, ti.tcpi_retrans,
       ti.tcpi_lost, ti.tcpi_rtt, ti.tcpi_rttvar, ti.tcpi_rto, ti.tcpi_snd_mss, ti.tcpi_data_segs_out,
       ti.tcpi_segs_out, ti.tcpi_segs_in, (unsigned long long)ti.tcpi_bytes_retrans, ti.tcpi_dsack_dups,
-      ti.tcpi_reord_seen, (unsigned)ti.tcpi_options, used_cc);
+      ti.tcpi_reord_seen, ti.tcpi_rcv_ooopack, (unsigned)ti.tcpi_options, used_cc);
   fflush(stdout);
+  if (read_log && fclose(read_log)) {
+    perror(read_log_path);
+    return 1;
+  }
   close(fd);
   return (rx.errors || rx.hdr_have || rx.remain) ? 3 : 0;
 }
