@@ -250,20 +250,20 @@ bool PcapngCaptureReader::packet(uint32_t type, RawPacket& out) {
   out.link_type = i.dlt;
   out.interface_id = int(iface);
   out.interface_name = i.name.empty() ? nullptr : i.name.c_str();
-  out.has_comment = type == kEnhancedPacket && hasComment(header + pad4(caplen));
+  out.comments.clear();
+  if (type == kEnhancedPacket) readComments(header + pad4(caplen), out.comments);
   return true;
 }
 
-// Whether the options from `optionsAt` in the block's body hold an opt_comment.
-bool PcapngCaptureReader::hasComment(size_t optionsAt) const {
+// The opt_comment texts among the options from `optionsAt` in the block's body.
+void PcapngCaptureReader::readComments(size_t optionsAt, std::vector<std::string>& comments) const {
   const size_t end = body_.size() - 4;
   for (size_t o = optionsAt; o + 4 <= end;) {
     const uint16_t code = u16(body_.data() + o), len = u16(body_.data() + o + 2);
-    if (code == kOptEnd || o + 4 + len > end) return false;
-    if (code == kOptComment) return true;
+    if (code == kOptEnd || o + 4 + len > end) return;
+    if (code == kOptComment) comments.emplace_back(reinterpret_cast<const char*>(body_.data() + o + 4), len);
     o += 4 + pad4(len);
   }
-  return false;
 }
 
 int64_t PcapngCaptureReader::nanoseconds(const Interface& i, uint64_t ticks) const {

@@ -59,7 +59,7 @@ class PcapngCaptureReader final : public CaptureReader {
   void sectionHeader();
   void interfaceDescription();
   bool packet(uint32_t type, RawPacket& out);
-  bool hasComment(size_t optionsAt) const;
+  void readComments(size_t optionsAt, std::vector<std::string>& comments) const;
   int64_t nanoseconds(const Interface& i, uint64_t ticks) const;
   void stop(const std::string& why);
 

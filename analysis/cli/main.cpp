@@ -173,12 +173,13 @@ int run(int argc, char** argv) {
       app.add_subcommand("decode", "Print fields of every frame, tab-separated, as tshark -T fields does");
   decode->add_option("capture", dec.capture, "pcap or pcapng file")->required();
   auto* fieldsOption = decode->add_option("-e", dec.fields, "Field to print (repeatable)");
-  auto* detailsFlag =
-      decode->add_flag("-V", dec.details, "Print each frame's details tree, as tshark -V -O does");
+  auto* detailsFlag = decode->add_flag(
+      "-V", dec.details, "Print each frame's details tree, every layer expanded, as tshark -V does");
   auto* expandOption =
       decode
           ->add_option("-O", dec.expand,
-                       "With -V: expand only these Lua protocols (comma-separated; implies -V)")
+                       "With -V: expand only these protocols, built-in layers (frame, eth, ip, udp, tcp, "
+                       "...) or Lua ones (comma-separated; implies -V), as tshark -O")
           ->delimiter(',');
   fieldsOption->excludes(detailsFlag)->excludes(expandOption);
   decode->add_option("-Y", dec.display_filter, "Display filter: only the frames it passes, as tshark -Y")

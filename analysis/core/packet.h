@@ -19,11 +19,12 @@ struct RawPacket {
   // types); -1: the reader's linkType().
   int link_type = -1;
   // pcapng: the frame's interface (its id in the section, its if_name or
-  // null when it has none, valid until the next read) and whether its block
-  // carries a comment. A pcap file has one interface without a name: -1.
+  // null when it has none, valid until the next read) and its block's
+  // comments (opt_comment), in order. A pcap file has one interface without
+  // a name: -1.
   int interface_id = -1;
   const char* interface_name = nullptr;
-  bool has_comment = false;
+  std::vector<std::string> comments;
 };
 
 struct IpAddress {
@@ -100,6 +101,12 @@ struct IcmpError {
 struct IcmpHead {
   bool v6 = false;
   uint8_t type = 0, code = 0;
+  uint32_t bytes = 0;  // the message's bytes in this packet, header included
+  // An echo request or reply with data after its 8-byte header (tshark's Data under it).
+  bool echoData() const {
+    const bool echo = v6 ? type == 128 || type == 129 : type == 0 || type == 8;
+    return echo && bytes > 8;
+  }
 };
 
 // A packet decoded down to its transport layer.

@@ -39,7 +39,7 @@ void quotedTcp(const wire::Span& l4, IcmpError& e) {
 // message (how short depends on the type: 6 bytes for a timestamp request).
 void addHead(bool v6, const wire::Span& icmp, DecodedPacket& out) {
   if (icmp.len < kIcmpHeader || out.icmp_head_count >= out.icmp_heads.size()) return;
-  out.icmp_heads[out.icmp_head_count++] = {v6, icmp.data[0], icmp.data[1]};
+  out.icmp_heads[out.icmp_head_count++] = {v6, icmp.data[0], icmp.data[1], icmp.len};
 }
 
 }  // namespace

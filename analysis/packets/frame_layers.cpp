@@ -36,6 +36,18 @@ std::optional<uint32_t> ipEnd(const LayerTree& tree, const DecodedPacket& pkt,
   return std::nullopt;
 }
 
+// pcapng comments: tshark's "Packet comments" layer before the frame's,
+// each comment with its expert item (and not in frame.protocols).
+void addCommentsLayer(LayerTree& tree, const std::vector<std::string>& comments) {
+  if (comments.empty()) return;
+  LayerTree layer = tree;  // its own protocols list: Wireshark does not name this one
+  layer.layer("Packet comments", "pkt_comment", FrameItem::kNoBytes, 0);
+  for (const std::string& c : comments) {
+    layer.item(1, c, FrameItem::kNoBytes, 0, "frame.comment", c);
+    layer.expert(2, "Comment", "Comment", c);
+  }
+}
+
 void ipLayers(LayerTree& tree, const LayerInputs& in, std::optional<uint32_t> ipStart, uint32_t transportAt) {
   const DecodedPacket& pkt = *in.pkt;
   if (ipv4Readable(tree, pkt, ipStart)) return addIpv4Layer(tree, *ipStart, in.ip);
@@ -77,6 +89,37 @@ void transportLayer(LayerTree& tree, const LayerInputs& in, uint32_t at) {
              "tcp", at, pkt.tcp.header_len);
 }
 
+// "icmp" / "icmpv6" as frame.protocols and -O name an ICMP header.
+std::string_view icmpName(bool v6) { return v6 ? "icmpv6" : "icmp"; }
+
+// ICMP's layer: its summary line, the bytes from its header to the IP
+// packet's end (IPv4 read from the frame; else none). Its items, and the
+// datagram an error quotes, are not built: tshark shows them under this
+// line, so they are left out with it, and frame.protocols names the quoted
+// headers as tshark does (ip, then udp, tcp or the quoted ICMP).
+void icmpLayer(LayerTree& tree, const DecodedPacket& pkt, std::optional<uint32_t> ipStart) {
+  if (pkt.icmp_head_count == 0) return;
+  const bool v6 = pkt.icmp_heads[0].v6;
+  uint32_t offset = FrameItem::kNoBytes, length = 0;
+  if (ipv4Readable(tree, pkt, ipStart) && !v6) {
+    const uint32_t headerLen = uint32_t(tree.number(*ipStart, 1) & 15) * 4,
+                   total = uint32_t(tree.number(*ipStart + 2, 2));
+    offset = *ipStart + headerLen;
+    length = total > headerLen ? total - headerLen : 0;
+  }
+  tree.layer(v6 ? "Internet Control Message Protocol v6" : "Internet Control Message Protocol", icmpName(v6),
+             offset, length);
+  if (pkt.icmp_heads[0].echoData()) tree.protocol("data");
+  if (!pkt.has_icmp_error) return;
+  const OuterHeader& quoted = pkt.icmp.quoted;
+  tree.protocol(quoted.l3 == L3::IPv6 ? "ipv6" : "ip");
+  if (quoted.udp) tree.protocol("udp");
+  if (pkt.icmp.has_quoted_tcp) tree.protocol("tcp");
+  if (pkt.icmp_head_count < 2) return;
+  tree.protocol(icmpName(pkt.icmp_heads[1].v6));
+  if (pkt.icmp_heads[1].echoData()) tree.protocol("data");
+}
+
 }  // namespace
 
 void addLayerItems(const LayerInputs& in, std::vector<FrameItem>& items) {
@@ -90,6 +133,7 @@ void addLayerItems(const LayerInputs& in, std::vector<FrameItem>& items) {
   ipLayers(tree, in, link.ip_start, at);
   addEthernetPadding(tree, raw, link, ipEnd(tree, pkt, link.ip_start));
   transportLayer(tree, in, at);
+  icmpLayer(tree, pkt, link.ip_start);
   // An IPv4 fragment held for reassembly: tshark shows its bytes as Data.
   const std::optional<uint32_t> ip = link.ip_start;
   if (pkt.ip_fragment && pkt.l3 == L3::IPv4 && ip && tree.captured(*ip, 20)) {
@@ -109,8 +153,8 @@ void addLayerItems(const LayerInputs& in, std::vector<FrameItem>& items) {
   for (const std::string& lua : in.lua_layers) tree.protocol(lua);
   if (in.data) tree.protocol("data");
 
-  if (raw.has_comment) items.push_back(FrameItem{"Packet comments", 0, FrameItem::kNoBytes, 0, {}, {}});
   LayerTree frame(items, raw.data, raw.caplen);
+  addCommentsLayer(frame, raw.comments);
   addFrameLayer(frame, FrameFacts{&raw, in.dlt, in.times, tree.protocols()});
   items.insert(items.end(), std::make_move_iterator(layers.begin()), std::make_move_iterator(layers.end()));
 }

@@ -19,8 +19,9 @@ namespace rudp {
 
 // The built-in layers whose items the tree has, by tshark's names (what
 // `decode -V -O` can expand).
-inline constexpr std::array<std::string_view, 12> kBuiltinLayers = {
-    "frame", "eth", "vlan", "ieee8021ad", "sll", "null", "raw", "ip", "ipv6", "udp", "tcp", "data"};
+inline constexpr std::array<std::string_view, 13> kBuiltinLayers = {
+    "frame", "eth",  "vlan", "ieee8021ad", "sll",  "null",       "raw",
+    "ip",    "ipv6", "udp",  "tcp",        "data", "pkt_comment"};
 
 struct LayerInputs {
   const RawPacket* raw = nullptr;

@@ -15,16 +15,16 @@ namespace rudp {
 
 namespace {
 
-// The protocols to expand: those named, else all the Lua ones. Checks the
-// display filter too, so a bad one fails before any frame.
-std::vector<std::string> expandedProtocols(const DissectorOptions& dissectors,
-                                           const std::vector<std::string>& named, const std::string& filter) {
+// The protocols -O names, each a built-in layer or a protocol a loaded
+// dissector registers. Checks the display filter too, so a bad one fails
+// before any frame.
+std::vector<std::string> checkedProtocols(const DissectorOptions& dissectors,
+                                          const std::vector<std::string>& named, const std::string& filter) {
   LuaHost host;
   loadDissectors(host, dissectors);
   (void)DisplayFilter(filter, host);
   std::vector<std::string> known;
   for (const ProtoInfo& p : host.protocols()) known.push_back(p.name);
-  if (named.empty()) return known;
   known.insert(known.end(), kBuiltinLayers.begin(), kBuiltinLayers.end());
   for (const std::string& n : named)
     if (std::find(known.begin(), known.end(), n) == known.end())
@@ -67,7 +67,8 @@ std::vector<std::string> printFrameTrees(const std::string& capture, const Disse
                                          const std::vector<std::string>& expand,
                                          const std::function<void(const std::string&)>& print,
                                          bool keepDamaged, const std::string& displayFilter) {
-  const std::vector<std::string> expanded = expandedProtocols(dissectors, expand, displayFilter);
+  const std::vector<std::string> expanded = checkedProtocols(dissectors, expand, displayFilter);
+  const bool expandAll = expanded.empty();  // tshark -V without -O
   auto reader = CaptureReader::open(capture);
   RawPacket raw;
   uint64_t frames = 0;
@@ -86,8 +87,8 @@ std::vector<std::string> printFrameTrees(const std::string& capture, const Disse
     bool open = false;  // inside a layer that is expanded
     for (const FrameItem& item : f.items) {
       if (item.depth == 0)
-        open =
-            !item.field.empty() && std::find(expanded.begin(), expanded.end(), item.field) != expanded.end();
+        open = expandAll || (!item.field.empty() &&
+                             std::find(expanded.begin(), expanded.end(), item.field) != expanded.end());
       else if (!open)
         continue;
       text.append(size_t(item.depth) * 4, ' ');

@@ -45,6 +45,13 @@ void LayerTree::generated(uint16_t depth, const std::string& label, std::string_
   item(depth, "[" + label + "]", FrameItem::kNoBytes, 0, field, std::move(value));
 }
 
+void LayerTree::expert(uint16_t depth, const char* severity, const char* group, const std::string& message) {
+  generated(depth, std::string("Expert Info (") + severity + "/" + group + "): " + message);
+  generated(depth + 1, message);
+  generated(depth + 1, std::string("Severity level: ") + severity);
+  generated(depth + 1, std::string("Group: ") + group);
+}
+
 void LayerTree::bits(uint16_t depth, uint32_t offset, uint32_t bytes, uint64_t mask, const std::string& label,
                      std::string_view field) {
   item(depth, bitPattern(number(offset, bytes), mask, int(bytes) * 8) + label, offset, bytes, field);

@@ -31,6 +31,9 @@ class LayerTree {
   // A generated item: "[label]", no bytes.
   void generated(uint16_t depth, const std::string& label, std::string_view field = {},
                  std::string value = {});
+  // An expert item under the line before, as tshark prints it:
+  // "[Expert Info (Note/Sequence): message]" and its three lines.
+  void expert(uint16_t depth, const char* severity, const char* group, const std::string& message);
   // A bitmask line over the `bytes`-wide big-endian number at `offset`:
   // "0100 .... = " + label.
   void bits(uint16_t depth, uint32_t offset, uint32_t bytes, uint64_t mask, const std::string& label,

@@ -35,15 +35,6 @@ std::string completenessText(uint8_t value) {
 }
 std::string setText(bool set) { return set ? "Set" : "Not set"; }
 
-// An expert item under the line before, as tshark prints it.
-void expert(LayerTree& tree, uint16_t depth, const char* severity, const char* group,
-            const std::string& message) {
-  tree.generated(depth, std::string("Expert Info (") + severity + "/" + group + "): " + message);
-  tree.generated(depth + 1, message);
-  tree.generated(depth + 1, std::string("Severity level: ") + severity);
-  tree.generated(depth + 1, std::string("Group: ") + group);
-}
-
 // "·······AP···": each of the 12 flag bits by its letter when set.
 std::string flagLetters(unsigned flags) {
   static const char kLetters[] = "RRRACEUAPRSF";
@@ -76,18 +67,18 @@ void flagLines(LayerTree& tree, uint32_t at, unsigned flags, const DecodedPacket
     tree.item(2, bitPattern(flags, l.mask, 12) + l.name + ": " + setText(set), at + 12, 2,
               l.field ? l.field : "", set ? "1" : "0");
     if (l.mask == kSyn && set)
-      expert(tree, 3, "Chat", "Sequence",
-             (flags & kAck)
-                 ? "Connection establish acknowledge (SYN+ACK): server port " + std::to_string(pkt.sport)
-                 : "Connection establish request (SYN): server port " + std::to_string(pkt.dport));
-    if (l.mask == kFin && set) expert(tree, 3, "Chat", "Sequence", "Connection finish (FIN)");
-    if (l.mask == kRst && set) expert(tree, 3, "Warning", "Sequence", "Connection reset (RST)");
+      tree.expert(3, "Chat", "Sequence",
+                  (flags & kAck)
+                      ? "Connection establish acknowledge (SYN+ACK): server port " + std::to_string(pkt.sport)
+                      : "Connection establish request (SYN): server port " + std::to_string(pkt.dport));
+    if (l.mask == kFin && set) tree.expert(3, "Chat", "Sequence", "Connection finish (FIN)");
+    if (l.mask == kRst && set) tree.expert(3, "Warning", "Sequence", "Connection reset (RST)");
   }
   tree.generated(2, "TCP Flags: " + flagLetters(flags));
   if ((flags & kFin) && f.details)
-    expert(tree, 3, "Note", "Sequence",
-           f.details->closing_initiator ? "This frame initiates the connection closing"
-                                        : "This frame undergoes the connection closing");
+    tree.expert(3, "Note", "Sequence",
+                f.details->closing_initiator ? "This frame initiates the connection closing"
+                                             : "This frame undergoes the connection closing");
 }
 
 void windowLines(LayerTree& tree, uint32_t at, const DecodedPacket& pkt, const TcpLayerFacts& f) {
@@ -173,7 +164,7 @@ std::string optionLines(LayerTree& tree, uint32_t o, uint8_t kind, const uint8_t
       tree.generated(3, "D-SACK Left Edge = " + std::to_string(left0 - base) + suffix);
       tree.generated(3, "D-SACK Right Edge = " + std::to_string(right0 - base) + suffix);
       tree.item(3, "D-SACK Sequence", o + 2, 8);
-      expert(tree, 4, "Warning", "Sequence", "D-SACK Sequence");
+      tree.expert(4, "Warning", "Sequence", "D-SACK Sequence");
     }
     return "SACK";
   }
@@ -212,32 +203,32 @@ void analysisFlags(LayerTree& tree, const TcpNotes& n, const TcpFrameDetails& d)
   using F = TcpNotes;
   tree.generated(2, "TCP Analysis Flags", "tcp.analysis.flags");
   if (n.flags & F::PortsReused)
-    expert(tree, 3, "Note", "Sequence",
-           "A new tcp session is started with the same ports as an earlier session in this trace");
+    tree.expert(3, "Note", "Sequence",
+                "A new tcp session is started with the same ports as an earlier session in this trace");
   if (n.flags & F::Retransmission) {
-    expert(tree, 3, "Note", "Sequence", "This frame is a (suspected) retransmission");
+    tree.expert(3, "Note", "Sequence", "This frame is a (suspected) retransmission");
     if (d.rto_ns) {
       tree.generated(3, "The RTO for this segment was: " + secondsText(d.rto_ns));
       tree.generated(3, "RTO based on delta from frame: " + std::to_string(d.rto_frame));
     }
   }
   if (n.flags & F::FastRetransmission)
-    expert(tree, 3, "Note", "Sequence", "This frame is a (suspected) fast retransmission");
+    tree.expert(3, "Note", "Sequence", "This frame is a (suspected) fast retransmission");
   if (n.flags & F::SpuriousRetransmission)
-    expert(tree, 3, "Note", "Sequence", "This frame is a (suspected) spurious retransmission");
+    tree.expert(3, "Note", "Sequence", "This frame is a (suspected) spurious retransmission");
   if (n.flags & (F::FastRetransmission | F::SpuriousRetransmission))
-    expert(tree, 3, "Note", "Sequence", "This frame is a (suspected) retransmission");
+    tree.expert(3, "Note", "Sequence", "This frame is a (suspected) retransmission");
   if (n.flags & F::OutOfOrder)
-    expert(tree, 3, "Warning", "Sequence", "This frame is a (suspected) out-of-order segment");
+    tree.expert(3, "Warning", "Sequence", "This frame is a (suspected) out-of-order segment");
   if (n.flags & F::LostSegment)
-    expert(tree, 3, "Warning", "Sequence", "Previous segment(s) not captured (common at capture start)");
+    tree.expert(3, "Warning", "Sequence", "Previous segment(s) not captured (common at capture start)");
   if (n.flags & F::AckedUnseen)
-    expert(tree, 3, "Warning", "Sequence", "ACKed segment that wasn't captured (common at capture start)");
-  if (n.flags & F::WindowUpdate) expert(tree, 3, "Chat", "Sequence", "TCP window update");
+    tree.expert(3, "Warning", "Sequence", "ACKed segment that wasn't captured (common at capture start)");
+  if (n.flags & F::WindowUpdate) tree.expert(3, "Chat", "Sequence", "TCP window update");
   if (n.flags & F::WindowFull)
-    expert(tree, 3, "Warning", "Sequence", "TCP window specified by the receiver is now completely full");
-  if (n.flags & F::KeepAlive) expert(tree, 3, "Note", "Sequence", "TCP keep-alive segment");
-  if (n.flags & F::KeepAliveAck) expert(tree, 3, "Note", "Sequence", "ACK to a TCP keep-alive segment");
+    tree.expert(3, "Warning", "Sequence", "TCP window specified by the receiver is now completely full");
+  if (n.flags & F::KeepAlive) tree.expert(3, "Note", "Sequence", "TCP keep-alive segment");
+  if (n.flags & F::KeepAliveAck) tree.expert(3, "Note", "Sequence", "ACK to a TCP keep-alive segment");
   if (n.dup_ack_num) {
     if (n.flags & F::DuplicateAck)
       tree.generated(3, "This is a TCP duplicate ack", "tcp.analysis.duplicate_ack");
@@ -245,11 +236,11 @@ void analysisFlags(LayerTree& tree, const TcpNotes& n, const TcpFrameDetails& d)
                    std::to_string(n.dup_ack_num));
     tree.generated(2, "Duplicate to the ACK in frame: " + std::to_string(n.dup_ack_frame),
                    "tcp.analysis.duplicate_ack_frame", std::to_string(n.dup_ack_frame));
-    expert(tree, 3, "Note", "Sequence", "Duplicate ACK (#" + std::to_string(n.dup_ack_num) + ")");
+    tree.expert(3, "Note", "Sequence", "Duplicate ACK (#" + std::to_string(n.dup_ack_num) + ")");
   }
-  if (n.flags & F::ZeroWindowProbe) expert(tree, 3, "Note", "Sequence", "TCP Zero Window Probe");
-  if (n.flags & F::ZeroWindow) expert(tree, 3, "Warning", "Sequence", "TCP Zero Window segment");
-  if (n.flags & F::ZeroWindowProbeAck) expert(tree, 3, "Note", "Sequence", "ACK to a TCP Zero Window Probe");
+  if (n.flags & F::ZeroWindowProbe) tree.expert(3, "Note", "Sequence", "TCP Zero Window Probe");
+  if (n.flags & F::ZeroWindow) tree.expert(3, "Warning", "Sequence", "TCP Zero Window segment");
+  if (n.flags & F::ZeroWindowProbeAck) tree.expert(3, "Note", "Sequence", "ACK to a TCP Zero Window Probe");
 }
 
 void seqAckAnalysis(LayerTree& tree, const TcpNotes& n, const TcpFrameDetails& d) {
@@ -313,8 +304,8 @@ void addTcpLayer(LayerTree& tree, uint32_t at, const uint8_t* header, const Deco
   tree.item(1, "Acknowledgment Number: " + std::to_string(ack) + relAck, at + 8, 4, "tcp.ack",
             std::to_string(ack));
   if (!ackFlag && t.ack != 0)
-    expert(tree, 2, "Note", "Protocol",
-           "The acknowledgment number field is nonzero while the ACK flag is not set");
+    tree.expert(2, "Note", "Protocol",
+                "The acknowledgment number field is nonzero while the ACK flag is not set");
   if (!ackFlag || f.relative)
     tree.item(1, "Acknowledgment number (raw): " + std::to_string(t.ack), at + 8, 4, "tcp.ack_raw",
               std::to_string(t.ack));

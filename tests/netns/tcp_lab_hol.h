@@ -138,7 +138,8 @@ inline nlohmann::json checkHolAtReceiver(const HolTruth& t, const nlohmann::json
   REQUIRE(t.sawSyn);
   CHECK(analysis.value("hol_observable", 0) == 1);
   CHECK(analysis.value("hol_blocked_packets", int64_t(-1)) == t.blocked);
-  CHECK(std::abs(analysis.value("hol_blocking_ms", -1.0) - t.captureMs) <= kCaptureTickMs * double(t.blocked));
+  CHECK(std::abs(analysis.value("hol_blocking_ms", -1.0) - t.captureMs) <=
+        kCaptureTickMs * double(t.blocked));
   CHECK(std::abs(analysis.value("hol_max_ms", -1.0) - t.captureMaxMs) <= kCaptureTickMs);
   CHECK(kernel.at("TcpExtTCPOFOQueue") == t.copiesAboveHole);
   if (kernel.contains("tcpi_rcv_ooopack")) CHECK(kernel["tcpi_rcv_ooopack"] == t.copiesAboveHole);
@@ -152,8 +153,8 @@ inline nlohmann::json checkHolAtReceiver(const HolTruth& t, const nlohmann::json
                         {"hol_blocking_ms", analysis.value("hol_blocking_ms", -1.0)},
                         {"hol_max_ms", analysis.value("hol_max_ms", -1.0)}}}};
   report << "    HOL at the receiver: " << t.blocked << " segments waited " << t.captureMs << " ms (longest "
-         << t.captureMaxMs << "), " << t.copiesAboveHole << " copies above a hole (kernel "
-         << kernel.dump() << ")";
+         << t.captureMaxMs << "), " << t.copiesAboveHole << " copies above a hole (kernel " << kernel.dump()
+         << ")";
   if (haveReads) {
     CHECK(t.neverRead == 0);
     CHECK(t.readBeforeArrival == 0);
@@ -161,13 +162,17 @@ inline nlohmann::json checkHolAtReceiver(const HolTruth& t, const nlohmann::json
     // The application's wait is the capture's plus its wake-up after the fill.
     CHECK(t.appMs >= t.dataCaptureMs - kCaptureTickMs * double(t.dataBlocked));
     CHECK(t.appMs <= t.dataCaptureMs + (t.inOrderAppMaxMs + kCaptureTickMs) * double(t.dataBlocked));
-    j["application"] = {{"blocked_data_segments", t.dataBlocked},   {"capture_ms", t.dataCaptureMs},
-                        {"application_ms", t.appMs},                {"application_max_ms", t.appMaxMs},
-                        {"wake_up_max_ms", t.inOrderAppMaxMs},      {"read_apart_from_filler", t.readApartFromFiller},
-                        {"read_before_arrival", t.readBeforeArrival}, {"never_read", t.neverRead}};
+    j["application"] = {{"blocked_data_segments", t.dataBlocked},
+                        {"capture_ms", t.dataCaptureMs},
+                        {"application_ms", t.appMs},
+                        {"application_max_ms", t.appMaxMs},
+                        {"wake_up_max_ms", t.inOrderAppMaxMs},
+                        {"read_apart_from_filler", t.readApartFromFiller},
+                        {"read_before_arrival", t.readBeforeArrival},
+                        {"never_read", t.neverRead}};
     report << "; the application waited " << t.appMs << " ms for the " << t.dataBlocked
-           << " with data (capture " << t.dataCaptureMs << ", longest " << t.appMaxMs << ", its wake-up at most "
-           << t.inOrderAppMaxMs << " ms)";
+           << " with data (capture " << t.dataCaptureMs << ", longest " << t.appMaxMs
+           << ", its wake-up at most " << t.inOrderAppMaxMs << " ms)";
   }
   report << "\n";
   return j;
