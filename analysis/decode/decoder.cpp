@@ -130,6 +130,12 @@ const std::vector<Decoder::Unsupported>& Decoder::unsupported() const { return d
 
 Decoder::~Decoder() = default;
 
+std::unique_ptr<Decoder> Decoder::clone() const {
+  auto copy = std::make_unique<Decoder>(d->default_link_type);
+  *copy->d = *d;
+  return copy;
+}
+
 void Decoder::decode(const RawPacket& in, DecodedPacket& out) {
   reset(out);
   out.frame = in.frame;

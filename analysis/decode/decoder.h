@@ -16,6 +16,10 @@ class Decoder {
   ~Decoder();
   Decoder(const Decoder&) = delete;
   Decoder& operator=(const Decoder&) = delete;
+  // A decoder in this one's state (fragments held, link types met): goes on
+  // as this one would. Named, not a copy constructor: it copies every held
+  // fragment.
+  std::unique_ptr<Decoder> clone() const;
 
   // Fills `out` (reset first). Never throws on bad bytes: sets out.error and
   // keeps whatever decoded before the fault. IPv4 and IPv6 fragments are

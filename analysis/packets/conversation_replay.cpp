@@ -9,7 +9,16 @@
 
 namespace rudp {
 
-ConversationReplay::ConversationReplay(std::string capture) : capture_(std::move(capture)) {}
+struct ConversationReplay::Checkpoint {
+  uint64_t frame, file_offset;
+  std::unique_ptr<Decoder> decoder;
+  TcpNotesByPair tcp;
+  UdpStreams udp;
+  ConversationFacts last;
+};
+
+ConversationReplay::ConversationReplay(std::string capture, uint64_t checkpointEvery)
+    : capture_(std::move(capture)), checkpoint_every_(std::max<uint64_t>(checkpointEvery, 1)) {}
 
 ConversationReplay::~ConversationReplay() = default;
 
@@ -22,10 +31,39 @@ void ConversationReplay::restart() {
   last_ = {};
 }
 
+bool ConversationReplay::resume(uint64_t frame) {
+  auto it = std::upper_bound(checkpoints_.begin(), checkpoints_.end(), frame,
+                             [](uint64_t f, const Checkpoint& c) { return f < c.frame; });
+  if (it == checkpoints_.begin()) return false;
+  const Checkpoint& c = *--it;
+  if (!reader_) reader_ = CaptureReader::open(capture_);
+  RawPacket raw;
+  // The reader stands before the checkpoint's frame, already counted.
+  if (!reader_->seekTo(c.file_offset, c.frame) || !reader_->next(raw) || raw.file_offset != c.file_offset)
+    return false;
+  decoder_ = c.decoder->clone();
+  tcp_ = std::make_unique<TcpNotesByPair>(c.tcp);
+  udp_ = c.udp;
+  read_ = c.frame;
+  last_ = c.last;
+  return true;
+}
+
+void ConversationReplay::keepCheckpoint(uint64_t fileOffset) {
+  if (read_ % checkpoint_every_ != 0 || (!checkpoints_.empty() && checkpoints_.back().frame >= read_)) return;
+  if (checkpoints_.size() == kMaxCheckpoints) {
+    checkpoint_every_ *= 2;
+    std::erase_if(checkpoints_, [&](const Checkpoint& c) { return c.frame % checkpoint_every_ != 0; });
+    if (read_ % checkpoint_every_ != 0) return;
+  }
+  checkpoints_.push_back({read_, fileOffset, decoder_->clone(), *tcp_, udp_, last_});
+}
+
 std::optional<ConversationFacts> ConversationReplay::factsOf(uint64_t frame,
                                                              const std::function<bool(double)>& keepGoing) {
   if (frame == 0) throw CaptureError("no frame 0: frames count from 1");
-  if (!reader_ || frame < read_ || (frame == read_ && last_.frame != frame)) restart();
+  const bool behind = !reader_ || frame < read_ || (frame == read_ && last_.frame != frame);
+  if (behind && !resume(frame)) restart();
   if (frame == read_) return last_;
   RawPacket raw;
   DecodedPacket pkt;
@@ -44,11 +82,13 @@ std::optional<ConversationFacts> ConversationReplay::factsOf(uint64_t frame,
                          std::to_string(frame) + ": it changed since it was analysed");
     }
     ++read_;
+    ++frames_read_;
     decoder_->decode(raw, pkt);
     tcp_->packet(pkt);
     last_.frame = read_;
     last_.tcp = tcp_->lastDetails().known ? std::optional(tcp_->lastDetails()) : std::nullopt;
     last_.udp = udp_.next(pkt);
+    keepCheckpoint(raw.file_offset);
   }
   return last_;
 }

@@ -2,15 +2,20 @@
 // out from every frame before it in its one pass: TCP's stream, times and
 // SEQ/ACK analysis (TcpFrameDetails) and the streams of its UDP headers
 // (FrameUdpStreams). The Packets page reads its rows alone, so these come
-// from here: the capture read and decoded from its start up to the frame,
-// or on from the frame asked for last when this one comes later (stepping
-// down the list costs a frame or two). Not thread-safe: one caller at a time.
+// from here: the capture read and decoded up to the frame, on from the frame
+// asked for last when this one comes later (stepping down the list costs a
+// frame or two), else from the nearest checkpoint before it: the decoder's
+// and the trackers' state, kept every `checkpointEvery` frames on the way
+// (at most kMaxCheckpoints; when full, every other one goes and the spacing
+// doubles), so stepping up the list does not read from the first frame
+// again. Not thread-safe: one caller at a time.
 #pragma once
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "flow/tcp_notes.h"
 #include "flow/udp_streams.h"
@@ -28,7 +33,9 @@ struct ConversationFacts {
 
 class ConversationReplay {
  public:
-  explicit ConversationReplay(std::string capture);
+  static constexpr uint64_t kCheckpointEvery = 65536;
+  static constexpr size_t kMaxCheckpoints = 16;
+  explicit ConversationReplay(std::string capture, uint64_t checkpointEvery = kCheckpointEvery);
   ~ConversationReplay();
   ConversationReplay(const ConversationReplay&) = delete;
   ConversationReplay& operator=(const ConversationReplay&) = delete;
@@ -39,9 +46,19 @@ class ConversationReplay {
   // when the capture cannot be read or ends before the frame.
   std::optional<ConversationFacts> factsOf(uint64_t frame, const std::function<bool(double)>& keepGoing);
 
+  // Frames read since construction (what the checkpoints save).
+  uint64_t framesRead() const { return frames_read_; }
+
  private:
+  struct Checkpoint;
   void restart();
+  // Back to the last checkpoint at or before `frame`; false: none usable.
+  bool resume(uint64_t frame);
+  void keepCheckpoint(uint64_t fileOffset);
   std::string capture_;
+  uint64_t checkpoint_every_;
+  std::vector<Checkpoint> checkpoints_;  // by frame
+  uint64_t frames_read_ = 0;
   std::unique_ptr<CaptureReader> reader_;
   std::unique_ptr<Decoder> decoder_;
   std::unique_ptr<TcpNotesByPair> tcp_;

@@ -58,6 +58,7 @@ for size in $SIZES; do
     "$(field rss_mb "$out")" "$(field peak_rss_mb "$out")"
   echo "  $size: steps over one 60 Hz frame (16.7 ms): wheel $(field scroll_wheel_over_16_7ms "$out")/600, page $(field scroll_page_over_16_7ms "$out")/600; pages cached $(field cached_pages "$out")" 
   echo "  $size: the last frame's stream items (udp.stream and times, every frame before it replayed in the background): $(field last_frame_stream_items_ms "$out") ms"
+  echo "  $size: one row up from there (the replay from its last checkpoint): $(field one_row_up_stream_items_ms "$out") ms"
 done
 echo
 echo "Display filters from the bar (Enter to done), and tshark -Y with the same field filter"

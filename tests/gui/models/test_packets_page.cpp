@@ -338,6 +338,48 @@ TEST_CASE("the conversation replay and the details pane's update") {
   CHECK_FALSE(view.topLevelItem(0)->isExpanded());  // the Frame layer stays closed
 }
 
+// Going back in the list: the replay starts from its nearest checkpoint, not
+// from the first frame, and gives the same items (tshark's, for TCP; the
+// first frame's replay's, for UDP, whose checkpoints thin out past 16).
+TEST_CASE("the conversation replay goes back from its checkpoints with the same items") {
+  const std::string tcp = RUDPSCOPE_SOURCE_DIR "/tests/netns/data/loss5-nodelay/server.pcap";
+  const auto rtts =
+      tsharkRows(tcp, {"frame.number", "tcp.stream", "tcp.analysis.ack_rtt"}, {"-Y", "tcp.analysis.ack_rtt"});
+  REQUIRE(rtts.size() > 100);
+  const uint64_t every = 100, last = std::stoull(rtts.back().at(0));
+  ConversationReplay replay(tcp, every);
+  REQUIRE(replay.factsOf(last, [](double) { return true; }));
+  CHECK(replay.framesRead() == last);
+  size_t steps = 0;
+  for (auto row = rtts.rbegin(); row != rtts.rend(); ++row) {  // up the list
+    const uint64_t frame = std::stoull(row->at(0)), before = replay.framesRead();
+    const auto facts = replay.factsOf(frame, [](double) { return true; });
+    INFO("frame " << frame);
+    REQUIRE((facts && facts->tcp));
+    CHECK(std::to_string(facts->tcp->stream) == row->at(1));
+    CHECK(formatSeconds(facts->tcp->ack_rtt_ns, 9) == row->at(2));
+    CHECK(replay.framesRead() - before < every);  // from the checkpoint at or below it
+    ++steps;
+  }
+  CHECK(steps == rtts.size());
+
+  const SampleCapture& s = sampleCapture();
+  ConversationReplay sample(s.pcap, 256);
+  REQUIRE(sample.factsOf(5311, [](double) { return true; }));  // 20 checkpoints' worth: thinned to 512
+  for (const uint64_t frame : {5000u, 3000u, 1000u, 300u}) {
+    ConversationReplay fresh(s.pcap);
+    const uint64_t before = sample.framesRead();
+    const auto a = sample.factsOf(frame, [](double) { return true; });
+    const auto b = fresh.factsOf(frame, [](double) { return true; });
+    INFO("frame " << frame);
+    REQUIRE((a && b && a->udp.count == 1 && b->udp.count == 1));
+    CHECK(a->udp.header[0].index == b->udp.header[0].index);
+    CHECK(a->udp.header[0].first_ns == b->udp.header[0].first_ns);
+    CHECK(a->udp.header[0].previous_ns == b->udp.header[0].previous_ns);
+    CHECK(sample.framesRead() - before < 512);
+  }
+}
+
 TEST_CASE("the packets page: a frame's details and bytes, the selected field's bytes highlighted") {
   const SampleCapture& s = sampleCapture();
   const auto [frame, seq] = dataPacket(s);
