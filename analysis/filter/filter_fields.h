@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/packet.h"
+#include "flow/conversation_tracker.h"
 #include "flow/stream_fields.h"
 #include "flow/tcp_notes.h"
 
@@ -86,14 +87,12 @@ class FilterFrameSequence {
  public:
   explicit FilterFrameSequence(int captureLinkType, bool conversations = false)
       : link_type_(captureLinkType) {
-    if (conversations) {
-      tcp_.emplace(true);
-      udp_.emplace();
-    }
+    if (conversations) conversations_.emplace();
   }
   FilterFrame next(const RawPacket& raw, const DecodedPacket& pkt, const DissectResult* res) {
     if (!started_) first_ = prev_ = raw.ts_ns;
     started_ = true;
+    const ConversationFrame* c = conversations_ ? &conversations_->next(pkt) : nullptr;
     const FilterFrame f{&raw,
                         raw.link_type >= 0 ? raw.link_type : link_type_,
                         &pkt,
@@ -101,9 +100,9 @@ class FilterFrameSequence {
                         first_,
                         prev_,
                         any_shown_ ? shown_ : raw.ts_ns,
-                        tcp_ ? &(notes_ = tcp_->packet(pkt)) : nullptr,
-                        tcp_ && tcp_->lastDetails().known ? &tcp_->lastDetails() : nullptr,
-                        udp_ ? &(udp_streams_ = udp_->next(pkt)) : nullptr};
+                        c ? &c->notes : nullptr,
+                        c && c->tcp ? &*c->tcp : nullptr,
+                        c ? &c->udp : nullptr};
     prev_ = raw.ts_ns;
     return f;
   }
@@ -117,10 +116,7 @@ class FilterFrameSequence {
   int link_type_;
   bool started_ = false, any_shown_ = false;
   int64_t first_ = 0, prev_ = 0, shown_ = 0;
-  std::optional<TcpNotesByPair> tcp_;
-  TcpNotes notes_;  // the last frame's
-  std::optional<UdpStreams> udp_;
-  FrameUdpStreams udp_streams_;  // the last frame's
+  std::optional<ConversationTracker> conversations_;
 };
 
 class FilterFields {

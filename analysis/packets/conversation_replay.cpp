@@ -12,9 +12,7 @@ namespace rudp {
 struct ConversationReplay::Checkpoint {
   uint64_t frame, file_offset;
   std::unique_ptr<Decoder> decoder;
-  TcpNotesByPair tcp;
-  UdpStreams udp;
-  ConversationFacts last;
+  ConversationTracker tracker;  // its last() is the frame's
 };
 
 ConversationReplay::ConversationReplay(std::string capture, uint64_t checkpointEvery)
@@ -25,8 +23,7 @@ ConversationReplay::~ConversationReplay() = default;
 void ConversationReplay::restart() {
   reader_ = CaptureReader::open(capture_);
   decoder_ = std::make_unique<Decoder>(reader_->linkType());
-  tcp_ = std::make_unique<TcpNotesByPair>(true);
-  udp_ = UdpStreams();
+  tracker_ = ConversationTracker();
   read_ = 0;
   last_ = {};
 }
@@ -42,10 +39,9 @@ bool ConversationReplay::resume(uint64_t frame) {
   if (!reader_->seekTo(c.file_offset, c.frame) || !reader_->next(raw) || raw.file_offset != c.file_offset)
     return false;
   decoder_ = c.decoder->clone();
-  tcp_ = std::make_unique<TcpNotesByPair>(c.tcp);
-  udp_ = c.udp;
+  tracker_ = c.tracker;
   read_ = c.frame;
-  last_ = c.last;
+  last_ = {c.frame, tracker_.last().tcp, tracker_.last().udp};
   return true;
 }
 
@@ -56,7 +52,7 @@ void ConversationReplay::keepCheckpoint(uint64_t fileOffset) {
     std::erase_if(checkpoints_, [&](const Checkpoint& c) { return c.frame % checkpoint_every_ != 0; });
     if (read_ % checkpoint_every_ != 0) return;
   }
-  checkpoints_.push_back({read_, fileOffset, decoder_->clone(), *tcp_, udp_, last_});
+  checkpoints_.push_back({read_, fileOffset, decoder_->clone(), tracker_});
 }
 
 std::optional<ConversationFacts> ConversationReplay::factsOf(uint64_t frame,
@@ -84,10 +80,8 @@ std::optional<ConversationFacts> ConversationReplay::factsOf(uint64_t frame,
     ++read_;
     ++frames_read_;
     decoder_->decode(raw, pkt);
-    tcp_->packet(pkt);
-    last_.frame = read_;
-    last_.tcp = tcp_->lastDetails().known ? std::optional(tcp_->lastDetails()) : std::nullopt;
-    last_.udp = udp_.next(pkt);
+    const ConversationFrame& c = tracker_.next(pkt);
+    last_ = {read_, c.tcp, c.udp};
     keepCheckpoint(raw.file_offset);
   }
   return last_;

@@ -17,8 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "flow/tcp_notes.h"
-#include "flow/udp_streams.h"
+#include "flow/conversation_tracker.h"
 
 namespace rudp {
 
@@ -61,8 +60,7 @@ class ConversationReplay {
   uint64_t frames_read_ = 0;
   std::unique_ptr<CaptureReader> reader_;
   std::unique_ptr<Decoder> decoder_;
-  std::unique_ptr<TcpNotesByPair> tcp_;
-  UdpStreams udp_;
+  ConversationTracker tracker_;
   uint64_t read_ = 0;  // frames read so far
   ConversationFacts last_;
 };

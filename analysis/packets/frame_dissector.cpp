@@ -11,6 +11,7 @@
 #include "decode/bytes.h"
 #include "decode/decoder.h"
 #include "decode/transport.h"
+#include "flow/conversation_tracker.h"
 #include "lua/host.h"
 #include "packets/frame_layers.h"
 #include "packets/frame_reader.h"
@@ -129,7 +130,7 @@ struct FrameDissector::Impl {
   FilterFrameSequence sequence;
   FilterFrame last;
   TcpNotes last_notes;
-  TcpNotesByPair in_order_notes{true};  // for frames read in order, with the details tree's analysis
+  ConversationTracker in_order;                     // for frames read in order
   std::optional<TcpFrameDetails> last_tcp_details;  // the last frame's, when read in order
   int64_t first_ts_ns;
   std::optional<FieldPrinter> field_columns;
@@ -152,8 +153,7 @@ struct FrameDissector::Impl {
     return (tcpData || (pkt.l4 == L4::UDP && res.proto < 0)) && pkt.payload_len > 0;
   }
 
-  UdpStreams in_order_streams;              // for frames read in order
-  std::optional<FrameUdpStreams> last_udp;  // the last frame's, when read in order
+  std::optional<FrameUdpStreams> last_udp;  // the last frame's, when read in order or from the replay
 
   FrameDissector::ConnectionHead connection_head;
   std::unordered_map<int64_t, std::array<int8_t, 2>> window_shifts;  // by connection, per direction
@@ -321,14 +321,16 @@ DissectedFrame FrameDissector::dissectFrame(const RawPacket& raw, bool withItems
   d->decoder.decode(raw, d->pkt);
   d->res.clear();
   if (d->pkt.l4 == L4::UDP) d->host.dissectUdp(d->pkt, true, d->res, withItems);
-  d->last_notes = storedNotes ? *storedNotes : d->in_order_notes.packet(d->pkt);
-  const bool tcpInOrder = !storedNotes && d->in_order_notes.lastDetails().known;
-  d->last_tcp_details = tcpInOrder ? std::optional(d->in_order_notes.lastDetails())
-                        : facts    ? facts->tcp
-                                   : std::nullopt;
-  d->last_udp = !storedNotes ? std::optional(d->in_order_streams.next(d->pkt))
-                : facts      ? std::optional(facts->udp)
-                             : std::nullopt;
+  if (!storedNotes) {
+    const ConversationFrame& c = d->in_order.next(d->pkt);
+    d->last_notes = c.notes;
+    d->last_tcp_details = c.tcp;
+    d->last_udp = c.udp;
+  } else {
+    d->last_notes = *storedNotes;
+    d->last_tcp_details = facts ? facts->tcp : std::nullopt;
+    d->last_udp = facts ? std::optional(facts->udp) : std::nullopt;
+  }
   d->last_notes.bases.known = d->last_notes.bases.known && tcpSegmentAnalysed(d->pkt);
   d->last = d->sequence.next(raw, d->pkt, &d->res);
   d->last.tcp_notes = &d->last_notes;  // the sequence's own follow no conversations
