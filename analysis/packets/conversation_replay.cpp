@@ -36,8 +36,20 @@ bool ConversationReplay::resume(uint64_t frame) {
   if (!reader_) reader_ = CaptureReader::open(capture_);
   RawPacket raw;
   // The reader stands before the checkpoint's frame, already counted.
-  if (!reader_->seekTo(c.file_offset, c.frame) || !reader_->next(raw) || raw.file_offset != c.file_offset)
-    return false;
+  try {
+    if (!reader_->seekTo(c.file_offset, c.frame)) {
+      seekable_ = false;  // a compressed file: no checkpoint will ever serve
+      checkpoints_.clear();
+      return false;
+    }
+    if (!reader_->next(raw) || raw.file_offset != c.file_offset) {
+      reader_.reset();  // somewhere else now: start again
+      return false;
+    }
+  } catch (...) {
+    reader_.reset();
+    throw;
+  }
   decoder_ = c.decoder->clone();
   tracker_ = c.tracker;
   read_ = c.frame;
@@ -46,7 +58,9 @@ bool ConversationReplay::resume(uint64_t frame) {
 }
 
 void ConversationReplay::keepCheckpoint(uint64_t fileOffset) {
-  if (read_ % checkpoint_every_ != 0 || (!checkpoints_.empty() && checkpoints_.back().frame >= read_)) return;
+  if (!seekable_ || read_ % checkpoint_every_ != 0 ||
+      (!checkpoints_.empty() && checkpoints_.back().frame >= read_))
+    return;
   if (checkpoints_.size() == kMaxCheckpoints) {
     checkpoint_every_ *= 2;
     std::erase_if(checkpoints_, [&](const Checkpoint& c) { return c.frame % checkpoint_every_ != 0; });

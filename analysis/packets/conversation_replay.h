@@ -8,7 +8,10 @@
 // and the trackers' state, kept every `checkpointEvery` frames on the way
 // (at most kMaxCheckpoints; when full, every other one goes and the spacing
 // doubles), so stepping up the list does not read from the first frame
-// again. Not thread-safe: one caller at a time.
+// again. A file the reader cannot seek in (gzip, zstd) keeps none and reads
+// from its start. Each checkpoint copies the trackers, whose conversations
+// are never forgotten: memory grows with the capture's conversations.
+// Not thread-safe: one caller at a time.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -56,6 +59,7 @@ class ConversationReplay {
   void keepCheckpoint(uint64_t fileOffset);
   std::string capture_;
   uint64_t checkpoint_every_;
+  bool seekable_ = true;  // false once the reader could not seek (gzip, zstd): no checkpoints kept
   std::vector<Checkpoint> checkpoints_;  // by frame
   uint64_t frames_read_ = 0;
   std::unique_ptr<CaptureReader> reader_;

@@ -37,14 +37,14 @@ std::optional<uint32_t> ipEnd(const LayerTree& tree, const DecodedPacket& pkt,
 }
 
 // pcapng comments: tshark's "Packet comments" layer before the frame's,
-// each comment with its expert item (and not in frame.protocols).
+// each comment with its expert item (`tree` is the frame layer's, whose
+// protocols list goes unused: frame.protocols does not name this one).
 void addCommentsLayer(LayerTree& tree, const std::vector<std::string>& comments) {
   if (comments.empty()) return;
-  LayerTree layer = tree;  // its own protocols list: Wireshark does not name this one
-  layer.layer("Packet comments", "pkt_comment", FrameItem::kNoBytes, 0);
+  tree.layer("Packet comments", "pkt_comment", FrameItem::kNoBytes, 0);
   for (const std::string& c : comments) {
-    layer.item(1, c, FrameItem::kNoBytes, 0, "frame.comment", c);
-    layer.expert(2, "Comment", "Comment", c);
+    tree.item(1, c, FrameItem::kNoBytes, 0, "frame.comment", c);
+    tree.expert(2, "Comment", "Comment", c);
   }
 }
 
@@ -89,11 +89,12 @@ void transportLayer(LayerTree& tree, const LayerInputs& in, uint32_t at) {
              "tcp", at, pkt.tcp.header_len);
 }
 
-// "icmp" / "icmpv6" as frame.protocols and -O name an ICMP header.
+// "icmp" / "icmpv6": how frame.protocols names an ICMP header. (-O does not
+// take them: ICMP's items are not built.)
 std::string_view icmpName(bool v6) { return v6 ? "icmpv6" : "icmp"; }
 
 // ICMP's layer: its summary line, the bytes from its header to the IP
-// packet's end (IPv4 read from the frame; else none). Its items, and the
+// packet's end (IPv4 read from the frame, not reassembled; else none). Its items, and the
 // datagram an error quotes, are not built: tshark shows them under this
 // line, so they are left out with it, and frame.protocols names the quoted
 // headers as tshark does (ip, then udp, tcp or the quoted ICMP).
@@ -101,7 +102,7 @@ void icmpLayer(LayerTree& tree, const DecodedPacket& pkt, std::optional<uint32_t
   if (pkt.icmp_head_count == 0) return;
   const bool v6 = pkt.icmp_heads[0].v6;
   uint32_t offset = FrameItem::kNoBytes, length = 0;
-  if (ipv4Readable(tree, pkt, ipStart) && !v6) {
+  if (ipv4Readable(tree, pkt, ipStart) && !v6 && !pkt.ip_reassembled) {
     const uint32_t headerLen = uint32_t(tree.number(*ipStart, 1) & 15) * 4,
                    total = uint32_t(tree.number(*ipStart + 2, 2));
     offset = *ipStart + headerLen;

@@ -60,7 +60,8 @@ TEST_CASE("the receiver's HOL truth on a hand-made exchange", "[tcp]") {
   CHECK(t.captureMaxMs == Approx(7));
   CHECK(t.appMs == Approx(7.2 + 6.2));
   CHECK(t.appMaxMs == Approx(7.2));
-  CHECK(t.inOrderAppMaxMs == Approx(0.2));
+  CHECK(t.fillWakeUpMs == Approx(0.2 + 0.2));  // the repair read 0.2 ms after it came, both waiting with it
+  CHECK(t.inOrderAppMaxMs == Approx(0.1));     // the first segment's
   CHECK(t.readApartFromFiller == 0);
   CHECK(t.readBeforeArrival == 0);
   CHECK(t.neverRead == 0);
