@@ -25,7 +25,6 @@ void ConversationReplay::restart() {
   decoder_ = std::make_unique<Decoder>(reader_->linkType());
   tracker_ = ConversationTracker();
   read_ = 0;
-  last_ = {};
 }
 
 bool ConversationReplay::resume(uint64_t frame) {
@@ -53,7 +52,6 @@ bool ConversationReplay::resume(uint64_t frame) {
   decoder_ = c.decoder->clone();
   tracker_ = c.tracker;
   read_ = c.frame;
-  last_ = {c.frame, tracker_.last().tcp, tracker_.last().udp};
   return true;
 }
 
@@ -72,9 +70,7 @@ void ConversationReplay::keepCheckpoint(uint64_t fileOffset) {
 std::optional<ConversationFacts> ConversationReplay::factsOf(uint64_t frame,
                                                              const std::function<bool(double)>& keepGoing) {
   if (frame == 0) throw CaptureError("no frame 0: frames count from 1");
-  const bool behind = !reader_ || frame < read_ || (frame == read_ && last_.frame != frame);
-  if (behind && !resume(frame)) restart();
-  if (frame == read_) return last_;
+  if ((!reader_ || frame < read_) && !resume(frame)) restart();
   RawPacket raw;
   DecodedPacket pkt;
   while (read_ < frame) {
@@ -94,11 +90,11 @@ std::optional<ConversationFacts> ConversationReplay::factsOf(uint64_t frame,
     ++read_;
     ++frames_read_;
     decoder_->decode(raw, pkt);
-    const ConversationFrame& c = tracker_.next(pkt);
-    last_ = {read_, c.tcp, c.udp};
+    tracker_.next(pkt);
     keepCheckpoint(raw.file_offset);
   }
-  return last_;
+  const ConversationFrame& c = tracker_.last();  // frame `read_`'s
+  return ConversationFacts{read_, c.tcp, c.udp};
 }
 
 }  // namespace rudp

@@ -66,7 +66,6 @@ class ConversationReplay {
   std::unique_ptr<Decoder> decoder_;
   ConversationTracker tracker_;
   uint64_t read_ = 0;  // frames read so far
-  ConversationFacts last_;
 };
 
 }  // namespace rudp

@@ -49,7 +49,7 @@ struct HolTruth {
   double captureMs = 0, captureMaxMs = 0;
   // Those that carry data (the application reads bytes, not a FIN): both views.
   int64_t dataBlocked = 0;
-  double dataCaptureMs = 0, dataCaptureMaxMs = 0, appMs = 0, appMaxMs = 0;
+  double dataCaptureMs = 0, appMs = 0, appMaxMs = 0;
   double fillWakeUpMs = 0;     // the application's wake-ups after the fills, summed per blocked data segment
   double inOrderAppMaxMs = 0;  // the application's largest latency for a segment that filled no hole
   int64_t readBeforeArrival = 0, neverRead = 0;
@@ -118,7 +118,6 @@ inline HolTruth holTruth(const std::vector<Seg>& segs, uint32_t from, const std:
         t.fillWakeUpMs += ownWait;
         ++t.dataBlocked;
         t.dataCaptureMs += captured;
-        t.dataCaptureMaxMs = std::max(t.dataCaptureMaxMs, captured);
         t.appMs += app;
         t.appMaxMs = std::max(t.appMaxMs, app);
       }
