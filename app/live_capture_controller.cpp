@@ -5,6 +5,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QtConcurrent>
+#include <utility>
 
 #include "app_actions.h"
 #include "capture_dialog.h"
@@ -42,6 +43,9 @@ LiveCaptureController::LiveCaptureController(MainWindow& window)
   connect(&m_timer, &QTimer::timeout, this, &LiveCaptureController::poll);
   connect(&m_watcher, &QFutureWatcher<LiveFrame>::finished, this, [this] {
     if (m_tracker.isCurrent(m_pollId)) apply(m_watcher.result());
+    // A tick that came while this look ran is taken now, not skipped: on a
+    // busy machine skipping would halve the update rate.
+    if (std::exchange(m_tickMissed, false)) poll();
   });
   connect(m_bar, &LiveCaptureBar::stopRequested, this, &LiveCaptureController::stop);
   connect(window.timelinePage(), &TimelinePage::connectionChanged, this, &LiveCaptureController::watch);
@@ -87,6 +91,7 @@ void LiveCaptureController::start(const rudp::LiveOptions& options, const Analys
   m_last.reset();
   m_clock.start();
   m_sinceFrame.invalidate();
+  m_tickMissed = false;
   m_timer.start();
   m_job->start();
   m_window.showPage(MainWindow::ConnectionsIndex);
@@ -104,7 +109,12 @@ void LiveCaptureController::watch(int64_t conn) {
 }
 
 void LiveCaptureController::poll() {
-  if (!m_job || m_watcher.isRunning()) return;  // one look at a time
+  if (!m_job) return;
+  if (m_watcher.isRunning()) {  // one look at a time
+    m_tickMissed = true;
+    ++m_stats.ticksWhileLooking;
+    return;
+  }
   m_pollId = m_tracker.startJob();
   m_watcher.setFuture(QtConcurrent::run(buildFrame, m_job->view(), m_rttLimits));
 }
@@ -118,7 +128,10 @@ void LiveCaptureController::apply(const LiveFrame& frame) {
   m_status->setText(liveStatusText(frame, pps));
   const bool fresh = !m_last || frame.generation != m_last->generation;
   m_last = frame;
-  if (!fresh) return;
+  if (!fresh) {
+    ++m_stats.looksWithoutNews;
+    return;
+  }
   m_window.connectionsPage()->updateData(frame.connections);
   TimelinePage* timeline = m_window.timelinePage();
   timeline->setLiveConnections(frame.connections);

@@ -33,10 +33,12 @@ class LiveCaptureController : public QObject {
 
   // What the window's updates cost, measured while capturing.
   struct Stats {
-    int frames = 0;            // frames with new data put on screen
-    double maxBuildMs = 0;     // snapshot + rows + timeline, on the pool thread
-    double maxApplyMs = 0;     // putting one frame on screen, on the UI thread
-    double maxIntervalMs = 0;  // longest time between two frames shown (after the first)
+    int frames = 0;             // frames with new data put on screen
+    double maxBuildMs = 0;      // snapshot + rows + timeline, on the pool thread
+    double maxApplyMs = 0;      // putting one frame on screen, on the UI thread
+    double maxIntervalMs = 0;   // longest time between two frames shown (after the first)
+    int looksWithoutNews = 0;   // looks that found no new data (nothing published since)
+    int ticksWhileLooking = 0;  // timer ticks that came while a look still ran
   };
 
   explicit LiveCaptureController(MainWindow& window);
@@ -77,6 +79,7 @@ class LiveCaptureController : public QObject {
   LiveCaptureJob* m_job = nullptr;
   QString m_path;
   QFutureWatcher<LiveFrame> m_watcher;
+  bool m_tickMissed = false;  // the timer fired while a look was running
   JobTracker m_tracker;
   quint64 m_pollId = 0;
   std::vector<double> m_rttLimits;
