@@ -149,6 +149,10 @@ struct DecodedPacket {
   std::string error;  // non-empty: malformed at some layer (decoded fields before it stay valid)
 };
 
+// Every byte of the transport segment was captured (none cut by the snap
+// length): what Wireshark's TCP layer needs before it reassembles.
+inline bool tcpSegmentWhole(const DecodedPacket& p) { return p.payload_len == p.payload_reported_len; }
+
 // The innermost IP (and UDP) header of `p` in the form of a tunnel's.
 inline OuterHeader ipHeaderOf(const DecodedPacket& p) {
   OuterHeader h;

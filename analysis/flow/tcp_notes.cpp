@@ -71,8 +71,13 @@ uint32_t tcpShownAck(const TcpHeader& tcp, const TcpSeqBases& bases, bool relati
   return relative && bases.known && (tcp.flags & kAck) ? tcp.ack - bases.ack : tcp.ack;
 }
 
-bool tcpPayloadHandedOn(const TcpNotes& n) {
+bool tcpPayloadHandedOn(const TcpNotes& n, bool whole) {
+  if (whole && (n.flags & TcpNotes::SpuriousRetransmission)) return false;
   return !(n.flags & (TcpNotes::Retransmission | TcpNotes::OutOfOrder));
+}
+
+bool tcpShowsRetransmittedData(const TcpNotes& n, bool whole) {
+  return whole && (n.flags & TcpNotes::Retransmission) && !(n.flags & TcpNotes::SpuriousRetransmission);
 }
 
 bool isBadTcp(const TcpNotes& n) {

@@ -94,7 +94,14 @@ bool isBadTcp(const TcpNotes& notes);
 // Whether Wireshark hands the segment's payload on (to a dissector, or as
 // Data): not a retransmission's or an out-of-order segment's, which could
 // confuse a dissector of an in-order stream (tcp.no_subdissector_on_error).
-bool tcpPayloadHandedOn(const TcpNotes& notes);
+// `whole`: every byte of the segment was captured (tcpSegmentWhole), so its
+// reassembly code sees it first, and ends a spurious retransmission there too.
+bool tcpPayloadHandedOn(const TcpNotes& notes, bool whole);
+
+// Whether Wireshark's TCP layer shows the payload as "Retransmitted TCP
+// segment data": its reassembly code does so for a whole segment its
+// analysis calls a (fast) retransmission, not a spurious one.
+bool tcpShowsRetransmittedData(const TcpNotes& notes, bool whole);
 
 // Wireshark's tcp.analysis.* fields the notes give: the analysis flags, one
 // per kind of note, and the duplicate ack's number and frame.

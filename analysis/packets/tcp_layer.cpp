@@ -327,9 +327,13 @@ void addTcpLayer(LayerTree& tree, uint32_t at, const uint8_t* header, const Deco
         2, "Time since previous frame in this TCP stream: " + secondsText(pkt.ts_ns - d->stream_previous_ns));
     seqAckAnalysis(tree, f.notes, *d);
   }
-  if (len > 0)
-    tree.item(1, "TCP payload (" + std::to_string(len) + (len == 1 ? " byte)" : " bytes)"), at + t.header_len,
-              std::min(len, pkt.payload_len));
+  if (len == 0) return;
+  const std::string bytes = std::to_string(len) + (len == 1 ? " byte)" : " bytes)");
+  const uint32_t shown = std::min(len, pkt.payload_len);
+  tree.item(1, "TCP payload (" + bytes, at + t.header_len, shown);
+  if (tcpShowsRetransmittedData(f.notes, tcpSegmentWhole(pkt)))
+    tree.item(1, "Retransmitted TCP segment data (" + bytes, at + t.header_len, shown, "tcp.segment_data",
+              hexBytes(pkt.payload, shown, false));
 }
 
 }  // namespace rudp

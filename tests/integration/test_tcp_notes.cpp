@@ -155,6 +155,37 @@ TEST_CASE("every kind of TCP analysis note agrees with tshark on a conversation 
   }
 }
 
+// Every segment of the built conversation is captured whole, so tshark's
+// reassembly code sees each: a retransmission's payload is shown as
+// "Retransmitted TCP segment data" and goes to no dissector, and so does a
+// spurious one's, without the line; an out-of-order one's goes to none
+// either; the others' (a fast retransmission's too) are Data.
+TEST_CASE("the TCP layer and Data of whole retransmitted segments are tshark's") {
+  TempDir dir("tcp-notes-data");
+  const std::string capture = writeNotesCapture(dir / "notes.pcap");
+  const ProcessResult t = run({TSHARK_EXECUTABLE, "-n", "-r", capture, "-V", "-O", "tcp,data"});
+  const ProcessResult o = run({RUDPSCOPE_CLI, "decode", capture, "-V", "-O", "tcp,data"});
+  INFO(t.err << o.err);
+  REQUIRE(t.status == 0);
+  REQUIRE(o.status == 0);
+  CHECK(o.out == t.out);
+  size_t lines = 0;
+  for (const std::string& line : splitLines(o.out))
+    lines += line.starts_with("    Retransmitted TCP segment data (");
+  CHECK(lines == 1);  // frame 21's, 10 bytes
+  const auto frames = [&](const std::string& program, const std::vector<std::string>& args) {
+    std::vector<std::string> argv = {program};
+    argv.insert(argv.end(), args.begin(), args.end());
+    const ProcessResult r = run(argv);
+    REQUIRE(r.status == 0);
+    return r.out;
+  };
+  const std::string dataFrames =
+      frames(TSHARK_EXECUTABLE, {"-n", "-r", capture, "-Y", "data", "-T", "fields", "-e", "frame.number"});
+  CHECK(frames(RUDPSCOPE_CLI, {"decode", capture, "-Y", "data", "-e", "frame.number"}) == dataFrames);
+  CHECK(dataFrames == "4\n6\n9\n10\n11\n15\n20\n22\n");  // not 17 (spurious), 21, 23 (out of order)
+}
+
 namespace {
 
 // tshark's -T fields arguments for every tcp.analysis.* field the notes give.
