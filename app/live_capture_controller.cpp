@@ -42,6 +42,7 @@ LiveCaptureController::LiveCaptureController(MainWindow& window)
   m_timer.setInterval(kPollMs);
   connect(&m_timer, &QTimer::timeout, this, &LiveCaptureController::poll);
   connect(&m_watcher, &QFutureWatcher<LiveFrame>::finished, this, [this] {
+    m_looking = false;
     if (m_tracker.isCurrent(m_pollId)) apply(m_watcher.result());
     // A tick that came while this look ran is taken now, not skipped: on a
     // busy machine skipping would halve the update rate.
@@ -69,7 +70,6 @@ void LiveCaptureController::start(const rudp::LiveOptions& options, const Analys
   if (capturing()) return;
   m_rttLimits.assign(prefs.rtt_limits_ms.begin(), prefs.rtt_limits_ms.end());
   m_path = QString::fromStdString(options.output);
-  m_pollId = m_tracker.startJob();
   m_job = new LiveCaptureJob({options, {}, prefs}, this);
   connect(m_job, &LiveCaptureJob::capturing, this, &LiveCaptureController::started);
   connect(m_job, &LiveCaptureJob::finished, this, [this](const QString& path, const QString&) {
@@ -110,11 +110,14 @@ void LiveCaptureController::watch(int64_t conn) {
 
 void LiveCaptureController::poll() {
   if (!m_job) return;
-  if (m_watcher.isRunning()) {  // one look at a time
+  // One look at a time. Not m_watcher.isRunning(): that turns false before
+  // the finished signal arrives, and a new future would drop its result.
+  if (m_looking) {
     m_tickMissed = true;
     ++m_stats.ticksWhileLooking;
     return;
   }
+  m_looking = true;
   m_pollId = m_tracker.startJob();
   m_watcher.setFuture(QtConcurrent::run(buildFrame, m_job->view(), m_rttLimits));
 }

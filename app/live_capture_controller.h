@@ -37,7 +37,7 @@ class LiveCaptureController : public QObject {
     double maxBuildMs = 0;      // snapshot + rows + timeline, on the pool thread
     double maxApplyMs = 0;      // putting one frame on screen, on the UI thread
     double maxIntervalMs = 0;   // longest time between two frames shown (after the first)
-    int looksWithoutNews = 0;   // looks that found no new data (nothing published since)
+    int looksWithoutNews = 0;   // looks that found nothing published since the last
     int ticksWhileLooking = 0;  // timer ticks that came while a look still ran
   };
 
@@ -79,6 +79,7 @@ class LiveCaptureController : public QObject {
   LiveCaptureJob* m_job = nullptr;
   QString m_path;
   QFutureWatcher<LiveFrame> m_watcher;
+  bool m_looking = false;     // a look runs: from poll() to its finished signal
   bool m_tickMissed = false;  // the timer fired while a look was running
   JobTracker m_tracker;
   quint64 m_pollId = 0;

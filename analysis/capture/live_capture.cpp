@@ -21,9 +21,9 @@ namespace fs = std::filesystem;
 
 // How often a flowing capture pauses so that the pipeline publishes and the
 // file is flushed: the GUI looks every 150 ms and wants at least five
-// updates a second. At 100 ms, with the kernel handing packets over in 50 ms
-// blocks, publishes came 100 or 150 ms apart and one look in three found
-// nothing new; at 50 ms every look finds something.
+// updates a second. The clock is read as packets come, and the kernel hands
+// them over in 50 ms blocks, so publishes come 50-100 ms apart (at 100 ms
+// they came 100-150 ms apart, and one look in three found nothing new).
 constexpr auto kPublishEvery = std::chrono::milliseconds(50);
 constexpr int kReadTimeoutMs = 50;
 

@@ -232,7 +232,7 @@ void dataLayers(const FilterFrame& f, std::vector<FilterValue>& out) {
         out.push_back(byteView(f.raw->data + ip->first + headerLen, ip->second - headerLen));
     }
   const bool unclaimed = p.l4 == L4::UDP && (!f.res || f.res->proto < 0);
-  const bool tcpData = p.l4 == L4::TCP && f.tcp_notes && tcpPayloadHandedOn(*f.tcp_notes, tcpSegmentWhole(p));
+  const bool tcpData = f.tcp_notes && tcpPayloadHandedOn(*f.tcp_notes, p);
   if ((tcpData || unclaimed) && p.payload_len > 0) out.push_back(byteView(p.payload, p.payload_len));
 }
 

@@ -34,6 +34,12 @@ constexpr std::array<std::pair<TcpNotes::Flag, const char*>, 14> kPrependOrder{{
     {TcpNotes::ZeroWindow, "[TCP ZeroWindow] "},
 }};
 
+// A payload Wireshark's TCP layer passes to its reassembly code or on (a
+// reset's is shown as its "Reset cause" instead).
+bool tcpPayloadDissected(const DecodedPacket& p) {
+  return p.l4 == L4::TCP && p.payload_reported_len > 0 && !(p.tcp.flags & kRst);
+}
+
 // Wireshark measures these gaps as unsigned: a timestamp going back is no gap.
 bool within(int64_t nowNs, int64_t thenNs, int64_t limitNs) {
   return static_cast<uint64_t>(nowNs) - static_cast<uint64_t>(thenNs) < static_cast<uint64_t>(limitNs);
@@ -71,13 +77,14 @@ uint32_t tcpShownAck(const TcpHeader& tcp, const TcpSeqBases& bases, bool relati
   return relative && bases.known && (tcp.flags & kAck) ? tcp.ack - bases.ack : tcp.ack;
 }
 
-bool tcpPayloadHandedOn(const TcpNotes& n, bool whole) {
-  if (whole && (n.flags & TcpNotes::SpuriousRetransmission)) return false;
+bool tcpPayloadHandedOn(const TcpNotes& n, const DecodedPacket& p) {
+  if (!tcpPayloadDissected(p)) return false;
+  if (tcpSegmentWhole(p) && (n.flags & TcpNotes::SpuriousRetransmission)) return false;
   return !(n.flags & (TcpNotes::Retransmission | TcpNotes::OutOfOrder));
 }
 
-bool tcpShowsRetransmittedData(const TcpNotes& n, bool whole) {
-  return whole && (n.flags & TcpNotes::Retransmission) && !(n.flags & TcpNotes::SpuriousRetransmission);
+bool tcpShowsRetransmittedData(const TcpNotes& n, const DecodedPacket& p) {
+  return tcpPayloadDissected(p) && tcpSegmentWhole(p) && (n.flags & TcpNotes::Retransmission);
 }
 
 bool isBadTcp(const TcpNotes& n) {

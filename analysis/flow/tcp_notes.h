@@ -91,17 +91,19 @@ std::string tcpNotesPrefix(const TcpNotes& notes);
 // && !tcp.analysis.keep_alive && !tcp.analysis.keep_alive_ack).
 bool isBadTcp(const TcpNotes& notes);
 
-// Whether Wireshark hands the segment's payload on (to a dissector, or as
-// Data): not a retransmission's or an out-of-order segment's, which could
-// confuse a dissector of an in-order stream (tcp.no_subdissector_on_error).
-// `whole`: every byte of the segment was captured (tcpSegmentWhole), so its
-// reassembly code sees it first, and ends a spurious retransmission there too.
-bool tcpPayloadHandedOn(const TcpNotes& notes, bool whole);
+// Whether Wireshark hands the TCP segment's payload on (to a dissector, or
+// as Data). Not a reset's (shown as its "Reset cause"), nor a
+// retransmission's or an out-of-order segment's, which could confuse a
+// dissector of an in-order stream (tcp.no_subdissector_on_error); and for a
+// segment captured whole (tcpSegmentWhole), which its reassembly code sees
+// first, not a spurious retransmission's either.
+bool tcpPayloadHandedOn(const TcpNotes& notes, const DecodedPacket& pkt);
 
 // Whether Wireshark's TCP layer shows the payload as "Retransmitted TCP
-// segment data": its reassembly code does so for a whole segment its
-// analysis calls a (fast) retransmission, not a spurious one.
-bool tcpShowsRetransmittedData(const TcpNotes& notes, bool whole);
+// segment data": its reassembly code does so for a segment captured whole
+// that its analysis calls a plain retransmission (not a fast or spurious
+// one, which carry flags of their own).
+bool tcpShowsRetransmittedData(const TcpNotes& notes, const DecodedPacket& pkt);
 
 // Wireshark's tcp.analysis.* fields the notes give: the analysis flags, one
 // per kind of note, and the duplicate ack's number and frame.

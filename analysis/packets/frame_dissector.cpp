@@ -149,7 +149,7 @@ struct FrameDissector::Impl {
   // A TCP payload handed on, or a UDP payload no Lua protocol took: tshark's
   // "Data" layer (the game's ports have no built-in dissector).
   bool handsDataOn() const {
-    const bool tcpData = pkt.l4 == L4::TCP && tcpPayloadHandedOn(last_notes, tcpSegmentWhole(pkt));
+    const bool tcpData = tcpPayloadHandedOn(last_notes, pkt);
     return (tcpData || (pkt.l4 == L4::UDP && res.proto < 0)) && pkt.payload_len > 0;
   }
 

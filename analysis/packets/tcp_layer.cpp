@@ -331,9 +331,8 @@ void addTcpLayer(LayerTree& tree, uint32_t at, const uint8_t* header, const Deco
   const std::string bytes = std::to_string(len) + (len == 1 ? " byte)" : " bytes)");
   const uint32_t shown = std::min(len, pkt.payload_len);
   tree.item(1, "TCP payload (" + bytes, at + t.header_len, shown);
-  if (tcpShowsRetransmittedData(f.notes, tcpSegmentWhole(pkt)))
-    tree.item(1, "Retransmitted TCP segment data (" + bytes, at + t.header_len, shown, "tcp.segment_data",
-              hexBytes(pkt.payload, shown, false));
+  if (tcpShowsRetransmittedData(f.notes, pkt))
+    tree.item(1, "Retransmitted TCP segment data (" + bytes, at + t.header_len, shown);
 }
 
 }  // namespace rudp

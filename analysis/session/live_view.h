@@ -1,5 +1,5 @@
 // What a live capture has found so far, for a window to show while it runs:
-// the pipeline publishes after every batch (at least every 50 ms while
+// the pipeline publishes after every batch (every 50-100 ms while
 // packets flow) and a viewer on any thread copies a snapshot. Values only;
 // the database stays the record once the capture stops.
 #pragma once

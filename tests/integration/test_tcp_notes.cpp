@@ -81,7 +81,8 @@ struct Step {
   int64_t gapMs = 1;
 };
 
-std::string writeNotesCapture(const std::string& path) {
+// `snap`: frames cut to that many bytes (0: captured whole).
+std::string writeNotesCapture(const std::string& path, size_t snap = 0) {
   using tg::kAckBit, tg::kSyn, tg::kPsh;
   const uint8_t data = kPsh | kAckBit;
   const std::vector<Step> steps = {
@@ -111,14 +112,17 @@ std::string writeNotesCapture(const std::string& path) {
       {false, 5001, 1400, kAckBit, 200, 0},     // acks bytes never seen
       {true, 9000, 0, kSyn, 1000, 0, 2000},     // the ports again, a new connection
   };
-  tg::PcapBuilder pcap(1);
+  tg::PcapBuilder pcap(1, snap ? uint32_t(snap) : 262144);
   int64_t us = 1'750'000'000'000'000;
   for (const Step& s : steps) {
     const auto f =
         tg::detail::tcp4Frame(s.toServer, s.seq, s.ack, s.flags, s.window, {}, tg::pattern(s.len, 0x41));
     us += s.gapMs * 1000;
-    pcap.packet(us, tg::ethernet(s.toServer ? tg::kServerMac : tg::kClientMac,
-                                 s.toServer ? tg::kClientMac : tg::kServerMac, f.ip));
+    tg::Bytes frame = tg::ethernet(s.toServer ? tg::kServerMac : tg::kClientMac,
+                                   s.toServer ? tg::kClientMac : tg::kServerMac, f.ip);
+    const auto wire = uint32_t(frame.size());
+    if (snap && frame.size() > snap) frame.resize(snap);
+    pcap.packet(us, frame, wire);
   }
   tg::writeFile(path, pcap.bytes());
   return path;
@@ -184,6 +188,30 @@ TEST_CASE("the TCP layer and Data of whole retransmitted segments are tshark's")
       frames(TSHARK_EXECUTABLE, {"-n", "-r", capture, "-Y", "data", "-T", "fields", "-e", "frame.number"});
   CHECK(frames(RUDPSCOPE_CLI, {"decode", capture, "-Y", "data", "-e", "frame.number"}) == dataFrames);
   CHECK(dataFrames == "4\n6\n9\n10\n11\n15\n20\n22\n");  // not 17 (spurious), 21, 23 (out of order)
+}
+
+// The same conversation snapped at 60 bytes (6 of each payload captured): a
+// cut segment skips tshark's reassembly code, so no retransmission has the
+// line, and a spurious one's payload is Data again.
+TEST_CASE("the TCP layer and Data of snapped retransmitted segments are tshark's") {
+  TempDir dir("tcp-notes-snapped");
+  const std::string capture = writeNotesCapture(dir / "snapped.pcap", 60);
+  // tshark's RTPS heuristic takes the cut payloads for its protocol.
+  const ProcessResult t =
+      run({TSHARK_EXECUTABLE, "-n", "-r", capture, "-V", "-O", "tcp,data", "--disable-protocol", "rtps"});
+  const ProcessResult o = run({RUDPSCOPE_CLI, "decode", capture, "-V", "-O", "tcp,data"});
+  INFO(t.err << o.err);
+  REQUIRE(t.status == 0);
+  REQUIRE(o.status == 0);
+  CHECK(o.out == t.out);
+  CHECK(o.out.find("Retransmitted TCP segment data") == std::string::npos);
+  const ProcessResult td = run({TSHARK_EXECUTABLE, "-n", "-r", capture, "-Y", "data", "--disable-protocol",
+                                "rtps", "-T", "fields", "-e", "frame.number"});
+  const ProcessResult od = run({RUDPSCOPE_CLI, "decode", capture, "-Y", "data", "-e", "frame.number"});
+  REQUIRE(td.status == 0);
+  REQUIRE(od.status == 0);
+  CHECK(od.out == td.out);
+  CHECK(td.out == "4\n6\n9\n10\n11\n15\n17\n20\n22\n");  // 17: the spurious retransmission
 }
 
 namespace {
