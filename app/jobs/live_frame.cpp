@@ -1,6 +1,7 @@
 #include "jobs/live_frame.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "session/live_view.h"
 #include "widgets/timeline_builder.h"
@@ -30,7 +31,9 @@ std::shared_ptr<const TimelineData> liveTimeline(const rudp::LiveSnapshot& s,
   for (Direction d : {Direction::ClientToServer, Direction::ServerToClient})
     builder.setEvents(d, {ofDirection(e.rtts, d), ofDirection(e.retransmissions, d), ofDirection(e.losses, d),
                           ofDirection(e.stalls, d), ofDirection(e.rates, d)});
-  return std::make_shared<const TimelineData>(builder.finish());
+  TimelineData data = builder.finish();
+  data.sequence_after_stop = true;
+  return std::make_shared<const TimelineData>(std::move(data));
 }
 
 }  // namespace

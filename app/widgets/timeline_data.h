@@ -79,6 +79,9 @@ struct TimelineData {
   std::vector<double> rttLimitsMs;  // the limits the database was analysed with
   std::array<DirectionTimeline, 2> dir;
   std::vector<FrameTime> frames;  // every packet of the connection, by frame
+  // A live capture's: the view carries no sequence series, which come from
+  // the file once the capture stops.
+  bool sequence_after_stop = false;
 
   const DirectionTimeline& of(Direction d) const { return dir[static_cast<size_t>(d)]; }
   std::optional<int64_t> timeOfFrame(uint64_t frame) const;

@@ -113,7 +113,9 @@ void TimelineFramePainter::paintTimeAxis() {
 void TimelineFramePainter::paintLaneTitle(Lane lane) {
   const QRect& r = g_.layout.lane(lane);
   QString text = QString::fromLatin1(laneTitle(lane));
-  if (lane == Lane::Sequence && s_.dir())
+  if (lane == Lane::Sequence && s_.data && s_.data->sequence_after_stop)
+    text += QStringLiteral(" \u00b7 drawn when the capture stops");
+  else if (lane == Lane::Sequence && s_.dir())
     text += QStringLiteral("  base %1").arg(static_cast<uint32_t>(s_.dir()->seqBase));
   // Says whether values may be out of view: the automatic range holds all of
   // them (an outage spike included), a zoomed one may not.

@@ -132,6 +132,9 @@ TEST_CASE("a loopback capture updates the window while it runs and Stop opens it
   REQUIRE(liveData);
   const gui::DirectionTimeline& liveC2S = liveData->of(kC2S);
   CHECK(liveC2S.retransmissions.size() == sent.retransmissions);
+  // No sequence series while live: the lane's title says when it comes.
+  CHECK(liveData->sequence_after_stop);
+  CHECK(liveC2S.seqSent.size() == 0);
 
   // A retransmission mark is where it should be on screen.
   const gui::RetxMark& mark = liveC2S.retransmissions.front();
@@ -173,6 +176,8 @@ TEST_CASE("a loopback capture updates the window while it runs and Stop opens it
   // What the live timeline showed is what the finished analysis stored.
   StoreReader reader(window.session().dbPath().toStdString());
   const gui::TimelineData stored = gui::loadTimelineData(reader, rows.record(0).summary.id);
+  CHECK_FALSE(stored.sequence_after_stop);
+  CHECK(stored.of(kC2S).seqSent.size() == sent.clientPackets);
   CHECK(stored.of(kC2S).rtt.size() == liveC2S.rtt.size());
   CHECK(stored.of(kC2S).retransmissions.size() == liveC2S.retransmissions.size());
 }
