@@ -95,6 +95,15 @@ struct IcmpError {
   bool has_quoted_tcp = false;
   uint16_t quoted_tcp_sport = 0, quoted_tcp_dport = 0;
   TcpHeader quoted_tcp;
+  // The quote as captured, from its IP header on (where the error's bytes
+  // are: in the frame or in a reassembly buffer).
+  const uint8_t* quote = nullptr;
+  uint32_t quote_len = 0;
+  const uint8_t* quoted_l4 = nullptr;  // its transport header, when the quote reaches it
+  // The quoted UDP datagram's payload: the bytes the quote holds (at most
+  // its UDP length's) and how many the message reports (it may be snapped).
+  const uint8_t* quoted_payload = nullptr;
+  uint32_t quoted_payload_len = 0, quoted_payload_reported = 0;
 };
 
 // The type and code of an ICMP or ICMPv6 header (icmp.type, icmp.code).
@@ -147,6 +156,9 @@ struct DecodedPacket {
   uint32_t payload_reported_len = 0;  // bytes the headers claim (>= payload_len when snapped)
 
   std::string error;  // non-empty: malformed at some layer (decoded fields before it stay valid)
+  // The datagram an ICMP error quotes, made a packet for the dissectors
+  // (quotedUdpDatagram): Wireshark's pinfo.in_error_pkt.
+  bool in_error_pkt = false;
 };
 
 // Every byte of the transport segment was captured (none cut by the snap
@@ -167,6 +179,48 @@ inline OuterHeader ipHeaderOf(const DecodedPacket& p) {
   h.dport = h.udp ? p.dport : 0;
   h.udp_length = h.udp ? p.payload_reported_len + 8 : 0;
   return h;
+}
+
+// The datagram an ICMP error quotes as the dissectors see it (Wireshark
+// dissects it as a packet of its own, with pinfo.in_error_pkt set): its
+// addresses, ports and the payload bytes the quote holds. Sets `out` when
+// the error quotes a UDP header; true when also payload bytes (only then
+// does Wireshark call a dissector).
+inline bool quotedUdpDatagram(const DecodedPacket& p, DecodedPacket& out) {
+  const IcmpError& e = p.icmp;
+  if (!p.has_icmp_error || !e.quoted.udp) return false;
+  out = DecodedPacket{};
+  out.frame = p.frame;
+  out.ts_ns = p.ts_ns;
+  out.caplen = p.caplen;
+  out.origlen = p.origlen;
+  out.file_offset = p.file_offset;
+  out.l3 = e.quoted.l3;
+  out.src = e.quoted.src;
+  out.dst = e.quoted.dst;
+  out.ip_proto = e.quoted.ip_proto;
+  out.ip_id = e.quoted.ip_id;
+  out.ip_ttl = e.quoted.ip_ttl;
+  out.l4 = L4::UDP;
+  out.sport = e.quoted.sport;
+  out.dport = e.quoted.dport;
+  out.payload = e.quoted_payload;
+  out.payload_len = e.quoted_payload_len;
+  out.payload_reported_len = e.quoted_payload_reported;
+  out.in_error_pkt = true;
+  return e.quoted_payload_len > 0;
+}
+
+// The UDP payload the dissectors are offered: the frame's own datagram's,
+// else that of the datagram an ICMP error quotes. Empty: none.
+struct OfferedPayload {
+  const uint8_t* data = nullptr;
+  uint32_t len = 0;
+};
+inline OfferedPayload offeredUdpPayload(const DecodedPacket& p) {
+  if (p.l4 == L4::UDP) return {p.payload, p.payload ? p.payload_len : 0};
+  if (p.has_icmp_error && p.icmp.quoted.udp) return {p.icmp.quoted_payload, p.icmp.quoted_payload_len};
+  return {};
 }
 
 }  // namespace rudp

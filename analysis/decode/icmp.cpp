@@ -35,6 +35,16 @@ void quotedTcp(const wire::Span& l4, IcmpError& e) {
   if (whole.l4 == L4::TCP && whole.error.empty()) e.quoted_tcp = whole.tcp;
 }
 
+// The quoted UDP payload's bytes, and how many the message reports: up to
+// the quoted IP datagram's end (within the message) and the UDP length.
+void quotedPayload(const wire::Span& quote, const DecodedPacket& udp, IcmpError& e) {
+  const uint32_t at = static_cast<uint32_t>(udp.payload - quote.data);
+  const uint32_t end = std::min({quote.reported, claimedLength(e.v6, quote), at + udp.payload_reported_len});
+  e.quoted_payload = udp.payload;
+  e.quoted_payload_len = udp.payload_len;
+  e.quoted_payload_reported = std::max(end > at ? end - at : 0, udp.payload_len);
+}
+
 // Only of a whole 8-byte header: tshark shows neither field for a shorter
 // message (how short depends on the type: 6 bytes for a timestamp request).
 void addHead(bool v6, const wire::Span& icmp, DecodedPacket& out) {
@@ -49,6 +59,12 @@ void decode(uint8_t proto, const wire::Span& l4, DecodedPacket& out) {
   addHead(v6, l4, out);
   if (l4.len < kIcmpHeader || !isError(v6, l4.data[0])) return;
   wire::Span ip = wire::tail(l4, kIcmpHeader);
+  if (!v6 && l4.data[0] == 5 && ip.len > 0) {  // packet-icmp.c reads a redirect's IP header and 8 bytes
+    const uint32_t cut = (ip.data[0] & 15u) * 4 + kQuotedTransport;
+    ip.len = std::min(ip.len, cut);
+    ip.reported = std::min(ip.reported, cut);
+  }
+  const wire::Span quote = ip;  // `reported`: the message's, not the quoted header's claim
   ip.reported = std::max(ip.len, claimedLength(v6, ip));
   DecodedPacket quoted;
   ip::Upper up;
@@ -65,6 +81,10 @@ void decode(uint8_t proto, const wire::Span& l4, DecodedPacket& out) {
   e.type = l4.data[0];
   e.code = l4.data[1];
   e.quoted = ipHeaderOf(quoted);
+  e.quote = quote.data;
+  e.quote_len = quote.len;
+  if (upper_here) e.quoted_l4 = up.bytes.data;
+  if (quoted.l4 == L4::UDP && quoted.payload) quotedPayload(quote, quoted, e);
   if (transport && up.proto == transport::kTcp) quotedTcp(up.bytes, e);
 }
 

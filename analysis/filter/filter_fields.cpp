@@ -231,9 +231,10 @@ void dataLayers(const FilterFrame& f, std::vector<FilterValue>& out) {
       if (ip->second > headerLen)
         out.push_back(byteView(f.raw->data + ip->first + headerLen, ip->second - headerLen));
     }
-  const bool unclaimed = p.l4 == L4::UDP && (!f.res || f.res->proto < 0);
+  const OfferedPayload udp = offeredUdpPayload(p);
+  if (udp.len > 0 && (!f.res || f.res->proto < 0)) out.push_back(byteView(udp.data, udp.len));
   const bool tcpData = f.tcp_notes && tcpPayloadHandedOn(*f.tcp_notes, p);
-  if ((tcpData || unclaimed) && p.payload_len > 0) out.push_back(byteView(p.payload, p.payload_len));
+  if (tcpData && p.payload_len > 0) out.push_back(byteView(p.payload, p.payload_len));
 }
 
 void ethernet(int which, const RawPacket& raw, std::vector<FilterValue>& out) {

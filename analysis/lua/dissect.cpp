@@ -117,6 +117,13 @@ void reorder(State& s) {
 
 }  // namespace
 
+void LuaHost::dissect(const DecodedPacket& pkt, bool wantColumns, DissectResult& out, bool wantTree) {
+  if (pkt.l4 == L4::UDP) return dissectUdp(pkt, wantColumns, out, wantTree);
+  DecodedPacket quoted;
+  if (quotedUdpDatagram(pkt, quoted)) return dissectUdp(quoted, wantColumns, out, wantTree);
+  out.clear();
+}
+
 void LuaHost::dissectUdp(const DecodedPacket& pkt, bool wantColumns, DissectResult& out, bool wantTree) {
   State& s = d->s;
   lua_State* L = s.L;

@@ -128,6 +128,11 @@ class LuaHost {
   // wantTree: also build the details tree's labels (DissectResult::tree),
   // which bulk dissection never needs.
   void dissectUdp(const DecodedPacket& pkt, bool wantColumns, DissectResult& out, bool wantTree = false);
+  // What Wireshark offers the dissectors of a frame: its own UDP datagram,
+  // else the one an ICMP error quotes (with pinfo.in_error_pkt; its columns
+  // are the error's, so callers keep theirs). `out` is cleared when the frame
+  // offers none.
+  void dissect(const DecodedPacket& pkt, bool wantColumns, DissectResult& out, bool wantTree = false);
 
   // The text `tshark -T fields -e ABBREV` prints for one occurrence.
   std::string formatValue(const FieldValue& v, const DissectResult& r) const;

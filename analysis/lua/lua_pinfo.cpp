@@ -144,7 +144,7 @@ int pinfoIndex(lua_State* L) {
       break;
     case 'i':
       if (!strcmp(k, "in_error_pkt")) {
-        lua_pushboolean(L, 0);
+        lua_pushboolean(L, p->in_error_pkt);
         return 1;
       }
       break;

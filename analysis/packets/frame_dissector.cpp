@@ -15,6 +15,7 @@
 #include "lua/host.h"
 #include "packets/frame_layers.h"
 #include "packets/frame_reader.h"
+#include "packets/icmp_layer.h"
 #include "packets/tcp_layer.h"
 #include "session/field_printer.h"
 
@@ -69,26 +70,11 @@ std::string tcpInfo(const DecodedPacket& pkt, const std::string& ports, int wind
   return info;
 }
 
-std::string icmpSummary(const IcmpError& e) {
-  const std::string code = std::to_string(e.code);
-  if (!e.v6 && e.type == 3) {
-    static const char* const codes[] = {"Network unreachable", "Host unreachable", "Protocol unreachable",
-                                        "Port unreachable", "Fragmentation needed"};
-    return e.code < 5 ? std::string("Destination unreachable (") + codes[e.code] + ")"
-                      : "Destination unreachable (code " + code + ")";
-  }
-  if (!e.v6 && e.type == 11) return "Time-to-live exceeded";
-  if (e.v6 && e.type == 1) return "Destination Unreachable (code " + code + ")";
-  if (e.v6 && e.type == 2) return "Packet Too Big";
-  if (e.v6 && e.type == 3) return "Time Exceeded";
-  return "Type " + std::to_string(e.type) + ", code " + code;
-}
-
-// Where the transport payload starts in the frame; nullopt when it lies in a
-// reassembly buffer instead.
-std::optional<uint32_t> payloadOffset(const RawPacket& raw, const DecodedPacket& pkt) {
-  if (!pkt.payload || pkt.payload < raw.data || pkt.payload > raw.data + raw.caplen) return std::nullopt;
-  return static_cast<uint32_t>(pkt.payload - raw.data);
+// Where `bytes` start in the frame; nullopt when they lie in a reassembly
+// buffer instead.
+std::optional<uint32_t> offsetInFrame(const RawPacket& raw, const uint8_t* bytes) {
+  if (!bytes || bytes < raw.data || bytes > raw.data + raw.caplen) return std::nullopt;
+  return static_cast<uint32_t>(bytes - raw.data);
 }
 
 std::string l3Name(L3 l3) { return l3 == L3::IPv6 ? "IPv6" : l3 == L3::IPv4 ? "IPv4" : ""; }
@@ -109,7 +95,7 @@ void setColumns(const DecodedPacket& pkt, const DissectResult& res, int windowSh
     out.info = tcpNotesPrefix(notes) + tcpInfo(pkt, ports, windowShift, notes.bases, relative);
   } else if (pkt.has_icmp_error) {
     out.protocol = pkt.icmp.v6 ? "ICMPv6" : "ICMP";
-    out.info = icmpSummary(pkt.icmp);
+    out.info = icmpErrorInfo(pkt.icmp);
   } else if (pkt.ip_fragment) {
     out.protocol = l3Name(pkt.l3);
     out.info = "Fragmented IP protocol (proto=" + std::to_string(pkt.ip_proto) + ")";
@@ -146,11 +132,12 @@ struct FrameDissector::Impl {
                   DissectedFrame& out) const;
   void dissectorItems(std::optional<uint32_t> payload, DissectedFrame& out) const;
 
-  // A TCP payload handed on, or a UDP payload no Lua protocol took: tshark's
-  // "Data" layer (the game's ports have no built-in dissector).
-  bool handsDataOn() const {
-    const bool tcpData = tcpPayloadHandedOn(last_notes, pkt);
-    return (tcpData || (pkt.l4 == L4::UDP && res.proto < 0)) && pkt.payload_len > 0;
+  // A TCP payload handed on, or a UDP payload (an ICMP error's quoted one
+  // too) no Lua protocol took: tshark's "Data" layer (the game's ports have
+  // no built-in dissector). Empty: none.
+  OfferedPayload dataHandedOn() const {
+    if (tcpPayloadHandedOn(last_notes, pkt)) return {pkt.payload, pkt.payload_len};
+    return res.proto < 0 ? offeredUdpPayload(pkt) : OfferedPayload{};
   }
 
   std::optional<FrameUdpStreams> last_udp;  // the last frame's, when read in order or from the replay
@@ -217,6 +204,8 @@ void FrameDissector::Impl::layerItems(const RawPacket& raw, std::optional<uint32
   in.payload = payload;
   in.times = times;
   if (last_udp && last_udp->own >= 0) in.stream = last_udp->header[size_t(last_udp->own)];
+  if (last_udp && last_udp->count > 0 && pkt.has_icmp_error && pkt.icmp.quoted.udp)
+    in.quoted_stream = last_udp->header[last_udp->count - 1u];
   if (pkt.ip_reassembled) {
     in.ip.reassembled = true;
     in.ip.pieces = decoder.reassembledPieces();
@@ -237,7 +226,7 @@ void FrameDissector::Impl::layerItems(const RawPacket& raw, std::optional<uint32
         ", Len: " + std::to_string(pkt.payload_reported_len);
   for (const int layer : res.layers)
     in.lua_layers.push_back(layer < 0 ? "data" : host.protocols()[layer].name);
-  in.data = handsDataOn();
+  in.data = dataHandedOn().len > 0;
   addLayerItems(in, out.items);
 }
 
@@ -255,7 +244,8 @@ void FrameDissector::Impl::dissectorItems(std::optional<uint32_t> payload, Disse
     }
     out.items.push_back(std::move(item));
   }
-  if (handsDataOn()) addDataLayer(pkt, payload, out.items);
+  if (const OfferedPayload data = dataHandedOn(); data.len > 0)
+    addDataLayer(data.data, data.len, payload, out.items);
   if (res.lua_error)
     out.items.push_back(FrameItem{"[Lua Error: " + res.error + "]", 1, FrameItem::kNoBytes, 0, {}, {}});
 }
@@ -319,8 +309,7 @@ DissectedFrame FrameDissector::dissectFrame(const RawPacket& raw, bool withItems
   out.frame = raw.frame;
   out.bytes.assign(raw.data, raw.data + raw.caplen);
   d->decoder.decode(raw, d->pkt);
-  d->res.clear();
-  if (d->pkt.l4 == L4::UDP) d->host.dissectUdp(d->pkt, true, d->res, withItems);
+  d->host.dissect(d->pkt, true, d->res, withItems);
   if (!storedNotes) {
     const ConversationFrame& c = d->in_order.next(d->pkt);
     d->last_notes = c.notes;
@@ -350,10 +339,12 @@ DissectedFrame FrameDissector::dissectFrame(const RawPacket& raw, bool withItems
     out.field_columns.push_back(d->field_line.substr(from));
   }
   if (withItems) {
-    const std::optional<uint32_t> payload = payloadOffset(raw, d->pkt);
+    const std::optional<uint32_t> payload = offsetInFrame(raw, d->pkt.payload);
     const FrameTimes inOrder{raw.ts_ns, d->last.first_ts_ns, d->last.prev_ts_ns, d->last.shown_ts_ns};
     d->layerItems(raw, payload, times ? *times : inOrder, out);
-    d->dissectorItems(payload, out);
+    // The bytes the dissectors had: an ICMP error's are those of the datagram it quotes.
+    const uint8_t* offered = d->pkt.has_icmp_error ? d->pkt.icmp.quoted_payload : d->pkt.payload;
+    d->dissectorItems(offsetInFrame(raw, offered), out);
   }
   return out;
 }

@@ -65,8 +65,10 @@ void scanFramesPassing(const std::string& capture, const DissectorOptions& disse
     if (first) host.setFirstTimestamp(raw.ts_ns);
     first = false;
     decoder.decode(raw, pkt);
-    res.clear();
-    if (dissect && pkt.l4 == L4::UDP) host.dissectUdp(pkt, false, res);
+    if (dissect)
+      host.dissect(pkt, false, res);
+    else
+      res.clear();
     if (compiled.matchesShown(sequence.next(raw, pkt, &res), sequence)) out.passed.push_back(raw.frame);
     if (++out.frames_read % framesPerStep != 0) continue;
     if (progress.cancelled()) throw Cancelled();

@@ -5,6 +5,7 @@
 #include "core/label_text.h"
 
 #include "packets/frame_layer.h"
+#include "packets/icmp_layer.h"
 #include "packets/layer_tree.h"
 #include "packets/link_layers.h"
 #include "packets/transport_layers.h"
@@ -89,38 +90,6 @@ void transportLayer(LayerTree& tree, const LayerInputs& in, uint32_t at) {
              "tcp", at, pkt.tcp.header_len);
 }
 
-// "icmp" / "icmpv6": how frame.protocols names an ICMP header. (-O does not
-// take them: ICMP's items are not built.)
-std::string_view icmpName(bool v6) { return v6 ? "icmpv6" : "icmp"; }
-
-// ICMP's layer: its summary line, the bytes from its header to the IP
-// packet's end (IPv4 read from the frame, not reassembled; else none). Its items, and the
-// datagram an error quotes, are not built: tshark shows them under this
-// line, so they are left out with it, and frame.protocols names the quoted
-// headers as tshark does (ip, then udp, tcp or the quoted ICMP).
-void icmpLayer(LayerTree& tree, const DecodedPacket& pkt, std::optional<uint32_t> ipStart) {
-  if (pkt.icmp_head_count == 0) return;
-  const bool v6 = pkt.icmp_heads[0].v6;
-  uint32_t offset = FrameItem::kNoBytes, length = 0;
-  if (ipv4Readable(tree, pkt, ipStart) && !v6 && !pkt.ip_reassembled) {
-    const uint32_t headerLen = uint32_t(tree.number(*ipStart, 1) & 15) * 4,
-                   total = uint32_t(tree.number(*ipStart + 2, 2));
-    offset = *ipStart + headerLen;
-    length = total > headerLen ? total - headerLen : 0;
-  }
-  tree.layer(v6 ? "Internet Control Message Protocol v6" : "Internet Control Message Protocol", icmpName(v6),
-             offset, length);
-  if (pkt.icmp_heads[0].echoData()) tree.protocol("data");
-  if (!pkt.has_icmp_error) return;
-  const OuterHeader& quoted = pkt.icmp.quoted;
-  tree.protocol(quoted.l3 == L3::IPv6 ? "ipv6" : "ip");
-  if (quoted.udp) tree.protocol("udp");
-  if (pkt.icmp.has_quoted_tcp) tree.protocol("tcp");
-  if (pkt.icmp_head_count < 2) return;
-  tree.protocol(icmpName(pkt.icmp_heads[1].v6));
-  if (pkt.icmp_heads[1].echoData()) tree.protocol("data");
-}
-
 }  // namespace
 
 void addLayerItems(const LayerInputs& in, std::vector<FrameItem>& items) {
@@ -134,7 +103,7 @@ void addLayerItems(const LayerInputs& in, std::vector<FrameItem>& items) {
   ipLayers(tree, in, link.ip_start, at);
   addEthernetPadding(tree, raw, link, ipEnd(tree, pkt, link.ip_start));
   transportLayer(tree, in, at);
-  icmpLayer(tree, pkt, link.ip_start);
+  addIcmpLayer(tree, pkt, link.ip_start, in.quoted_stream);
   // An IPv4 fragment held for reassembly: tshark shows its bytes as Data.
   const std::optional<uint32_t> ip = link.ip_start;
   if (pkt.ip_fragment && pkt.l3 == L3::IPv4 && ip && tree.captured(*ip, 20)) {
@@ -160,12 +129,12 @@ void addLayerItems(const LayerInputs& in, std::vector<FrameItem>& items) {
   items.insert(items.end(), std::make_move_iterator(layers.begin()), std::make_move_iterator(layers.end()));
 }
 
-void addDataLayer(const DecodedPacket& pkt, std::optional<uint32_t> payload, std::vector<FrameItem>& items) {
-  const uint32_t n = pkt.payload_len;
+void addDataLayer(const uint8_t* data, uint32_t n, std::optional<uint32_t> offset,
+                  std::vector<FrameItem>& items) {
   items.push_back(
-      FrameItem{dataLabel(n), 0, payload.value_or(FrameItem::kNoBytes), payload ? n : 0, "data", {}});
-  items.push_back(FrameItem{"Data: " + hexBytes(pkt.payload, n), 1, payload.value_or(FrameItem::kNoBytes),
-                            payload ? n : 0, "data.data", hexBytes(pkt.payload, n, false)});
+      FrameItem{dataLabel(n), 0, offset.value_or(FrameItem::kNoBytes), offset ? n : 0, "data", {}});
+  items.push_back(FrameItem{"Data: " + hexBytes(data, n), 1, offset.value_or(FrameItem::kNoBytes),
+                            offset ? n : 0, "data.data", hexBytes(data, n, false)});
   items.push_back(FrameItem{"[Length: " + std::to_string(n) + "]", 1, FrameItem::kNoBytes, 0, "data.len",
                             std::to_string(n)});
 }

@@ -29,8 +29,9 @@ struct LayerInputs {
   const DecodedPacket* pkt = nullptr;
   std::optional<uint32_t> payload;  // where the transport payload starts in the frame
   FrameTimes times;
-  std::optional<StreamPosition> stream;  // known when the frames before were read
-  IpLayerFacts ip;                       // reassembly
+  std::optional<StreamPosition> stream;         // known when the frames before were read
+  std::optional<StreamPosition> quoted_stream;  // an ICMP error's quoted datagram's, likewise
+  IpLayerFacts ip;                              // reassembly
   TcpLayerFacts tcp;
   std::vector<std::string> lua_layers;  // as frame.protocols names them
   bool data = false;                    // the payload goes to Wireshark's data dissector
@@ -43,7 +44,9 @@ inline uint32_t transportHeaderLength(const DecodedPacket& pkt) {
 
 // The layers up to the transport's, in the items' order.
 void addLayerItems(const LayerInputs& in, std::vector<FrameItem>& items);
-// The Data layer: "Data (N bytes)", its bytes and length.
-void addDataLayer(const DecodedPacket& pkt, std::optional<uint32_t> payload, std::vector<FrameItem>& items);
+// The Data layer: "Data (N bytes)", its bytes and length (`offset`: where
+// they are in the frame, if they are).
+void addDataLayer(const uint8_t* data, uint32_t n, std::optional<uint32_t> offset,
+                  std::vector<FrameItem>& items);
 
 }  // namespace rudp

@@ -24,7 +24,7 @@ bool filterKnows(std::string_view field) {
 
 void LayerTree::layer(std::string label, std::string_view proto, uint32_t offset, uint32_t length) {
   protocol(proto);
-  items_.push_back(FrameItem{std::move(label), 0, offset, length, std::string(proto), {}});
+  items_.push_back(FrameItem{std::move(label), base_, offset, length, std::string(proto), {}});
 }
 
 void LayerTree::protocol(std::string_view proto) {
@@ -35,7 +35,7 @@ void LayerTree::protocol(std::string_view proto) {
 void LayerTree::item(uint16_t depth, std::string label, uint32_t offset, uint32_t length,
                      std::string_view field, std::string value) {
   const bool known = !field.empty() && filterKnows(field);
-  items_.push_back(FrameItem{std::move(label), depth, offset, length,
+  items_.push_back(FrameItem{std::move(label), uint16_t(base_ + depth), offset, length,
                              known ? std::string(field) : std::string(),
                              known ? std::move(value) : std::string()});
 }

@@ -18,6 +18,10 @@ class LayerTree {
   LayerTree(std::vector<FrameItem>& items, const uint8_t* frame, uint32_t caplen)
       : items_(items), frame_(frame), caplen_(caplen) {}
 
+  // Writes the layers after it `levels` deeper: tshark prints the datagram
+  // an ICMP error quotes under the ICMP layer.
+  void nest(uint16_t levels) { base_ = levels; }
+
   // Also names `proto` in the frame's protocols (frame.protocols).
   void layer(std::string label, std::string_view proto, uint32_t offset, uint32_t length);
   // A protocol with no layer of its own in the tree ("ethertype").
@@ -58,6 +62,7 @@ class LayerTree {
   const uint8_t* frame_;
   uint32_t caplen_;
   std::string protocols_;
+  uint16_t base_ = 0;
 };
 
 // "0x04d2 (1234)", "0x00": hex with `digits` digits, then the decimal in parentheses when asked.

@@ -42,7 +42,9 @@ void addUdpLayer(LayerTree& tree, uint32_t at, const uint8_t* header, const Deco
     tree.generated(2, "Time since first frame: " + secondsText(pkt.ts_ns - stream->first_ns));
     tree.generated(2, "Time since previous frame: " + secondsText(pkt.ts_ns - stream->previous_ns));
   }
-  const uint32_t payload = pkt.payload_reported_len;
+  // packet-udp.c calls no dissector on an error's quote without payload bytes.
+  if (pkt.in_error_pkt && pkt.payload_len == 0) return;
+  const uint32_t payload = pkt.in_error_pkt ? pkt.payload_len : pkt.payload_reported_len;
   tree.item(1, "UDP payload (" + std::to_string(payload) + (payload == 1 ? " byte)" : " bytes)"),
             within(at, 8), inFrame ? std::min(payload, pkt.payload_len) : 0);
 }

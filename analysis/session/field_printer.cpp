@@ -313,8 +313,7 @@ std::vector<std::string> forEachFieldLine(const std::string& capture, const Diss
       any = true;
       host.setFirstTimestamp(first);
     }
-    res.clear();
-    if (pkt.l4 == L4::UDP) host.dissectUdp(pkt, false, res);
+    host.dissect(pkt, false, res);
     const FilterFrame frame = sequence.next(raw, pkt, &res);
     if (!filter.matchesShown(frame, sequence)) continue;
     out.clear();

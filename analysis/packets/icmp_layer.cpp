@@ -1,0 +1,302 @@
+#include "packets/icmp_layer.h"
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+
+#include "core/label_text.h"
+#include "packets/frame_dissector.h"
+#include "packets/ip_layers.h"
+#include "packets/transport_layers.h"
+
+namespace rudp {
+
+namespace {
+
+const char* pick(const char* const* names, size_t count, unsigned i) { return i < count ? names[i] : nullptr; }
+
+// packet-icmp.c's icmp_type_str for the error types.
+const char* icmpTypeName(unsigned type) {
+  switch (type) {
+    case 3: return "Destination unreachable";
+    case 4: return "Source quench (flow control)";
+    case 5: return "Redirect";
+    case 11: return "Time-to-live exceeded";
+    case 12: return "Parameter problem";
+    default: return "Unknown ICMP (obsolete or malformed?)";
+  }
+}
+
+// The code's name (unreach_code_str, ...), "Unknown code: N" past the
+// table, or empty where tshark names none (source quench).
+std::string icmpCodeName(unsigned type, unsigned code) {
+  static const char* const unreach[] = {"Network unreachable",
+                                        "Host unreachable",
+                                        "Protocol unreachable",
+                                        "Port unreachable",
+                                        "Fragmentation needed",
+                                        "Source route failed",
+                                        "Destination network unknown",
+                                        "Destination host unknown",
+                                        "Source host isolated",
+                                        "Network administratively prohibited",
+                                        "Host administratively prohibited",
+                                        "Network unreachable for TOS",
+                                        "Host unreachable for TOS",
+                                        "Communication administratively filtered",
+                                        "Host precedence violation",
+                                        "Precedence cutoff in effect"};
+  static const char* const redirect[] = {"Redirect for network", "Redirect for host",
+                                         "Redirect for TOS and network", "Redirect for TOS and host"};
+  static const char* const ttl[] = {"Time to live exceeded in transit", "Fragment reassembly time exceeded"};
+  static const char* const param[] = {"Pointer indicates the error", "Required option missing", "Bad length"};
+  const char* name = nullptr;
+  switch (type) {
+    case 3: name = pick(unreach, std::size(unreach), code); break;
+    case 5: name = pick(redirect, std::size(redirect), code); break;
+    case 11: name = pick(ttl, std::size(ttl), code); break;
+    case 12: name = pick(param, std::size(param), code); break;
+    default: return {};
+  }
+  return name ? name : "Unknown code: " + std::to_string(code);
+}
+
+// packet-icmpv6.c's icmpv6_type_val and the error codes' names.
+const char* icmp6TypeName(unsigned type) {
+  static const char* const names[] = {"Destination Unreachable", "Packet Too Big", "Time Exceeded",
+                                      "Parameter Problem"};
+  return type >= 1 && type <= 4 ? names[type - 1] : "Unknown";
+}
+
+std::string icmp6CodeName(unsigned type, unsigned code) {
+  static const char* const unreach[] = {"no route to destination",
+                                        "Administratively prohibited",
+                                        "Beyond scope of source address",
+                                        "Address unreachable",
+                                        "Port unreachable",
+                                        "Source address failed ingress/egress policy",
+                                        "Reject route to destination",
+                                        "Error in Source Routing Header"};
+  static const char* const timeex[] = {"hop limit exceeded in transit", "fragment reassembly time exceeded"};
+  static const char* const param[] = {"erroneous header field encountered",
+                                      "unrecognized Next Header type encountered",
+                                      "unrecognized IPv6 option encountered",
+                                      "IPv6 First Fragment has incomplete IPv6 Header Chain"};
+  const char* name = nullptr;
+  switch (type) {
+    case 1: return (name = pick(unreach, std::size(unreach), code)) ? name : "Unknown";
+    case 3: name = pick(timeex, std::size(timeex), code); break;
+    case 4: name = pick(param, std::size(param), code); break;
+    default: return {};
+  }
+  return name ? name : "Unknown (" + std::to_string(code) + ")";
+}
+
+std::string codeName(const IcmpError& e) {
+  return e.v6 ? icmp6CodeName(e.type, e.code) : icmpCodeName(e.type, e.code);
+}
+
+// The Internet checksum the message should carry: its bytes with the
+// checksum field (at 2) taken as zero, after ICMPv6's pseudo-header.
+uint16_t checksumShouldBe(const uint8_t* p, uint32_t len, const DecodedPacket& pkt) {
+  uint64_t sum = 0;
+  auto add = [&sum](const uint8_t* b, uint32_t n) {
+    for (uint32_t i = 0; i < n; ++i) sum += (i % 2 == 0) ? uint32_t(b[i]) << 8 : b[i];
+  };
+  if (pkt.icmp.v6) {
+    add(pkt.src.bytes.data(), 16);
+    add(pkt.dst.bytes.data(), 16);
+    sum += len + 58;
+  }
+  add(p, 2);
+  add(p + 4, len - 4);
+  while (sum >> 16) sum = (sum & 0xffff) + (sum >> 16);
+  return uint16_t(~sum);
+}
+
+struct Message {
+  uint32_t at = 0;        // its first byte in the frame
+  uint32_t reported = 0;  // its length as the IP header gives it
+  uint32_t captured = 0;
+};
+
+// The message's place in the frame when its items can be built: it and its
+// quote are in the frame (no tunnel, no reassembly), and it quotes a whole
+// UDP header the way tshark reads it (without RFC 4884 extensions).
+std::optional<Message> itemsMessage(const LayerTree& tree, const DecodedPacket& pkt,
+                                    std::optional<uint32_t> ipStart, uint32_t caplen) {
+  const IcmpError& e = pkt.icmp;
+  if (!pkt.has_icmp_error || !e.quoted.udp || !e.quoted_l4 || pkt.outer_count != 0 || pkt.ip_reassembled ||
+      pkt.ip_fragment || !ipStart || !tree.captured(*ipStart, 6))
+    return std::nullopt;
+  const uint8_t* frame = tree.at(0);
+  if (e.quote < frame + 8 || e.quote > frame + caplen) return std::nullopt;
+  Message m;
+  m.at = uint32_t(e.quote - frame) - 8;
+  const uint32_t ipEnd = e.v6 ? *ipStart + 40 + uint32_t(tree.number(*ipStart + 4, 2))
+                              : *ipStart + uint32_t(tree.number(*ipStart + 2, 2));
+  if (ipEnd < m.at + 8) return std::nullopt;
+  m.reported = ipEnd - m.at;
+  m.captured = std::min(caplen - m.at, m.reported);
+  // Where tshark reads RFC 4884 extensions after the quote, or cuts the quote
+  // at the length the message gives: not built.
+  const unsigned words = unsigned(tree.number(m.at + (e.v6 ? 4 : 5), 1));
+  const uint64_t quotedTotal = tree.number(m.at + 10, 2);
+  const bool cut = !e.v6 && e.type != 5 && words != 0 && m.reported > 8 + words * 4 && quotedTotal > words * 4;
+  const bool extended =
+      e.v6 ? words != 0 && (e.type == 1 || e.type == 3) : m.reported > 8 + 128 && quotedTotal <= 128;
+  if (cut || extended) return std::nullopt;
+  return m;
+}
+
+void checksumItems(LayerTree& tree, const DecodedPacket& pkt, const Message& m, const char* field) {
+  const uint32_t carried = uint32_t(tree.number(m.at + 2, 2));
+  const std::string text = "Checksum: " + hexNumber(carried, 4);
+  if (m.captured < m.reported) {
+    tree.item(1, text + " [fragmented datagram]", m.at + 2, 2, field, hexNumber(carried, 4));
+    tree.generated(1, "Checksum Status: Unverified");
+    return;
+  }
+  const uint16_t should = checksumShouldBe(tree.at(m.at), m.reported, pkt);
+  if (should == carried) {
+    tree.item(1, text + " [correct]", m.at + 2, 2, field, hexNumber(carried, 4));
+    tree.generated(1, "Checksum Status: Good");
+    return;
+  }
+  tree.item(1, text + " incorrect, should be " + hexNumber(should, 4), m.at + 2, 2, field,
+            hexNumber(carried, 4));
+  tree.expert(2, "Warning", "Checksum", "Bad checksum [should be " + hexNumber(should, 4) + "]");
+  tree.generated(1, "Checksum Status: Bad");
+}
+
+void unused(LayerTree& tree, uint32_t at, uint32_t n) {
+  tree.item(1, "Unused: " + hexBytes(tree.at(at), n), at, n);
+}
+
+// RFC 4884's length of the quoted datagram, in 32-bit words.
+void originalLength(LayerTree& tree, uint32_t at) {
+  const uint64_t words = tree.number(at + 5, 1);
+  tree.item(1, "Length: " + std::to_string(words), at + 5, 1);
+  tree.generated(1, "Length of original datagram: " + std::to_string(words * 4));
+}
+
+void mtu(LayerTree& tree, uint32_t at) {
+  tree.item(1, "MTU of next hop: " + std::to_string(tree.number(at + 6, 2)), at + 6, 2);
+}
+
+// ICMP's second word (packet-icmp.c's "Decode the second 4 bytes").
+void icmpSecondWord(LayerTree& tree, const IcmpError& e, uint32_t at) {
+  const bool rfc4884 = tree.number(at + 5, 1) != 0;
+  switch (e.type) {
+    case 3:
+    case 11:
+      if (rfc4884) {
+        unused(tree, at + 4, 1);
+        originalLength(tree, at);
+        return e.type == 3 && e.code == 4 ? mtu(tree, at) : unused(tree, at + 6, 2);
+      }
+      if (e.type == 11 || e.code != 4) return unused(tree, at + 4, 4);
+      unused(tree, at + 4, 2);
+      return mtu(tree, at);
+    case 12:
+      tree.item(1, "Pointer: " + std::to_string(tree.number(at + 4, 1)), at + 4, 1);
+      if (!rfc4884) return unused(tree, at + 5, 3);
+      originalLength(tree, at);
+      return unused(tree, at + 6, 2);
+    case 5: {
+      IpAddress gateway;
+      gateway.family = 4;
+      std::copy(tree.at(at + 4), tree.at(at + 8), gateway.bytes.begin());
+      tree.item(1, "Gateway Address: " + gateway.toString(), at + 4, 4);
+      return;
+    }
+    default: return;  // source quench: nothing
+  }
+}
+
+void icmp6SecondWord(LayerTree& tree, const IcmpError& e, uint32_t at) {
+  if (e.type == 2)
+    tree.item(1, "MTU: " + std::to_string(tree.number(at + 4, 4)), at + 4, 4);
+  else if (e.type == 4)
+    tree.item(1, "Pointer: " + std::to_string(tree.number(at + 4, 4)), at + 4, 4);
+  else
+    tree.item(1, "Reserved: " + hexBytes(tree.at(at + 4), 4), at + 4, 4);
+}
+
+// The quoted datagram's IP and UDP layers, one level under ICMP's.
+void quotedLayers(LayerTree& tree, const DecodedPacket& pkt, const std::optional<StreamPosition>& stream) {
+  const IcmpError& e = pkt.icmp;
+  const uint32_t ipAt = uint32_t(e.quote - tree.at(0)), udpAt = uint32_t(e.quoted_l4 - tree.at(0));
+  tree.nest(1);
+  if (e.v6) {
+    IpLayerFacts facts;
+    facts.src = e.quoted.src.toString();
+    facts.dst = e.quoted.dst.toString();
+    addIpv6Layer(tree, ipAt, facts, udpAt - ipAt);
+  } else {
+    addIpv4Layer(tree, ipAt, {});
+  }
+  DecodedPacket datagram;
+  quotedUdpDatagram(pkt, datagram);
+  addUdpLayer(tree, udpAt, e.quoted_l4, datagram, stream);
+  tree.nest(0);
+}
+
+// The summary line alone, with the bytes of the message in the frame when
+// they can be found, and frame.protocols naming what it quotes as tshark does
+// (ip, then udp, tcp or the quoted ICMP; an echo's data).
+void icmpSummary(LayerTree& tree, const DecodedPacket& pkt, std::optional<uint32_t> ipStart) {
+  const bool v6 = pkt.icmp_heads[0].v6;
+  uint32_t offset = FrameItem::kNoBytes, length = 0;
+  const bool ipv4Here = ipStart && pkt.outer_count == 0 && pkt.l3 == L3::IPv4 && !pkt.ip_reassembled &&
+                        tree.captured(*ipStart, 20) && (tree.number(*ipStart, 1) >> 4) == 4;
+  if (ipv4Here && !v6) {
+    const uint32_t headerLen = uint32_t(tree.number(*ipStart, 1) & 15) * 4,
+                   total = uint32_t(tree.number(*ipStart + 2, 2));
+    offset = *ipStart + headerLen;
+    length = total > headerLen ? total - headerLen : 0;
+  }
+  tree.layer(v6 ? "Internet Control Message Protocol v6" : "Internet Control Message Protocol",
+             v6 ? "icmpv6" : "icmp", offset, length);
+  if (pkt.icmp_heads[0].echoData()) tree.protocol("data");
+  if (!pkt.has_icmp_error) return;
+  tree.protocol(pkt.icmp.quoted.l3 == L3::IPv6 ? "ipv6" : "ip");
+  if (pkt.icmp.quoted.udp) tree.protocol("udp");
+  if (pkt.icmp.has_quoted_tcp) tree.protocol("tcp");
+  if (pkt.icmp_head_count < 2) return;
+  tree.protocol(pkt.icmp_heads[1].v6 ? "icmpv6" : "icmp");
+  if (pkt.icmp_heads[1].echoData()) tree.protocol("data");
+}
+
+}  // namespace
+
+std::string icmpErrorInfo(const IcmpError& e) {
+  const std::string code = codeName(e);
+  std::string info = e.v6 ? icmp6TypeName(e.type) : icmpTypeName(e.type);
+  if (!e.v6 && info.size() < 20) info.resize(20, ' ');  // packet-icmp.c's "%-20s"
+  return code.empty() ? info : info + " (" + code + ")";
+}
+
+void addIcmpLayer(LayerTree& tree, const DecodedPacket& pkt, std::optional<uint32_t> ipStart,
+                  const std::optional<StreamPosition>& quotedStream) {
+  if (pkt.icmp_head_count == 0) return;
+  const std::optional<Message> m = itemsMessage(tree, pkt, ipStart, pkt.caplen);
+  if (!m) return icmpSummary(tree, pkt, ipStart);
+  const IcmpError& e = pkt.icmp;
+  const std::string type = std::to_string(e.type), code = std::to_string(e.code), name = codeName(e);
+  tree.layer(e.v6 ? "Internet Control Message Protocol v6" : "Internet Control Message Protocol",
+             e.v6 ? "icmpv6" : "icmp", m->at, m->captured);
+  const std::string prefix = e.v6 ? "icmpv6" : "icmp";
+  tree.item(1, e.v6 ? "Type: " + std::string(icmp6TypeName(e.type)) + " (" + type + ")"
+                    : "Type: " + type + " (" + icmpTypeName(e.type) + ")",
+            m->at, 1, prefix + ".type", type);
+  tree.item(1, "Code: " + code + (name.empty() ? "" : " (" + name + ")"), m->at + 1, 1, prefix + ".code", code);
+  checksumItems(tree, pkt, *m, e.v6 ? "icmpv6.checksum" : "icmp.checksum");
+  if (e.v6)
+    icmp6SecondWord(tree, e, m->at);
+  else
+    icmpSecondWord(tree, e, m->at);
+  quotedLayers(tree, pkt, quotedStream);
+}
+
+}  // namespace rudp
