@@ -13,7 +13,9 @@ namespace rudp {
 
 namespace {
 
-const char* pick(const char* const* names, size_t count, unsigned i) { return i < count ? names[i] : nullptr; }
+const char* pick(const char* const* names, size_t count, unsigned i) {
+  return i < count ? names[i] : nullptr;
+}
 
 // packet-icmp.c's icmp_type_str for the error types.
 const char* icmpTypeName(unsigned type) {
@@ -78,10 +80,9 @@ std::string icmp6CodeName(unsigned type, unsigned code) {
                                         "Reject route to destination",
                                         "Error in Source Routing Header"};
   static const char* const timeex[] = {"hop limit exceeded in transit", "fragment reassembly time exceeded"};
-  static const char* const param[] = {"erroneous header field encountered",
-                                      "unrecognized Next Header type encountered",
-                                      "unrecognized IPv6 option encountered",
-                                      "IPv6 First Fragment has incomplete IPv6 Header Chain"};
+  static const char* const param[] = {
+      "erroneous header field encountered", "unrecognized Next Header type encountered",
+      "unrecognized IPv6 option encountered", "IPv6 First Fragment has incomplete IPv6 Header Chain"};
   const char* name = nullptr;
   switch (type) {
     case 1: return (name = pick(unreach, std::size(unreach), code)) ? name : "Unknown";
@@ -142,7 +143,8 @@ std::optional<Message> itemsMessage(const LayerTree& tree, const DecodedPacket& 
   // at the length the message gives: not built.
   const unsigned words = unsigned(tree.number(m.at + (e.v6 ? 4 : 5), 1));
   const uint64_t quotedTotal = tree.number(m.at + 10, 2);
-  const bool cut = !e.v6 && e.type != 5 && words != 0 && m.reported > 8 + words * 4 && quotedTotal > words * 4;
+  const bool cut =
+      !e.v6 && e.type != 5 && words != 0 && m.reported > 8 + words * 4 && quotedTotal > words * 4;
   const bool extended =
       e.v6 ? words != 0 && (e.type == 1 || e.type == 3) : m.reported > 8 + 128 && quotedTotal <= 128;
   if (cut || extended) return std::nullopt;
@@ -287,10 +289,12 @@ void addIcmpLayer(LayerTree& tree, const DecodedPacket& pkt, std::optional<uint3
   tree.layer(e.v6 ? "Internet Control Message Protocol v6" : "Internet Control Message Protocol",
              e.v6 ? "icmpv6" : "icmp", m->at, m->captured);
   const std::string prefix = e.v6 ? "icmpv6" : "icmp";
-  tree.item(1, e.v6 ? "Type: " + std::string(icmp6TypeName(e.type)) + " (" + type + ")"
-                    : "Type: " + type + " (" + icmpTypeName(e.type) + ")",
+  tree.item(1,
+            e.v6 ? "Type: " + std::string(icmp6TypeName(e.type)) + " (" + type + ")"
+                 : "Type: " + type + " (" + icmpTypeName(e.type) + ")",
             m->at, 1, prefix + ".type", type);
-  tree.item(1, "Code: " + code + (name.empty() ? "" : " (" + name + ")"), m->at + 1, 1, prefix + ".code", code);
+  tree.item(1, "Code: " + code + (name.empty() ? "" : " (" + name + ")"), m->at + 1, 1, prefix + ".code",
+            code);
   checksumItems(tree, pkt, *m, e.v6 ? "icmpv6.checksum" : "icmp.checksum");
   if (e.v6)
     icmp6SecondWord(tree, e, m->at);

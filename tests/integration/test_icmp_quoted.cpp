@@ -61,10 +61,10 @@ std::string detailsLikeTshark(const std::string& capture) {
 }
 
 std::string frames(const std::string& capture, const std::string& filter, bool tshark) {
-  const ProcessResult r =
-      tshark ? run(withDissectors({TSHARK_EXECUTABLE, "-n", "-r", capture, "-Y", filter, "-T", "fields", "-e",
-                                   "frame.number"}))
-             : run({RUDPSCOPE_CLI, "decode", capture, "-Y", filter, "-e", "frame.number"});
+  const ProcessResult r = tshark
+                              ? run(withDissectors({TSHARK_EXECUTABLE, "-n", "-r", capture, "-Y", filter,
+                                                    "-T", "fields", "-e", "frame.number"}))
+                              : run({RUDPSCOPE_CLI, "decode", capture, "-Y", filter, "-e", "frame.number"});
   INFO(filter << "\n" << r.err);
   CHECK(r.status == 0);
   return r.out;
@@ -90,8 +90,9 @@ TEST_CASE("the GRUDP datagrams ICMP errors quote are dissected as tshark dissect
       inEthernet(ipv4(kRouter, kClient, 1, withSecondWord(icmp4Error(12, 0, fromClient), 8u << 24))),
       inEthernet(ipv4(kClient, kServer, 1, withSecondWord(icmp4Error(3, 3, fromServer), 0, true))),
       // 14: a datagram to a port no dissector takes: its payload is Data.
-      inEthernet(ipv4(kClient, kServer, 1,
-                      icmp4Error(3, 3, ipv4(kClient, kServer, 17, udp(kClient, kServer, 50000, 9999, pattern(12, 7))))))};
+      inEthernet(ipv4(
+          kClient, kServer, 1,
+          icmp4Error(3, 3, ipv4(kClient, kServer, 17, udp(kClient, kServer, 50000, 9999, pattern(12, 7))))))};
   const std::string capture = writeCapture(
       dir / "icmp-quoted.pcap", 1, false, [](int, const Bytes& ip) { return inEthernet(ip); }, errors);
   INFO(capture);
@@ -100,7 +101,8 @@ TEST_CASE("the GRUDP datagrams ICMP errors quote are dissected as tshark dissect
   CHECK(count(details, "\nGame Reliable UDP\n") == 11);
   CHECK(count(details, "[Protocols in frame: eth:ethertype:ip:icmp:ip:udp:grudp]") == 5);
   CHECK(count(details, "\n    User Datagram Protocol, Src Port: 7777, Dst Port: 50000\n") == 2);
-  CHECK(count(details, "[Expert Info (Error/Malformed): Datagram shorter than the 32-byte GRUDP header]") == 1);
+  CHECK(count(details, "[Expert Info (Error/Malformed): Datagram shorter than the 32-byte GRUDP header]") ==
+        1);
   // Depth 1: the flow's 6 UDP layers' and the 8 ICMP layers'.
   CHECK(count(details, "\n    Checksum: ") == 14);
   CHECK(count(details, "incorrect, should be ") == 1);
@@ -129,8 +131,8 @@ TEST_CASE("the GRUDP datagrams ICMP errors quote are dissected as tshark dissect
 
   // analyze -Y grudp: the errors tshark selects, attached to the flow, which
   // still counts its own 6 packets only.
-  const ProcessResult a = run({RUDPSCOPE_CLI, "analyze", capture, "--db", dir / "y.sqlite", "-Y",
-                               "grudp", "--json", "-q"});
+  const ProcessResult a =
+      run({RUDPSCOPE_CLI, "analyze", capture, "--db", dir / "y.sqlite", "-Y", "grudp", "--json", "-q"});
   INFO(a.err);
   REQUIRE(a.status == 0);
   const nlohmann::json j = nlohmann::json::parse(a.out);
@@ -147,7 +149,8 @@ TEST_CASE("ICMPv6 errors' quoted GRUDP datagrams are dissected as tshark dissect
   const std::vector<Bytes> errors = {
       inEthernet(ipv6(kClient6, kServer6, 58, {}, icmp6Error(kClient6, kServer6, 1, 4, fromServer))),
       inEthernet(ipv6(kRouter6, kClient6, 58, {}, icmp6Error(kRouter6, kClient6, 2, 0, fromClient))),
-      inEthernet(ipv6(kRouter6, kClient6, 58, {}, icmp6Error(kRouter6, kClient6, 3, 0, head(fromClient, 48)))),
+      inEthernet(
+          ipv6(kRouter6, kClient6, 58, {}, icmp6Error(kRouter6, kClient6, 3, 0, head(fromClient, 48)))),
       inEthernet(ipv6(kRouter6, kClient6, 58, {}, icmp6Error(kRouter6, kClient6, 4, 0, fromClient)))};
   const std::string capture = writeCapture(
       dir / "icmp6-quoted.pcap", 1, true, [](int, const Bytes& ip) { return inEthernet(ip); }, errors);
@@ -184,12 +187,12 @@ DissectorTable.get("udp.port"):add(7777, p)
       inEthernet(ipv4(kRouter, kClient, 1, icmp4Error(11, 0, head(grudpPacket(0, false), 40))))};
   const std::string capture = writeCapture(
       dir / "pinfo.pcap", 1, false, [](int, const Bytes& ip) { return inEthernet(ip); }, errors);
-  const std::vector<std::string> fields = {"-e", "frame.number", "-e", "inerr.in_error", "-e", "inerr.src_port",
-                                           "-e", "inerr.len"};
-  std::vector<std::string> ours = {RUDPSCOPE_CLI, "decode", capture, "--no-default-dissectors", "-X",
+  const std::vector<std::string> fields = {"-e", "frame.number",   "-e", "inerr.in_error",
+                                           "-e", "inerr.src_port", "-e", "inerr.len"};
+  std::vector<std::string> ours = {RUDPSCOPE_CLI,         "decode", capture, "--no-default-dissectors", "-X",
                                    "lua_script:" + script};
-  std::vector<std::string> theirs = {TSHARK_EXECUTABLE, "-n", "-r", capture, "-X", "lua_script:" + script,
-                                     "-T", "fields"};
+  std::vector<std::string> theirs = {TSHARK_EXECUTABLE,      "-n", "-r",    capture, "-X",
+                                     "lua_script:" + script, "-T", "fields"};
   ours.insert(ours.end(), fields.begin(), fields.end());
   theirs.insert(theirs.end(), fields.begin(), fields.end());
   const ProcessResult o = run(ours), t = run(theirs);
@@ -202,11 +205,11 @@ DissectorTable.get("udp.port"):add(7777, p)
   CHECK(lines[7] == "8\t1\t50000\t12");
   CHECK(lines[0] == "1\t0\t50000\t" + std::to_string(grudpPacket(0, false).size() - 28));
   // The details name the quoted datagram's source, as tshark's.
-  std::vector<std::string> v = {RUDPSCOPE_CLI, "decode", capture, "--no-default-dissectors", "-X",
-                                "lua_script:" + script, "-V", "-Y", "icmp"};
-  const ProcessResult ov = run(v),
-                      tv = run({TSHARK_EXECUTABLE, "-n", "-r", capture, "-X", "lua_script:" + script, "-V", "-Y",
-                                "icmp"});
+  std::vector<std::string> v = {
+      RUDPSCOPE_CLI, "decode", capture, "--no-default-dissectors", "-X", "lua_script:" + script,
+      "-V",          "-Y",     "icmp"};
+  const ProcessResult ov = run(v), tv = run({TSHARK_EXECUTABLE, "-n", "-r", capture, "-X",
+                                             "lua_script:" + script, "-V", "-Y", "icmp"});
   CHECK(ov.out == tv.out);
   CHECK(count(ov.out, "\nIn error test from 10.0.0.2\n") == 1);
 }

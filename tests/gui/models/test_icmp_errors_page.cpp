@@ -5,18 +5,26 @@
 #include "catch_qt.h"
 
 #include <QAbstractItemModelTester>
+#include <QSignalSpy>
 #include <QTableView>
 #include <QTest>
+#include <QTreeWidgetItem>
 
 #include "grudp_flow.h"
 #include "models/connections_model.h"
 #include "models/direction_figures_model.h"
+#include "models/packet_list_model.h"
 #include "models/statistics_data.h"
 #include "page_artifacts.h"
+#include "pages/display_filter_bar.h"
+#include "pages/packet_details_view.h"
+#include "pages/packets_page.h"
 #include "pages/statistics_page.h"
 #include "process.h"
 #include "session/ingest.h"
 #include "store/store_reader.h"
+#include "widgets/display_filter_edit.h"
+#include "widgets/hex_view.h"
 
 using namespace rudp;
 using namespace rudp::gui;
@@ -71,4 +79,62 @@ TEST_CASE("the connections table counts ICMP errors per direction and the statis
             .startsWith("1, first frame 8: port unreachable from 10.0.0.1\n"));
   page.figuresTable()->scrollTo(figures->index(row, 0), QAbstractItemView::PositionAtTop);
   CHECK(!test::savePagePng(page, QStringLiteral("gui-statistics-icmp-errors")).isEmpty());
+}
+
+TEST_CASE("the packets page dissects the GRUDP datagram a port unreachable quotes, as Wireshark does") {
+  const test::TempDir dir("gui-icmp-packets");
+  const std::string db = icmpDatabase(dir), pcap = dir / "icmp.pcap";
+  PacketsPage page;
+  page.open(QString::fromStdString(db), QString::fromStdString(pcap), DissectorOptions{});
+  page.resize(1100, 900);
+  page.show();
+  REQUIRE(QTest::qWaitForWindowExposed(&page));
+  REQUIRE(page.goToFrame(8));
+  const QModelIndex row = page.list()->currentIndex();
+  CHECK(row.siblingAtColumn(PacketListModel::Protocol).data().toString() == "ICMP");
+  CHECK(row.siblingAtColumn(PacketListModel::Info).data().toString() ==
+        "Destination unreachable (Port unreachable)");
+
+  // Server packet 3 (seq 2) quoted whole: the ICMP layer holds its IP and UDP
+  // layers; GRUDP's layer follows at the top, its seq's bytes in the quote.
+  QTreeWidgetItem* udp = page.details()->itemOfField(QStringLiteral("udp"));
+  REQUIRE(udp);
+  REQUIRE(udp->parent());
+  CHECK(udp->parent()->text(0) == "Internet Control Message Protocol");
+  CHECK(udp->text(0) == "User Datagram Protocol, Src Port: 7777, Dst Port: 50000");
+  QTreeWidgetItem* seq = page.details()->itemOfField(QStringLiteral("grudp.seq"));
+  REQUIRE(seq);
+  CHECK(seq->text(0) == "Sequence number: 2");
+  CHECK(seq->parent()->parent() == nullptr);  // under the GRUDP layer, a top-level item
+  // Ethernet, IPv4, ICMP's 8 bytes, the quoted IPv4 and UDP headers, then the
+  // seq at 8 in the GRUDP header (grudp-v1.md).
+  const int seqOffset = 14 + 20 + 8 + 20 + 8 + 8;
+  const std::vector<uint8_t>& bytes = page.bytesView()->bytes();
+  REQUIRE(bytes.size() >= size_t(seqOffset + 4));
+  CHECK((bytes[seqOffset] == 0 && bytes[seqOffset + 1] == 0 && bytes[seqOffset + 2] == 0 &&
+         bytes[seqOffset + 3] == 2));
+  page.details()->setCurrentItem(seq);
+  CHECK(page.bytesView()->highlightOffset() == seqOffset);
+  CHECK(page.bytesView()->highlightLength() == 4);
+  const QImage image = page.bytesView()->viewport()->grab().toImage();
+  const QColor highlight = page.bytesView()->palette().color(QPalette::Highlight);
+  auto pixelAt = [&](int offset) {
+    const QRect r = page.bytesView()->hexRect(offset);
+    return QColor(image.pixel(r.left() + 1, r.top() + 1));
+  };
+  for (int o = seqOffset; o < seqOffset + 4; ++o) CHECK(pixelAt(o) == highlight);
+  CHECK(pixelAt(seqOffset - 1) != highlight);
+  CHECK(!test::savePagePng(page, QStringLiteral("packets-icmp-quoted")).isEmpty());
+
+  // The filter bar's "grudp" reads the capture again and displays the flow
+  // and the error whose quote holds GRUDP bytes (frame 7 quotes 28 bytes:
+  // the IP and UDP headers only), as tshark -Y grudp.
+  QSignalSpy finished(page.filterBar(), &DisplayFilterBar::finished);
+  page.filterBar()->edit()->setText(QStringLiteral("grudp"));
+  QTest::keyClick(page.filterBar()->edit(), Qt::Key_Return);
+  REQUIRE((finished.count() > 0 || finished.wait(60000)));
+  std::vector<quint64> shown;
+  for (int r = 0; r < page.model()->rowCount(); ++r)
+    shown.push_back(page.model()->index(r, PacketListModel::Number).data().toULongLong());
+  CHECK(shown == std::vector<quint64>{1, 2, 3, 4, 5, 6, 8});
 }
