@@ -34,4 +34,38 @@ inline std::string hexBytes(const uint8_t* p, uint32_t n, bool cut = true) {
   return shown < n ? out + "\xE2\x80\xA6" : out;
 }
 
+// Bytes read as ENC_ASCII text and shown as Wireshark's format_text shows
+// it: up to the first NUL; bytes past 0x7f as U+FFFD; control characters
+// as C escapes (\n, \t, ..., else octal \033).
+inline std::string asciiText(const uint8_t* p, uint32_t n) {
+  std::string out;
+  for (uint32_t i = 0; i < n && p[i] != 0; ++i) {
+    const uint8_t c = p[i];
+    static const char kEscapes[] = "abtnvfr";  // \a (7) to \r (13)
+    if (c >= 0x80)
+      out += "\xEF\xBF\xBD";
+    else if (c >= 0x20 && c < 0x7f)
+      out += char(c);
+    else if (c >= 7 && c <= 13)
+      out += std::string("\\") + kEscapes[c - 7];
+    else
+      out += {'\\', char('0' + (c >> 6)), char('0' + ((c >> 3) & 7)), char('0' + (c & 7))};
+  }
+  return out;
+}
+
+// A field's label "name: text" as proto.c's label_fill writes it into its
+// 240-byte buffer: a longer one becomes "name [truncated]: text" cut to
+// 238 bytes, at a UTF-8 character's start.
+inline std::string fieldLabel(const std::string& name, const std::string& text) {
+  constexpr size_t kItemLabelLength = 240;
+  std::string label = name + ": " + text;
+  if (label.size() < kItemLabelLength) return label;
+  label = name + " [truncated]: " + text;
+  size_t cut = kItemLabelLength - 2;
+  while (cut > 0 && (uint8_t(label[cut]) & 0xC0) == 0x80) --cut;
+  label.resize(cut);
+  return label;
+}
+
 }  // namespace rudp

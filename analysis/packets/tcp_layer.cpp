@@ -327,9 +327,18 @@ void addTcpLayer(LayerTree& tree, uint32_t at, const uint8_t* header, const Deco
         2, "Time since previous frame in this TCP stream: " + secondsText(pkt.ts_ns - d->stream_previous_ns));
     seqAckAnalysis(tree, f.notes, *d);
   }
-  if (len == 0) return;
-  const std::string bytes = std::to_string(len) + (len == 1 ? " byte)" : " bytes)");
   const uint32_t shown = std::min(len, pkt.payload_len);
+  if (shown == 0) return;  // packet-tcp.c: nothing after the header captured, no payload item
+  if (t.flags & kRst) {    // RFC 1122's text explaining the reset
+    const std::string cause = asciiText(pkt.payload, shown);
+    tree.item(1, fieldLabel("Reset cause", cause), at + t.header_len, shown, "tcp.reset_cause", cause);
+    const uint8_t* end = pkt.payload + shown;
+    const uint8_t* nul = std::find(pkt.payload, end, uint8_t(0));
+    if (std::any_of(nul, end, [](uint8_t c) { return c != 0; }))  // proto.c's check of a string's bytes
+      tree.expert(2, "Warning", "Undecoded", "Trailing stray characters");
+    return;
+  }
+  const std::string bytes = std::to_string(len) + (len == 1 ? " byte)" : " bytes)");
   tree.item(1, "TCP payload (" + bytes, at + t.header_len, shown);
   if (tcpShowsRetransmittedData(f.notes, pkt))
     tree.item(1, "Retransmitted TCP segment data (" + bytes, at + t.header_len, shown);

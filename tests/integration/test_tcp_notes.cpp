@@ -216,6 +216,64 @@ TEST_CASE("the TCP layer and Data of snapped retransmitted segments are tshark's
 
 namespace {
 
+// Segments from the client: data, the same cut at its TCP header, and resets
+// carrying text (RFC 1122): plain, with bytes past 0x7f and controls, with
+// stray bytes after a NUL, and longer than a label holds.
+[[gnu::noinline]] std::string writeResetCapture(const std::string& path) {
+  const std::string longText(300, 'x');
+  struct Step {
+    uint8_t flags;
+    tg::Bytes payload;
+    size_t snap = 0;  // bytes captured; 0: all
+  };
+  const std::vector<Step> steps = {
+      {uint8_t(tg::kPsh | tg::kAckBit), tg::pattern(20, 0x41)},
+      {uint8_t(tg::kPsh | tg::kAckBit), tg::pattern(20, 0x41), 54},  // Ethernet, IPv4 and TCP headers only
+      {uint8_t(tg::kRst | tg::kAckBit), {'i', 'd', 'l', 'e', '\n'}},
+      {tg::kRst, {'c', 'a', 'f', 0xc3, 0xa9, 0x01, '\t', 0x7f, '\\'}},
+      {tg::kRst, {'o', 'k', 0, 'x', 'y'}},
+      {tg::kRst, tg::Bytes(longText.begin(), longText.end())}};
+  tg::PcapBuilder pcap(1, 262144);
+  int64_t us = 1'750'000'000'000'000;
+  for (const Step& step : steps) {
+    const auto f = tg::detail::tcp4Frame(true, 1000, 5000, step.flags, 1000, {}, step.payload);
+    tg::Bytes frame = tg::ethernet(tg::kServerMac, tg::kClientMac, f.ip);
+    const auto wire = uint32_t(frame.size());
+    if (step.snap) frame.resize(step.snap);
+    pcap.packet(us += 1000, frame, wire);
+  }
+  tg::writeFile(path, pcap.bytes());
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE("a reset's text is tshark's Reset cause, and a segment cut at its header has no payload item") {
+  TempDir dir("tcp-reset-cause");
+  const std::string capture = writeResetCapture(dir / "reset.pcap");
+  const ProcessResult t = run({TSHARK_EXECUTABLE, "-n", "-r", capture, "-V", "-O", "tcp"}),
+                      o = run({RUDPSCOPE_CLI, "decode", capture, "-V", "-O", "tcp"});
+  INFO(t.err << o.err);
+  REQUIRE(t.status == 0);
+  REQUIRE(o.status == 0);
+  CHECK(o.out == t.out);
+  auto count = [&o](const std::string& what) {
+    size_t n = 0;
+    for (size_t at = o.out.find(what); at != std::string::npos; at = o.out.find(what, at + 1)) ++n;
+    return n;
+  };
+  CHECK(count("\n    TCP payload (20 bytes)\n") == 1);
+  CHECK(count("\n    Reset cause") == 4);
+  CHECK(count("\n    Reset cause: idle\\n\n") == 1);
+  CHECK(count("\n    Reset cause: caf\xEF\xBF\xBD\xEF\xBF\xBD\\001\\t\\177\\\n") == 1);
+  CHECK(
+      count("\n    Reset cause: ok\n        [Expert Info (Warning/Undecoded): Trailing stray characters]") ==
+      1);
+  CHECK(count("\n    Reset cause [truncated]: " + std::string(238 - 25, 'x') + "\n") == 1);
+}
+
+namespace {
+
 // tshark's -T fields arguments for every tcp.analysis.* field the notes give.
 // The tcp.analysis.* flag fields, then the stream and SEQ/ACK analysis ones
 // (tcp.stream, tcp.analysis.ack_rtt, bytes_in_flight, ...).
