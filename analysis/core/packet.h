@@ -2,6 +2,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -209,6 +210,33 @@ inline bool quotedUdpDatagram(const DecodedPacket& p, DecodedPacket& out) {
   out.payload_reported_len = e.quoted_payload_reported;
   out.in_error_pkt = true;
   return e.quoted_payload_len > 0;
+}
+
+// Points every pointer of `p` into the `n` bytes at `from` (its payload, an
+// ICMP error's quote) at the same place in `to`, a copy of those bytes.
+inline void rebaseBytes(DecodedPacket& p, const uint8_t* from, size_t n, const uint8_t* to) {
+  const auto start = reinterpret_cast<uintptr_t>(from);
+  auto move = [&](const uint8_t*& ptr) {
+    const auto at = reinterpret_cast<uintptr_t>(ptr);
+    if (ptr && at >= start && at <= start + n) ptr = to + (at - start);
+  };
+  move(p.payload);
+  move(p.icmp.quote);
+  move(p.icmp.quoted_l4);
+  move(p.icmp.quoted_payload);
+}
+
+// The endpoints a packet's dissection is about: its own UDP datagram's, or
+// those of the UDP datagram an ICMP error quotes.
+struct UdpEnds {
+  IpAddress src, dst;
+  uint16_t sport = 0, dport = 0;
+};
+inline std::optional<UdpEnds> dissectedUdpEnds(const DecodedPacket& p) {
+  if (p.l4 == L4::UDP) return UdpEnds{p.src, p.dst, p.sport, p.dport};
+  if (p.has_icmp_error && p.icmp.quoted.udp)
+    return UdpEnds{p.icmp.quoted.src, p.icmp.quoted.dst, p.icmp.quoted.sport, p.icmp.quoted.dport};
+  return std::nullopt;
 }
 
 // The UDP payload the dissectors are offered: the frame's own datagram's,

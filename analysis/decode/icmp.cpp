@@ -35,6 +35,19 @@ void quotedTcp(const wire::Span& l4, IcmpError& e) {
   if (whole.l4 == L4::TCP && whole.error.empty()) e.quoted_tcp = whole.tcp;
 }
 
+// Where packet-icmp.c ends an ICMPv4 error's quote (0: at the message's
+// end): a redirect's after the IP header and 8 bytes; an RFC 4884 message's
+// (its length byte set, the message and the quoted datagram longer than it
+// says) after the header length plus that length, in words, as Wireshark
+// counts it.
+uint32_t quoteCut(const uint8_t* icmp, const wire::Span& ip) {
+  const uint32_t headerWords = ip.data[0] & 15u, words = icmp[5];
+  if (icmp[0] == 5) return headerWords * 4 + kQuotedTransport;
+  if (words == 0) return 0;
+  const bool longer = ip.reported > words * 4 && ip.len >= 4 && wire::be16(ip.data + 2) > words * 4;
+  return longer ? (headerWords + words) * 4 : 0;
+}
+
 // The quoted UDP payload's bytes, and how many the message reports: up to
 // the quoted IP datagram's end (within the message) and the UDP length.
 void quotedPayload(const wire::Span& quote, const DecodedPacket& udp, IcmpError& e) {
@@ -59,8 +72,8 @@ void decode(uint8_t proto, const wire::Span& l4, DecodedPacket& out) {
   addHead(v6, l4, out);
   if (l4.len < kIcmpHeader || !isError(v6, l4.data[0])) return;
   wire::Span ip = wire::tail(l4, kIcmpHeader);
-  if (!v6 && l4.data[0] == 5 && ip.len > 0) {  // packet-icmp.c reads a redirect's IP header and 8 bytes
-    const uint32_t cut = (ip.data[0] & 15u) * 4 + kQuotedTransport;
+  const uint32_t cut = v6 || ip.len == 0 ? 0 : quoteCut(l4.data, ip);
+  if (cut != 0) {
     ip.len = std::min(ip.len, cut);
     ip.reported = std::min(ip.reported, cut);
   }

@@ -418,7 +418,7 @@ void streamValues(int which, const FilterFrame& f, bool relative, std::vector<Fi
 void luaValues(const FilterFieldDef& def, const FilterFrame& f, std::vector<FilterValue>& out) {
   if (!f.res) return;
   const DissectResult& r = *f.res;
-  const DecodedPacket& p = *f.pkt;
+  const OfferedPayload dissected = offeredUdpPayload(*f.pkt);  // the bytes the values point into
   for (const FieldValue& v : r.values) {
     if (v.field != def.lua) continue;
     FilterValue x = number(v.u);
@@ -432,8 +432,9 @@ void luaValues(const FilterFieldDef& def, const FilterFrame& f, std::vector<Filt
       case FilterType::Bytes:
       case FilterType::String: x.bytes = std::string_view(r.strings).substr(v.str_off, v.str_len); break;
       case FilterType::Protocol:
-        if (v.offset != FieldValue::kNoBytes && p.payload && uint64_t(v.offset) + v.length <= p.payload_len)
-          x = byteView(p.payload + v.offset, v.length);
+        if (v.offset != FieldValue::kNoBytes && dissected.data &&
+            uint64_t(v.offset) + v.length <= dissected.len)
+          x = byteView(dissected.data + v.offset, v.length);
         break;
       default: break;
     }

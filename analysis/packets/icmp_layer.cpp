@@ -97,9 +97,9 @@ std::string codeName(const IcmpError& e) {
   return e.v6 ? icmp6CodeName(e.type, e.code) : icmpCodeName(e.type, e.code);
 }
 
-// The Internet checksum the message should carry: its bytes with the
-// checksum field (at 2) taken as zero, after ICMPv6's pseudo-header.
-uint16_t checksumShouldBe(const uint8_t* p, uint32_t len, const DecodedPacket& pkt) {
+// The one's-complement sum of the message (after ICMPv6's pseudo-header),
+// its checksum field left out, folded to 16 bits.
+uint16_t sumWithoutChecksum(const uint8_t* p, uint32_t len, const DecodedPacket& pkt) {
   uint64_t sum = 0;
   auto add = [&sum](const uint8_t* b, uint32_t n) {
     for (uint32_t i = 0; i < n; ++i) sum += (i % 2 == 0) ? uint32_t(b[i]) << 8 : b[i];
@@ -112,7 +112,12 @@ uint16_t checksumShouldBe(const uint8_t* p, uint32_t len, const DecodedPacket& p
   add(p, 2);
   add(p + 4, len - 4);
   while (sum >> 16) sum = (sum & 0xffff) + (sum >> 16);
-  return uint16_t(~sum);
+  return uint16_t(sum);
+}
+
+uint16_t foldSum(uint32_t sum) {
+  while (sum >> 16) sum = (sum & 0xffff) + (sum >> 16);
+  return uint16_t(sum);
 }
 
 struct Message {
@@ -134,20 +139,16 @@ std::optional<Message> itemsMessage(const LayerTree& tree, const DecodedPacket& 
   if (e.quote < frame + 8 || e.quote > frame + caplen) return std::nullopt;
   Message m;
   m.at = uint32_t(e.quote - frame) - 8;
-  const uint32_t ipEnd = e.v6 ? *ipStart + 40 + uint32_t(tree.number(*ipStart + 4, 2))
-                              : *ipStart + uint32_t(tree.number(*ipStart + 2, 2));
+  const uint32_t ipEnd = pkt.l3 == L3::IPv6 ? *ipStart + 40 + uint32_t(tree.number(*ipStart + 4, 2))
+                                            : *ipStart + uint32_t(tree.number(*ipStart + 2, 2));
   if (ipEnd < m.at + 8) return std::nullopt;
   m.reported = ipEnd - m.at;
   m.captured = std::min(caplen - m.at, m.reported);
-  // Where tshark reads RFC 4884 extensions after the quote, or cuts the quote
-  // at the length the message gives: not built.
+  // Where tshark reads RFC 4884 extension objects after the quote: not built.
   const unsigned words = unsigned(tree.number(m.at + (e.v6 ? 4 : 5), 1));
-  const uint64_t quotedTotal = tree.number(m.at + 10, 2);
-  const bool cut =
-      !e.v6 && e.type != 5 && words != 0 && m.reported > 8 + words * 4 && quotedTotal > words * 4;
-  const bool extended =
-      e.v6 ? words != 0 && (e.type == 1 || e.type == 3) : m.reported > 8 + 128 && quotedTotal <= 128;
-  if (cut || extended) return std::nullopt;
+  const bool extended = e.v6 ? words != 0 && (e.type == 1 || e.type == 3)
+                             : m.reported > 8 + 128 && tree.number(m.at + 10, 2) <= 128;
+  if (extended) return std::nullopt;
   return m;
 }
 
@@ -155,12 +156,16 @@ void checksumItems(LayerTree& tree, const DecodedPacket& pkt, const Message& m, 
   const uint32_t carried = uint32_t(tree.number(m.at + 2, 2));
   const std::string text = "Checksum: " + hexNumber(carried, 4);
   if (m.captured < m.reported) {
-    tree.item(1, text + " [fragmented datagram]", m.at + 2, 2, field, hexNumber(carried, 4));
+    tree.item(1, text + " [unverified] [fragmented datagram]", m.at + 2, 2, field, hexNumber(carried, 4));
     tree.generated(1, "Checksum Status: Unverified");
     return;
   }
-  const uint16_t should = checksumShouldBe(tree.at(m.at), m.reported, pkt);
-  if (should == carried) {
+  // in_cksum over the whole message is 0 when the checksum is right;
+  // in_cksum_shouldbe gives the value it should have had.
+  const uint16_t computed =
+      uint16_t(~foldSum(uint32_t(sumWithoutChecksum(tree.at(m.at), m.reported, pkt)) + carried));
+  const uint16_t should = foldSum(carried + computed);
+  if (computed == 0) {
     tree.item(1, text + " [correct]", m.at + 2, 2, field, hexNumber(carried, 4));
     tree.generated(1, "Checksum Status: Good");
     return;

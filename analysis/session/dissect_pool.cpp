@@ -38,15 +38,14 @@ uint32_t DissectPool::laneOf(const DecodedPacket& p) const {
   // Symmetric in the two endpoints, so both directions share a lane.
   // An ICMP error goes where the datagram it quotes went: the dissector that
   // sees it keeps that conversation's state, as Wireshark's one dissector does.
-  const bool quote = p.has_icmp_error && p.icmp.quoted.udp;
-  const IpAddress &src = quote ? p.icmp.quoted.src : p.src, &dst = quote ? p.icmp.quoted.dst : p.dst;
+  const UdpEnds e = dissectedUdpEnds(p).value_or(UdpEnds{});
   uint64_t a = 0, b = 0;
   for (int i = 0; i < 16; ++i) {
-    a = a * 131 + src.bytes[i];
-    b = b * 131 + dst.bytes[i];
+    a = a * 131 + e.src.bytes[i];
+    b = b * 131 + e.dst.bytes[i];
   }
-  a = a * 65599 + (quote ? p.icmp.quoted.sport : p.sport);
-  b = b * 65599 + (quote ? p.icmp.quoted.dport : p.dport);
+  a = a * 65599 + e.sport;
+  b = b * 65599 + e.dport;
   uint64_t h = (a ^ b) * 0x9E3779B97F4A7C15ull;
   return static_cast<uint32_t>((h >> 32) % hosts_.size());
 }

@@ -59,12 +59,13 @@ class BatchReader {
       }
       BatchSlot& s = b.slots[b.size++];
       decoder_.decode(raw_, s.pkt);
-      // The decoder's payload pointer dies with the next frame: keep a copy.
+      // The decoder's pointers die with the next frame: keep copies.
       if (!keep_frames_ || !keepFrame(s)) {
         s.payload.assign(s.pkt.payload, s.pkt.payload + s.pkt.payload_len);
         s.pkt.payload = s.payload.data();
       }
-      s.lane = s.pkt.l4 == L4::UDP ? pool_.laneOf(s.pkt) : 0;
+      keepQuote(s);
+      s.lane = dissectedUdpEnds(s.pkt) ? pool_.laneOf(s.pkt) : 0;
     }
     return b.size > 0 || !done_;
   }
@@ -79,16 +80,25 @@ class BatchReader {
     s.raw.data = s.frame.data();
     s.raw.interface_name = nullptr;  // the reader's, gone with the next frame
     const uint8_t* p = s.pkt.payload;
-    if (p && p >= raw_.data && p <= raw_.data + raw_.caplen) {
-      s.pkt.payload = s.frame.data() + (p - raw_.data);
-      return true;
-    }
+    rebaseBytes(s.pkt, raw_.data, raw_.caplen, s.frame.data());
+    if (p != s.pkt.payload) return true;
     if (!p || !s.pkt.ip_reassembled) return false;
     // A reassembled datagram: its transport header comes along (the filter's udp/tcp bytes).
     const uint32_t header = s.pkt.l4 == L4::UDP ? 8 : s.pkt.l4 == L4::TCP ? s.pkt.tcp.header_len : 0;
     s.payload.assign(p - header, p + s.pkt.payload_len);
     s.pkt.payload = s.payload.data() + header;
     return true;
+  }
+
+  // An ICMP error's quote (the datagram the dissectors are offered), unless
+  // the kept frame holds it.
+  static void keepQuote(BatchSlot& s) {
+    const IcmpError& e = s.pkt.icmp;
+    if (!s.pkt.has_icmp_error || !e.quote) return;
+    const auto at = reinterpret_cast<uintptr_t>(e.quote), kept = reinterpret_cast<uintptr_t>(s.frame.data());
+    if (!s.frame.empty() && at >= kept && at <= kept + s.frame.size()) return;
+    s.quote.assign(e.quote, e.quote + e.quote_len);
+    rebaseBytes(s.pkt, e.quote, e.quote_len, s.quote.data());
   }
 
   CaptureReader& reader_;

@@ -15,7 +15,8 @@ struct BatchSlot {
   // raw.data points into `frame`.
   RawPacket raw;
   std::vector<uint8_t> frame;
-  uint32_t lane = 0;  // dissector worker; a flow always maps to the same lane
+  std::vector<uint8_t> quote;  // an ICMP error's quote, when `frame` does not hold it
+  uint32_t lane = 0;           // dissector worker; a flow always maps to the same lane
   DissectResult res;
 };
 

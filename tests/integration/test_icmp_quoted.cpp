@@ -92,28 +92,35 @@ TEST_CASE("the GRUDP datagrams ICMP errors quote are dissected as tshark dissect
       // 14: a datagram to a port no dissector takes: its payload is Data.
       inEthernet(ipv4(
           kClient, kServer, 1,
-          icmp4Error(3, 3, ipv4(kClient, kServer, 17, udp(kClient, kServer, 50000, 9999, pattern(12, 7))))))};
+          icmp4Error(3, 3, ipv4(kClient, kServer, 17, udp(kClient, kServer, 50000, 9999, pattern(12, 7)))))),
+      // 15: RFC 4884: 4 words of the datagram and 4 bytes of padding; tshark
+      // cuts the quote at the header's 5 words and those 4 (8 GRUDP bytes).
+      inEthernet(
+          ipv4(kRouter, kClient, 1, withSecondWord(icmp4Error(11, 0, head(fromClient, 40)), 4u << 16)))};
   const std::string capture = writeCapture(
       dir / "icmp-quoted.pcap", 1, false, [](int, const Bytes& ip) { return inEthernet(ip); }, errors);
   INFO(capture);
   const std::string details = detailsLikeTshark(capture);
-  // The flow's 6 packets and the 5 errors whose quote holds GRUDP bytes.
-  CHECK(count(details, "\nGame Reliable UDP\n") == 11);
-  CHECK(count(details, "[Protocols in frame: eth:ethertype:ip:icmp:ip:udp:grudp]") == 5);
+  // The flow's 6 packets and the 6 errors whose quote holds GRUDP bytes.
+  CHECK(count(details, "\nGame Reliable UDP\n") == 12);
+  CHECK(count(details, "[Protocols in frame: eth:ethertype:ip:icmp:ip:udp:grudp]") == 6);
+  CHECK(count(details, "\n    Length: 4\n    [Length of original datagram: 16]\n") == 1);
   CHECK(count(details, "\n    User Datagram Protocol, Src Port: 7777, Dst Port: 50000\n") == 2);
   CHECK(count(details, "[Expert Info (Error/Malformed): Datagram shorter than the 32-byte GRUDP header]") ==
-        1);
-  // Depth 1: the flow's 6 UDP layers' and the 8 ICMP layers'.
-  CHECK(count(details, "\n    Checksum: ") == 14);
+        2);
+  // Depth 1: the flow's 6 UDP layers' and the 9 ICMP layers'.
+  CHECK(count(details, "\n    Checksum: ") == 15);
   CHECK(count(details, "incorrect, should be ") == 1);
   CHECK(count(details, "\nData (12 bytes)\n") == 1);
   CHECK(count(details, "    MTU of next hop: 1400\n") == 1);
   CHECK(count(details, "    Gateway Address: 192.0.2.1\n") == 1);
 
   const std::vector<std::pair<std::string, std::string>> filters = {
-      {"grudp", "1\n2\n3\n4\n5\n6\n7\n8\n9\n12\n13\n"},
-      {"icmp && grudp", "7\n8\n9\n12\n13\n"},
+      {"grudp", "1\n2\n3\n4\n5\n6\n7\n8\n9\n12\n13\n15\n"},
+      {"icmp && grudp", "7\n8\n9\n12\n13\n15\n"},
       {"icmp && !grudp", "10\n11\n14\n"},
+      {"icmp && grudp contains 52:55", "7\n8\n9\n12\n13\n15\n"},  // the magic, in the quoted bytes
+      {"icmp && grudp.seq == 2", "7\n13\n"},
       {"grudp.seq == 2", "3\n4\n7\n13\n"},
       {"grudp.type == 0 && icmp.type == 3", "9\n"},  // DATA (0): the client's
       {"data", "14\n"},
@@ -129,18 +136,23 @@ TEST_CASE("the GRUDP datagrams ICMP errors quote are dissected as tshark dissect
   CHECK(compareWithTshark(capture, {"frame.number", "grudp.seq", "grudp.type", "grudp.conn_id", "udp.stream",
                                     "icmp.type", "icmp.code"}) == kPackets + errors.size());
 
-  // analyze -Y grudp: the errors tshark selects, attached to the flow, which
-  // still counts its own 6 packets only.
-  const ProcessResult a =
-      run({RUDPSCOPE_CLI, "analyze", capture, "--db", dir / "y.sqlite", "-Y", "grudp", "--json", "-q"});
-  INFO(a.err);
-  REQUIRE(a.status == 0);
-  const nlohmann::json j = nlohmann::json::parse(a.out);
-  REQUIRE(j["connections"].size() == 1);
-  CHECK(packetsOf(j["connections"][0]) == kPackets);
-  std::vector<uint64_t> attached;
-  for (const auto& e : j["connections"][0]["icmp_errors"]) attached.push_back(e["frame"].get<uint64_t>());
-  CHECK(attached == std::vector<uint64_t>{7, 8, 9, 12, 13});
+  // analyze -Y: the errors tshark selects, attached to the flow, which still
+  // counts its own 6 packets only; with two dissector lanes, so each error's
+  // datagram must reach its flow's lane with its own bytes.
+  for (const auto& [filter, expected] : std::vector<std::pair<std::string, std::vector<uint64_t>>>{
+           {"grudp", {7, 8, 9, 12, 13, 15}}, {"grudp.seq == 2 || (udp && !icmp)", {7, 13}}}) {
+    INFO(filter);
+    const ProcessResult a = run({RUDPSCOPE_CLI, "analyze", capture, "--db", dir / "y.sqlite", "-Y", filter,
+                                 "-j", "2", "--json", "-q"});
+    INFO(a.err);
+    REQUIRE(a.status == 0);
+    const nlohmann::json j = nlohmann::json::parse(a.out);
+    REQUIRE(j["connections"].size() == 1);
+    CHECK(packetsOf(j["connections"][0]) == kPackets);
+    std::vector<uint64_t> attached;
+    for (const auto& e : j["connections"][0]["icmp_errors"]) attached.push_back(e["frame"].get<uint64_t>());
+    CHECK(attached == expected);
+  }
 }
 
 TEST_CASE("ICMPv6 errors' quoted GRUDP datagrams are dissected as tshark dissects them") {
