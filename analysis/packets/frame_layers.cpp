@@ -6,6 +6,7 @@
 
 #include "packets/frame_layer.h"
 #include "packets/icmp_layer.h"
+#include "packets/ip_layers.h"
 #include "packets/layer_tree.h"
 #include "packets/link_layers.h"
 #include "packets/transport_layers.h"
@@ -16,25 +17,6 @@ namespace {
 
 std::string dataLabel(uint32_t bytes) {
   return "Data (" + std::to_string(bytes) + (bytes == 1 ? " byte)" : " bytes)");
-}
-
-// Where the IP header is when it can be read from the frame: right after the
-// link header, no tunnel in between, its fixed part captured.
-bool ipv4Readable(const LayerTree& tree, const DecodedPacket& pkt, std::optional<uint32_t> ipStart) {
-  return ipStart && pkt.outer_count == 0 && pkt.l3 == L3::IPv4 && tree.captured(*ipStart, 20) &&
-         (tree.number(*ipStart, 1) >> 4) == 4 &&
-         tree.captured(*ipStart, uint32_t(tree.number(*ipStart, 1) & 15) * 4);
-}
-
-// The IP packet's end in the frame (IPv4's total length), for Ethernet's padding.
-std::optional<uint32_t> ipEnd(const LayerTree& tree, const DecodedPacket& pkt,
-                              std::optional<uint32_t> ipStart) {
-  if (!ipStart || pkt.outer_count != 0 || !tree.captured(*ipStart, 4)) return std::nullopt;
-  if (pkt.l3 == L3::IPv4 && (tree.number(*ipStart, 1) >> 4) == 4)
-    return *ipStart + uint32_t(tree.number(*ipStart + 2, 2));
-  if (pkt.l3 == L3::IPv6 && tree.captured(*ipStart, 6))
-    return *ipStart + 40 + uint32_t(tree.number(*ipStart + 4, 2));
-  return std::nullopt;
 }
 
 // pcapng comments: tshark's "Packet comments" layer before the frame's,
@@ -51,7 +33,7 @@ void addCommentsLayer(LayerTree& tree, const std::vector<std::string>& comments)
 
 void ipLayers(LayerTree& tree, const LayerInputs& in, std::optional<uint32_t> ipStart, uint32_t transportAt) {
   const DecodedPacket& pkt = *in.pkt;
-  if (ipv4Readable(tree, pkt, ipStart)) return addIpv4Layer(tree, *ipStart, in.ip);
+  if (ipv4HeaderInFrame(tree, pkt, ipStart)) return addIpv4Layer(tree, *ipStart, in.ip);
   if (pkt.l3 == L3::IPv6 && ipStart && pkt.outer_count == 0 && tree.captured(*ipStart, 40)) {
     IpLayerFacts facts = in.ip;
     facts.src = pkt.src.toString();
@@ -101,7 +83,7 @@ void addLayerItems(const LayerInputs& in, std::vector<FrameItem>& items) {
   const uint32_t header = transportHeaderLength(pkt);
   const uint32_t at = in.payload && *in.payload >= header ? *in.payload - header : FrameItem::kNoBytes;
   ipLayers(tree, in, link.ip_start, at);
-  addEthernetPadding(tree, raw, link, ipEnd(tree, pkt, link.ip_start));
+  addEthernetPadding(tree, raw, link, ipPacketEnd(tree, pkt, link.ip_start));
   transportLayer(tree, in, at);
   addIcmpLayer(tree, pkt, link.ip_start, in.quoted_stream);
   // An IPv4 fragment held for reassembly: tshark shows its bytes as Data.

@@ -133,16 +133,15 @@ std::optional<Message> itemsMessage(const LayerTree& tree, const DecodedPacket& 
                                     std::optional<uint32_t> ipStart, uint32_t caplen) {
   const IcmpError& e = pkt.icmp;
   if (!pkt.has_icmp_error || !e.quoted.udp || !e.quoted_l4 || pkt.outer_count != 0 || pkt.ip_reassembled ||
-      pkt.ip_fragment || !ipStart || !tree.captured(*ipStart, 6))
+      pkt.ip_fragment)
     return std::nullopt;
   const uint8_t* frame = tree.at(0);
-  if (e.quote < frame + 8 || e.quote > frame + caplen) return std::nullopt;
+  const std::optional<uint32_t> ipEnd = ipPacketEnd(tree, pkt, ipStart);
+  if (!ipEnd || e.quote < frame + 8 || e.quote > frame + caplen) return std::nullopt;
   Message m;
   m.at = uint32_t(e.quote - frame) - 8;
-  const uint32_t ipEnd = pkt.l3 == L3::IPv6 ? *ipStart + 40 + uint32_t(tree.number(*ipStart + 4, 2))
-                                            : *ipStart + uint32_t(tree.number(*ipStart + 2, 2));
-  if (ipEnd < m.at + 8) return std::nullopt;
-  m.reported = ipEnd - m.at;
+  if (*ipEnd < m.at + 8) return std::nullopt;
+  m.reported = *ipEnd - m.at;
   m.captured = std::min(caplen - m.at, m.reported);
   // Where tshark reads RFC 4884 extension objects after the quote: not built.
   const unsigned words = unsigned(tree.number(m.at + (e.v6 ? 4 : 5), 1));
@@ -255,13 +254,10 @@ void quotedLayers(LayerTree& tree, const DecodedPacket& pkt, const std::optional
 void icmpSummary(LayerTree& tree, const DecodedPacket& pkt, std::optional<uint32_t> ipStart) {
   const bool v6 = pkt.icmp_heads[0].v6;
   uint32_t offset = FrameItem::kNoBytes, length = 0;
-  const bool ipv4Here = ipStart && pkt.outer_count == 0 && pkt.l3 == L3::IPv4 && !pkt.ip_reassembled &&
-                        tree.captured(*ipStart, 20) && (tree.number(*ipStart, 1) >> 4) == 4;
-  if (ipv4Here && !v6) {
-    const uint32_t headerLen = uint32_t(tree.number(*ipStart, 1) & 15) * 4,
-                   total = uint32_t(tree.number(*ipStart + 2, 2));
-    offset = *ipStart + headerLen;
-    length = total > headerLen ? total - headerLen : 0;
+  if (!v6 && !pkt.ip_reassembled && ipv4HeaderInFrame(tree, pkt, ipStart)) {
+    offset = *ipStart + uint32_t(tree.number(*ipStart, 1) & 15) * 4;
+    const uint32_t end = *ipPacketEnd(tree, pkt, ipStart);
+    length = end > offset ? end - offset : 0;
   }
   tree.layer(v6 ? "Internet Control Message Protocol v6" : "Internet Control Message Protocol",
              v6 ? "icmpv6" : "icmp", offset, length);

@@ -165,9 +165,48 @@ void addIpv6Layer(LayerTree& tree, uint32_t at, const IpLayerFacts& facts, uint3
   if (facts.reassembled) reassembly(tree, "IPv6", facts.pieces, facts.datagram, facts.datagram_length);
 }
 
+bool ipv4HeaderInFrame(const LayerTree& tree, const DecodedPacket& pkt, std::optional<uint32_t> ipStart) {
+  return ipStart && pkt.outer_count == 0 && pkt.l3 == L3::IPv4 && tree.captured(*ipStart, 20) &&
+         (tree.number(*ipStart, 1) >> 4) == 4 &&
+         tree.captured(*ipStart, uint32_t(tree.number(*ipStart, 1) & 15) * 4);
+}
+
+std::optional<uint32_t> ipPacketEnd(const LayerTree& tree, const DecodedPacket& pkt,
+                                    std::optional<uint32_t> ipStart) {
+  if (!ipStart || pkt.outer_count != 0 || !tree.captured(*ipStart, 4)) return std::nullopt;
+  if (pkt.l3 == L3::IPv4 && (tree.number(*ipStart, 1) >> 4) == 4)
+    return *ipStart + uint32_t(tree.number(*ipStart + 2, 2));
+  if (pkt.l3 == L3::IPv6 && tree.captured(*ipStart, 6))
+    return *ipStart + 40 + uint32_t(tree.number(*ipStart + 4, 2));
+  return std::nullopt;
+}
+
 std::string ipProtocolText(unsigned proto) {
   return std::string(ipProtocolName(proto)) + " (" + std::to_string(proto) + ")";
 }
+
+namespace {
+
+// packet-ip.c's two TTL notes: a datagram to the Local Network Control Block
+// (224.0.0.0/24, RFC 3171) is never routed, so its TTL should be 1 (255 for
+// VRRP, GLBP and mDNS, any for LLMNR); a unicast TTL under 5 is flagged,
+// except PIM and OSPF, which send with TTL 1.
+void ttlExpert(LayerTree& tree, unsigned ttl, unsigned proto, uint32_t dst) {
+  constexpr unsigned kIgmp = 2, kOspf = 89, kPim = 103, kAnyTtl = 0x1000;
+  const bool controlBlock = (dst & 0xffffff00u) == 0xe0000000u;
+  if (controlBlock) {
+    const bool ttl255 = dst == 0xe0000012u || dst == 0xe0000066u || dst == 0xe00000fbu;
+    const unsigned valid = proto == kIgmp ? 1 : ttl255 ? 255 : dst == 0xe00000fcu ? kAnyTtl : 1;
+    if (ttl != valid && valid != kAnyTtl)
+      tree.expert(2, "Note", "Sequence",
+                  "\"Time To Live\" != " + std::to_string(valid) +
+                      " for a packet sent to the Local Network Control Block (see RFC 3171)");
+  } else if (ttl < 5 && (dst >> 28) != 0xe && proto != kPim && proto != kOspf) {
+    tree.expert(2, "Note", "Sequence", "\"Time To Live\" only " + std::to_string(ttl));
+  }
+}
+
+}  // namespace
 
 void addIpv4Layer(LayerTree& tree, uint32_t at, const IpLayerFacts& facts) {
   const unsigned hl = unsigned(tree.number(at, 1) & 0x0f) * 4;
@@ -197,6 +236,7 @@ void addIpv4Layer(LayerTree& tree, uint32_t at, const IpLayerFacts& facts) {
   const std::string ttl = std::to_string(tree.number(at + 8, 1));
   tree.item(1, "Time to Live: " + ttl, at + 8, 1, "ip.ttl", ttl);
   const unsigned proto = unsigned(tree.number(at + 9, 1));
+  ttlExpert(tree, unsigned(tree.number(at + 8, 1)), proto, uint32_t(tree.number(at + 16, 4)));
   tree.item(1, "Protocol: " + ipProtocolText(proto), at + 9, 1, "ip.proto", std::to_string(proto));
   tree.item(1, "Header Checksum: " + hexNumber(tree.number(at + 10, 2), 4) + " [validation disabled]",
             at + 10, 2);

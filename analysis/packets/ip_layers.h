@@ -1,8 +1,10 @@
 // The IP layers of the details tree as tshark -V prints them.
 #pragma once
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "core/packet.h"
 #include "decode/ip_reassembler.h"
 #include "packets/layer_tree.h"
 
@@ -21,6 +23,15 @@ void addIpv4Layer(LayerTree& tree, uint32_t at, const IpLayerFacts& facts);
 
 // The IPv6 header at `at` and its extension headers, `length` bytes in all.
 void addIpv6Layer(LayerTree& tree, uint32_t at, const IpLayerFacts& facts, uint32_t length);
+
+// Whether the frame's IPv4 header at `ipStart` can be read from the frame:
+// right after the link header, no tunnel in between, all of it captured.
+bool ipv4HeaderInFrame(const LayerTree& tree, const DecodedPacket& pkt, std::optional<uint32_t> ipStart);
+
+// Where the frame's IP packet ends by its header (IPv4's total length, IPv6's
+// payload length), when its header at `ipStart` is read from the frame (no tunnel).
+std::optional<uint32_t> ipPacketEnd(const LayerTree& tree, const DecodedPacket& pkt,
+                                    std::optional<uint32_t> ipStart);
 
 // "UDP (17)": an IP protocol number as Wireshark names it.
 std::string ipProtocolText(unsigned proto);

@@ -16,8 +16,6 @@ using namespace rudp::testgen::flow;
 
 namespace {
 
-const Ip4 kRouter{192, 0, 2, 254};
-const Ip6 kRouter6{0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xfe};
 const std::vector<std::string> kFields = {"frame.number",
                                           "ip.src",
                                           "ip.dst",
@@ -42,10 +40,6 @@ const std::vector<std::string> kFields = {"frame.number",
                                           "icmp.code",
                                           "icmpv6.type",
                                           "icmpv6.code"};
-
-Bytes head(const Bytes& b, size_t n) {
-  return Bytes(b.begin(), b.begin() + std::ptrdiff_t(std::min(n, b.size())));
-}
 
 const nlohmann::json& errorsOf(const nlohmann::json& analysis) {
   return analysis["connections"][0]["icmp_errors"];

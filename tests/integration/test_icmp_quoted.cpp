@@ -20,13 +20,6 @@ using namespace rudp::testgen::flow;
 
 namespace {
 
-const Ip4 kRouter{192, 0, 2, 254};
-const Ip6 kRouter6{0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xfe};
-
-Bytes head(const Bytes& b, size_t n) {
-  return Bytes(b.begin(), b.begin() + std::ptrdiff_t(std::min(n, b.size())));
-}
-
 // An ICMP message with its second word set (MTU, pointer, gateway) and its
 // checksum made again; `damage` spoils the checksum.
 Bytes withSecondWord(Bytes icmp, uint32_t word, bool damage = false) {

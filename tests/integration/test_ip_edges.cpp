@@ -185,3 +185,88 @@ TEST_CASE("TCP in a frame shorter on the wire than its IP length counts the byte
     CHECK(j["capture"]["decode_errors"] == 1);
   }
 }
+
+namespace {
+
+struct TtlCase {
+  Ip4 dst;
+  uint8_t proto, ttl;
+};
+
+// An IPv4 packet to `c.dst` with TTL `c.ttl`: a UDP datagram, or 8 bytes of
+// another protocol (IGMP, VRRP, PIM, OSPF).
+Bytes ttlFrame(const TtlCase& c) {
+  const Bytes body = c.proto == 17 ? udp(kClient, c.dst, 50000, 7777, pattern(12, 5)) : pattern(8, 7);
+  return inEthernet(ipv4(kClient, c.dst, c.proto, body, 0x4d2, 0x4000, {}, c.ttl));
+}
+
+// The top-level IPv4 layers of a `-V` print, each with its lines.
+std::vector<std::string> ipv4Layers(const std::string& verbose) {
+  std::vector<std::string> layers;
+  bool in = false;
+  for (const std::string& line : splitLines(verbose)) {
+    const bool layerLine = line.empty() || line[0] != ' ';
+    if (layerLine) in = line.rfind("Internet Protocol Version 4,", 0) == 0;
+    if (in && layerLine) layers.emplace_back();
+    if (in) layers.back() += line + "\n";
+  }
+  return layers;
+}
+
+size_t occurrences(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("an IPv4 TTL too small, or not the one the Local Network Control Block expects, is tshark's note") {
+  TempDir dir("ip-ttl");
+  const Ip4 mdns{224, 0, 0, 251}, llmnr{224, 0, 0, 252}, rip{224, 0, 0, 9}, igmp{224, 0, 0, 22},
+      vrrp{224, 0, 0, 18}, group{239, 1, 2, 3};
+  const std::vector<TtlCase> cases = {{kServer, 17, 1}, {kServer, 17, 4}, {kServer, 17, 5}, {kServer, 17, 0},
+                                      {group, 17, 1},   {mdns, 17, 1},    {mdns, 17, 255},  {llmnr, 17, 7},
+                                      {rip, 17, 3},     {igmp, 2, 2},     {vrrp, 112, 1},   {kServer, 103, 1},
+                                      {kServer, 89, 1}, {rip, 17, 1}};
+  std::vector<Frame> frames;
+  for (const TtlCase& c : cases) frames.push_back({ttlFrame(c)});
+  // A traceroute's probe (TTL 1) quoted by the router's time exceeded: the
+  // note is under the quoted header's TTL, one level deeper.
+  const Bytes probe = ipv4(kClient, kServer, 17, grudpSegment(0, false), 0x200, 0x4000, {}, 1);
+  frames.push_back({inEthernet(ipv4(kRouter, kClient, 1, icmp4Error(11, 0, probe)))});
+  const std::string capture = writePcap(dir / "ttl.pcap", 1, frames);
+
+  const ProcessResult t = run({TSHARK_EXECUTABLE, "-n", "-r", capture, "-V"}),
+                      o = run({RUDPSCOPE_CLI, "decode", capture, "-V"});
+  INFO(t.err << o.err);
+  REQUIRE(t.status == 0);
+  REQUIRE(o.status == 0);
+  const std::vector<std::string> ours = ipv4Layers(o.out);
+  REQUIRE(ours.size() == cases.size() + 1);
+  CHECK(ours == ipv4Layers(t.out));
+  const std::string note = "\n    Time to Live: %\n        [Expert Info (Note/Sequence): ";
+  auto noted = [&](const char* ttl, const std::string& message) {
+    std::string n = note;
+    n.replace(n.find('%'), 1, ttl);
+    return occurrences(o.out, n + message + "]\n");
+  };
+  CHECK(noted("1", "\"Time To Live\" only 1") == 1);
+  CHECK(noted("4", "\"Time To Live\" only 4") == 1);
+  CHECK(noted("0", "\"Time To Live\" only 0") == 1);
+  CHECK(noted("1",
+              "\"Time To Live\" != 255 for a packet sent to the Local Network Control Block (see "
+              "RFC 3171)") == 2);  // mDNS and VRRP
+  CHECK(noted("3",
+              "\"Time To Live\" != 1 for a packet sent to the Local Network Control Block (see RFC 3171)") ==
+        1);
+  CHECK(noted("2",
+              "\"Time To Live\" != 1 for a packet sent to the Local Network Control Block (see RFC 3171)") ==
+        1);  // IGMP
+  CHECK(occurrences(o.out, "[Expert Info (Note/Sequence): \"Time To Live\"") == 8);
+  CHECK(occurrences(o.out,
+                    "\n        Time to Live: 1\n            [Expert Info (Note/Sequence): "
+                    "\"Time To Live\" only 1]\n") == 1);
+  CHECK(occurrences(o.out, "[Expert Info (Note/Sequence): \"Time To Live\"") ==
+        occurrences(t.out, "[Expert Info (Note/Sequence): \"Time To Live\""));
+}

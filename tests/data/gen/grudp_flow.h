@@ -2,6 +2,7 @@
 // server) for the tests that wrap the game's traffic in tunnels, link
 // encapsulations and IP edge cases, and the pcap written around it.
 #pragma once
+#include <algorithm>
 #include <functional>
 #include <string>
 #include <utility>
@@ -14,6 +15,9 @@ inline constexpr int kPackets = 6;  // even: client to server, odd: server to cl
 inline const Ip4 kClient{10, 0, 0, 1}, kServer{10, 0, 0, 2};
 inline const Ip6 kClient6{0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
 inline const Ip6 kServer6{0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2};
+// A router between them, the sender of ICMP errors.
+inline const Ip4 kRouter{192, 0, 2, 254};
+inline const Ip6 kRouter6{0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xfe};
 
 inline bool fromClient(int i) { return i % 2 == 0; }
 
@@ -50,6 +54,11 @@ inline Bytes grudpPacket(int i, bool v6) {
   if (v6) return ipv6(ends6(i).first, ends6(i).second, 17, {}, grudpSegment(i, true));
   return ipv4(ends4(i).first, ends4(i).second, 17, grudpSegment(i, false), uint16_t(0x200 + i), 0x4000, {},
               63);
+}
+
+// The first `n` bytes of `b` (all of it when shorter): what an ICMP error quotes.
+inline Bytes head(const Bytes& b, size_t n) {
+  return Bytes(b.begin(), b.begin() + std::ptrdiff_t(std::min(n, b.size())));
 }
 
 struct Frame {

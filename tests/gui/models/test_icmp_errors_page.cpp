@@ -35,10 +35,8 @@ namespace {
 // The flow's 6 packets, then frame 7: TTL exceeded from 192.0.2.254 about
 // client packet 0; frame 8: port unreachable from the client about server packet 3.
 std::string icmpDatabase(const test::TempDir& dir) {
-  const Bytes quoted = grudpPacket(0, false);
   const std::vector<Bytes> errors = {
-      inEthernet(
-          ipv4({192, 0, 2, 254}, kClient, 1, icmp4Error(11, 0, Bytes(quoted.begin(), quoted.begin() + 28)))),
+      inEthernet(ipv4(kRouter, kClient, 1, icmp4Error(11, 0, head(grudpPacket(0, false), 28)))),
       inEthernet(ipv4(kClient, kServer, 1, icmp4Error(3, 3, grudpPacket(3, false))))};
   const std::string pcap = writeCapture(
       dir / "icmp.pcap", 1, false, [](int, const Bytes& ip) { return inEthernet(ip); }, errors);
@@ -116,14 +114,8 @@ TEST_CASE("the packets page dissects the GRUDP datagram a port unreachable quote
   page.details()->setCurrentItem(seq);
   CHECK(page.bytesView()->highlightOffset() == seqOffset);
   CHECK(page.bytesView()->highlightLength() == 4);
-  const QImage image = page.bytesView()->viewport()->grab().toImage();
-  const QColor highlight = page.bytesView()->palette().color(QPalette::Highlight);
-  auto pixelAt = [&](int offset) {
-    const QRect r = page.bytesView()->hexRect(offset);
-    return QColor(image.pixel(r.left() + 1, r.top() + 1));
-  };
-  for (int o = seqOffset; o < seqOffset + 4; ++o) CHECK(pixelAt(o) == highlight);
-  CHECK(pixelAt(seqOffset - 1) != highlight);
+  for (int o = seqOffset; o < seqOffset + 4; ++o) CHECK(test::hexPixelHighlighted(*page.bytesView(), o));
+  CHECK(!test::hexPixelHighlighted(*page.bytesView(), seqOffset - 1));
   CHECK(!test::savePagePng(page, QStringLiteral("packets-icmp-quoted")).isEmpty());
 
   // The filter bar's "grudp" reads the capture again and displays the flow
