@@ -3,6 +3,7 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 
 namespace rudp {
@@ -32,6 +33,13 @@ inline std::string hexBytes(const uint8_t* p, uint32_t n, bool cut = true) {
     out += kDigits[p[i] & 15];
   }
   return shown < n ? out + "\xE2\x80\xA6" : out;
+}
+
+// "02:00:00:00:00:01": a MAC address as tshark -n prints it.
+inline std::string macText(const uint8_t* p) {
+  char buf[18];
+  std::snprintf(buf, sizeof buf, "%02x:%02x:%02x:%02x:%02x:%02x", p[0], p[1], p[2], p[3], p[4], p[5]);
+  return buf;
 }
 
 // Bytes read as ENC_ASCII text and shown as Wireshark's format_text shows

@@ -142,6 +142,7 @@ struct DecodedPacket {
 
   L4 l4 = L4::None;
   uint16_t sport = 0, dport = 0;
+  uint16_t udp_checksum = 0;  // 0: the sender computed none
   TcpHeader tcp;
   bool has_icmp_error = false;  // l4 None: the packet is an ICMP error, `icmp` what it says
   IcmpError icmp;
@@ -161,6 +162,13 @@ struct DecodedPacket {
   // (quotedUdpDatagram): Wireshark's pinfo.in_error_pkt.
   bool in_error_pkt = false;
 };
+
+// packet-udp.c: a UDP datagram without a checksum is allowed over IPv4 and
+// in the datagram an ICMP error quotes; over IPv6 it is illegal (RFC 8200),
+// as Wireshark's default (udp.ignore_ipv6_zero_checksum off) reports it.
+inline bool udpChecksumIllegal(const DecodedPacket& p) {
+  return p.l4 == L4::UDP && p.udp_checksum == 0 && p.l3 == L3::IPv6 && !p.in_error_pkt;
+}
 
 // Every byte of the transport segment was captured (none cut by the snap
 // length): what Wireshark's TCP layer needs before it reassembles.
@@ -205,6 +213,7 @@ inline bool quotedUdpDatagram(const DecodedPacket& p, DecodedPacket& out) {
   out.l4 = L4::UDP;
   out.sport = e.quoted.sport;
   out.dport = e.quoted.dport;
+  out.udp_checksum = uint16_t(e.quoted_l4[6] << 8 | e.quoted_l4[7]);  // a quoted UDP header is whole
   out.payload = e.quoted_payload;
   out.payload_len = e.quoted_payload_len;
   out.payload_reported_len = e.quoted_payload_reported;

@@ -20,6 +20,7 @@ void decodeUdp(const wire::Span& l4, DecodedPacket& out) {
   out.l4 = L4::UDP;
   out.sport = be16(p);
   out.dport = be16(p + 2);
+  out.udp_checksum = uint16_t(be16(p + 6));
   uint32_t ulen = be16(p + 4);
   if (ulen == 0) ulen = l4.reported;  // IPv6 jumbogram / TSO: length left to IP
   if (ulen < 8) {

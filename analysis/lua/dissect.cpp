@@ -151,7 +151,8 @@ void LuaHost::dissectUdp(const DecodedPacket& pkt, bool wantColumns, DissectResu
   if (wantColumns) {
     s.col_protocol = "UDP";
     s.col_info = std::to_string(pkt.sport) + " \xE2\x86\x92 " + std::to_string(pkt.dport) +
-                 " Len=" + std::to_string(s.tvb->reported);
+                 " Len=" + std::to_string(s.tvb->reported) +
+                 (udpChecksumIllegal(pkt) ? " [ILLEGAL CHECKSUM (0)]" : "");
     s.info_fence = s.protocol_fence = 0;
   }
 

@@ -1,7 +1,6 @@
 #include "packets/link_layers.h"
 
 #include <algorithm>
-#include <cstdio>
 
 #include "core/label_text.h"
 
@@ -10,12 +9,6 @@ namespace rudp {
 namespace {
 
 constexpr unsigned kVlan = 0x8100, kQinQ = 0x88a8;
-
-std::string macText(const uint8_t* p) {
-  char buf[18];
-  std::snprintf(buf, sizeof buf, "%02x:%02x:%02x:%02x:%02x:%02x", p[0], p[1], p[2], p[3], p[4], p[5]);
-  return buf;
-}
 
 void macAddress(LayerTree& tree, const char* name, uint32_t at, const char* field) {
   const std::string mac = macText(tree.at(at));

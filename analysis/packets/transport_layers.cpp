@@ -13,6 +13,17 @@ uint32_t within(uint32_t at, uint32_t offset) { return at == FrameItem::kNoBytes
 
 std::string secondsText(int64_t ns) { return formatSeconds(ns, 9) + " seconds"; }
 
+// packet-udp.c's note on a port LBL traceroute probes: from 33435 (32768 +
+// 666 + 1) on, three probes per hop, for 10 hops.
+void tracerouteNote(LayerTree& tree, uint16_t port) {
+  constexpr unsigned kBase = 32768 + 666;
+  if (port <= kBase || port > kBase + 30) return;
+  const unsigned probe = port - kBase - 1;
+  tree.expert(2, "Chat", "Sequence",
+              "Possible traceroute: hop #" + std::to_string(probe / 3 + 1) + ", attempt #" +
+                  std::to_string(probe % 3 + 1));
+}
+
 }  // namespace
 
 void addUdpLayer(LayerTree& tree, uint32_t at, const uint8_t* header, const DecodedPacket& pkt,
@@ -22,13 +33,18 @@ void addUdpLayer(LayerTree& tree, uint32_t at, const uint8_t* header, const Deco
              at == FrameItem::kNoBytes ? 0 : 8);
   const bool inFrame = at != FrameItem::kNoBytes;
   tree.item(1, "Source Port: " + sport, within(at, 0), inFrame ? 2 : 0, "udp.srcport", sport);
+  tracerouteNote(tree, pkt.sport);
   tree.item(1, "Destination Port: " + dport, within(at, 2), inFrame ? 2 : 0, "udp.dstport", dport);
+  tracerouteNote(tree, pkt.dport);
   const std::string length = std::to_string(be16(header + 4));
   tree.item(1, "Length: " + length, within(at, 4), inFrame ? 2 : 0, "udp.length", length);
   const uint32_t checksum = be16(header + 6);
   if (checksum == 0) {
-    tree.item(1, "Checksum: 0x0000 [zero-value ignored]", within(at, 6), inFrame ? 2 : 0);
-    tree.generated(1, "Checksum Status: Not present");
+    const bool illegal = udpChecksumIllegal(pkt);
+    tree.item(1, illegal ? "Checksum: 0x0000 [zero-value illegal]" : "Checksum: 0x0000 [zero-value ignored]",
+              within(at, 6), inFrame ? 2 : 0);
+    if (illegal) tree.expert(2, "Error", "Checksum", "Illegal checksum value (0)");
+    tree.generated(2, illegal ? "Checksum Status: Illegal" : "Checksum Status: Not present");
   } else {
     tree.item(1, "Checksum: " + hexNumber(checksum, 4) + " [unverified]", within(at, 6), inFrame ? 2 : 0);
     tree.generated(1, "Checksum Status: Unverified");

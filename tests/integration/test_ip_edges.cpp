@@ -270,3 +270,114 @@ TEST_CASE("an IPv4 TTL too small, or not the one the Local Network Control Block
   CHECK(occurrences(o.out, "[Expert Info (Note/Sequence): \"Time To Live\"") ==
         occurrences(t.out, "[Expert Info (Note/Sequence): \"Time To Live\""));
 }
+
+TEST_CASE(
+    "a UDP datagram without a checksum is tshark's: ignored over IPv4 and when quoted, illegal over IPv6") {
+  TempDir dir("udp-zero-checksum");
+  const Bytes grudp4 = withoutChecksum(grudpSegment(0, false)),
+              grudp6 = withoutChecksum(grudpSegment(1, true)),
+              other4 = withoutChecksum(udp(kClient, kServer, 50001, 9999, pattern(12, 3))),
+              other6 = withoutChecksum(udp(kClient6, kServer6, 50001, 9999, pattern(12, 3)));
+  const auto [src6, dst6] = ends6(1);
+  const Bytes packet6 = ipv6(src6, dst6, 17, {}, grudp6);
+  const std::vector<Frame> frames = {
+      {inEthernet(ipv4(kClient, kServer, 17, grudp4))},
+      {inEthernet(packet6)},
+      {inEthernet(ipv4(kClient, kServer, 17, other4))},
+      {inEthernet(ipv6(kClient6, kServer6, 17, {}, other6))},
+      // The client's port unreachable about the server's datagram (frame 2).
+      {inEthernet(ipv6(dst6, src6, 58, {}, icmp6Error(dst6, src6, 1, 4, packet6)))}};
+  const std::string capture = writePcap(dir / "zero.pcap", 1, frames);
+
+  std::vector<std::string> ts = {TSHARK_EXECUTABLE, "-n", "-r", capture, "-V"};
+  for (const auto& s : shippedDissectors()) ts.insert(ts.end(), {"-X", "lua_script:" + s});
+  const ProcessResult t = run(ts), o = run({RUDPSCOPE_CLI, "decode", capture, "-V"});
+  INFO(t.err << o.err);
+  REQUIRE(t.status == 0);
+  REQUIRE(o.status == 0);
+  CHECK(o.out == t.out);
+  CHECK(occurrences(
+            o.out, "\n    Checksum: 0x0000 [zero-value ignored]\n        [Checksum Status: Not present]\n") ==
+        2);
+  CHECK(occurrences(o.out,
+                    "\n    Checksum: 0x0000 [zero-value illegal]\n        [Expert Info (Error/Checksum): "
+                    "Illegal checksum value (0)]\n") == 2);
+  CHECK(occurrences(o.out, "\n        [Checksum Status: Illegal]\n") == 2);
+  // The quote of frame 5, one level deeper: ignored, as packet-udp.c does in an error packet.
+  CHECK(occurrences(o.out,
+                    "\n        Checksum: 0x0000 [zero-value ignored]\n            [Checksum Status: Not "
+                    "present]\n") == 1);
+}
+
+TEST_CASE("UDP to or from a port LBL traceroute probes has tshark's Possible traceroute note") {
+  TempDir dir("udp-traceroute");
+  // Destination ports around the probes' range (33435..33464), then a
+  // source port in it; TTL 1 to 3 as traceroute sends them.
+  const std::vector<std::pair<uint16_t, uint16_t>> ports = {{40000, 33434}, {40000, 33435}, {40000, 33437},
+                                                            {40000, 33438}, {40000, 33464}, {40000, 33465},
+                                                            {33436, 40000}};
+  std::vector<Frame> frames;
+  for (size_t i = 0; i < ports.size(); ++i) {
+    const Bytes datagram = udp(kClient, kServer, ports[i].first, ports[i].second, pattern(32, uint8_t(i)));
+    frames.push_back(
+        {inEthernet(ipv4(kClient, kServer, 17, datagram, uint16_t(0x300 + i), 0, {}, uint8_t(1 + i / 3)))});
+  }
+  const std::string capture = writePcap(dir / "traceroute.pcap", 1, frames);
+  std::vector<std::string> ts = {TSHARK_EXECUTABLE, "-n", "-r", capture, "-V"};
+  for (const auto& s : shippedDissectors()) ts.insert(ts.end(), {"-X", "lua_script:" + s});
+  const ProcessResult t = run(ts), o = run({RUDPSCOPE_CLI, "decode", capture, "-V"});
+  INFO(t.err << o.err);
+  REQUIRE(t.status == 0);
+  REQUIRE(o.status == 0);
+  CHECK(o.out == t.out);
+  auto note = [&](const std::string& port, const char* hop) {
+    return occurrences(
+        o.out,
+        "Port: " + port + "\n        [Expert Info (Chat/Sequence): Possible traceroute: " + hop + "]\n");
+  };
+  CHECK(note("33435", "hop #1, attempt #1") == 1);
+  CHECK(note("33437", "hop #1, attempt #3") == 1);
+  CHECK(note("33438", "hop #2, attempt #1") == 1);
+  CHECK(note("33464", "hop #10, attempt #3") == 1);
+  CHECK(note("33436", "hop #1, attempt #2") == 1);
+  CHECK(occurrences(o.out, "Possible traceroute: hop") == 5 * 2);  // the expert line and its message
+}
+
+TEST_CASE("an IPv6 address's 6to4, Teredo, SLAAC, ISATAP and NAT64 parts are tshark's lines") {
+  TempDir dir("ipv6-embedded");
+  // RFC 4380's Teredo example: server 65.54.227.120, port 40000, client 192.0.2.45.
+  const Ip6 sixToFour{0x20, 0x02, 0xc0, 0x00, 0x02, 0x04, 0x00, 0x01, 0, 0, 0, 0, 0, 0, 0, 1},
+      teredo{0x20, 0x01, 0x00, 0x00, 0x41, 0x36, 0xe3, 0x78, 0x80, 0x00, 0x63, 0xbf, 0x3f, 0xff, 0xfd, 0xd2},
+      slaac{0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0x02, 0x11, 0x22, 0xff, 0xfe, 0x33, 0x44, 0x55},
+      isatap{0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0x02, 0x00, 0x5e, 0xfe, 0xc0, 0x00, 0x02, 0x01},
+      nat64{0x00, 0x64, 0xff, 0x9b, 0, 0, 0, 0, 0, 0, 0, 0, 0xc0, 0x00, 0x02, 0x21};
+  const std::vector<std::pair<Ip6, Ip6>> ends = {
+      {sixToFour, teredo}, {slaac, isatap}, {kClient6, nat64}, {teredo, slaac}, {kClient6, kServer6}};
+  std::vector<Frame> frames;
+  for (const auto& [src, dst] : ends)
+    frames.push_back({inEthernet(ipv6(src, dst, 17, {}, udp(src, dst, 40001, 40002, pattern(16, 9))))});
+  const std::string capture = writePcap(dir / "embedded.pcap", 1, frames);
+  std::vector<std::string> ts = {TSHARK_EXECUTABLE, "-n", "-r", capture, "-V"};
+  for (const auto& s : shippedDissectors()) ts.insert(ts.end(), {"-X", "lua_script:" + s});
+  const ProcessResult t = run(ts), o = run({RUDPSCOPE_CLI, "decode", capture, "-V"});
+  INFO(t.err << o.err);
+  REQUIRE(t.status == 0);
+  REQUIRE(o.status == 0);
+  CHECK(o.out == t.out);
+  CHECK(occurrences(o.out, "\n    [Source 6to4 Gateway IPv4: 192.0.2.4]\n    [Source 6to4 SLA ID: 1]\n") ==
+        1);
+  CHECK(occurrences(o.out,
+                    "\n    [Destination Teredo Server IPv4: 65.54.227.120]\n    [Destination Teredo Port: "
+                    "40000]\n    [Destination Teredo Client IPv4: 192.0.2.45]\n") == 1);
+  CHECK(occurrences(o.out, "\n    [Source Teredo Server IPv4: 65.54.227.120]\n") == 1);
+  CHECK(occurrences(o.out, "\n    [Source SLAAC MAC: 00:11:22:33:44:55]\n") == 1);
+  CHECK(occurrences(o.out, "\n    [Destination SLAAC MAC: 00:11:22:33:44:55]\n") == 1);
+  CHECK(occurrences(o.out, "\n    [Destination ISATAP IPv4: 192.0.2.1]\n") == 1);
+  CHECK(occurrences(o.out,
+                    "\n    [Embedded IPv4 Prefix: 0064ff9b0000000000000000]\n    [Destination Embedded "
+                    "IPv4: 192.0.2.33]\n    [Embedded IPv4: 192.0.2.33]\n") == 1);
+  size_t lines = 0;
+  for (const char* kind : {" 6to4 ", " Teredo ", " SLAAC ", " ISATAP ", "Embedded IPv4"})
+    lines += occurrences(o.out, kind);
+  CHECK(lines == 2 + 6 + 2 + 1 + 3);  // frame 4's Teredo source too; none in frame 5
+}

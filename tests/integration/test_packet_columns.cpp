@@ -8,6 +8,7 @@
 #include <map>
 #include <regex>
 
+#include "grudp_flow.h"
 #include "packets/frame_dissector.h"
 #include "packets/frame_time.h"
 #include "process.h"
@@ -262,4 +263,31 @@ TEST_CASE("TCP Info of a capture that starts after the handshake shows the heade
   TcpInfoCount raw;
   checkTcpInfo(cut, dir, raw, false);
   CHECK(raw.compared == 181);
+}
+
+TEST_CASE("a UDP datagram without a checksum over IPv6 has tshark's [ILLEGAL CHECKSUM (0)] in its Info") {
+  using namespace rudp::testgen;
+  using namespace rudp::testgen::flow;
+  TempDir dir("udp-zero-info");
+  const std::vector<Frame> frames = {
+      {inEthernet(
+          ipv4(kClient, kServer, 17, withoutChecksum(udp(kClient, kServer, 50001, 9999, pattern(12, 3)))))},
+      {inEthernet(ipv6(kClient6, kServer6, 17, {},
+                       withoutChecksum(udp(kClient6, kServer6, 50001, 9999, pattern(12, 3)))))},
+      {inEthernet(ipv6(kServer6, kClient6, 17, {}, withoutChecksum(grudpSegment(1, true))))},
+      {inEthernet(ipv6(kClient6, kServer6, 17, {}, udp(kClient6, kServer6, 50001, 9999, pattern(12, 3))))}};
+  const std::string capture = writePcap(dir / "zero.pcap", 1, frames);
+  StoreReader reader(analyse(capture, dir));
+  FrameDissector dissector(capture, shippedOptions(), reader.capture().first_ts_ns);
+  const auto expected = tsharkColumns(capture, "r");
+  const std::vector<PacketRecord> rows = reader.packets({});
+  REQUIRE(rows.size() == frames.size());
+  REQUIRE(expected.size() == frames.size());
+  std::vector<std::string> info;
+  for (const PacketRecord& row : rows) info.push_back(dissector.dissect(row, false).info);
+  const std::string ports = "50001 \xE2\x86\x92 9999 Len=12";
+  CHECK(info[0] == ports);
+  CHECK(info[1] == ports + " [ILLEGAL CHECKSUM (0)]");
+  CHECK(info[3] == ports);
+  for (size_t i = 0; i < rows.size(); ++i) CHECK(info[i] == expected[i][6]);
 }

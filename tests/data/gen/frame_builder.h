@@ -91,6 +91,12 @@ Bytes udp(const std::array<uint8_t, N>& src, const std::array<uint8_t, N>& dst, 
   return b;
 }
 
+// A UDP segment as sent without a checksum (0, "none computed").
+inline Bytes withoutChecksum(Bytes udpSegment) {
+  udpSegment[6] = udpSegment[7] = 0;
+  return udpSegment;
+}
+
 // An ICMP error (destination unreachable 3, time exceeded 11, ...) quoting
 // the start of `quoted`, an IP packet (RFC 792: its header and 8 bytes at
 // least; Linux quotes as much as fits).
