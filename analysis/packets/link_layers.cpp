@@ -22,14 +22,16 @@ void macAddress(LayerTree& tree, const char* name, uint32_t at, const char* fiel
             group ? "IG bit: Group address (multicast/broadcast)" : "IG bit: Individual address (unicast)");
 }
 
+// packet-vlan.c's names by 802.1Q-2005 and later, its default (vlan.version
+// 2011 and up, vlan.priority_drop 8P0D).
 std::string vlanPriority(unsigned pri) {
   static const char* const kNames[] = {"Best Effort (default)",
                                        "Background",
-                                       "Spare",
                                        "Excellent Effort",
-                                       "Controlled Load",
+                                       "Critical Applications",
                                        "Video, < 100ms latency and jitter",
                                        "Voice, < 10ms latency and jitter",
+                                       "Internetwork Control",
                                        "Network Control"};
   return std::string(kNames[pri & 7]) + " (" + std::to_string(pri) + ")";
 }

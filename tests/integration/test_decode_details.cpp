@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <utility>
 
+#include "grudp_flow.h"
 #include "process.h"
 #include "tshark_compare.h"
 
@@ -236,4 +237,41 @@ TEST_CASE("decode -O names an unknown protocol in one line, and -e with -V is re
   r = run({RUDPSCOPE_CLI, "decode", sample});
   CHECK(r.status == 2);
   CHECK_THAT(r.err, Catch::Contains("decode needs -e FIELD (fields) or -V (details)"));
+}
+
+namespace {
+
+// The flow's packets in 802.1Q tags whose priorities run 0 to 7, DEI set on odd ones.
+[[gnu::noinline]] std::string writeVlanPriorities(const std::string& path) {
+  using namespace rudp::testgen;
+  using namespace rudp::testgen::flow;
+  std::vector<Frame> frames;
+  for (int pri = 0; pri < 8; ++pri) {
+    Bytes frame =
+        ethernet({2, 0, 0, 0, 0, 2}, {2, 0, 0, 0, 0, 1}, grudpPacket(pri % kPackets, false), {0x8100});
+    frame[14] = uint8_t(pri << 5 | (pri & 1) << 4);  // the TCI's PCP and DEI, VLAN id 10 kept
+    frames.push_back({frame});
+  }
+  return writePcap(path, 1, frames);
+}
+
+}  // namespace
+
+TEST_CASE("decode -V names an 802.1Q tag's priority and DEI as tshark 4.0 does") {
+  TempDir dir("details-vlan");
+  const std::string capture = writeVlanPriorities(dir / "vlan.pcap");
+  size_t tags = 0;
+  CHECK(compareDetails(capture, shippedDissectors(), "vlan", true, "", {}, {{"802.1Q Virtual LAN", &tags}}) >
+        8);
+  CHECK(tags == 8);
+  const ProcessResult o = run({RUDPSCOPE_CLI, "decode", capture, "-V", "-O", "vlan"});
+  REQUIRE(o.status == 0);
+  for (const char* expected :
+       {"    000. .... .... .... = Priority: Best Effort (default) (0)\n",
+        "    010. .... .... .... = Priority: Excellent Effort (2)\n",
+        "    011. .... .... .... = Priority: Critical Applications (3)\n",
+        "    110. .... .... .... = Priority: Internetwork Control (6)\n",
+        "    111. .... .... .... = Priority: Network Control (7)\n",
+        "    ...1 .... .... .... = DEI: Eligible\n", "802.1Q Virtual LAN, PRI: 5, DEI: 1, ID: 10\n"})
+    CHECK_THAT(o.out, Catch::Contains(expected));
 }
