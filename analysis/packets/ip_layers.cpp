@@ -139,48 +139,55 @@ void addressLine(LayerTree& tree, const std::string& label, uint32_t offset, uin
   tree.item(1, "[" + label + "]", offset, length);
 }
 
-// packet-ipv6.c's lines on what the source (`side` "Source") or destination
-// address at `a` embeds: a 6to4 gateway (RFC 3056) or a Teredo server and
-// client (RFC 4380). Each kind is written for both addresses before the next.
-void tunnelAddressLines(LayerTree& tree, uint32_t src, uint32_t dst) {
-  for (const auto& [a, side] : {std::pair{src, "Source"}, std::pair{dst, "Destination"}})
-    if (tree.number(a, 2) == 0x2002) {
-      addressLine(tree, std::string(side) + " 6to4 Gateway IPv4: " + dottedQuad(tree.at(a + 2)), a + 2, 4);
-      addressLine(tree, std::string(side) + " 6to4 SLA ID: " + std::to_string(tree.number(a + 6, 2)), a + 6,
-                  2);
-    }
-  for (const auto& [a, side] : {std::pair{src, "Source"}, std::pair{dst, "Destination"}})
-    if (tree.number(a, 4) == 0x20010000) {
-      uint8_t client[4];
-      for (int i = 0; i < 4; ++i) client[i] = uint8_t(~tree.at(a + 12)[i]);
-      addressLine(tree, std::string(side) + " Teredo Server IPv4: " + dottedQuad(tree.at(a + 4)), a + 4, 4);
-      addressLine(tree,
-                  std::string(side) + " Teredo Port: " + std::to_string(tree.number(a + 10, 2) ^ 0xffff),
-                  a + 10, 2);
-      addressLine(tree, std::string(side) + " Teredo Client IPv4: " + dottedQuad(client), a + 12, 4);
-    }
+// packet-ipv6.c's lines on what an IPv6 address at `a` embeds, `side` being
+// "Source" or "Destination", one function per kind:
+// a 6to4 gateway (RFC 3056),
+void sixToFourLines(LayerTree& tree, uint32_t a, const std::string& side) {
+  if (tree.number(a, 2) != 0x2002) return;
+  addressLine(tree, side + " 6to4 Gateway IPv4: " + dottedQuad(tree.at(a + 2)), a + 2, 4);
+  addressLine(tree, side + " 6to4 SLA ID: " + std::to_string(tree.number(a + 6, 2)), a + 6, 2);
 }
 
-// The interface identifiers: a MAC address made EUI-64 (SLAAC, RFC 4291),
-// an ISATAP IPv4 address (RFC 5214), and the well-known NAT64 prefix
-// 64:ff9b::/96 with the IPv4 address after it (RFC 6052).
-void interfaceAddressLines(LayerTree& tree, uint32_t src, uint32_t dst) {
-  for (const auto& [a, side] : {std::pair{src, "Source"}, std::pair{dst, "Destination"}})
-    if ((tree.number(a + 8, 1) & 2) && tree.number(a + 11, 2) == 0xfffe) {
-      const uint8_t* id = tree.at(a + 8);
-      const uint8_t mac[6] = {uint8_t(id[0] & ~2u), id[1], id[2], id[5], id[6], id[7]};
-      addressLine(tree, std::string(side) + " SLAAC MAC: " + macText(mac), a + 8, 8);
-    }
-  for (const auto& [a, side] : {std::pair{src, "Source"}, std::pair{dst, "Destination"}})
-    if ((tree.number(a + 8, 4) & 0xfcffffff) == 0x00005efe)
-      addressLine(tree, std::string(side) + " ISATAP IPv4: " + dottedQuad(tree.at(a + 12)), a + 12, 4);
-  for (const auto& [a, side] : {std::pair{src, "Source"}, std::pair{dst, "Destination"}})
-    if (tree.number(a, 4) == 0x0064ff9b && tree.number(a + 4, 4) == 0 && tree.number(a + 8, 4) == 0) {
-      const std::string v4 = dottedQuad(tree.at(a + 12));
-      addressLine(tree, "Embedded IPv4 Prefix: " + hexBytes(tree.at(a), 12), a, 12);
-      addressLine(tree, std::string(side) + " Embedded IPv4: " + v4, a + 12, 4);
-      addressLine(tree, "Embedded IPv4: " + v4, a + 12, 4);
-    }
+// a Teredo server and client, the client's port and address inverted (RFC 4380),
+void teredoLines(LayerTree& tree, uint32_t a, const std::string& side) {
+  if (tree.number(a, 4) != 0x20010000) return;
+  uint8_t client[4];
+  for (int i = 0; i < 4; ++i) client[i] = uint8_t(~tree.at(a + 12)[i]);
+  addressLine(tree, side + " Teredo Server IPv4: " + dottedQuad(tree.at(a + 4)), a + 4, 4);
+  addressLine(tree, side + " Teredo Port: " + std::to_string(tree.number(a + 10, 2) ^ 0xffff), a + 10, 2);
+  addressLine(tree, side + " Teredo Client IPv4: " + dottedQuad(client), a + 12, 4);
+}
+
+// a MAC address made an EUI-64 interface identifier (SLAAC, RFC 4291),
+void slaacLines(LayerTree& tree, uint32_t a, const std::string& side) {
+  if (!(tree.number(a + 8, 1) & 2) || tree.number(a + 11, 2) != 0xfffe) return;
+  const uint8_t* id = tree.at(a + 8);
+  const uint8_t mac[6] = {uint8_t(id[0] & ~2u), id[1], id[2], id[5], id[6], id[7]};
+  addressLine(tree, side + " SLAAC MAC: " + macText(mac), a + 8, 8);
+}
+
+// an ISATAP IPv4 address (RFC 5214),
+void isatapLines(LayerTree& tree, uint32_t a, const std::string& side) {
+  if ((tree.number(a + 8, 4) & 0xfcffffff) != 0x00005efe) return;
+  addressLine(tree, side + " ISATAP IPv4: " + dottedQuad(tree.at(a + 12)), a + 12, 4);
+}
+
+// an IPv4 address after the well-known NAT64 prefix 64:ff9b::/96 (RFC 6052).
+void nat64Lines(LayerTree& tree, uint32_t a, const std::string& side) {
+  if (tree.number(a, 4) != 0x0064ff9b || tree.number(a + 4, 4) != 0 || tree.number(a + 8, 4) != 0) return;
+  const std::string v4 = dottedQuad(tree.at(a + 12));
+  addressLine(tree, "Embedded IPv4 Prefix: " + hexBytes(tree.at(a), 12), a, 12);
+  addressLine(tree, side + " Embedded IPv4: " + v4, a + 12, 4);
+  addressLine(tree, "Embedded IPv4: " + v4, a + 12, 4);
+}
+
+// Each kind for both addresses before the next, in packet-ipv6.c's order.
+void embeddedAddressLines(LayerTree& tree, uint32_t src, uint32_t dst) {
+  using Lines = void (*)(LayerTree&, uint32_t, const std::string&);
+  for (const Lines kind : {sixToFourLines, teredoLines, slaacLines, isatapLines, nat64Lines}) {
+    kind(tree, src, "Source");
+    kind(tree, dst, "Destination");
+  }
 }
 
 }  // namespace
@@ -204,8 +211,7 @@ void addIpv6Layer(LayerTree& tree, uint32_t at, const IpLayerFacts& facts, uint3
   tree.item(1, "Hop Limit: " + std::to_string(tree.number(at + 7, 1)), at + 7, 1);
   tree.item(1, "Source Address: " + src, at + 8, 16, "ipv6.src", src);
   tree.item(1, "Destination Address: " + dst, at + 24, 16, "ipv6.dst", dst);
-  tunnelAddressLines(tree, at + 8, at + 24);
-  interfaceAddressLines(tree, at + 8, at + 24);
+  embeddedAddressLines(tree, at + 8, at + 24);
   for (uint32_t o = at + 40; ipv6Extension(next);) {
     const unsigned type = next;
     next = unsigned(tree.number(o, 1));

@@ -100,6 +100,15 @@ TEST_CASE("the packets page dissects the GRUDP datagram a port unreachable quote
   REQUIRE(udp->parent());
   CHECK(udp->parent()->text(0) == "Internet Control Message Protocol");
   CHECK(udp->text(0) == "User Datagram Protocol, Src Port: 7777, Dst Port: 50000");
+  // The replay of the frames before it gives the quoted datagram its stream:
+  // the flow's, as tshark -V prints it under the quote.
+  REQUIRE(QTest::qWaitFor(
+      [&] { return page.details()->itemOfField(QStringLiteral("udp.stream")) != nullptr; }, 20000));
+  QTreeWidgetItem* stream = page.details()->itemOfField(QStringLiteral("udp.stream"));
+  CHECK(stream->text(0) == "[Stream index: 0]");
+  CHECK(stream->parent()->text(0) == "User Datagram Protocol, Src Port: 7777, Dst Port: 50000");
+  CHECK(stream->parent()->parent()->text(0) == "Internet Control Message Protocol");
+  udp = page.details()->itemOfField(QStringLiteral("udp"));  // the tree was made again with it
   QTreeWidgetItem* seq = page.details()->itemOfField(QStringLiteral("grudp.seq"));
   REQUIRE(seq);
   CHECK(seq->text(0) == "Sequence number: 2");
