@@ -10,9 +10,13 @@ namespace {
 
 constexpr unsigned kVlan = 0x8100, kQinQ = 0x88a8;
 
-void macAddress(LayerTree& tree, const char* name, uint32_t at, const char* field) {
+// `source`: packet-eth.c warns of an Ethernet II source with the group bit set.
+void macAddress(LayerTree& tree, const char* name, uint32_t at, const char* field, bool source = false) {
   const std::string mac = macText(tree.at(at));
   tree.item(1, std::string(name) + ": " + mac, at, 6, field, mac);
+  if (source && (tree.number(at, 1) & 1))
+    tree.expert(2, "Warning", "Protocol",
+                "Source MAC must not be a group address: IEEE 802.3-2002, Section 3.2.3(b)");
   tree.item(2, "Address: " + mac, at, 6, "eth.addr", mac);
   const bool local = tree.number(at, 1) & 2, group = tree.number(at, 1) & 1;
   tree.bits(2, at, 3, 0x020000,
@@ -61,7 +65,7 @@ LinkLayers ethernet(LayerTree& tree, const RawPacket& raw) {
   if (raw.caplen < 14) return {};
   tree.layer("Ethernet II, Src: " + macText(raw.data + 6) + ", Dst: " + macText(raw.data), "eth", 0, 14);
   macAddress(tree, "Destination", 0, "eth.dst");
-  macAddress(tree, "Source", 6, "eth.src");
+  macAddress(tree, "Source", 6, "eth.src", true);
   unsigned type = unsigned(tree.number(12, 2));
   tree.item(1, "Type: " + etherTypeText(type), 12, 2, "eth.type", hexNumber(type, 4));
   tree.protocol("ethertype");

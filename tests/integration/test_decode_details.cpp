@@ -275,3 +275,29 @@ TEST_CASE("decode -V names an 802.1Q tag's priority and DEI as tshark 4.0 does")
         "    ...1 .... .... .... = DEI: Eligible\n", "802.1Q Virtual LAN, PRI: 5, DEI: 1, ID: 10\n"})
     CHECK_THAT(o.out, Catch::Contains(expected));
 }
+
+namespace {
+
+// The flow's first two packets, the second sent from a multicast MAC.
+[[gnu::noinline]] std::string writeGroupSource(const std::string& path) {
+  using namespace rudp::testgen;
+  using namespace rudp::testgen::flow;
+  return writePcap(path, 1,
+                   {{ethernet({2, 0, 0, 0, 0, 2}, {2, 0, 0, 0, 0, 1}, grudpPacket(0, false))},
+                    {ethernet({2, 0, 0, 0, 0, 1}, {1, 0, 0x5e, 0x41, 0x8d, 0xcf}, grudpPacket(1, false))}});
+}
+
+}  // namespace
+
+TEST_CASE("decode -V warns of an Ethernet source MAC with the group bit as tshark does") {
+  TempDir dir("details-eth-group");
+  const std::string capture = writeGroupSource(dir / "group.pcap");
+  size_t warnings = 0;
+  const std::string warning =
+      "        [Expert Info (Warning/Protocol): Source MAC must not be a group address: IEEE 802.3-2002, "
+      "Section 3.2.3(b)]";
+  CHECK(compareDetails(capture, shippedDissectors(), "eth", true, "", {}, {{warning, &warnings}}) > 2);
+  CHECK(warnings == 1);
+  const ProcessResult o = run({RUDPSCOPE_CLI, "decode", capture, "-V", "-O", "eth"});
+  CHECK_THAT(o.out, Catch::Contains("    Source: 01:00:5e:41:8d:cf\n" + warning + "\n"));
+}
