@@ -72,6 +72,21 @@ void transportLayer(LayerTree& tree, const LayerInputs& in, uint32_t at) {
              "tcp", at, pkt.tcp.header_len);
 }
 
+// An IP fragment held for reassembly: tshark shows its bytes as Data.
+void heldFragmentData(LayerTree& tree, const DecodedPacket& pkt, std::optional<uint32_t> ip) {
+  if (!pkt.ip_fragment || !ip) return;
+  std::optional<uint32_t> from;
+  if (pkt.l3 == L3::IPv4 && tree.captured(*ip, 20)) from = *ip + uint32_t(tree.number(*ip, 1) & 15) * 4;
+  if (pkt.l3 == L3::IPv6 && tree.captured(*ip, 40)) from = ipv6HeadersEnd(tree, *ip);
+  const std::optional<uint32_t> end = ipPacketEnd(tree, pkt, ip);
+  if (!from || !end || *end <= *from) return;
+  const uint32_t length = *end - *from;
+  tree.layer(dataLabel(length), "data", *from, length);
+  if (!tree.captured(*from, length)) return;
+  tree.item(1, "Data: " + hexBytes(tree.at(*from), length), *from, length);
+  tree.generated(1, "Length: " + std::to_string(length));
+}
+
 }  // namespace
 
 void addLayerItems(const LayerInputs& in, std::vector<FrameItem>& items) {
@@ -86,20 +101,7 @@ void addLayerItems(const LayerInputs& in, std::vector<FrameItem>& items) {
   addEthernetPadding(tree, raw, link, ipPacketEnd(tree, pkt, link.ip_start));
   transportLayer(tree, in, at);
   addIcmpLayer(tree, pkt, link.ip_start, in.quoted_stream);
-  // An IPv4 fragment held for reassembly: tshark shows its bytes as Data.
-  const std::optional<uint32_t> ip = link.ip_start;
-  if (pkt.ip_fragment && pkt.l3 == L3::IPv4 && ip && tree.captured(*ip, 20)) {
-    const uint32_t headerLen = uint32_t(tree.number(*ip, 1) & 15) * 4,
-                   total = uint32_t(tree.number(*ip + 2, 2));
-    if (total > headerLen) {
-      tree.layer(dataLabel(total - headerLen), "data", *ip + headerLen, total - headerLen);
-      if (tree.captured(*ip + headerLen, total - headerLen)) {
-        tree.item(1, "Data: " + hexBytes(tree.at(*ip + headerLen), total - headerLen), *ip + headerLen,
-                  total - headerLen);
-        tree.generated(1, "Length: " + std::to_string(total - headerLen));
-      }
-    }
-  }
+  heldFragmentData(tree, pkt, link.ip_start);
   if (!pkt.error.empty())
     layers.push_back(FrameItem{"[Malformed: " + pkt.error + "]", 0, FrameItem::kNoBytes, 0, {}, {}});
   for (const std::string& lua : in.lua_layers) tree.protocol(lua);

@@ -81,10 +81,16 @@ void reassembly(LayerTree& tree, const char* family, std::vector<IpFragmentPiece
     list += (list.empty() ? "#" : ", #") + std::to_string(p.frame) + "(" + std::to_string(p.length) + ")";
   tree.generated(1, std::to_string(pieces.size()) + " " + family + " Fragments (" + std::to_string(total) +
                         " bytes): " + list);
-  for (const IpFragmentPiece& p : pieces)
+  // reassemble.c flags a fragment starting before the end of those before it
+  // (a duplicate, a retransmission) as an overlap.
+  uint32_t end = 0;
+  for (const IpFragmentPiece& p : pieces) {
     tree.generated(2, "Frame: " + std::to_string(p.frame) + ", payload: " + std::to_string(p.offset) + "-" +
                           std::to_string(p.offset + p.length - 1) + " (" + std::to_string(p.length) +
-                          " bytes)");
+                          (p.length == 1 ? " byte)" : " bytes)"));
+    if (p.offset < end) tree.generated(3, "Fragment overlap: True");
+    end = std::max(end, p.offset + p.length);
+  }
   tree.generated(2, "Fragment count: " + std::to_string(pieces.size()));
   tree.generated(2, std::string("Reassembled ") + family + " length: " + std::to_string(total));
   if (data) tree.generated(2, std::string("Reassembled ") + family + " data: " + hexBytes(data, total));
@@ -110,6 +116,19 @@ uint32_t ipv6Option(LayerTree& tree, uint32_t o, uint32_t end) {
 
 constexpr unsigned kHopByHop = 0, kRouting = 43, kFragmentHeader = 44, kDestOptions = 60;
 
+// The items of the fragment header at `o` (packet-ipv6.c's spelling: "Next header").
+uint32_t fragmentHeader(LayerTree& tree, uint32_t o) {
+  tree.item(2, "Next header: " + ipProtocolText(unsigned(tree.number(o, 1))), o, 1);
+  tree.item(2, "Reserved octet: " + hexNumber(tree.number(o + 1, 1), 2), o + 1, 1);
+  const uint64_t word = tree.number(o + 2, 2);
+  tree.bits(2, o + 2, 2, 0xfff8,
+            "Offset: " + std::to_string(word >> 3) + " (" + std::to_string((word >> 3) * 8) + " bytes)");
+  tree.bits(2, o + 2, 2, 0x0006, "Reserved bits: " + std::to_string(word >> 1 & 3));
+  tree.bits(2, o + 2, 2, 0x0001, std::string("More Fragments: ") + ((word & 1) ? "Yes" : "No"));
+  tree.item(2, "Identification: " + hexNumber(tree.number(o + 4, 4), 8), o + 4, 4);
+  return 8;
+}
+
 bool ipv6Extension(unsigned next) {
   return next == kHopByHop || next == kRouting || next == kFragmentHeader || next == kDestOptions;
 }
@@ -125,8 +144,8 @@ uint32_t ipv6Extension(LayerTree& tree, unsigned type, uint32_t o) {
   const int k = type == kHopByHop ? 0 : type == kRouting ? 1 : type == kFragmentHeader ? 2 : 3;
   tree.protocol(protos[k]);
   tree.item(1, names[k], o, len);
+  if (type == kFragmentHeader) return fragmentHeader(tree, o);
   tree.item(2, "Next Header: " + ipProtocolText(unsigned(tree.number(o, 1))), o, 1);
-  if (type == kFragmentHeader) return len;
   tree.item(2, "Length: " + std::to_string(tree.number(o + 1, 1)), o + 1, 1);
   tree.generated(2, "Length: " + std::to_string(len) + " bytes");
   if (type == kRouting) return len;
@@ -226,6 +245,16 @@ bool ipv4HeaderInFrame(const LayerTree& tree, const DecodedPacket& pkt, std::opt
   return ipStart && pkt.outer_count == 0 && pkt.l3 == L3::IPv4 && tree.captured(*ipStart, 20) &&
          (tree.number(*ipStart, 1) >> 4) == 4 &&
          tree.captured(*ipStart, uint32_t(tree.number(*ipStart, 1) & 15) * 4);
+}
+
+uint32_t ipv6HeadersEnd(const LayerTree& tree, uint32_t at) {
+  uint32_t o = at + 40;
+  for (unsigned next = unsigned(tree.number(at + 6, 1)); ipv6Extension(next) && tree.captured(o, 2);) {
+    const uint32_t len = next == kFragmentHeader ? 8 : (uint32_t(tree.number(o + 1, 1)) + 1) * 8;
+    next = unsigned(tree.number(o, 1));
+    o += len;
+  }
+  return o;
 }
 
 std::optional<uint32_t> ipPacketEnd(const LayerTree& tree, const DecodedPacket& pkt,

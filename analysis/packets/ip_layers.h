@@ -28,6 +28,9 @@ void addIpv6Layer(LayerTree& tree, uint32_t at, const IpLayerFacts& facts, uint3
 // right after the link header, no tunnel in between, all of it captured.
 bool ipv4HeaderInFrame(const LayerTree& tree, const DecodedPacket& pkt, std::optional<uint32_t> ipStart);
 
+// Where the IPv6 header at `at` and its extension headers end.
+uint32_t ipv6HeadersEnd(const LayerTree& tree, uint32_t at);
+
 // Where the frame's IP packet ends by its header (IPv4's total length, IPv6's
 // payload length), when its header at `ipStart` is read from the frame (no tunnel).
 std::optional<uint32_t> ipPacketEnd(const LayerTree& tree, const DecodedPacket& pkt,

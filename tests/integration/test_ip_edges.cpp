@@ -381,3 +381,37 @@ TEST_CASE("an IPv6 address's 6to4, Teredo, SLAAC, ISATAP and NAT64 parts are tsh
     lines += occurrences(o.out, kind);
   CHECK(lines == 2 + 6 + 2 + 1 + 3);  // frame 4's Teredo source too; none in frame 5
 }
+
+TEST_CASE(
+    "a fragment sent twice is listed twice in the reassembly tree, the copy with tshark's overlap flag") {
+  TempDir dir("ip-frag-overlap");
+  // Packet 0 in IPv4 fragments, its first sent twice; packet 2 in IPv6
+  // fragments, its middle one sent twice.
+  const auto [first, second] = fragments4(0, 17, grudpSegment(0, false), 24);
+  const std::vector<Bytes> six = fragments6(2);
+  REQUIRE(six.size() == 3);
+  const std::string capture =
+      writePcap(dir / "overlap.pcap", 1, framesOf({first, first, second, six[0], six[1], six[1], six[2]}));
+  std::vector<std::string> ts = {TSHARK_EXECUTABLE, "-n", "-r", capture, "-V"};
+  for (const auto& s : shippedDissectors()) ts.insert(ts.end(), {"-X", "lua_script:" + s});
+  const ProcessResult t = run(ts), o = run({RUDPSCOPE_CLI, "decode", capture, "-V"});
+  INFO(t.err << o.err);
+  REQUIRE(t.status == 0);
+  REQUIRE(o.status == 0);
+  CHECK(o.out == t.out);
+  CHECK(occurrences(o.out,
+                    "\n        [Frame: 1, payload: 0-23 (24 bytes)]\n        [Frame: 2, payload: 0-23 (24 "
+                    "bytes)]\n            [Fragment overlap: True]\n") == 1);
+  CHECK(occurrences(o.out, "[Frame: 6, payload: 32-63 (32 bytes)]\n            [Fragment overlap: True]\n") ==
+        1);
+  CHECK(occurrences(o.out, "[Fragment overlap: True]") == 2);
+  CHECK(occurrences(o.out, "\n    [3 IPv4 Fragments (") == 1);
+  CHECK(occurrences(o.out, "\n    [4 IPv6 Fragments (") == 1);
+  // The IPv6 fragment header's items, and each held fragment's bytes as Data.
+  CHECK(occurrences(o.out,
+                    "\n    Fragment Header for IPv6\n        Next header: UDP (17)\n        Reserved "
+                    "octet: 0x00\n        0000 0000 0100 0... = Offset: 8 (64 bytes)\n") == 1);
+  CHECK(occurrences(o.out, "        .... .... .... ...1 = More Fragments: Yes\n") == 3);
+  CHECK(occurrences(o.out, "        Identification: 0x80000002\n") == 4);
+  CHECK(occurrences(o.out, "\nData (32 bytes)\n") == 3);
+}
