@@ -104,4 +104,10 @@ std::vector<std::string> splitTabs(const std::string& line) {
   return fields;
 }
 
+size_t occurrences(const std::string& text, const std::string& what) {
+  size_t n = 0;
+  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
 }  // namespace rudp::test

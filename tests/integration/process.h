@@ -46,5 +46,7 @@ struct TempDir {
 std::vector<std::string> splitLines(const std::string& s);
 // One line's tab-separated fields (tshark -T fields), empty ones kept.
 std::vector<std::string> splitTabs(const std::string& line);
+// How many times `what` occurs in `text` (overlapping occurrences counted).
+size_t occurrences(const std::string& text, const std::string& what);
 
 }  // namespace rudp::test

@@ -41,12 +41,6 @@ std::string sample(const TempDir& dir) {
                    "--delay-ms", "40", "--jitter-ms", "5", "--reorder", "0.01", "--outage", "8:9.5@1"});
 }
 
-size_t count(const std::string& text, const std::string& what) {
-  size_t n = 0;
-  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
-}
-
 }  // namespace
 
 TEST_CASE("report writes the library's page and names the worst problem") {
@@ -70,7 +64,7 @@ TEST_CASE("report writes the library's page and names the worst problem") {
   std::ostringstream page;
   report::writeHtmlReport(reader, page, options);
   CHECK(slurp(html) == page.str());
-  CHECK(count(page.str(), "<svg ") == 3);
+  CHECK(occurrences(page.str(), "<svg ") == 3);
   CHECK_FALSE(fs::exists(html + ".partial"));
 }
 
@@ -125,7 +119,7 @@ TEST_CASE("report reuses a database of the same capture and settings, and only t
   r = run({kCli, "report", other, "--db", db, "-w", html, "-q"});
   REQUIRE(r.status == 0);
   CHECK(StoreReader(db).capture().path == other);
-  CHECK(count(slurp(html), "<tbody id=\"conn-") == 2);
+  CHECK(occurrences(slurp(html), "<tbody id=\"conn-") == 2);
 }
 
 TEST_CASE("report --top sets how many timelines the page draws") {
@@ -133,9 +127,9 @@ TEST_CASE("report --top sets how many timelines the page draws") {
   const std::string cap = sample(dir), html = dir / "s.html";
   REQUIRE(run({kCli, "report", cap, "--db", dir / "s.sqlite", "-w", html, "-q", "--top", "1"}).status == 0);
   const std::string page = slurp(html);
-  CHECK(count(page, "<svg ") == 1);
-  CHECK(count(page, "<figure id=\"timeline-3\"") == 1);
-  CHECK(count(page, "<tbody id=\"conn-") == 3);
+  CHECK(occurrences(page, "<svg ") == 1);
+  CHECK(occurrences(page, "<figure id=\"timeline-3\"") == 1);
+  CHECK(occurrences(page, "<tbody id=\"conn-") == 3);
 }
 
 TEST_CASE("report errors are one line with status 2") {

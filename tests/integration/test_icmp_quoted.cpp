@@ -36,12 +36,6 @@ std::vector<std::string> withDissectors(std::vector<std::string> argv) {
   return argv;
 }
 
-size_t count(const std::string& text, const std::string& what) {
-  size_t n = 0;
-  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
-}
-
 // `decode -V` of the whole capture is tshark's; returns it.
 std::string detailsLikeTshark(const std::string& capture) {
   const ProcessResult t = run(withDissectors({TSHARK_EXECUTABLE, "-n", "-r", capture, "-V"})),
@@ -95,18 +89,18 @@ TEST_CASE("the GRUDP datagrams ICMP errors quote are dissected as tshark dissect
   INFO(capture);
   const std::string details = detailsLikeTshark(capture);
   // The flow's 6 packets and the 6 errors whose quote holds GRUDP bytes.
-  CHECK(count(details, "\nGame Reliable UDP\n") == 12);
-  CHECK(count(details, "[Protocols in frame: eth:ethertype:ip:icmp:ip:udp:grudp]") == 6);
-  CHECK(count(details, "\n    Length: 4\n    [Length of original datagram: 16]\n") == 1);
-  CHECK(count(details, "\n    User Datagram Protocol, Src Port: 7777, Dst Port: 50000\n") == 2);
-  CHECK(count(details, "[Expert Info (Error/Malformed): Datagram shorter than the 32-byte GRUDP header]") ==
-        2);
+  CHECK(occurrences(details, "\nGame Reliable UDP\n") == 12);
+  CHECK(occurrences(details, "[Protocols in frame: eth:ethertype:ip:icmp:ip:udp:grudp]") == 6);
+  CHECK(occurrences(details, "\n    Length: 4\n    [Length of original datagram: 16]\n") == 1);
+  CHECK(occurrences(details, "\n    User Datagram Protocol, Src Port: 7777, Dst Port: 50000\n") == 2);
+  CHECK(occurrences(details,
+                    "[Expert Info (Error/Malformed): Datagram shorter than the 32-byte GRUDP header]") == 2);
   // Depth 1: the flow's 6 UDP layers' and the 9 ICMP layers'.
-  CHECK(count(details, "\n    Checksum: ") == 15);
-  CHECK(count(details, "incorrect, should be ") == 1);
-  CHECK(count(details, "\nData (12 bytes)\n") == 1);
-  CHECK(count(details, "    MTU of next hop: 1400\n") == 1);
-  CHECK(count(details, "    Gateway Address: 192.0.2.1\n") == 1);
+  CHECK(occurrences(details, "\n    Checksum: ") == 15);
+  CHECK(occurrences(details, "incorrect, should be ") == 1);
+  CHECK(occurrences(details, "\nData (12 bytes)\n") == 1);
+  CHECK(occurrences(details, "    MTU of next hop: 1400\n") == 1);
+  CHECK(occurrences(details, "    Gateway Address: 192.0.2.1\n") == 1);
 
   const std::vector<std::pair<std::string, std::string>> filters = {
       {"grudp", "1\n2\n3\n4\n5\n6\n7\n8\n9\n12\n13\n15\n"},
@@ -161,10 +155,10 @@ TEST_CASE("ICMPv6 errors' quoted GRUDP datagrams are dissected as tshark dissect
       dir / "icmp6-quoted.pcap", 1, true, [](int, const Bytes& ip) { return inEthernet(ip); }, errors);
   INFO(capture);
   const std::string details = detailsLikeTshark(capture);
-  CHECK(count(details, "\nGame Reliable UDP\n") == kPackets + 3);
-  CHECK(count(details, "[Protocols in frame: eth:ethertype:ipv6:icmpv6:ipv6:udp:grudp]") == 3);
-  CHECK(count(details, "\n    [Checksum Status: Good]\n") == 4);
-  CHECK(count(details, "    MTU: 1280\n") == 1);
+  CHECK(occurrences(details, "\nGame Reliable UDP\n") == kPackets + 3);
+  CHECK(occurrences(details, "[Protocols in frame: eth:ethertype:ipv6:icmpv6:ipv6:udp:grudp]") == 3);
+  CHECK(occurrences(details, "\n    [Checksum Status: Good]\n") == 4);
+  CHECK(occurrences(details, "    MTU: 1280\n") == 1);
   CHECK(frames(capture, "icmpv6 && grudp", true) == "7\n8\n10\n");
   CHECK(frames(capture, "icmpv6 && grudp", false) == "7\n8\n10\n");
 }
@@ -216,5 +210,5 @@ DissectorTable.get("udp.port"):add(7777, p)
   const ProcessResult ov = run(v), tv = run({TSHARK_EXECUTABLE, "-n", "-r", capture, "-X",
                                              "lua_script:" + script, "-V", "-Y", "icmp"});
   CHECK(ov.out == tv.out);
-  CHECK(count(ov.out, "\nIn error test from 10.0.0.2\n") == 1);
+  CHECK(occurrences(ov.out, "\nIn error test from 10.0.0.2\n") == 1);
 }

@@ -213,10 +213,16 @@ std::vector<std::string> ipv4Layers(const std::string& verbose) {
   return layers;
 }
 
-size_t occurrences(const std::string& text, const std::string& what) {
-  size_t n = 0;
-  for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
-  return n;
+// `decode -V` of `capture`, checked to equal tshark -n -V's with the shipped dissectors.
+std::string verboseAsTshark(const std::string& capture) {
+  std::vector<std::string> ts = {TSHARK_EXECUTABLE, "-n", "-r", capture, "-V"};
+  for (const auto& s : shippedDissectors()) ts.insert(ts.end(), {"-X", "lua_script:" + s});
+  const ProcessResult t = run(ts), o = run({RUDPSCOPE_CLI, "decode", capture, "-V"});
+  INFO(t.err << o.err);
+  REQUIRE(t.status == 0);
+  REQUIRE(o.status == 0);
+  CHECK(o.out == t.out);
+  return o.out;
 }
 
 }  // namespace
@@ -289,22 +295,16 @@ TEST_CASE(
       {inEthernet(ipv6(dst6, src6, 58, {}, icmp6Error(dst6, src6, 1, 4, packet6)))}};
   const std::string capture = writePcap(dir / "zero.pcap", 1, frames);
 
-  std::vector<std::string> ts = {TSHARK_EXECUTABLE, "-n", "-r", capture, "-V"};
-  for (const auto& s : shippedDissectors()) ts.insert(ts.end(), {"-X", "lua_script:" + s});
-  const ProcessResult t = run(ts), o = run({RUDPSCOPE_CLI, "decode", capture, "-V"});
-  INFO(t.err << o.err);
-  REQUIRE(t.status == 0);
-  REQUIRE(o.status == 0);
-  CHECK(o.out == t.out);
+  const std::string out = verboseAsTshark(capture);
   CHECK(occurrences(
-            o.out, "\n    Checksum: 0x0000 [zero-value ignored]\n        [Checksum Status: Not present]\n") ==
+            out, "\n    Checksum: 0x0000 [zero-value ignored]\n        [Checksum Status: Not present]\n") ==
         2);
-  CHECK(occurrences(o.out,
+  CHECK(occurrences(out,
                     "\n    Checksum: 0x0000 [zero-value illegal]\n        [Expert Info (Error/Checksum): "
                     "Illegal checksum value (0)]\n") == 2);
-  CHECK(occurrences(o.out, "\n        [Checksum Status: Illegal]\n") == 2);
+  CHECK(occurrences(out, "\n        [Checksum Status: Illegal]\n") == 2);
   // The quote of frame 5, one level deeper: ignored, as packet-udp.c does in an error packet.
-  CHECK(occurrences(o.out,
+  CHECK(occurrences(out,
                     "\n        Checksum: 0x0000 [zero-value ignored]\n            [Checksum Status: Not "
                     "present]\n") == 1);
 }
@@ -323,24 +323,17 @@ TEST_CASE("UDP to or from a port LBL traceroute probes has tshark's Possible tra
         {inEthernet(ipv4(kClient, kServer, 17, datagram, uint16_t(0x300 + i), 0, {}, uint8_t(1 + i / 3)))});
   }
   const std::string capture = writePcap(dir / "traceroute.pcap", 1, frames);
-  std::vector<std::string> ts = {TSHARK_EXECUTABLE, "-n", "-r", capture, "-V"};
-  for (const auto& s : shippedDissectors()) ts.insert(ts.end(), {"-X", "lua_script:" + s});
-  const ProcessResult t = run(ts), o = run({RUDPSCOPE_CLI, "decode", capture, "-V"});
-  INFO(t.err << o.err);
-  REQUIRE(t.status == 0);
-  REQUIRE(o.status == 0);
-  CHECK(o.out == t.out);
+  const std::string out = verboseAsTshark(capture);
   auto note = [&](const std::string& port, const char* hop) {
     return occurrences(
-        o.out,
-        "Port: " + port + "\n        [Expert Info (Chat/Sequence): Possible traceroute: " + hop + "]\n");
+        out, "Port: " + port + "\n        [Expert Info (Chat/Sequence): Possible traceroute: " + hop + "]\n");
   };
   CHECK(note("33435", "hop #1, attempt #1") == 1);
   CHECK(note("33437", "hop #1, attempt #3") == 1);
   CHECK(note("33438", "hop #2, attempt #1") == 1);
   CHECK(note("33464", "hop #10, attempt #3") == 1);
   CHECK(note("33436", "hop #1, attempt #2") == 1);
-  CHECK(occurrences(o.out, "Possible traceroute: hop") == 5 * 2);  // the expert line and its message
+  CHECK(occurrences(out, "Possible traceroute: hop") == 5 * 2);  // the expert line and its message
 }
 
 TEST_CASE("an IPv6 address's 6to4, Teredo, SLAAC, ISATAP and NAT64 parts are tshark's lines") {
@@ -357,28 +350,21 @@ TEST_CASE("an IPv6 address's 6to4, Teredo, SLAAC, ISATAP and NAT64 parts are tsh
   for (const auto& [src, dst] : ends)
     frames.push_back({inEthernet(ipv6(src, dst, 17, {}, udp(src, dst, 40001, 40002, pattern(16, 9))))});
   const std::string capture = writePcap(dir / "embedded.pcap", 1, frames);
-  std::vector<std::string> ts = {TSHARK_EXECUTABLE, "-n", "-r", capture, "-V"};
-  for (const auto& s : shippedDissectors()) ts.insert(ts.end(), {"-X", "lua_script:" + s});
-  const ProcessResult t = run(ts), o = run({RUDPSCOPE_CLI, "decode", capture, "-V"});
-  INFO(t.err << o.err);
-  REQUIRE(t.status == 0);
-  REQUIRE(o.status == 0);
-  CHECK(o.out == t.out);
-  CHECK(occurrences(o.out, "\n    [Source 6to4 Gateway IPv4: 192.0.2.4]\n    [Source 6to4 SLA ID: 1]\n") ==
-        1);
-  CHECK(occurrences(o.out,
+  const std::string out = verboseAsTshark(capture);
+  CHECK(occurrences(out, "\n    [Source 6to4 Gateway IPv4: 192.0.2.4]\n    [Source 6to4 SLA ID: 1]\n") == 1);
+  CHECK(occurrences(out,
                     "\n    [Destination Teredo Server IPv4: 65.54.227.120]\n    [Destination Teredo Port: "
                     "40000]\n    [Destination Teredo Client IPv4: 192.0.2.45]\n") == 1);
-  CHECK(occurrences(o.out, "\n    [Source Teredo Server IPv4: 65.54.227.120]\n") == 1);
-  CHECK(occurrences(o.out, "\n    [Source SLAAC MAC: 00:11:22:33:44:55]\n") == 1);
-  CHECK(occurrences(o.out, "\n    [Destination SLAAC MAC: 00:11:22:33:44:55]\n") == 1);
-  CHECK(occurrences(o.out, "\n    [Destination ISATAP IPv4: 192.0.2.1]\n") == 1);
-  CHECK(occurrences(o.out,
+  CHECK(occurrences(out, "\n    [Source Teredo Server IPv4: 65.54.227.120]\n") == 1);
+  CHECK(occurrences(out, "\n    [Source SLAAC MAC: 00:11:22:33:44:55]\n") == 1);
+  CHECK(occurrences(out, "\n    [Destination SLAAC MAC: 00:11:22:33:44:55]\n") == 1);
+  CHECK(occurrences(out, "\n    [Destination ISATAP IPv4: 192.0.2.1]\n") == 1);
+  CHECK(occurrences(out,
                     "\n    [Embedded IPv4 Prefix: 0064ff9b0000000000000000]\n    [Destination Embedded "
                     "IPv4: 192.0.2.33]\n    [Embedded IPv4: 192.0.2.33]\n") == 1);
   size_t lines = 0;
   for (const char* kind : {" 6to4 ", " Teredo ", " SLAAC ", " ISATAP ", "Embedded IPv4"})
-    lines += occurrences(o.out, kind);
+    lines += occurrences(out, kind);
   CHECK(lines == 2 + 6 + 2 + 1 + 3);  // frame 4's Teredo source too; none in frame 5
 }
 
@@ -392,26 +378,20 @@ TEST_CASE(
   REQUIRE(six.size() == 3);
   const std::string capture =
       writePcap(dir / "overlap.pcap", 1, framesOf({first, first, second, six[0], six[1], six[1], six[2]}));
-  std::vector<std::string> ts = {TSHARK_EXECUTABLE, "-n", "-r", capture, "-V"};
-  for (const auto& s : shippedDissectors()) ts.insert(ts.end(), {"-X", "lua_script:" + s});
-  const ProcessResult t = run(ts), o = run({RUDPSCOPE_CLI, "decode", capture, "-V"});
-  INFO(t.err << o.err);
-  REQUIRE(t.status == 0);
-  REQUIRE(o.status == 0);
-  CHECK(o.out == t.out);
-  CHECK(occurrences(o.out,
+  const std::string out = verboseAsTshark(capture);
+  CHECK(occurrences(out,
                     "\n        [Frame: 1, payload: 0-23 (24 bytes)]\n        [Frame: 2, payload: 0-23 (24 "
                     "bytes)]\n            [Fragment overlap: True]\n") == 1);
-  CHECK(occurrences(o.out, "[Frame: 6, payload: 32-63 (32 bytes)]\n            [Fragment overlap: True]\n") ==
+  CHECK(occurrences(out, "[Frame: 6, payload: 32-63 (32 bytes)]\n            [Fragment overlap: True]\n") ==
         1);
-  CHECK(occurrences(o.out, "[Fragment overlap: True]") == 2);
-  CHECK(occurrences(o.out, "\n    [3 IPv4 Fragments (") == 1);
-  CHECK(occurrences(o.out, "\n    [4 IPv6 Fragments (") == 1);
+  CHECK(occurrences(out, "[Fragment overlap: True]") == 2);
+  CHECK(occurrences(out, "\n    [3 IPv4 Fragments (") == 1);
+  CHECK(occurrences(out, "\n    [4 IPv6 Fragments (") == 1);
   // The IPv6 fragment header's items, and each held fragment's bytes as Data.
-  CHECK(occurrences(o.out,
+  CHECK(occurrences(out,
                     "\n    Fragment Header for IPv6\n        Next header: UDP (17)\n        Reserved "
                     "octet: 0x00\n        0000 0000 0100 0... = Offset: 8 (64 bytes)\n") == 1);
-  CHECK(occurrences(o.out, "        .... .... .... ...1 = More Fragments: Yes\n") == 3);
-  CHECK(occurrences(o.out, "        Identification: 0x80000002\n") == 4);
-  CHECK(occurrences(o.out, "\nData (32 bytes)\n") == 3);
+  CHECK(occurrences(out, "        .... .... .... ...1 = More Fragments: Yes\n") == 3);
+  CHECK(occurrences(out, "        Identification: 0x80000002\n") == 4);
+  CHECK(occurrences(out, "\nData (32 bytes)\n") == 3);
 }
