@@ -15,8 +15,7 @@ using wire::be16;
 constexpr uint16_t kVxlanPort = 4789;
 constexpr uint16_t kGenevePort = 6081;
 constexpr uint16_t kGtpUserPort = 2152;
-constexpr uint16_t kMplsPort = 6635;  // MPLS in UDP (RFC 7510)
-constexpr uint16_t kEtherMpls = 0x8847;
+constexpr uint16_t kMplsPort = 6635;   // MPLS in UDP (RFC 7510)
 constexpr int kMaxGtpExtensions = 16;  // bound the walk on garbage
 
 Result shifted(Result r, uint32_t by) {
@@ -38,11 +37,10 @@ Result wccpAt(const uint8_t* p, uint32_t len, uint32_t off) {
 
 // GRE's and GENEVE's protocol type: an EtherType, or one of GRE's own.
 Result byProtocolType(uint16_t type, const uint8_t* p, uint32_t len, uint32_t off) {
-  constexpr uint16_t kTransparentEthernet = 0x6558, kPpp = 0x880b, kWccp = 0x883e;
   switch (type) {
     case kTransparentEthernet: return ethernetAt(p, len, off);
-    case kPpp: return shifted(link::fromPpp(p + off, len - off), off);
-    case kWccp: return wccpAt(p, len, off);
+    case kGrePpp: return shifted(link::fromPpp(p + off, len - off), off);
+    case kGreWccp: return wccpAt(p, len, off);
     default: return link::fromEtherType(type, p, len, off);
   }
 }
@@ -91,18 +89,25 @@ Result gtpUser(const uint8_t* p, uint32_t len) {
   return gtpExtensions(p, len, 12, p[11]);
 }
 
-Result byPort(uint16_t port, const uint8_t* p, uint32_t len) {
-  switch (port) {
-    case kVxlanPort: return vxlan(p, len);
-    case kGenevePort: return geneve(p, len);
-    case kGtpUserPort: return gtpUser(p, len);
-    case kMplsPort: return link::fromEtherType(kEtherMpls, p, len, 0);
-    default: return {};
+Result byKind(UdpTunnel kind, const uint8_t* p, uint32_t len) {
+  switch (kind) {
+    case UdpTunnel::Vxlan: return vxlan(p, len);
+    case UdpTunnel::Geneve: return geneve(p, len);
+    case UdpTunnel::GtpUser: return gtpUser(p, len);
+    case UdpTunnel::Mpls: return link::fromEtherType(kEtherMpls, p, len, 0);
+    case UdpTunnel::None: return {};
   }
+  return {};
 }
 
-bool isTunnelPort(uint16_t port) {
-  return port == kVxlanPort || port == kGenevePort || port == kGtpUserPort || port == kMplsPort;
+UdpTunnel byPort(uint16_t port) {
+  switch (port) {
+    case kVxlanPort: return UdpTunnel::Vxlan;
+    case kGenevePort: return UdpTunnel::Geneve;
+    case kGtpUserPort: return UdpTunnel::GtpUser;
+    case kMplsPort: return UdpTunnel::Mpls;
+    default: return UdpTunnel::None;
+  }
 }
 
 // ERSPAN mirrors a frame into GRE. Type I (0x88be without a GRE sequence
@@ -124,27 +129,22 @@ Result erspanIII(const uint8_t* p, uint32_t len, uint32_t off) {
   return ethernetAt(p, len, end);
 }
 
-constexpr uint16_t kGreChecksum = 0x8000, kGreRouting = 0x4000, kGreKey = 0x2000, kGreSequence = 0x1000;
-constexpr uint16_t kGreAck = 0x0080, kGreVersionMask = 0x0007;
+}  // namespace
 
-// Checksum, key and sequence number each add 4 bytes, and so does
-// enhanced GRE's (version 1, PPTP) acknowledgment number.
-uint32_t greHeaderLen(uint16_t flags) {
+uint32_t greHeaderLength(uint16_t flags) {
   uint32_t len = 4;
   for (uint16_t field : {kGreChecksum, kGreKey, kGreSequence}) len += flags & field ? 4 : 0;
   if ((flags & kGreVersionMask) == 1 && (flags & kGreAck)) len += 4;
   return len;
 }
 
-}  // namespace
-
 Result gre(const uint8_t* p, uint32_t len) {
-  constexpr uint16_t kErspan = 0x88be, kErspanIII = 0x22eb;
   if (len < 4) return {Net::None, 0, "GRE header truncated"};
   const uint16_t flags = be16(p), type = be16(p + 2);
   if ((flags & kGreVersionMask) > 1 || (flags & kGreRouting)) return {};  // source routes, unknown versions
-  const uint32_t off = greHeaderLen(flags);
+  const uint32_t off = greHeaderLength(flags);
   if (off > len) return {Net::None, 0, "GRE header truncated"};
+  if (off == len) return {};  // no payload: an enhanced GRE acknowledgment, a keepalive
   if (type == kErspan) return erspan(p, len, off, flags & kGreSequence);
   if (type == kErspanIII) return erspanIII(p, len, off);
   return byProtocolType(type, p, len, off);
@@ -156,10 +156,13 @@ Result ipInIp(uint8_t proto) {
   return {};
 }
 
+UdpTunnel udpTunnel(uint16_t sport, uint16_t dport) {
+  const UdpTunnel low = byPort(std::min(sport, dport));
+  return low != UdpTunnel::None ? low : byPort(std::max(sport, dport));
+}
+
 Result udp(uint16_t sport, uint16_t dport, const uint8_t* p, uint32_t len) {
-  const uint16_t low = std::min(sport, dport), high = std::max(sport, dport);
-  if (isTunnelPort(low)) return byPort(low, p, len);
-  return byPort(high, p, len);
+  return byKind(udpTunnel(sport, dport), p, len);
 }
 
 }  // namespace rudp::tunnel

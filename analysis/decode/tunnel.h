@@ -12,6 +12,24 @@ inline constexpr uint8_t kIpInIp = 4;
 inline constexpr uint8_t kIpv6InIp = 41;
 inline constexpr uint8_t kGre = 47;
 
+// GRE's protocol types beyond EtherTypes (GENEVE's too).
+inline constexpr uint16_t kTransparentEthernet = 0x6558, kGrePpp = 0x880b, kGreWccp = 0x883e;
+inline constexpr uint16_t kEtherMpls = 0x8847;
+inline constexpr uint16_t kErspan = 0x88be, kErspanIII = 0x22eb;
+inline constexpr uint16_t kGreChecksum = 0x8000, kGreRouting = 0x4000, kGreKey = 0x2000,
+                          kGreSequence = 0x1000;
+inline constexpr uint16_t kGreAck = 0x0080, kGreVersionMask = 0x0007;
+
+// A GRE header's length by its flags and version: checksum, key and sequence
+// number each add 4 bytes, and so does enhanced GRE's (version 1, PPTP)
+// acknowledgment number.
+uint32_t greHeaderLength(uint16_t flagsAndVersion);
+
+// The tunnel a UDP datagram carries, chosen by port as tshark chooses: the
+// lower port first, then the higher.
+enum class UdpTunnel : uint8_t { None, Vxlan, Geneve, GtpUser, Mpls };
+UdpTunnel udpTunnel(uint16_t sport, uint16_t dport);
+
 // `p`: the GRE header (IP protocol 47), version 0 or 1 (PPTP); protocol
 // types IPv4, IPv6, Ethernet (0x6558), PPP, MPLS, WCCP and ERSPAN I to III.
 link::Result gre(const uint8_t* p, uint32_t len);
@@ -20,8 +38,7 @@ link::Result gre(const uint8_t* p, uint32_t len);
 // (4: IPv4, 41: IPv6).
 link::Result ipInIp(uint8_t proto);
 
-// `p`: a UDP payload. VXLAN (4789), GENEVE (6081), GTP-U (2152) or MPLS (6635), chosen
-// by port as tshark chooses: the lower port first, then the higher.
+// `p`: a UDP payload. VXLAN (4789), GENEVE (6081), GTP-U (2152) or MPLS (6635), by udpTunnel.
 link::Result udp(uint16_t sport, uint16_t dport, const uint8_t* p, uint32_t len);
 
 }  // namespace rudp::tunnel

@@ -204,6 +204,8 @@ void FrameDissector::Impl::layerItems(const RawPacket& raw, std::optional<uint32
   in.payload = payload;
   in.times = times;
   if (last_udp && last_udp->own >= 0) in.stream = last_udp->header[size_t(last_udp->own)];
+  for (int i = 0; last_udp && i < pkt.outer_count; ++i)
+    if (pkt.outer[i].udp) in.tunnel_streams.push_back(last_udp->header[in.tunnel_streams.size()]);
   if (last_udp && last_udp->count > 0 && pkt.has_icmp_error && pkt.icmp.quoted.udp)
     in.quoted_stream = last_udp->header[last_udp->count - 1u];
   if (pkt.ip_reassembled) {

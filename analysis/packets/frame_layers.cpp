@@ -10,6 +10,7 @@
 #include "packets/layer_tree.h"
 #include "packets/link_layers.h"
 #include "packets/transport_layers.h"
+#include "packets/tunnel_layers.h"
 
 namespace rudp {
 
@@ -33,18 +34,16 @@ void addCommentsLayer(LayerTree& tree, const std::vector<std::string>& comments)
 
 void ipLayers(LayerTree& tree, const LayerInputs& in, std::optional<uint32_t> ipStart, uint32_t transportAt) {
   const DecodedPacket& pkt = *in.pkt;
-  if (ipv4HeaderInFrame(tree, pkt, ipStart)) return addIpv4Layer(tree, *ipStart, in.ip);
-  if (pkt.l3 == L3::IPv6 && ipStart && pkt.outer_count == 0 && tree.captured(*ipStart, 40)) {
+  if (ipv4HeaderInFrame(tree, pkt.l3, ipStart)) return addIpv4Layer(tree, *ipStart, in.ip);
+  const bool known = ipStart && transportAt != FrameItem::kNoBytes && transportAt > *ipStart;
+  if (pkt.l3 == L3::IPv6 && ipStart && tree.captured(*ipStart, 40) && tree.number(*ipStart, 1) >> 4 == 6) {
     IpLayerFacts facts = in.ip;
     facts.src = pkt.src.toString();
     facts.dst = pkt.dst.toString();
-    const bool known = transportAt != FrameItem::kNoBytes && transportAt > *ipStart;
     return addIpv6Layer(tree, *ipStart, facts, known ? transportAt - *ipStart : 40);
   }
   if (pkt.l3 != L3::IPv4 && pkt.l3 != L3::IPv6) return;
-  // Behind a tunnel, or cut short: the summary line.
-  const bool known =
-      ipStart && pkt.outer_count == 0 && transportAt != FrameItem::kNoBytes && transportAt > *ipStart;
+  // Cut short, or behind a tunnel the tree could not follow: the summary line.
   tree.layer(
       (pkt.l3 == L3::IPv4 ? "Internet Protocol Version 4, Src: " : "Internet Protocol Version 6, Src: ") +
           pkt.src.toString() + ", Dst: " + pkt.dst.toString(),
@@ -52,19 +51,21 @@ void ipLayers(LayerTree& tree, const LayerInputs& in, std::optional<uint32_t> ip
       known ? transportAt - *ipStart : 0);
 }
 
-void transportLayer(LayerTree& tree, const LayerInputs& in, uint32_t at) {
+// `ipInFrame`: the packet's own IP header was read from the frame (its
+// tunnels' layers too), so its transport header is expanded.
+void transportLayer(LayerTree& tree, const LayerInputs& in, uint32_t at, bool ipInFrame) {
   const DecodedPacket& pkt = *in.pkt;
   if (pkt.l4 == L4::UDP) {
     const uint8_t* header = at != FrameItem::kNoBytes ? tree.at(at) : pkt.payload ? pkt.payload - 8 : nullptr;
-    if (header && pkt.outer_count == 0)
+    if (header && ipInFrame)
       return addUdpLayer(tree, pkt.ip_reassembled ? FrameItem::kNoBytes : at, header, pkt, in.stream);
     tree.layer("User Datagram Protocol, Src Port: " + std::to_string(pkt.sport) +
                    ", Dst Port: " + std::to_string(pkt.dport),
                "udp", at, 8);
   }
   if (pkt.l4 != L4::TCP) return;
-  // The whole header in the frame, no tunnel before it: expanded.
-  if (at != FrameItem::kNoBytes && pkt.outer_count == 0 && pkt.tcp.extent == TcpHeader::Extent::Whole &&
+  // The whole header in the frame: expanded.
+  if (at != FrameItem::kNoBytes && ipInFrame && pkt.tcp.extent == TcpHeader::Extent::Whole &&
       tree.captured(at, pkt.tcp.header_len))
     return addTcpLayer(tree, at, tree.at(at), pkt, in.tcp);
   tree.layer("Transmission Control Protocol, Src Port: " + std::to_string(pkt.sport) +
@@ -78,7 +79,7 @@ void heldFragmentData(LayerTree& tree, const DecodedPacket& pkt, std::optional<u
   std::optional<uint32_t> from;
   if (pkt.l3 == L3::IPv4 && tree.captured(*ip, 20)) from = *ip + uint32_t(tree.number(*ip, 1) & 15) * 4;
   if (pkt.l3 == L3::IPv6 && tree.captured(*ip, 40)) from = ipv6HeadersEnd(tree, *ip);
-  const std::optional<uint32_t> end = ipPacketEnd(tree, pkt, ip);
+  const std::optional<uint32_t> end = ipPacketEnd(tree, pkt.l3, ip);
   if (!from || !end || *end <= *from) return;
   const uint32_t length = *end - *from;
   tree.layer(dataLabel(length), "data", *from, length);
@@ -95,13 +96,17 @@ void addLayerItems(const LayerInputs& in, std::vector<FrameItem>& items) {
   std::vector<FrameItem> layers;
   LayerTree tree(layers, raw.data, raw.caplen);
   const LinkLayers link = addLinkLayers(tree, raw, in.dlt);
+  const L3 outermost = pkt.outer_count > 0 ? pkt.outer[0].l3 : pkt.l3;
+  const std::optional<uint32_t> ipStart = pkt.outer_count == 0 || !link.ip_start
+                                              ? link.ip_start
+                                              : addTunnelLayers(tree, pkt, *link.ip_start, in.tunnel_streams);
   const uint32_t header = transportHeaderLength(pkt);
   const uint32_t at = in.payload && *in.payload >= header ? *in.payload - header : FrameItem::kNoBytes;
-  ipLayers(tree, in, link.ip_start, at);
-  addEthernetPadding(tree, raw, link, ipPacketEnd(tree, pkt, link.ip_start));
-  transportLayer(tree, in, at);
-  addIcmpLayer(tree, pkt, link.ip_start, in.quoted_stream);
-  heldFragmentData(tree, pkt, link.ip_start);
+  ipLayers(tree, in, ipStart, at);
+  addEthernetPadding(tree, raw.caplen, link, ipPacketEnd(tree, outermost, link.ip_start));
+  transportLayer(tree, in, at, ipStart.has_value());
+  addIcmpLayer(tree, pkt, ipStart, in.quoted_stream);
+  heldFragmentData(tree, pkt, ipStart);
   if (!pkt.error.empty())
     layers.push_back(FrameItem{"[Malformed: " + pkt.error + "]", 0, FrameItem::kNoBytes, 0, {}, {}});
   for (const std::string& lua : in.lua_layers) tree.protocol(lua);

@@ -1,5 +1,5 @@
 // The built-in layers of a frame's details tree, as tshark -V prints them:
-// Frame, the link layers, IP, UDP and TCP,
+// Frame, the link layers, the tunnels' layers, IP, UDP and TCP,
 // then the Data layer of a payload no Lua protocol takes. The Lua protocols'
 // items go between the two (FrameDissector adds them).
 #pragma once
@@ -19,9 +19,10 @@ namespace rudp {
 
 // The built-in layers whose items the tree has, by tshark's names (what
 // `decode -V -O` can expand).
-inline constexpr std::array<std::string_view, 13> kBuiltinLayers = {
-    "frame", "eth",  "vlan", "ieee8021ad", "sll",  "null",       "raw",
-    "ip",    "ipv6", "udp",  "tcp",        "data", "pkt_comment"};
+inline constexpr std::array<std::string_view, 22> kBuiltinLayers = {
+    "frame", "eth",    "vlan", "ieee8021ad", "sll",  "null",       "raw", "pppoes",
+    "chdlc", "ip",     "ipv6", "udp",        "tcp",  "gre",        "ppp", "erspan",
+    "vxlan", "geneve", "gtp",  "mpls",       "data", "pkt_comment"};
 
 struct LayerInputs {
   const RawPacket* raw = nullptr;
@@ -31,6 +32,7 @@ struct LayerInputs {
   FrameTimes times;
   std::optional<StreamPosition> stream;         // known when the frames before were read
   std::optional<StreamPosition> quoted_stream;  // an ICMP error's quoted datagram's, likewise
+  std::vector<StreamPosition> tunnel_streams;   // its tunnels' UDP headers', outermost first, likewise
   IpLayerFacts ip;                              // reassembly
   TcpLayerFacts tcp;
   std::vector<std::string> lua_layers;  // as frame.protocols names them

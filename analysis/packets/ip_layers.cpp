@@ -241,9 +241,8 @@ void addIpv6Layer(LayerTree& tree, uint32_t at, const IpLayerFacts& facts, uint3
   if (facts.reassembled) reassembly(tree, "IPv6", facts.pieces, facts.datagram, facts.datagram_length);
 }
 
-bool ipv4HeaderInFrame(const LayerTree& tree, const DecodedPacket& pkt, std::optional<uint32_t> ipStart) {
-  return ipStart && pkt.outer_count == 0 && pkt.l3 == L3::IPv4 && tree.captured(*ipStart, 20) &&
-         (tree.number(*ipStart, 1) >> 4) == 4 &&
+bool ipv4HeaderInFrame(const LayerTree& tree, L3 l3, std::optional<uint32_t> ipStart) {
+  return ipStart && l3 == L3::IPv4 && tree.captured(*ipStart, 20) && (tree.number(*ipStart, 1) >> 4) == 4 &&
          tree.captured(*ipStart, uint32_t(tree.number(*ipStart, 1) & 15) * 4);
 }
 
@@ -257,12 +256,11 @@ uint32_t ipv6HeadersEnd(const LayerTree& tree, uint32_t at) {
   return o;
 }
 
-std::optional<uint32_t> ipPacketEnd(const LayerTree& tree, const DecodedPacket& pkt,
-                                    std::optional<uint32_t> ipStart) {
-  if (!ipStart || pkt.outer_count != 0 || !tree.captured(*ipStart, 4)) return std::nullopt;
-  if (pkt.l3 == L3::IPv4 && (tree.number(*ipStart, 1) >> 4) == 4)
+std::optional<uint32_t> ipPacketEnd(const LayerTree& tree, L3 l3, std::optional<uint32_t> ipStart) {
+  if (!ipStart || !tree.captured(*ipStart, 4)) return std::nullopt;
+  if (l3 == L3::IPv4 && (tree.number(*ipStart, 1) >> 4) == 4)
     return *ipStart + uint32_t(tree.number(*ipStart + 2, 2));
-  if (pkt.l3 == L3::IPv6 && tree.captured(*ipStart, 6))
+  if (l3 == L3::IPv6 && tree.captured(*ipStart, 6))
     return *ipStart + 40 + uint32_t(tree.number(*ipStart + 4, 2));
   return std::nullopt;
 }

@@ -24,17 +24,15 @@ void addIpv4Layer(LayerTree& tree, uint32_t at, const IpLayerFacts& facts);
 // The IPv6 header at `at` and its extension headers, `length` bytes in all.
 void addIpv6Layer(LayerTree& tree, uint32_t at, const IpLayerFacts& facts, uint32_t length);
 
-// Whether the frame's IPv4 header at `ipStart` can be read from the frame:
-// right after the link header, no tunnel in between, all of it captured.
-bool ipv4HeaderInFrame(const LayerTree& tree, const DecodedPacket& pkt, std::optional<uint32_t> ipStart);
+// Whether an IPv4 header (`l3`) at `ipStart` can be read from the frame: all of it captured.
+bool ipv4HeaderInFrame(const LayerTree& tree, L3 l3, std::optional<uint32_t> ipStart);
 
 // Where the IPv6 header at `at` and its extension headers end.
 uint32_t ipv6HeadersEnd(const LayerTree& tree, uint32_t at);
 
-// Where the frame's IP packet ends by its header (IPv4's total length, IPv6's
-// payload length), when its header at `ipStart` is read from the frame (no tunnel).
-std::optional<uint32_t> ipPacketEnd(const LayerTree& tree, const DecodedPacket& pkt,
-                                    std::optional<uint32_t> ipStart);
+// Where an IP packet (`l3`) ends by its header (IPv4's total length, IPv6's
+// payload length), when its header at `ipStart` is read from the frame.
+std::optional<uint32_t> ipPacketEnd(const LayerTree& tree, L3 l3, std::optional<uint32_t> ipStart);
 
 // "UDP (17)": an IP protocol number as Wireshark names it.
 std::string ipProtocolText(unsigned proto);

@@ -24,6 +24,10 @@ bool filterKnows(std::string_view field) {
 
 void LayerTree::layer(std::string label, std::string_view proto, uint32_t offset, uint32_t length) {
   protocol(proto);
+  moreOfLayer(std::move(label), proto, offset, length);
+}
+
+void LayerTree::moreOfLayer(std::string label, std::string_view proto, uint32_t offset, uint32_t length) {
   items_.push_back(FrameItem{std::move(label), base_, offset, length, std::string(proto), {}});
 }
 
@@ -55,6 +59,24 @@ void LayerTree::expert(uint16_t depth, const char* severity, const char* group, 
 void LayerTree::bits(uint16_t depth, uint32_t offset, uint32_t bytes, uint64_t mask, const std::string& label,
                      std::string_view field) {
   item(depth, bitPattern(number(offset, bytes), mask, int(bytes) * 8) + label, offset, bytes, field);
+}
+
+void LayerTree::checksum(uint16_t depth, uint32_t offset, uint16_t carried, uint16_t computed,
+                         std::string_view field, BadChecksum bad) {
+  const std::string text = "Checksum: " + hexNumber(carried, 4);
+  if (computed == 0) {
+    item(depth, text + " [correct]", offset, 2, field, hexNumber(carried, 4));
+    generated(depth, "Checksum Status: Good");
+    return;
+  }
+  // in_cksum_shouldbe: the value the checksum should have had.
+  uint32_t should = uint32_t(carried) + computed;
+  while (should >> 16) should = (should & 0xffff) + (should >> 16);
+  item(depth, text + " incorrect, should be " + hexNumber(should, 4), offset, 2, field,
+       hexNumber(carried, 4));
+  expert(uint16_t(depth + 1), "Warning", bad.group,
+         std::string(bad.message) + " [should be " + hexNumber(should, 4) + "]");
+  generated(depth, "Checksum Status: Bad");
 }
 
 uint64_t LayerTree::number(uint32_t offset, uint32_t bytes) const {

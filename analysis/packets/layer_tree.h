@@ -24,6 +24,9 @@ class LayerTree {
 
   // Also names `proto` in the frame's protocols (frame.protocols).
   void layer(std::string label, std::string_view proto, uint32_t offset, uint32_t length);
+  // One more layer of the protocol named last, which frame.protocols names
+  // once (tshark called its dissector once: MPLS's label stack).
+  void moreOfLayer(std::string label, std::string_view proto, uint32_t offset, uint32_t length);
   // A protocol with no layer of its own in the tree ("ethertype").
   void protocol(std::string_view proto);
   // "eth:ethertype:ip:udp:grudp": the protocols named so far, in order.
@@ -38,6 +41,17 @@ class LayerTree {
   // An expert item under the line before, as tshark prints it:
   // "[Expert Info (Note/Sequence): message]" and its three lines.
   void expert(uint16_t depth, const char* severity, const char* group, const std::string& message);
+  // A verified 16-bit checksum at `offset`, as proto_tree_add_checksum
+  // prints it: "Checksum: 0x1234 [correct]" and its status, or "incorrect,
+  // should be ..." with its expert item (`bad`: the dissector's expert, its
+  // group and text). `computed`: in_cksum over what it covers, checksum
+  // included (0 when right).
+  struct BadChecksum {
+    const char* group;
+    const char* message;
+  };
+  void checksum(uint16_t depth, uint32_t offset, uint16_t carried, uint16_t computed, std::string_view field,
+                BadChecksum bad);
   // A bitmask line over the `bytes`-wide big-endian number at `offset`:
   // "0100 .... = " + label.
   void bits(uint16_t depth, uint32_t offset, uint32_t bytes, uint64_t mask, const std::string& label,

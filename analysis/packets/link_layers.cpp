@@ -8,7 +8,10 @@ namespace rudp {
 
 namespace {
 
-constexpr unsigned kVlan = 0x8100, kQinQ = 0x88a8;
+constexpr unsigned kVlan = 0x8100, kQinQ = 0x88a8, kMpls = 0x8847, kPppoeSession = 0x8864;
+constexpr unsigned kPppIpv4 = 0x0021, kPppIpv6 = 0x0057, kPppMpls = 0x0281, kPppMplsMulti = 0x0283;
+
+std::optional<uint32_t> pppoeSession(LayerTree& tree, uint32_t at);
 
 // `source`: packet-eth.c warns of an Ethernet II source with the group bit set.
 void macAddress(LayerTree& tree, const char* name, uint32_t at, const char* field, bool source = false) {
@@ -61,24 +64,142 @@ void vlanTag(LayerTree& tree, unsigned type, uint32_t at) {
   tree.protocol("ethertype");
 }
 
-LinkLayers ethernet(LayerTree& tree, const RawPacket& raw) {
-  if (raw.caplen < 14) return {};
-  tree.layer("Ethernet II, Src: " + macText(raw.data + 6) + ", Dst: " + macText(raw.data), "eth", 0, 14);
-  macAddress(tree, "Destination", 0, "eth.dst");
-  macAddress(tree, "Source", 6, "eth.src", true);
-  unsigned type = unsigned(tree.number(12, 2));
-  tree.item(1, "Type: " + etherTypeText(type), 12, 2, "eth.type", hexNumber(type, 4));
+}  // namespace
+
+LinkLayers addEthernetLayer(LayerTree& tree, uint32_t at) {
+  if (!tree.captured(at, 14)) return {};
+  tree.layer("Ethernet II, Src: " + macText(tree.at(at + 6)) + ", Dst: " + macText(tree.at(at)), "eth", at,
+             14);
+  macAddress(tree, "Destination", at, "eth.dst");
+  macAddress(tree, "Source", at + 6, "eth.src", true);
+  unsigned type = unsigned(tree.number(at + 12, 2));
+  tree.item(1, "Type: " + etherTypeText(type), at + 12, 2, "eth.type", hexNumber(type, 4));
   tree.protocol("ethertype");
-  uint32_t at = 14;
+  at += 14;
   std::vector<std::pair<unsigned, uint32_t>> tags;
-  while ((type == kVlan || type == kQinQ) && at + 4 <= raw.caplen) {
+  while ((type == kVlan || type == kQinQ) && tree.captured(at, 4)) {
     tags.emplace_back(type, at);
     type = unsigned(tree.number(at + 2, 2));
     at += 4;
   }
   const size_t padding = tree.size();
   for (const auto& [tagType, tagAt] : tags) vlanTag(tree, tagType, tagAt);
-  return {at, tags.empty() ? std::optional<size_t>(padding) : std::optional<size_t>(tree.size())};
+  const std::optional<size_t> paddingLine = tags.empty() ? padding : tree.size();
+  if (type == kMpls) return {addMplsLayers(tree, at), paddingLine};
+  if (type == kPppoeSession) return {pppoeSession(tree, at), paddingLine};
+  return {at, paddingLine};
+}
+
+std::optional<uint32_t> addPppLayer(LayerTree& tree, uint32_t at) {
+  const bool framed = tree.number(at, 2) == 0xff03;
+  const uint32_t protocolAt = framed ? at + 2 : at;
+  if (!tree.captured(protocolAt, 2)) return std::nullopt;
+  const unsigned protocol = unsigned(tree.number(protocolAt, 2));
+  const char* name = protocol == kPppIpv4        ? "Internet Protocol version 4"
+                     : protocol == kPppIpv6      ? "Internet Protocol version 6"
+                     : protocol == kPppMpls      ? "MPLS Unicast"
+                     : protocol == kPppMplsMulti ? "MPLS Multicast"
+                                                 : nullptr;
+  if (!name) return std::nullopt;  // LCP, IPCP, ...: no IP packet
+  tree.layer("Point-to-Point Protocol", "ppp", at, protocolAt + 2 - at);
+  if (framed) {
+    tree.item(1, "Address: 0xff", at, 1);
+    tree.item(1, "Control: 0x03", at + 1, 1);
+  }
+  tree.item(1, "Protocol: " + std::string(name) + " (" + hexNumber(protocol, 4) + ")", protocolAt, 2);
+  if (protocol == kPppMpls || protocol == kPppMplsMulti) return addMplsLayers(tree, protocolAt + 2);
+  return protocolAt + 2;
+}
+
+std::optional<uint32_t> addMplsLayers(LayerTree& tree, uint32_t at) {
+  static const char* const kSpecial[] = {"IPv4 Explicit-Null",
+                                         "Router Alert",
+                                         "IPv6 Explicit-Null",
+                                         "Implicit-Null",
+                                         nullptr,
+                                         nullptr,
+                                         nullptr,
+                                         "OAM Alert",
+                                         nullptr,
+                                         nullptr,
+                                         nullptr,
+                                         nullptr,
+                                         nullptr,
+                                         "Generic Associated Channel Label (GAL)",
+                                         nullptr,
+                                         "Entropy Label Indicator (ELI)"};
+  for (bool bottom = false, first = true; !bottom; at += 4, first = false) {
+    if (!tree.captured(at, 4)) return std::nullopt;
+    const uint32_t shim = uint32_t(tree.number(at, 4)), label = shim >> 12, exp = shim >> 9 & 7,
+                   ttl = shim & 0xff;
+    bottom = shim & 0x100;
+    const std::string special =
+        label < 16 ? std::string(" (") + (kSpecial[label] ? kSpecial[label] : "Reserved - Unknown") + ")"
+                   : "";
+    std::string summary = "MultiProtocol Label Switching Header, Label: " + std::to_string(label) + special +
+                          ", Exp: " + std::to_string(exp) + ", S: " + std::to_string(bottom) +
+                          ", TTL: " + std::to_string(ttl);
+    if (first)
+      tree.layer(std::move(summary), "mpls", at, 4);
+    else
+      tree.moreOfLayer(std::move(summary), "mpls", at, 4);
+    // BASE_DEC_HEX: "16000 (0x03e80)"; a reserved label by its name: "Implicit-Null (3)".
+    const std::string value =
+        label < 16 ? (kSpecial[label] ? kSpecial[label] : "Unknown") + (" (" + std::to_string(label) + ")")
+                   : std::to_string(label) + " (" + hexNumber(label, 5) + ")";
+    tree.bits(1, at, 4, 0xfffff000, "MPLS Label: " + value, "mpls.label");
+    tree.bits(1, at, 4, 0x00000e00, "MPLS Experimental Bits: " + std::to_string(exp));
+    tree.bits(1, at, 4, 0x00000100, "MPLS Bottom Of Label Stack: " + std::to_string(bottom));
+    tree.bits(1, at, 4, 0x000000ff, "MPLS TTL: " + std::to_string(ttl));
+  }
+  // packet-mpls.c's first-nibble rule: 4 IPv4, 6 IPv6.
+  const unsigned nibble = unsigned(tree.number(at, 1) >> 4);
+  if (!tree.captured(at, 1) || (nibble != 4 && nibble != 6)) return std::nullopt;
+  return at;
+}
+
+namespace {
+
+// packet-pppoe.c's session header, then PPP without address and control.
+std::optional<uint32_t> pppoeSession(LayerTree& tree, uint32_t at) {
+  if (!tree.captured(at, 6)) return std::nullopt;
+  const unsigned code = unsigned(tree.number(at + 1, 1));
+  if (code != 0) return std::nullopt;  // discovery packets carry no IP packet
+  tree.layer("PPP-over-Ethernet Session", "pppoes", at, 6);
+  tree.bits(1, at, 1, 0xf0, "Version: " + std::to_string(tree.number(at, 1) >> 4));
+  tree.bits(1, at, 1, 0x0f, "Type: " + std::to_string(tree.number(at, 1) & 15));
+  tree.item(1, "Code: Session Data (0x00)", at + 1, 1);
+  tree.item(1, "Session ID: " + hexNumber(tree.number(at + 2, 2), 4), at + 2, 2);
+  tree.item(1, "Payload Length: " + std::to_string(tree.number(at + 4, 2)), at + 4, 2);
+  return addPppLayer(tree, at + 6);
+}
+
+// packet-chdlc.c: Cisco HDLC's address, control and EtherType.
+std::optional<uint32_t> ciscoHdlc(LayerTree& tree, uint32_t at) {
+  if (!tree.captured(at, 4)) return std::nullopt;
+  const unsigned address = unsigned(tree.number(at, 1)), type = unsigned(tree.number(at + 2, 2));
+  const char* name = type == 0x0800   ? "IP"
+                     : type == 0x86dd ? "IPv6"
+                     : type == kMpls  ? "MPLS unicast"
+                                      : nullptr;
+  if (!name || (address != 0x0f && address != 0x8f)) return std::nullopt;
+  tree.layer("Cisco HDLC", "chdlc", at, 4);
+  tree.item(1,
+            std::string("Address: ") + (address == 0x0f ? "Unicast" : "Multicast") + " (" +
+                hexNumber(address, 2) + ")",
+            at, 1);
+  tree.item(1, "Control: " + hexNumber(tree.number(at + 1, 1), 2), at + 1, 1);
+  tree.item(1, "Protocol: " + std::string(name) + " (" + hexNumber(type, 4) + ")", at + 2, 2);
+  if (type == kMpls) return addMplsLayers(tree, at + 4);
+  return at + 4;
+}
+
+// DLT_PPP: PPP, or Cisco HDLC framing (which tshark's PPP dissector hands on, naming itself).
+std::optional<uint32_t> pppOrCiscoHdlc(LayerTree& tree) {
+  const unsigned address = unsigned(tree.number(0, 1));
+  if (address != 0x0f && address != 0x8f) return addPppLayer(tree, 0);
+  tree.protocol("ppp");
+  return ciscoHdlc(tree, 0);
 }
 
 std::string sllPacketType(unsigned type) {
@@ -151,7 +272,8 @@ std::string etherTypeText(unsigned type) {
     case 0x0806: name = "ARP"; break;
     case kVlan: name = "802.1Q Virtual LAN"; break;
     case kQinQ: name = "802.1ad Provider Bridge (Q-in-Q)"; break;
-    case 0x8847: name = "MPLS label switched packet"; break;
+    case kMpls: name = "MPLS label switched packet"; break;
+    case 0x6558: name = "Transparent Ethernet bridging"; break;
     case 0x8864: name = "PPPoE Session"; break;
     default: name = "Unknown"; break;
   }
@@ -160,24 +282,28 @@ std::string etherTypeText(unsigned type) {
 
 LinkLayers addLinkLayers(LayerTree& tree, const RawPacket& raw, int dlt) {
   switch (dlt) {
-    case 1: return ethernet(tree, raw);
+    case 1: return addEthernetLayer(tree, 0);
     case 0: return {nullLoopback(tree, raw, false), {}};
     case 108: return {nullLoopback(tree, raw, true), {}};
     case 12:
     case 14:
     case 101: tree.layer("Raw packet data", "raw", FrameItem::kNoBytes, 0); return {0, {}};
+    case 9: return {pppOrCiscoHdlc(tree), {}};
+    case 50: return {addPppLayer(tree, 0), {}};
+    case 51: return {pppoeSession(tree, 0), {}};
+    case 104: return {ciscoHdlc(tree, 0), {}};
     case 113: return {linuxCooked(tree, raw, false), {}};
     case 276: return {linuxCooked(tree, raw, true), {}};
     default: return {};
   }
 }
 
-void addEthernetPadding(LayerTree& tree, const RawPacket& raw, const LinkLayers& link,
+void addEthernetPadding(LayerTree& tree, uint32_t frameEnd, const LinkLayers& link,
                         std::optional<uint32_t> ipEnd) {
-  if (!link.padding_line || !ipEnd || *ipEnd >= raw.caplen) return;
-  const uint32_t n = raw.caplen - *ipEnd;
+  if (!link.padding_line || !ipEnd || *ipEnd >= frameEnd || !tree.captured(*ipEnd, frameEnd - *ipEnd)) return;
+  const uint32_t n = frameEnd - *ipEnd;
   tree.insert(*link.padding_line,
-              FrameItem{"Padding: " + hexBytes(raw.data + *ipEnd, n), 1, *ipEnd, n, {}, {}});
+              FrameItem{"Padding: " + hexBytes(tree.at(*ipEnd), n), 1, *ipEnd, n, {}, {}});
 }
 
 }  // namespace rudp

@@ -3,6 +3,7 @@
 #pragma once
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -35,6 +36,23 @@ inline std::vector<std::string> decodeLines(const std::string& capture,
   INFO(r.err);
   CHECK(r.status == 0);
   return splitLines(r.out);
+}
+
+// `decode -V` of `capture`, checked to equal tshark -n -V's with the shipped dissectors.
+inline std::string verboseAsTshark(const std::string& capture) {
+  std::vector<std::string> ts = {TSHARK_EXECUTABLE, "-n", "-r", capture, "-V"};
+  for (const auto& s : shippedDissectors()) ts.insert(ts.end(), {"-X", "lua_script:" + s});
+  const ProcessResult t = run(ts), o = run({RUDPSCOPE_CLI, "decode", capture, "-V"});
+  INFO(capture << "\n" << t.err << o.err);
+  REQUIRE(t.status == 0);
+  REQUIRE(o.status == 0);
+  const std::vector<std::string> want = splitLines(t.out), got = splitLines(o.out);
+  const auto differ = std::mismatch(want.begin(), want.end(), got.begin(), got.end());
+  const size_t at = size_t(differ.first - want.begin());
+  INFO("first difference at line " << at + 1 << ":\n tshark: " << (at < want.size() ? want[at] : "(end)")
+                                   << "\n decode: " << (at < got.size() ? got[at] : "(end)"));
+  CHECK(o.out == t.out);
+  return o.out;
 }
 
 // tshark and `decode` agree on each of the `frames` lines, and analyze finds

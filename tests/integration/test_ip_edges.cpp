@@ -213,18 +213,6 @@ std::vector<std::string> ipv4Layers(const std::string& verbose) {
   return layers;
 }
 
-// `decode -V` of `capture`, checked to equal tshark -n -V's with the shipped dissectors.
-std::string verboseAsTshark(const std::string& capture) {
-  std::vector<std::string> ts = {TSHARK_EXECUTABLE, "-n", "-r", capture, "-V"};
-  for (const auto& s : shippedDissectors()) ts.insert(ts.end(), {"-X", "lua_script:" + s});
-  const ProcessResult t = run(ts), o = run({RUDPSCOPE_CLI, "decode", capture, "-V"});
-  INFO(t.err << o.err);
-  REQUIRE(t.status == 0);
-  REQUIRE(o.status == 0);
-  CHECK(o.out == t.out);
-  return o.out;
-}
-
 }  // namespace
 
 TEST_CASE("an IPv4 TTL too small, or not the one the Local Network Control Block expects, is tshark's note") {

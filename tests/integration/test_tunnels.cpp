@@ -6,6 +6,8 @@
 // flow, the inner one, with every packet.
 #include <catch2/catch.hpp>
 
+#include <cstdio>
+
 #include "capture_checks.h"
 #include "grudp_flow.h"
 #include "tunnel_frames.h"
@@ -42,9 +44,14 @@ Bytes outerUdp4(int i, uint16_t port, const Bytes& payload) {
   return ipv4(a, b, 17, udp(a, b, uint16_t(49152 + i), port, payload), uint16_t(0x300 + i));
 }
 
-// tshark agrees on every line, and analyze finds the one inner GRUDP flow.
-void checkCapture(const std::string& capture, size_t frames = kPackets) {
+// Whether `decode -V` must print tshark -V's tree in full: every tunnel's
+// and link's layers are built, but not 802.11's and radiotap's.
+enum class Details { AsTshark, NotBuilt };
+
+// tshark agrees on every line (the details tree too), and analyze finds the one inner GRUDP flow.
+void checkCapture(const std::string& capture, size_t frames = kPackets, Details details = Details::AsTshark) {
   checkOneFlow(capture, kFields, frames, "grudp", kPackets);
+  if (details == Details::AsTshark) verboseAsTshark(capture);
 }
 
 Bytes eth(const Bytes& ip) { return ethernet(kMacB, kMacA, ip); }
@@ -204,11 +211,12 @@ TEST_CASE("802.11 data frames with radiotap or without and QoS or not and protec
     return i % 2 == 0 ? radiotap(ieee80211(inner, true, false, true), 0x20)
                       : radiotap(ieee80211(inner, false), 0x10);
   };
-  checkCapture(writeCapture(dir / "radiotap.pcap", 127, false, radio, {radiotap(sealed)}), kPackets + 1);
+  checkCapture(writeCapture(dir / "radiotap.pcap", 127, false, radio, {radiotap(sealed)}), kPackets + 1,
+               Details::NotBuilt);
   checkCapture(
       writeCapture(dir / "wlan.pcap", 105, true,
                    [&](int i, const Bytes& inner) { return ieee80211(inner, i % 2 == 1); }, {sealed}),
-      kPackets + 1);
+      kPackets + 1, Details::NotBuilt);
 }
 
 TEST_CASE("GTP-U in VXLAN in GRE in 6in4 keeps every header's fields in order") {
@@ -242,4 +250,53 @@ TEST_CASE("headers cut short inside a tunnel and tunnels nested too deep keep th
   CHECK(lines[2] == "192.0.2.1,192.0.2.1,192.0.2.1,192.0.2.1,192.0.2.1\t4,4,4,4,4\t");
   // Each is a decode error: GRE truncated, IPv4 truncated, too many nested tunnels.
   CHECK(analyzeJson(f)["capture"]["decode_errors"] == 3);
+}
+
+TEST_CASE("decode -V shows each tunnel's own header as tshark does: a GRE checksum checked, -O one of them") {
+  TempDir dir("tunnel-details");
+  // Frames 0 and 1: GRE with a checksum, right then wrong; 2 and 3: VXLAN;
+  // 4: GTP-U with a PDU session container; 5: GENEVE with an option.
+  const Bytes good = gre(kGreChecksum | kGreKey, 0x0800, grudpPacket(1, false));
+  char shouldBe[5];
+  std::snprintf(shouldBe, sizeof shouldBe, "%02x%02x", good[4], good[5]);
+  const std::string f = writeCapture(dir / "details.pcap", 1, false, [&](int i, const Bytes& inner) {
+    switch (i) {
+      case 0: return eth(outer4(i, 47, gre(kGreChecksum | kGreKey, 0x0800, inner)));
+      case 1: {
+        Bytes bad = good;
+        bad[4] ^= 0x5a;
+        return eth(outer4(i, 47, bad));
+      }
+      case 4: return eth(outerUdp4(i, 2152, gtpu(0x1000, inner, true)));
+      case 5: return eth(outerUdp4(i, 6081, geneve(0x0800, 2, inner)));
+      default: return eth(outerUdp4(i, 4789, vxlan(0x1234, eth(inner))));
+    }
+  });
+  const std::string out = verboseAsTshark(f);
+  CHECK(occurrences(out, "\nGeneric Routing Encapsulation (IP)\n") == 2);
+  CHECK(occurrences(out, " [correct]\n    [Checksum Status: Good]\n    Offset: 0\n    Key: 0x00001234\n") ==
+        1);
+  CHECK(
+      occurrences(out, " incorrect, should be 0x" + std::string(shouldBe) +
+                           "\n        [Expert Info (Warning/Protocol): Incorrect GRE Checksum [should be 0x" +
+                           std::string(shouldBe) + "]]\n") == 1);
+  CHECK(occurrences(out, "\nVirtual eXtensible Local Area Network\n") == 2);
+  CHECK(occurrences(out, "\n    VXLAN Network Identifier (VNI): 4660\n") == 2);
+  // Each VXLAN frame has two Ethernet layers: the frame's and the one it carries.
+  CHECK(occurrences(out, "\nEthernet II, ") == 6 + 2);
+  CHECK(occurrences(out, "\nGPRS Tunneling Protocol\n") == 1);
+  CHECK(occurrences(out, "\n    Extension header (PDU Session container)\n") == 1);
+  CHECK(occurrences(out, "\n            ..00 1001 = QoS Flow Identifier (QFI): 9\n") == 1);
+  CHECK(occurrences(out, "\nGeneric Network Virtualization Encapsulation, VNI: 0x00abcd\n") == 1);
+  CHECK(occurrences(out, "\n        Unknown, Class: Open vSwitch (0x0101) Type: 0x01 (Non-critical)\n") == 1);
+  // Every frame's own (inner) UDP layer and each UDP tunnel's.
+  CHECK(occurrences(out, "\nUser Datagram Protocol, ") == 6 + 4);
+
+  // -O expands only the layers named, as tshark's does.
+  std::vector<std::string> ts = {TSHARK_EXECUTABLE, "-n", "-r", f, "-O", "gre,vxlan,gtp,geneve"};
+  for (const auto& s : shippedDissectors()) ts.insert(ts.end(), {"-X", "lua_script:" + s});
+  const ProcessResult t = run(ts), o = run({RUDPSCOPE_CLI, "decode", f, "-O", "gre,vxlan,gtp,geneve"});
+  REQUIRE(t.status == 0);
+  REQUIRE(o.status == 0);
+  CHECK(o.out == t.out);
 }

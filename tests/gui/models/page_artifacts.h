@@ -20,11 +20,17 @@ inline QString savePagePng(QWidget& w, const QString& name) {
 }
 
 // Whether byte `offset` of the hex view is drawn on the highlight colour, read
-// from the rendered pixels (one pixel inside the byte's cell).
+// from the rendered pixels (a quarter of the byte's cell or more).
 inline bool hexPixelHighlighted(gui::HexView& view, int offset) {
   const QImage image = view.viewport()->grab().toImage();
   const QRect cell = view.hexRect(offset);
-  return QColor(image.pixel(cell.left() + 1, cell.top() + 1)) == view.palette().color(QPalette::Highlight);
+  const QColor highlight = view.palette().color(QPalette::Highlight);
+  // The fill shows around the byte's two glyphs (which cover up to half of
+  // the cell, a 'b' its top corner); an unhighlighted cell has none of it.
+  int filled = 0;
+  for (int y = cell.top(); y <= cell.bottom(); ++y)
+    for (int x = cell.left(); x <= cell.right(); ++x) filled += QColor(image.pixel(x, y)) == highlight;
+  return filled * 4 > cell.width() * cell.height();
 }
 
 }  // namespace rudp::test
