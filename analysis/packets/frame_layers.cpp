@@ -40,7 +40,8 @@ void ipLayers(LayerTree& tree, const LayerInputs& in, std::optional<uint32_t> ip
     IpLayerFacts facts = in.ip;
     facts.src = pkt.src.toString();
     facts.dst = pkt.dst.toString();
-    return addIpv6Layer(tree, *ipStart, facts, known ? transportAt - *ipStart : 40);
+    return addIpv6Layer(tree, *ipStart, facts,
+                        (known ? transportAt : ipv6HeadersEnd(tree, *ipStart)) - *ipStart);
   }
   if (pkt.l3 != L3::IPv4 && pkt.l3 != L3::IPv6) return;
   // Cut short, or behind a tunnel the tree could not follow: the summary line.

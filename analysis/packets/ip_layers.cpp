@@ -133,10 +133,15 @@ bool ipv6Extension(unsigned next) {
   return next == kHopByHop || next == kRouting || next == kFragmentHeader || next == kDestOptions;
 }
 
+// An extension header's length: the fragment header's is fixed, the others give theirs in 8-byte units.
+uint32_t ipv6ExtensionLength(const LayerTree& tree, unsigned type, uint32_t o) {
+  return type == kFragmentHeader ? 8 : (uint32_t(tree.number(o + 1, 1)) + 1) * 8;
+}
+
 // One extension header at `o`; returns its length (0: cannot be read).
 uint32_t ipv6Extension(LayerTree& tree, unsigned type, uint32_t o) {
   if (!tree.captured(o, 2)) return 0;
-  const uint32_t len = type == kFragmentHeader ? 8 : (uint32_t(tree.number(o + 1, 1)) + 1) * 8;
+  const uint32_t len = ipv6ExtensionLength(tree, type, o);
   if (!tree.captured(o, len)) return 0;
   const char* names[] = {"IPv6 Hop-by-Hop Option", "Routing Header for IPv6", "Fragment Header for IPv6",
                          "Destination Options for IPv6"};
@@ -249,7 +254,7 @@ bool ipv4HeaderInFrame(const LayerTree& tree, L3 l3, std::optional<uint32_t> ipS
 uint32_t ipv6HeadersEnd(const LayerTree& tree, uint32_t at) {
   uint32_t o = at + 40;
   for (unsigned next = unsigned(tree.number(at + 6, 1)); ipv6Extension(next) && tree.captured(o, 2);) {
-    const uint32_t len = next == kFragmentHeader ? 8 : (uint32_t(tree.number(o + 1, 1)) + 1) * 8;
+    const uint32_t len = ipv6ExtensionLength(tree, next, o);
     next = unsigned(tree.number(o, 1));
     o += len;
   }

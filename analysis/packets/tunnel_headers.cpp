@@ -4,8 +4,8 @@
 #include <string>
 #include <utility>
 
-#include "decode/tunnel.h"
 #include "core/label_text.h"
+#include "decode/tunnel.h"
 #include "packets/link_layers.h"
 
 namespace rudp {
@@ -67,11 +67,16 @@ void greFlags(LayerTree& tree, uint32_t at, bool ppp) {
   }
   const unsigned version = flags & 7;
   tree.bits(2, at, 2, 0x0007,
-            "Version: " + std::string(version == 0 ? "GRE" : version == 1 ? "Enhanced GRE" : "Unknown") + " (" +
-                std::to_string(version) + ")");
+            "Version: " +
+                std::string(version == 0   ? "GRE"
+                            : version == 1 ? "Enhanced GRE"
+                                           : "Unknown") +
+                " (" + std::to_string(version) + ")");
 }
 
-std::string valueName(const std::string& name, unsigned value) { return std::string(name) + " (" + std::to_string(value) + ")"; }
+std::string valueName(const std::string& name, unsigned value) {
+  return std::string(name) + " (" + std::to_string(value) + ")";
+}
 
 // ERSPAN type III's platform-specific subheader, platform 3 (the others' items are not built).
 bool erspanPlatformSubheader(LayerTree& tree, uint32_t at) {
@@ -92,11 +97,14 @@ std::optional<uint32_t> erspanIII(LayerTree& tree, uint32_t at) {
   tree.bits(1, at + 4, 2, 0xffff, "Security Group Tag: " + std::to_string(tree.number(at + 4, 2)));
   tree.bits(1, at + 6, 2, 0x8000, "Has Ethernet PDU: " + std::to_string(word >> 15));
   tree.bits(1, at + 6, 2, 0x7c00,
-            valueName(frameType == 0 ? "Frame Type: Ethernet" : frameType == 2 ? "Frame Type: IP" : "Frame Type: Unknown",
+            valueName(frameType == 0   ? "Frame Type: Ethernet"
+                      : frameType == 2 ? "Frame Type: IP"
+                                       : "Frame Type: Unknown",
                       frameType));
   tree.bits(1, at + 6, 2, 0x03f0, "Hardware ID: " + std::to_string(word >> 4 & 0x3f));
   tree.bits(1, at + 6, 2, 0x0008, word & 8 ? "Direction: Egress" : "Direction: Ingress");
-  tree.bits(1, at + 6, 2, 0x0006, valueName("Timestamp granularity: " + std::string(kGranularity[word >> 1 & 3]), word >> 1 & 3));
+  tree.bits(1, at + 6, 2, 0x0006,
+            valueName("Timestamp granularity: " + std::string(kGranularity[word >> 1 & 3]), word >> 1 & 3));
   tree.bits(1, at + 6, 2, 0x0001, "Optional Sub headers: " + std::to_string(word & 1));
   if (!(word & 1)) return at + 8;
   if (!erspanPlatformSubheader(tree, at + 8)) return std::nullopt;
@@ -120,8 +128,8 @@ std::optional<uint32_t> erspanLayer(LayerTree& tree, uint32_t at, bool hasHeader
   const unsigned version = first >> 12, twoBits = second >> 11 & 3;
   if (version != 1 && version != 2) return std::nullopt;
   const bool typeII = version == 1;
-  tree.layer(std::string("Encapsulated Remote Switch Packet ANalysis ") + (typeII ? "Type II" : "Type III"), "erspan",
-             at, typeII ? 8 : 12);
+  tree.layer(std::string("Encapsulated Remote Switch Packet ANalysis ") + (typeII ? "Type II" : "Type III"),
+             "erspan", at, typeII ? 8 : 12);
   tree.bits(1, at, 2, 0xf000, valueName(typeII ? "Version: Type II" : "Version: Type III", version));
   tree.bits(1, at, 2, 0x0fff, "Vlan: " + std::to_string(first & 0xfff));
   tree.bits(1, at + 2, 2, 0xe000, "COS: " + std::to_string(second >> 13));
@@ -129,8 +137,9 @@ std::optional<uint32_t> erspanLayer(LayerTree& tree, uint32_t at, bool hasHeader
             valueName(std::string(typeII ? "Encap: " : "Bad/Short/Oversized: ") +
                           (typeII ? kEncap[twoBits] : kIntegrity[twoBits]),
                       twoBits));
-  tree.bits(1, at + 2, 2, 0x0400,
-            valueName(second & 0x400 ? "Truncated: Truncated" : "Truncated: Not truncated", second >> 10 & 1));
+  tree.bits(
+      1, at + 2, 2, 0x0400,
+      valueName(second & 0x400 ? "Truncated: Truncated" : "Truncated: Not truncated", second >> 10 & 1));
   tree.bits(1, at + 2, 2, 0x03ff, "SpanID: " + std::to_string(second & 0x3ff));
   if (!typeII) return tree.captured(at, 12) ? erspanIII(tree, at + 4) : std::nullopt;
   tree.bits(1, at + 4, 4, 0xfff00000, "Reserved: " + std::to_string(tree.number(at + 4, 4) >> 20));
@@ -172,8 +181,8 @@ bool geneveOption(LayerTree& tree, uint32_t at, uint32_t length) {
   const unsigned cls = unsigned(tree.number(at, 2)), type = unsigned(tree.number(at + 2, 1));
   if (cls >= 0x0132 && cls <= 0x0135) return false;
   const std::string critical = type & 0x80 ? "Critical" : "Non-critical";
-  tree.item(2, "Unknown, Class: " + geneveClass(cls) + " Type: " + hexNumber(type, 2) + " (" + critical + ")", at,
-            length);
+  tree.item(2, "Unknown, Class: " + geneveClass(cls) + " Type: " + hexNumber(type, 2) + " (" + critical + ")",
+            at, length);
   tree.item(3, "Class: " + geneveClass(cls), at, 2);
   tree.item(3, "Type: " + hexNumber(type, 2) + " (" + critical + ")", at + 2, 1);
   const unsigned flags = unsigned(tree.number(at + 3, 1)) >> 5;
@@ -209,13 +218,17 @@ bool gtpExtensionsKnown(const LayerTree& tree, uint32_t at, uint64_t next) {
 }
 
 const char* gtpExtensionName(unsigned type) {
-  return type == 0 ? "No more extension headers" : type == kPdcpPduNumber ? "PDCP PDU number" : "PDU Session container";
+  return type == 0                ? "No more extension headers"
+         : type == kPdcpPduNumber ? "PDCP PDU number"
+                                  : "PDU Session container";
 }
 
 void gtpNextType(LayerTree& tree, uint16_t depth, uint32_t at) {
   const unsigned type = unsigned(tree.number(at, 1));
-  tree.item(depth, "Next extension header type: " + std::string(gtpExtensionName(type)) + " (" + hexNumber(type, 2) + ")",
-            at, 1);
+  tree.item(
+      depth,
+      "Next extension header type: " + std::string(gtpExtensionName(type)) + " (" + hexNumber(type, 2) + ")",
+      at, 1);
 }
 
 // The extension header at `at`, of the type the byte before names (checked
@@ -230,15 +243,17 @@ uint32_t gtpExtension(LayerTree& tree, uint32_t at) {
     const unsigned first = unsigned(tree.number(at + 1, 1)), second = unsigned(tree.number(at + 2, 1));
     const bool uplink = first >> 4 == 1;
     tree.item(2, "PDU Session Container", at + 1, 3);
-    tree.bits(3, at + 1, 1, 0xf0,
-              uplink ? "PDU Type: UL PDU SESSION INFORMATION (1)" : "PDU Type: DL PDU SESSION INFORMATION (0)");
+    tree.bits(
+        3, at + 1, 1, 0xf0,
+        uplink ? "PDU Type: UL PDU SESSION INFORMATION (1)" : "PDU Type: DL PDU SESSION INFORMATION (0)");
     tree.bits(3, at + 1, 1, 0x0f, "Spare: " + hexNumber(first & 0x0f, 1));
     if (uplink) {
       tree.bits(3, at + 2, 1, 0xc0, "Spare: " + hexNumber(second >> 6, 1));
     } else {
       tree.bits(3, at + 2, 1, 0x80, "Paging Policy Presence (PPP): Not Present");
       tree.bits(3, at + 2, 1, 0x40,
-                second & 0x40 ? "Reflective QoS Indicator (RQI): Present" : "Reflective QoS Indicator (RQI): Not Present");
+                second & 0x40 ? "Reflective QoS Indicator (RQI): Present"
+                              : "Reflective QoS Indicator (RQI): Not Present");
     }
     tree.bits(3, at + 2, 1, 0x3f, "QoS Flow Identifier (QFI): " + std::to_string(second & 0x3f));
   }
@@ -270,12 +285,14 @@ std::optional<TunnelHeader> addGeneveLayer(LayerTree& tree, uint32_t at) {
                           {0x40, "Critical Options Present"},
                           {0x3f, "Reserved"}}),
             at + 1, 1);
-  tree.bits(2, at + 1, 1, 0x80, "Operations, Administration and Management Frame: " + trueFalse(flags & 0x80));
+  tree.bits(2, at + 1, 1, 0x80,
+            "Operations, Administration and Management Frame: " + trueFalse(flags & 0x80));
   tree.bits(2, at + 1, 1, 0x40, "Critical Options Present: " + trueFalse(flags & 0x40));
   tree.bits(2, at + 1, 1, 0x3f, "Reserved: " + trueFalse(flags & 0x3f));
   tree.item(1, "Protocol Type: " + etherTypeText(type), at + 2, 2);
   tree.item(1, "Virtual Network Identifier (VNI): " + hexNumber(vni, 6, true), at + 4, 3);
-  if (tree.number(at + 7, 1) != 0) tree.item(1, "Reserved: " + hexNumber(tree.number(at + 7, 1), 2), at + 7, 1);
+  if (tree.number(at + 7, 1) != 0)
+    tree.item(1, "Reserved: " + hexNumber(tree.number(at + 7, 1), 2), at + 7, 1);
   if (options > 0) {
     tree.item(1, "Options: (" + std::to_string(options) + " bytes)", at + 8, options);
     for (uint32_t o = at + 8; o < at + 8 + options;) {
@@ -292,7 +309,8 @@ std::optional<TunnelHeader> addGtpUserLayer(LayerTree& tree, uint32_t at) {
   if (!tree.captured(at, 8)) return std::nullopt;
   const unsigned flags = unsigned(tree.number(at, 1));
   const uint32_t length = flags & 0x07 ? 12 : 8;
-  if (!tree.captured(at, length) || !gtpExtensionsKnown(tree, at + length, flags & 0x04 ? tree.number(at + 11, 1) : 0))
+  if (!tree.captured(at, length) ||
+      !gtpExtensionsKnown(tree, at + length, flags & 0x04 ? tree.number(at + 11, 1) : 0))
     return std::nullopt;
   tree.layer("GPRS Tunneling Protocol", "gtp", at, length);
   tree.item(1, "Flags: " + hexNumber(flags, 2), at, 1);

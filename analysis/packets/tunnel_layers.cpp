@@ -4,9 +4,9 @@
 
 #include "decode/tunnel.h"
 #include "packets/ip_layers.h"
-#include "packets/tunnel_headers.h"
 #include "packets/link_layers.h"
 #include "packets/transport_layers.h"
+#include "packets/tunnel_headers.h"
 
 namespace rudp {
 
@@ -87,8 +87,9 @@ std::optional<Position> outerIp(LayerTree& tree, const OuterHeader& h, uint32_t 
 }
 
 // The tunnel's UDP header at `p.at` and the header the port names.
-std::optional<TunnelHeader> udpTunnelLayers(LayerTree& tree, const DecodedPacket& pkt, const OuterHeader& h, Position p,
-                                      const std::optional<StreamPosition>& stream, uint32_t& end) {
+std::optional<TunnelHeader> udpTunnelLayers(LayerTree& tree, const DecodedPacket& pkt, const OuterHeader& h,
+                                            Position p, const std::optional<StreamPosition>& stream,
+                                            uint32_t& end) {
   if (!tree.captured(p.at, 8)) return std::nullopt;
   end = std::min(p.end, p.at + h.udp_length);
   addUdpLayer(tree, p.at, tree.at(p.at), tunnelUdp(tree, pkt, h, p.at, end), stream);
@@ -104,8 +105,8 @@ std::optional<TunnelHeader> udpTunnelLayers(LayerTree& tree, const DecodedPacket
 }
 
 // One tunnel from its IP header at `at`: where the IP packet it carries starts.
-std::optional<Position> tunnelLayers(LayerTree& tree, const DecodedPacket& pkt, const OuterHeader& h, uint32_t at,
-                                     const std::optional<StreamPosition>& stream) {
+std::optional<Position> tunnelLayers(LayerTree& tree, const DecodedPacket& pkt, const OuterHeader& h,
+                                     uint32_t at, const std::optional<StreamPosition>& stream) {
   const std::optional<Position> payload = outerIp(tree, h, at);
   if (!payload) return std::nullopt;
   uint32_t end = payload->end;

@@ -291,3 +291,32 @@ TEST_CASE("a UDP datagram without a checksum over IPv6 has tshark's [ILLEGAL CHE
   CHECK(info[3] == ports);
   for (size_t i = 0; i < rows.size(); ++i) CHECK(info[i] == expected[i][6]);
 }
+
+TEST_CASE(
+    "a held IPv6 fragment's layer covers its header and fragment header, its bytes the Data after them") {
+  using namespace rudp::testgen;
+  using namespace rudp::testgen::flow;
+  TempDir dir("ipv6-held");
+  const Bytes seg = grudpSegment(0, true);
+  const Bytes header = fragmentHeader(17, 0, true, 0x80000000u);
+  const std::string capture =
+      writePcap(dir / "held.pcap", 1,
+                {{inEthernet(ipv6(kClient6, kServer6, 44, header, Bytes(seg.begin(), seg.begin() + 32)))}});
+  StoreReader reader(analyse(capture, dir));
+  FrameDissector dissector(capture, shippedOptions(), reader.capture().first_ts_ns);
+  const std::vector<PacketRecord> rows = reader.packets({});
+  REQUIRE(rows.size() == 1);
+  const DissectedFrame frame = dissector.dissect(rows[0], true);
+  const auto layer = [&](const std::string& field) {
+    return std::find_if(frame.items.begin(), frame.items.end(),
+                        [&](const FrameItem& i) { return i.depth == 0 && i.field == field; });
+  };
+  // Ethernet's 14 bytes, the IPv6 header's 40 and the fragment header's 8, then 32 held bytes.
+  REQUIRE(layer("ipv6") != frame.items.end());
+  CHECK(layer("ipv6")->offset == 14);
+  CHECK(layer("ipv6")->length == 40 + 8);
+  REQUIRE(layer("data") != frame.items.end());
+  CHECK(layer("data")->label == "Data (32 bytes)");
+  CHECK(layer("data")->offset == 14 + 48);
+  CHECK(layer("data")->length == 32);
+}

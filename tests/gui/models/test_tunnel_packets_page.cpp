@@ -60,7 +60,8 @@ void checkHighlight(PacketsPage& page, QTreeWidgetItem* item, int offset, int le
 
 }  // namespace
 
-TEST_CASE("the packets page shows a VXLAN frame's tunnel layers as tshark does, each field's bytes highlighted") {
+TEST_CASE(
+    "the packets page shows a VXLAN frame's tunnel layers as tshark does, each field's bytes highlighted") {
   const test::TempDir dir("gui-vxlan-packets");
   const std::string db = vxlanDatabase(dir), pcap = dir / "vxlan.pcap";
   PacketsPage page;
@@ -74,9 +75,10 @@ TEST_CASE("the packets page shows a VXLAN frame's tunnel layers as tshark does, 
   QStringList layers;
   for (int i = 0; i < tree.topLevelItemCount(); ++i)
     layers << tree.topLevelItem(i)->text(0).section(QRegularExpression("[,:]"), 0, 0);
-  CHECK(layers == QStringList{"Frame 1", "Ethernet II", "Internet Protocol Version 4", "User Datagram Protocol",
-                              "Virtual eXtensible Local Area Network", "Ethernet II", "Internet Protocol Version 4",
-                              "User Datagram Protocol", "Game Reliable UDP"});
+  CHECK(layers == QStringList{"Frame 1", "Ethernet II", "Internet Protocol Version 4",
+                              "User Datagram Protocol", "Virtual eXtensible Local Area Network",
+                              "Ethernet II", "Internet Protocol Version 4", "User Datagram Protocol",
+                              "Game Reliable UDP"});
   // The outer header's addresses, the tunnel's VNI, the inner (game) addresses.
   CHECK(tree.topLevelItem(2)->text(0) == "Internet Protocol Version 4, Src: 192.0.2.1, Dst: 198.51.100.2");
   CHECK(tree.topLevelItem(6)->text(0) == "Internet Protocol Version 4, Src: 10.0.0.1, Dst: 10.0.0.2");
