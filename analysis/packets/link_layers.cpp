@@ -8,7 +8,8 @@ namespace rudp {
 
 namespace {
 
-constexpr unsigned kVlan = 0x8100, kQinQ = 0x88a8, kMpls = 0x8847, kPppoeSession = 0x8864;
+constexpr unsigned kVlan = 0x8100, kQinQ = 0x88a8, kMpls = 0x8847, kMplsMulticast = 0x8848,
+                   kPppoeSession = 0x8864;
 constexpr unsigned kPppIpv4 = 0x0021, kPppIpv6 = 0x0057, kPppMpls = 0x0281, kPppMplsMulti = 0x0283;
 
 std::optional<uint32_t> pppoeSession(LayerTree& tree, uint32_t at);
@@ -85,7 +86,7 @@ LinkLayers addEthernetLayer(LayerTree& tree, uint32_t at) {
   const size_t padding = tree.size();
   for (const auto& [tagType, tagAt] : tags) vlanTag(tree, tagType, tagAt);
   const std::optional<size_t> paddingLine = tags.empty() ? padding : tree.size();
-  if (type == kMpls) return {addMplsLayers(tree, at), paddingLine};
+  if (type == kMpls || type == kMplsMulticast) return {addMplsLayers(tree, at), paddingLine};
   if (type == kPppoeSession) return {pppoeSession(tree, at), paddingLine};
   return {at, paddingLine};
 }
@@ -273,6 +274,7 @@ std::string etherTypeText(unsigned type) {
     case kVlan: name = "802.1Q Virtual LAN"; break;
     case kQinQ: name = "802.1ad Provider Bridge (Q-in-Q)"; break;
     case kMpls: name = "MPLS label switched packet"; break;
+    case kMplsMulticast: name = "MPLS multicast label switched packet"; break;
     case 0x6558: name = "Transparent Ethernet bridging"; break;
     case 0x8864: name = "PPPoE Session"; break;
     default: name = "Unknown"; break;

@@ -147,6 +147,29 @@ std::optional<uint32_t> erspanLayer(LayerTree& tree, uint32_t at, bool hasHeader
   return at + 8;
 }
 
+// WCCP v2's redirect header after GRE (v1 has none: an IPv4 header follows
+// at once, as tshark tells them apart); where the IP packet starts.
+uint32_t wccpRedirectHeader(LayerTree& tree, uint32_t at) {
+  if (tree.number(at, 1) >> 4 == 4 || !tree.captured(at, 4)) return at;
+  const unsigned flags = unsigned(tree.number(at, 1)), service = unsigned(tree.number(at + 1, 1));
+  tree.item(1, "Redirect Header", at, 4);
+  tree.bits(2, at, 1, 0x01,
+            flags & 1 ? "Dynamic Service: Dynamic service" : "Dynamic Service: Well-known service");
+  tree.bits(2, at, 1, 0x02,
+            flags & 2 ? "Alternative bucket used: Alternative bucket used"
+                      : "Alternative bucket used: Primary bucket used");
+  tree.bits(2, at, 1, 0x04,
+            flags & 4 ? "WCCP Redirect header is valid: Header is present, but ignore contents"
+                      : "WCCP Redirect header is valid: Header contents are valid");
+  tree.item(2,
+            std::string("Service ID: ") + (service == 0 ? "HTTP" : "Unknown") + " (" +
+                std::to_string(service) + ")",
+            at + 1, 1);
+  tree.item(2, "Alternative Bucket: " + std::to_string(tree.number(at + 2, 1)), at + 2, 1);
+  tree.item(2, "Primary Bucket: " + std::to_string(tree.number(at + 3, 1)), at + 3, 1);
+  return at + 4;
+}
+
 // packet-geneve.c's class names.
 std::string geneveClass(unsigned c) {
   struct Range {
@@ -368,6 +391,7 @@ std::optional<TunnelHeader> addGreLayers(LayerTree& tree, uint32_t at, uint32_t 
     tree.item(1, "Acknowledgment Number: " + std::to_string(tree.number(o, 4)), o, 4);
     o += 4;
   }
+  if (type == tunnel::kGreWccp) return TunnelHeader{wccpRedirectHeader(tree, o), kCarriesIp};
   if (ppp) {
     const std::optional<uint32_t> ip = addPppLayer(tree, o);
     if (!ip) return std::nullopt;

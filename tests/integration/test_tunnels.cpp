@@ -74,6 +74,13 @@ TEST_CASE(
   });
   checkCapture(teb);
   CHECK(decodeLines(teb, {"ip.src", "udp.srcport"})[0] == "192.0.2.1,10.0.0.1\t50000");
+  // WCCP: version 2 puts a redirect header (service 89, buckets 0 and 72) before the IPv4 packet, version 1
+  // none.
+  checkCapture(writeCapture(dir / "wccp.pcap", 1, false, [&](int i, const Bytes& inner) {
+    Bytes body = i % 2 ? Bytes{0x05, 0x59, 0x00, 0x48} : Bytes{};
+    append(body, inner);
+    return eth(outer4(i, 47, gre(0, 0x883e, body)));
+  }));
 }
 
 TEST_CASE("TCP inside GRE and VXLAN shows the inner tcp.seq and is one inner connection") {
@@ -163,6 +170,9 @@ TEST_CASE("MPLS label stacks over Ethernet and VLAN carry IPv4 and IPv6") {
   checkCapture(writeCapture(dir / "mpls4.pcap", 1, false, [&](int i, const Bytes& inner) {
     return ethernetOf(0x8847,
                       mpls(i % 2 ? std::vector<uint32_t>{16} : std::vector<uint32_t>{100, 200, 3}, inner));
+  }));
+  checkCapture(writeCapture(dir / "mpls-multicast.pcap", 1, false, [&](int, const Bytes& inner) {
+    return ethernetOf(0x8848, mpls({0, 700}, inner));
   }));
   checkCapture(writeCapture(dir / "mpls6.pcap", 1, true, [&](int i, const Bytes& inner) {
     Bytes vlan;
