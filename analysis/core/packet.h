@@ -112,6 +112,8 @@ struct IcmpHead {
   bool v6 = false;
   uint8_t type = 0, code = 0;
   uint32_t bytes = 0;  // the message's bytes in this packet, header included
+  // The checksum, and the second word: an echo's identifier and sequence number.
+  uint16_t checksum = 0, id = 0, seq = 0;
   // An echo request or reply with data after its 8-byte header (tshark's Data under it).
   bool echoData() const {
     const bool echo = v6 ? type == 128 || type == 129 : type == 0 || type == 8;

@@ -62,7 +62,13 @@ void quotedPayload(const wire::Span& quote, const DecodedPacket& udp, IcmpError&
 // message (how short depends on the type: 6 bytes for a timestamp request).
 void addHead(bool v6, const wire::Span& icmp, DecodedPacket& out) {
   if (icmp.len < kIcmpHeader || out.icmp_head_count >= out.icmp_heads.size()) return;
-  out.icmp_heads[out.icmp_head_count++] = {v6, icmp.data[0], icmp.data[1], icmp.len};
+  out.icmp_heads[out.icmp_head_count++] = {v6,
+                                           icmp.data[0],
+                                           icmp.data[1],
+                                           icmp.len,
+                                           uint16_t(icmp.data[2] << 8 | icmp.data[3]),
+                                           uint16_t(icmp.data[4] << 8 | icmp.data[5]),
+                                           uint16_t(icmp.data[6] << 8 | icmp.data[7])};
 }
 
 }  // namespace

@@ -94,7 +94,7 @@ std::optional<ConversationFacts> ConversationReplay::factsOf(uint64_t frame,
     keepCheckpoint(raw.file_offset);
   }
   const ConversationFrame& c = tracker_.last();  // frame `read_`'s
-  return ConversationFacts{read_, c.tcp, c.udp};
+  return ConversationFacts{read_, c.tcp, c.udp, c.echo_request};
 }
 
 }  // namespace rudp

@@ -31,6 +31,7 @@ struct ConversationFacts {
   uint64_t frame = 0;
   std::optional<TcpFrameDetails> tcp;  // a TCP frame's
   FrameUdpStreams udp;
+  std::optional<EchoRequest> echo_request;  // an ICMP echo reply's
 };
 
 class ConversationReplay {

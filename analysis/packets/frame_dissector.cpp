@@ -15,6 +15,7 @@
 #include "lua/host.h"
 #include "packets/frame_layers.h"
 #include "packets/frame_reader.h"
+#include "packets/icmp_echo_layer.h"
 #include "packets/icmp_layer.h"
 #include "packets/tcp_layer.h"
 #include "session/field_printer.h"
@@ -140,7 +141,8 @@ struct FrameDissector::Impl {
     return res.proto < 0 ? offeredUdpPayload(pkt) : OfferedPayload{};
   }
 
-  std::optional<FrameUdpStreams> last_udp;  // the last frame's, when read in order or from the replay
+  std::optional<FrameUdpStreams> last_udp;       // the last frame's, when read in order or from the replay
+  std::optional<EchoRequest> last_echo_request;  // likewise: the request an echo reply answers
 
   FrameDissector::ConnectionHead connection_head;
   std::unordered_map<int64_t, std::array<int8_t, 2>> window_shifts;  // by connection, per direction
@@ -206,6 +208,7 @@ void FrameDissector::Impl::layerItems(const RawPacket& raw, std::optional<uint32
   if (last_udp && last_udp->own >= 0) in.stream = last_udp->header[size_t(last_udp->own)];
   for (int i = 0; last_udp && i < pkt.outer_count; ++i)
     if (pkt.outer[i].udp) in.tunnel_streams.push_back(last_udp->header[in.tunnel_streams.size()]);
+  in.echo_request = last_echo_request;
   if (last_udp && last_udp->count > 0 && pkt.has_icmp_error && pkt.icmp.quoted.udp)
     in.quoted_stream = last_udp->header[last_udp->count - 1u];
   if (pkt.ip_reassembled) {
@@ -317,10 +320,12 @@ DissectedFrame FrameDissector::dissectFrame(const RawPacket& raw, bool withItems
     d->last_notes = c.notes;
     d->last_tcp_details = c.tcp;
     d->last_udp = c.udp;
+    d->last_echo_request = c.echo_request;
   } else {
     d->last_notes = *storedNotes;
     d->last_tcp_details = facts ? facts->tcp : std::nullopt;
     d->last_udp = facts ? std::optional(facts->udp) : std::nullopt;
+    d->last_echo_request = facts ? facts->echo_request : std::nullopt;
   }
   d->last_notes.bases.known = d->last_notes.bases.known && tcpSegmentAnalysed(d->pkt);
   d->last = d->sequence.next(raw, d->pkt, &d->res);
@@ -329,6 +334,10 @@ DissectedFrame FrameDissector::dissectFrame(const RawPacket& raw, bool withItems
   d->last.udp_streams = d->last_udp ? &*d->last_udp : nullptr;
   if (d->res.proto >= 0) out.lua_protocol = d->host.protocols()[d->res.proto].name;
   setColumns(d->pkt, d->res, windowShift, d->last_notes, d->host.tcpRelativeSequenceNumbers(), out);
+  if (isIcmpEcho(d->pkt)) {
+    out.protocol = "ICMP";
+    out.info = icmpEchoInfo(d->pkt, d->last_echo_request);
+  }
   if (d->field_columns) {
     d->field_line.clear();
     FilterFrame frame = d->last;

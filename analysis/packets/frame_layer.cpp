@@ -15,8 +15,8 @@ std::string bytesAndBits(uint32_t bytes) {
   return std::to_string(bytes) + " bytes (" + std::to_string(uint64_t(bytes) * 8) + " bits)";
 }
 
-// "Nov 14, 2023 22:13:20.123456000 UTC": local time, as tshark's
-// ABSOLUTE_TIME_LOCAL with the zone's name.
+}  // namespace
+
 std::string arrivalTime(int64_t ts_ns) {
   static const char* const kMonths[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
                                         "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
@@ -33,10 +33,6 @@ std::string arrivalTime(int64_t ts_ns) {
                 tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec, int(ns), tm.tm_zone ? tm.tm_zone : "");
   return buf;
 }
-
-std::string secondsText(int64_t ns) { return formatSeconds(ns, 9) + " seconds"; }
-
-}  // namespace
 
 std::string encapsulationText(int dlt) {
   switch (dlt) {

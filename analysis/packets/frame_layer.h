@@ -19,6 +19,10 @@ struct FrameFacts {
 
 void addFrameLayer(LayerTree& tree, const FrameFacts& facts);
 
+// "Nov 14, 2023 22:13:20.123456000 UTC": local time, as tshark's
+// ABSOLUTE_TIME_LOCAL with the zone's name.
+std::string arrivalTime(int64_t ts_ns);
+
 // "Ethernet (1)": Wireshark's name and number of the encapsulation a DLT reads as.
 std::string encapsulationText(int dlt);
 

@@ -106,7 +106,7 @@ void addLayerItems(const LayerInputs& in, std::vector<FrameItem>& items) {
   ipLayers(tree, in, ipStart, at);
   addEthernetPadding(tree, raw.caplen, link, ipPacketEnd(tree, outermost, link.ip_start));
   transportLayer(tree, in, at, ipStart.has_value());
-  addIcmpLayer(tree, pkt, ipStart, in.quoted_stream);
+  addIcmpLayer(tree, pkt, ipStart, in.quoted_stream, in.echo_request);
   heldFragmentData(tree, pkt, ipStart);
   if (!pkt.error.empty())
     layers.push_back(FrameItem{"[Malformed: " + pkt.error + "]", 0, FrameItem::kNoBytes, 0, {}, {}});

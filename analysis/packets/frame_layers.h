@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/packet.h"
+#include "flow/icmp_echoes.h"
 #include "flow/udp_streams.h"
 #include "packets/frame_dissector.h"
 #include "packets/frame_time.h"
@@ -33,6 +34,7 @@ struct LayerInputs {
   std::optional<StreamPosition> stream;         // known when the frames before were read
   std::optional<StreamPosition> quoted_stream;  // an ICMP error's quoted datagram's, likewise
   std::vector<StreamPosition> tunnel_streams;   // its tunnels' UDP headers', outermost first, likewise
+  std::optional<EchoRequest> echo_request;      // an ICMP echo reply's request, likewise
   IpLayerFacts ip;                              // reassembly
   TcpLayerFacts tcp;
   std::vector<std::string> lua_layers;  // as frame.protocols names them

@@ -42,5 +42,7 @@ std::string formatFrameTime(TimeFormat format, const FrameTimes& t, int digits);
 
 // A signed span as seconds with `digits` decimals, cut toward zero: "-0.250000".
 std::string formatSeconds(int64_t ns, int digits);
+// "0.015000000 seconds": a time span as tshark's details tree writes it.
+inline std::string secondsText(int64_t ns) { return formatSeconds(ns, 9) + " seconds"; }
 
 }  // namespace rudp

@@ -96,7 +96,8 @@ std::vector<std::string> printFrameTrees(const std::string& capture, const Disse
       text += '\n';
       const bool bytesKnown =
           item.offset != FrameItem::kNoBytes && item.offset + uint64_t(item.length) <= f.bytes.size();
-      if (open && item.depth == 0 && item.field == "data" && bytesKnown)
+      // tshark's print.c dumps every Data protocol item's bytes, at any depth.
+      if (open && item.field == "data" && bytesKnown)
         appendHexDump(f.bytes.data() + item.offset, item.length, text);
     }
     text += '\n';

@@ -6,6 +6,7 @@
 
 #include "core/label_text.h"
 #include "packets/frame_dissector.h"
+#include "packets/icmp_echo_layer.h"
 #include "packets/ip_layers.h"
 #include "packets/transport_layers.h"
 
@@ -270,8 +271,15 @@ std::string icmpErrorInfo(const IcmpError& e) {
 }
 
 void addIcmpLayer(LayerTree& tree, const DecodedPacket& pkt, std::optional<uint32_t> ipStart,
-                  const std::optional<StreamPosition>& quotedStream) {
+                  const std::optional<StreamPosition>& quotedStream,
+                  const std::optional<EchoRequest>& echoRequest) {
   if (pkt.icmp_head_count == 0) return;
+  if (isIcmpEcho(pkt) && !pkt.ip_reassembled && !pkt.ip_fragment &&
+      ipv4HeaderInFrame(tree, pkt.l3, ipStart)) {
+    const uint32_t at = *ipStart + uint32_t(tree.number(*ipStart, 1) & 15) * 4;
+    const uint32_t end = *ipPacketEnd(tree, pkt.l3, ipStart);
+    if (end >= at + 8) return addIcmpEchoLayer(tree, pkt, at, end - at, echoRequest);
+  }
   const std::optional<Message> m = itemsMessage(tree, pkt, ipStart, pkt.caplen);
   if (!m) return icmpSummary(tree, pkt, ipStart);
   const IcmpError& e = pkt.icmp;

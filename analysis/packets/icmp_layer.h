@@ -4,13 +4,14 @@
 // quotes a UDP header: its type, code, checksum and the fields of its second
 // word, then, one level deeper, the quoted datagram's IP and UDP layers. The
 // dissector that takes the quoted payload adds its layers at the top level
-// after it, as tshark prints a Lua protocol's. Other messages have their
-// summary line only.
+// after it, as tshark prints a Lua protocol's. An ICMPv4 echo has its items
+// (icmp_echo_layer.h). Other messages have their summary line only.
 #pragma once
 #include <optional>
 #include <string>
 
 #include "core/packet.h"
+#include "flow/icmp_echoes.h"
 #include "flow/udp_streams.h"
 #include "packets/layer_tree.h"
 
@@ -20,9 +21,11 @@ namespace rudp {
 // column of an ICMP or ICMPv6 error.
 std::string icmpErrorInfo(const IcmpError& e);
 
-// `ipStart`: where the frame's IP header is (the link layers found it);
-// `quotedStream`: the quoted datagram's UDP stream, when known.
+// `ipStart`: where the packet's IP header is in the frame; `quotedStream`:
+// the quoted datagram's UDP stream, `echoRequest`: the request an echo reply
+// answers, when known.
 void addIcmpLayer(LayerTree& tree, const DecodedPacket& pkt, std::optional<uint32_t> ipStart,
-                  const std::optional<StreamPosition>& quotedStream);
+                  const std::optional<StreamPosition>& quotedStream,
+                  const std::optional<EchoRequest>& echoRequest);
 
 }  // namespace rudp

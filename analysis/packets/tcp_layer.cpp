@@ -14,8 +14,6 @@ namespace {
 
 using namespace tcpflag;
 
-std::string secondsText(int64_t ns) { return formatSeconds(ns, 9) + " seconds"; }
-
 // Wireshark's words for the handshake, data and teardown seen so far.
 std::string completenessText(uint8_t value) {
   const std::string n = " (" + std::to_string(value) + ")";

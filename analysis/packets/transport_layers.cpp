@@ -11,8 +11,6 @@ uint32_t be16(const uint8_t* p) { return uint32_t(p[0]) << 8 | p[1]; }
 // A field's bytes in the frame, when the header is in it.
 uint32_t within(uint32_t at, uint32_t offset) { return at == FrameItem::kNoBytes ? at : at + offset; }
 
-std::string secondsText(int64_t ns) { return formatSeconds(ns, 9) + " seconds"; }
-
 // packet-udp.c's note on a port LBL traceroute probes: from 33435 (32768 +
 // 666 + 1) on, three probes per hop, for 10 hops.
 void tracerouteNote(LayerTree& tree, uint16_t port) {

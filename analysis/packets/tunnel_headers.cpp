@@ -42,14 +42,6 @@ std::string greTypeName(unsigned type) {
   }
 }
 
-// in_cksum over [at, end): 0 when the checksum in it is right.
-uint16_t inCksum(const LayerTree& tree, uint32_t at, uint32_t end) {
-  uint64_t sum = 0;
-  for (uint32_t o = at; o < end; ++o) sum += (o - at) % 2 == 0 ? tree.number(o, 1) << 8 : tree.number(o, 1);
-  while (sum >> 16) sum = (sum & 0xffff) + (sum >> 16);
-  return uint16_t(~sum);
-}
-
 void greFlags(LayerTree& tree, uint32_t at, bool ppp) {
   const unsigned flags = unsigned(tree.number(at, 2));
   tree.item(1, "Flags and Version: " + hexNumber(flags, 4), at, 2);

@@ -383,3 +383,38 @@ TEST_CASE(
   CHECK(occurrences(out, "        Identification: 0x80000002\n") == 4);
   CHECK(occurrences(out, "\nData (32 bytes)\n") == 3);
 }
+
+TEST_CASE("an ICMP echo's items and the request its reply answers are tshark's, in one pass as tshark's") {
+  TempDir dir("icmp-echo");
+  // Frame 1's data starts with a timeval (little-endian, as Linux ping
+  // writes it) half a second before the frame; frame 2 answers it 15 ms
+  // later, frame 5 again (an identical reply: no request of its own); frame
+  // 3 carries 3 bytes, frame 4 none, frame 6 answers nothing.
+  const int64_t start = 1'750'000'000'000'000;  // microseconds, as PcapBuilder counts
+  Bytes stamped;
+  for (uint32_t v : {uint32_t(start / 1'000'000), 0u})
+    for (int i = 0; i < 4; ++i) stamped.push_back(uint8_t(v >> (8 * i)));
+  for (uint8_t b = 8; b < 56; ++b) stamped.push_back(b);
+  const Bytes request = icmp4Echo(8, 0x1234, 1, stamped), reply = icmp4Echo(0, 0x1234, 1, stamped);
+  PcapBuilder pcap(1);
+  pcap.packet(start + 500'000, inEthernet(ipv4(kClient, kServer, 1, request)))
+      .packet(start + 515'000, inEthernet(ipv4(kServer, kClient, 1, reply)))
+      .packet(start + 1'000'000, inEthernet(ipv4(kClient, kServer, 1, icmp4Echo(8, 0x1234, 2, {1, 2, 3}))))
+      .packet(start + 2'000'000, inEthernet(ipv4(kClient, kServer, 1, icmp4Echo(8, 0x1234, 3, {}))))
+      .packet(start + 2'100'000, inEthernet(ipv4(kServer, kClient, 1, reply)))
+      .packet(start + 2'200'000, inEthernet(ipv4(kServer, kClient, 1, icmp4Echo(0, 0x1234, 9, {}))));
+  const std::string capture = dir / "echo.pcap";
+  writeFile(capture, pcap.bytes());
+  const std::string out = verboseAsTshark(capture);
+  CHECK(occurrences(out, "\n    Type: 8 (Echo (ping) request)\n") == 3);
+  CHECK(occurrences(out, "\n    Type: 0 (Echo (ping) reply)\n") == 3);
+  CHECK(occurrences(out, "\n    Identifier (BE): 4660 (0x1234)\n    Identifier (LE): 13330 (0x3412)\n") == 6);
+  CHECK(occurrences(out, "\n    [Request frame: 1]\n    [Response time: 15.000 ms]\n") == 1);
+  CHECK(occurrences(out, "[Request frame:") == 1);
+  // The data's timestamp is the second the capture starts in: 0.5 s before frame 1, 0.515 s before frame 2.
+  CHECK(occurrences(out, "\n    [Timestamp from icmp data (relative): 0.500000000 seconds]\n") == 1);
+  CHECK(occurrences(out, "\n    [Timestamp from icmp data (relative): 0.515000000 seconds]\n") == 1);
+  CHECK(occurrences(out, "\n    Data (48 bytes)\n") == 3);
+  CHECK(occurrences(out, "\n    Data (3 bytes)\n\n0000  01 02 03") == 1);
+  CHECK(occurrences(out, "[Checksum Status: Good]") == 6);
+}

@@ -109,6 +109,16 @@ inline Bytes icmp4Error(uint8_t type, uint8_t code, const Bytes& quoted) {
   return b;
 }
 
+// An ICMP echo request (8) or reply (0) with its identifier, sequence number and data.
+inline Bytes icmp4Echo(uint8_t type, uint16_t id, uint16_t seq, const Bytes& data) {
+  Bytes b{type, 0, 0, 0, uint8_t(id >> 8), uint8_t(id), uint8_t(seq >> 8), uint8_t(seq)};
+  append(b, data);
+  const uint16_t c = fold(sum16(b.data(), b.size()));
+  b[2] = uint8_t(c >> 8);
+  b[3] = uint8_t(c);
+  return b;
+}
+
 // An ICMPv6 error (destination unreachable 1, packet too big 2, time
 // exceeded 3) from `src` to `dst` quoting the start of `quoted`.
 inline Bytes icmp6Error(const Ip6& src, const Ip6& dst, uint8_t type, uint8_t code, const Bytes& quoted) {

@@ -1,0 +1,37 @@
+// ICMP echo requests and the replies that answer them, as packet-icmp.c
+// pairs them in Wireshark's one pass: a request is filed under its address
+// pair, the checksum its reply will carry, its identifier and sequence
+// number (the last request so filed wins); the first reply with that key
+// takes it ("[Request frame: N]", "[Response time]", Info's "(request in N)"),
+// later identical replies none. Frames in capture order; ICMPv4 only
+// (ICMPv6's echoes are not paired here).
+#pragma once
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <tuple>
+
+#include "core/packet.h"
+
+namespace rudp {
+
+struct EchoRequest {
+  uint64_t frame = 0;
+  int64_t ts_ns = 0;
+};
+
+class IcmpEchoes {
+ public:
+  // For an echo reply that answers a request seen before, that request.
+  std::optional<EchoRequest> next(const DecodedPacket& pkt);
+
+ private:
+  using Key = std::tuple<IpAddress, IpAddress, uint16_t, uint32_t>;  // lower address first
+  struct Filed {
+    EchoRequest request;
+    bool answered = false;
+  };
+  std::map<Key, Filed> requests_;
+};
+
+}  // namespace rudp

@@ -1,0 +1,103 @@
+#include "packets/icmp_echo_layer.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "core/label_text.h"
+#include "packets/frame_layer.h"
+#include "packets/frame_time.h"
+
+namespace rudp {
+
+namespace {
+
+constexpr uint8_t kEchoReply = 0, kEchoRequest = 8;
+constexpr int64_t kNsPerSecond = 1'000'000'000, kSecondsPerDay = 86400;
+
+const char* typeName(uint8_t type) { return type == kEchoRequest ? "Echo (ping) request" : "Echo (ping) reply"; }
+
+// "4660 (0x1234)": BASE_DEC_HEX.
+std::string decHex(unsigned v) { return std::to_string(v) + " (" + hexNumber(v, 4) + ")"; }
+
+unsigned swapped(unsigned v) { return (v >> 8 | v << 8) & 0xffff; }
+
+// The data after the header: Wireshark's Data protocol, under ICMP's layer.
+void dataLayer(LayerTree& tree, uint32_t at, uint32_t n) {
+  if (n == 0) return;
+  tree.nest(1);
+  tree.layer("Data (" + std::to_string(n) + (n == 1 ? " byte)" : " bytes)"), "data", at, n);
+  tree.item(1, "Data: " + hexBytes(tree.at(at), n), at, n, "data.data", hexBytes(tree.at(at), n, false));
+  tree.generated(1, "Length: " + std::to_string(n), "data.len", std::to_string(n));
+  tree.nest(0);
+}
+
+// packet-icmp.c's guess: the data's first 8 bytes as a timeval (seconds,
+// microseconds), big-endian, else little-endian, when within a day of the
+// frame's time; its time, or nullopt.
+std::optional<int64_t> dataTimestamp(const LayerTree& tree, uint32_t at, int64_t frameNs) {
+  const int64_t frameSeconds = frameNs / kNsPerSecond;
+  const auto plausible = [&](uint32_t s, uint32_t us) {
+    return std::llabs(int64_t(int32_t(s - uint32_t(frameSeconds)))) < kSecondsPerDay && us < 1000000;
+  };
+  uint32_t s = uint32_t(tree.number(at, 4)), us = uint32_t(tree.number(at + 4, 4));
+  if (!plausible(s, us)) {
+    s = __builtin_bswap32(s);
+    us = __builtin_bswap32(us);
+  }
+  if (!plausible(s, us)) return std::nullopt;
+  return int64_t(s) * kNsPerSecond + int64_t(us) * 1000;
+}
+
+}  // namespace
+
+bool isIcmpEcho(const DecodedPacket& pkt) {
+  if (pkt.icmp_head_count == 0 || pkt.has_icmp_error || pkt.l3 != L3::IPv4) return false;
+  const IcmpHead& h = pkt.icmp_heads[0];
+  return !h.v6 && (h.type == kEchoRequest || h.type == kEchoReply);
+}
+
+std::string icmpEchoInfo(const DecodedPacket& pkt, const std::optional<EchoRequest>& request) {
+  const IcmpHead& h = pkt.icmp_heads[0];
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "%-20s id=0x%04x, seq=%u/%u, ttl=%u", typeName(h.type), unsigned(h.id),
+                unsigned(h.seq), swapped(h.seq), unsigned(pkt.ip_ttl));
+  std::string info = buf;
+  if (request) info += " (request in " + std::to_string(request->frame) + ")";
+  return info;
+}
+
+void addIcmpEchoLayer(LayerTree& tree, const DecodedPacket& pkt, uint32_t at, uint32_t reported,
+                      const std::optional<EchoRequest>& request) {
+  const IcmpHead& h = pkt.icmp_heads[0];
+  const uint32_t captured = tree.captured(at, reported) ? reported : h.bytes;
+  tree.layer("Internet Control Message Protocol", "icmp", at, captured);
+  tree.item(1, "Type: " + std::to_string(h.type) + " (" + typeName(h.type) + ")", at, 1, "icmp.type",
+            std::to_string(h.type));
+  tree.item(1, "Code: " + std::to_string(h.code), at + 1, 1, "icmp.code", std::to_string(h.code));
+  if (captured == reported && !pkt.ip_fragment) {
+    tree.checksum(1, at + 2, h.checksum, inCksum(tree, at, at + reported), "icmp.checksum",
+                  {"Checksum", "Bad checksum"});
+  } else {
+    tree.item(1, "Checksum: " + hexNumber(h.checksum, 4) + " [unverified] [fragmented datagram]", at + 2, 2,
+              "icmp.checksum", hexNumber(h.checksum, 4));
+    tree.generated(1, "Checksum Status: Unverified");
+  }
+  tree.item(1, "Identifier (BE): " + decHex(h.id), at + 4, 2);
+  tree.item(1, "Identifier (LE): " + decHex(swapped(h.id)), at + 4, 2);
+  tree.item(1, "Sequence Number (BE): " + decHex(h.seq), at + 6, 2);
+  tree.item(1, "Sequence Number (LE): " + decHex(swapped(h.seq)), at + 6, 2);
+  if (request) {
+    tree.generated(1, "Request frame: " + std::to_string(request->frame));
+    char ms[48];
+    std::snprintf(ms, sizeof ms, "%.3f ms", double(pkt.ts_ns - request->ts_ns) / 1e6);
+    tree.generated(1, std::string("Response time: ") + ms);
+  }
+  const uint32_t data = at + 8, dataBytes = captured > 8 ? captured - 8 : 0;
+  const std::optional<int64_t> stamp = dataBytes >= 8 ? dataTimestamp(tree, data, pkt.ts_ns) : std::nullopt;
+  if (!stamp) return dataLayer(tree, data, dataBytes);
+  tree.item(1, "Timestamp from icmp data: " + arrivalTime(*stamp), data, 8);
+  tree.generated(1, "Timestamp from icmp data (relative): " + secondsText(pkt.ts_ns - *stamp));
+  dataLayer(tree, data + 8, dataBytes - 8);
+}
+
+}  // namespace rudp
