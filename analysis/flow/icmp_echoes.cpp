@@ -22,10 +22,12 @@ std::optional<EchoRequest> IcmpEchoes::next(const DecodedPacket& pkt) {
   const IcmpHead& h = pkt.icmp_heads[0];
   if (h.v6 || (h.type != kEchoRequest && h.type != kEchoReply)) return std::nullopt;
   // The reply's checksum: the request's, less the type's difference (0x0800).
-  const uint16_t checksum = h.type == kEchoRequest ? onesComplementOfSum(uint16_t(~h.checksum), uint16_t(~0x0800))
+  const uint16_t checksum = h.type == kEchoRequest
+                                ? onesComplementOfSum(uint16_t(~h.checksum), uint16_t(~0x0800))
                             : h.checksum == 0xffff ? 0
                                                    : h.checksum;
-  const Key key{std::min(pkt.src, pkt.dst), std::max(pkt.src, pkt.dst), checksum, uint32_t(h.id) << 16 | h.seq};
+  const Key key{std::min(pkt.src, pkt.dst), std::max(pkt.src, pkt.dst), checksum,
+                uint32_t(h.id) << 16 | h.seq};
   if (h.type == kEchoRequest) {
     requests_[key] = Filed{{pkt.frame, pkt.ts_ns}, false};
     return std::nullopt;

@@ -14,7 +14,9 @@ namespace {
 constexpr uint8_t kEchoReply = 0, kEchoRequest = 8;
 constexpr int64_t kNsPerSecond = 1'000'000'000, kSecondsPerDay = 86400;
 
-const char* typeName(uint8_t type) { return type == kEchoRequest ? "Echo (ping) request" : "Echo (ping) reply"; }
+const char* typeName(uint8_t type) {
+  return type == kEchoRequest ? "Echo (ping) request" : "Echo (ping) reply";
+}
 
 // "4660 (0x1234)": BASE_DEC_HEX.
 std::string decHex(unsigned v) { return std::to_string(v) + " (" + hexNumber(v, 4) + ")"; }
