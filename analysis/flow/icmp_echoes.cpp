@@ -17,10 +17,15 @@ uint16_t onesComplementOfSum(uint16_t a, uint16_t b) {
 
 }  // namespace
 
-std::optional<EchoRequest> IcmpEchoes::next(const DecodedPacket& pkt) {
-  if (pkt.icmp_head_count == 0 || pkt.has_icmp_error || pkt.l3 != L3::IPv4) return std::nullopt;
+bool isIcmpEcho(const DecodedPacket& pkt) {
+  if (pkt.icmp_head_count == 0 || pkt.has_icmp_error || pkt.l3 != L3::IPv4) return false;
   const IcmpHead& h = pkt.icmp_heads[0];
-  if (h.v6 || (h.type != kEchoRequest && h.type != kEchoReply)) return std::nullopt;
+  return !h.v6 && (h.type == kEchoRequest || h.type == kEchoReply);
+}
+
+std::optional<EchoRequest> IcmpEchoes::next(const DecodedPacket& pkt) {
+  if (!isIcmpEcho(pkt)) return std::nullopt;
+  const IcmpHead& h = pkt.icmp_heads[0];
   // The reply's checksum: the request's, less the type's difference (0x0800).
   const uint16_t checksum = h.type == kEchoRequest
                                 ? onesComplementOfSum(uint16_t(~h.checksum), uint16_t(~0x0800))

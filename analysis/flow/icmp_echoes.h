@@ -15,6 +15,9 @@
 
 namespace rudp {
 
+// An ICMPv4 echo request or reply of the packet's own (not one an error quotes).
+bool isIcmpEcho(const DecodedPacket& pkt);
+
 struct EchoRequest {
   uint64_t frame = 0;
   int64_t ts_ns = 0;

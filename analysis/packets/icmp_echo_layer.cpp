@@ -11,7 +11,7 @@ namespace rudp {
 
 namespace {
 
-constexpr uint8_t kEchoReply = 0, kEchoRequest = 8;
+constexpr uint8_t kEchoRequest = 8;
 constexpr int64_t kNsPerSecond = 1'000'000'000, kSecondsPerDay = 86400;
 
 const char* typeName(uint8_t type) {
@@ -51,12 +51,6 @@ std::optional<int64_t> dataTimestamp(const LayerTree& tree, uint32_t at, int64_t
 }
 
 }  // namespace
-
-bool isIcmpEcho(const DecodedPacket& pkt) {
-  if (pkt.icmp_head_count == 0 || pkt.has_icmp_error || pkt.l3 != L3::IPv4) return false;
-  const IcmpHead& h = pkt.icmp_heads[0];
-  return !h.v6 && (h.type == kEchoRequest || h.type == kEchoReply);
-}
 
 std::string icmpEchoInfo(const DecodedPacket& pkt, const std::optional<EchoRequest>& request) {
   const IcmpHead& h = pkt.icmp_heads[0];

@@ -12,9 +12,6 @@
 
 namespace rudp {
 
-// An ICMPv4 echo request or reply of the packet's own (not one an error quotes).
-bool isIcmpEcho(const DecodedPacket& pkt);
-
 // "Echo (ping) reply    id=0x1234, seq=1/256, ttl=64 (request in 1)".
 std::string icmpEchoInfo(const DecodedPacket& pkt, const std::optional<EchoRequest>& request);
 
