@@ -15,8 +15,11 @@ int runDecode(const DecodeArgs& args) {
   try {
     const auto warnings = args.details ? printFrameTrees(args.capture, args.dissectors, args.expand, print,
                                                          args.keep_damaged, args.display_filter)
-                                       : forEachFieldLine(args.capture, args.dissectors, args.fields, print,
-                                                          args.keep_damaged, args.display_filter);
+                          : args.fields.empty()
+                              ? printFrameSummaries(args.capture, args.dissectors, print, args.keep_damaged,
+                                                    args.display_filter)
+                              : forEachFieldLine(args.capture, args.dissectors, args.fields, print,
+                                                 args.keep_damaged, args.display_filter);
     std::fflush(stdout);
     printWarnings(warnings);
   } catch (const FilterError& e) {

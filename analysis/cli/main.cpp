@@ -169,8 +169,10 @@ int run(int argc, char** argv) {
 
   rudp::cli::DecodeArgs dec;
   std::vector<std::string> decScripts, decPrefs;
-  auto* decode =
-      app.add_subcommand("decode", "Print fields of every frame, tab-separated, as tshark -T fields does");
+  auto* decode = app.add_subcommand(
+      "decode",
+      "Print a summary line per frame as tshark does; with -e its fields, tab-separated, as "
+      "tshark -T fields; with -V its details tree, as tshark -V");
   decode->add_option("capture", dec.capture, "pcap or pcapng file")->required();
   auto* fieldsOption = decode->add_option("-e", dec.fields, "Field to print (repeatable)");
   auto* detailsFlag = decode->add_flag(
@@ -239,8 +241,6 @@ int run(int argc, char** argv) {
     if (*decode) {
       resolveDissectorOptions(dec.dissectors, decScripts, decPrefs);
       if (!dec.expand.empty()) dec.details = true;
-      if (dec.fields.empty() && !dec.details)
-        throw rudp::Error("decode needs -e FIELD (fields) or -V (details)");
       return rudp::cli::runDecode(dec);
     }
     if (*wireshark) return rudp::cli::runWireshark(wsArgs);

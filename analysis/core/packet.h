@@ -114,11 +114,21 @@ struct IcmpHead {
   uint32_t bytes = 0;  // the message's bytes in this packet, header included
   // The checksum, and the second word: an echo's identifier and sequence number.
   uint16_t checksum = 0, id = 0, seq = 0;
+  // Its first byte, `bytes` of them captured; valid until the next decode() call.
+  const uint8_t* data = nullptr;
   // An echo request or reply with data after its 8-byte header (tshark's Data under it).
   bool echoData() const {
     const bool echo = v6 ? type == 128 || type == 129 : type == 0 || type == 8;
     return echo && bytes > 8;
   }
+};
+
+// An IPv4 or IPv6 fragment's place in its datagram.
+struct IpFragment {
+  uint32_t id = 0;      // 16 bits in IPv4, 32 in IPv6
+  uint32_t offset = 0;  // in bytes
+  bool more = false;    // more fragments follow
+  uint8_t next = 0;     // IPv6: the fragment header's next header
 };
 
 // A packet decoded down to its transport layer.
@@ -141,6 +151,7 @@ struct DecodedPacket {
   bool ip_fragment = false;     // a fragment whose datagram is not complete here (an IPv4 first
                                 // fragment that cannot be reassembled still has its transport header)
   bool ip_reassembled = false;  // this frame completed a reassembled IPv4 or IPv6 datagram
+  IpFragment ip_frag;           // with ip_fragment: where this fragment lies
 
   L4 l4 = L4::None;
   uint16_t sport = 0, dport = 0;

@@ -110,6 +110,7 @@ void enterTunnel(DecodedPacket& out) {
   out.ip_id = fresh.ip_id;
   out.ip_ttl = fresh.ip_ttl;
   out.ip_fragment = fresh.ip_fragment;  // ip_reassembled stays: the frame did complete a datagram
+  out.ip_frag = fresh.ip_frag;
   out.l4 = fresh.l4;
   out.sport = fresh.sport;
   out.dport = fresh.dport;

@@ -68,7 +68,8 @@ void addHead(bool v6, const wire::Span& icmp, DecodedPacket& out) {
                                            icmp.len,
                                            uint16_t(icmp.data[2] << 8 | icmp.data[3]),
                                            uint16_t(icmp.data[4] << 8 | icmp.data[5]),
-                                           uint16_t(icmp.data[6] << 8 | icmp.data[7])};
+                                           uint16_t(icmp.data[6] << 8 | icmp.data[7]),
+                                           icmp.data};
 }
 
 }  // namespace

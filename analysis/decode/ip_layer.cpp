@@ -47,7 +47,7 @@ uint32_t extensionLength(uint8_t proto, const uint8_t* p) {
 // (RFC 6946), the whole datagram.
 bool readFragmentHeader(const uint8_t* p, Fragment& frag) {
   const uint16_t field = be16(p + 2);
-  frag = {be32(p + 4), uint32_t(field & 0xfff8), bool(field & 1)};
+  frag = {be32(p + 4), uint32_t(field & 0xfff8), bool(field & 1), p[0]};
   return frag.more || frag.offset != 0;
 }
 
@@ -117,6 +117,7 @@ Next decodeIPv4(const wire::Span& ip, DecodedPacket& out, Upper& up, Fragment& f
   frag = {be16(p + 4), uint32_t(fragField & 0x1fff) * 8, bool(fragField & 0x2000)};
   if (!frag.more && frag.offset == 0) return upperLayer(out, up, frag);
   out.ip_fragment = true;
+  out.ip_frag = frag;
   if (n >= total) return Next::Fragment;
   // Not whole, so never reassembled: tshark reads a first fragment's transport header all the same.
   return frag.offset == 0 ? upperLayer(out, up, frag) : Next::Stop;
@@ -147,6 +148,7 @@ Next decodeIPv6(const wire::Span& ip, DecodedPacket& out, Upper& up, Fragment& f
   const Next next = upperLayer(out, up, frag);
   if (next != Next::Fragment) return next;
   out.ip_fragment = true;
+  out.ip_frag = frag;
   // tshark 4.0 decodes nothing of a fragment it cannot reassemble, first or not.
   return n - 40 >= payload ? Next::Fragment : Next::Stop;
 }

@@ -20,11 +20,7 @@ struct Upper {
   wire::Span bytes;
 };
 
-struct Fragment {
-  uint32_t id = 0;      // 16 bits in IPv4, 32 in IPv6
-  uint32_t offset = 0;  // in bytes
-  bool more = false;    // more fragments follow
-};
+using Fragment = IpFragment;
 
 // `ip`: from the start of the IP header; `ip.reported` is what the frame
 // held on the wire. A length field claiming more is cut to it, with an

@@ -6,7 +6,7 @@ namespace rudp {
 
 namespace {
 
-constexpr uint8_t kEchoReply = 0, kEchoRequest = 8;
+constexpr uint8_t kEchoReply = 0, kEchoRequest = 8, kEcho6Request = 128, kEcho6Reply = 129;
 
 // The one's-complement sum of the two words, as ip_checksum returns it.
 uint16_t onesComplementOfSum(uint16_t a, uint16_t b) {
@@ -18,22 +18,28 @@ uint16_t onesComplementOfSum(uint16_t a, uint16_t b) {
 }  // namespace
 
 bool isIcmpEcho(const DecodedPacket& pkt) {
-  if (pkt.icmp_head_count == 0 || pkt.has_icmp_error || pkt.l3 != L3::IPv4) return false;
+  if (pkt.icmp_head_count == 0 || pkt.has_icmp_error || pkt.l3 == L3::None) return false;
   const IcmpHead& h = pkt.icmp_heads[0];
-  return !h.v6 && (h.type == kEchoRequest || h.type == kEchoReply);
+  if (h.v6 != (pkt.l3 == L3::IPv6)) return false;
+  return h.v6 ? h.type == kEcho6Request || h.type == kEcho6Reply
+              : h.type == kEchoRequest || h.type == kEchoReply;
 }
 
 std::optional<EchoRequest> IcmpEchoes::next(const DecodedPacket& pkt) {
   if (!isIcmpEcho(pkt)) return std::nullopt;
   const IcmpHead& h = pkt.icmp_heads[0];
-  // The reply's checksum: the request's, less the type's difference (0x0800).
-  const uint16_t checksum = h.type == kEchoRequest
-                                ? onesComplementOfSum(uint16_t(~h.checksum), uint16_t(~0x0800))
-                            : h.checksum == 0xffff ? 0
-                                                   : h.checksum;
+  const bool request = h.type == (h.v6 ? kEcho6Request : kEchoRequest);
+  // Both key on the reply's checksum: packet-icmp.c works it out from the
+  // request's, less the types' difference (0x0800); packet-icmpv6.c keys on
+  // the request's, worked out from the reply's (0x0100).
+  const bool worked = h.v6 ? !request : request;
+  const uint16_t checksum =
+      worked                 ? onesComplementOfSum(uint16_t(~h.checksum), uint16_t(h.v6 ? ~0x0100 : ~0x0800))
+      : h.checksum == 0xffff ? 0
+                             : h.checksum;
   const Key key{std::min(pkt.src, pkt.dst), std::max(pkt.src, pkt.dst), checksum,
                 uint32_t(h.id) << 16 | h.seq};
-  if (h.type == kEchoRequest) {
+  if (request) {
     requests_[key] = Filed{{pkt.frame, pkt.ts_ns}, false};
     return std::nullopt;
   }

@@ -1,10 +1,9 @@
 // ICMP echo requests and the replies that answer them, as packet-icmp.c
-// pairs them in Wireshark's one pass: a request is filed under its address
+// and packet-icmpv6.c pair them in Wireshark's one pass: a request is filed under its address
 // pair, the checksum its reply will carry, its identifier and sequence
 // number (the last request so filed wins); the first reply with that key
 // takes it ("[Request frame: N]", "[Response time]", Info's "(request in N)"),
-// later identical replies none. Frames in capture order; ICMPv4 only
-// (ICMPv6's echoes are not paired here).
+// later identical replies none. Frames in capture order.
 #pragma once
 #include <cstdint>
 #include <map>
@@ -15,7 +14,7 @@
 
 namespace rudp {
 
-// An ICMPv4 echo request or reply of the packet's own (not one an error quotes).
+// An ICMP or ICMPv6 echo request or reply of the packet's own (not one an error quotes).
 bool isIcmpEcho(const DecodedPacket& pkt);
 
 struct EchoRequest {

@@ -77,6 +77,10 @@ uint32_t tcpShownAck(const TcpHeader& tcp, const TcpSeqBases& bases, bool relati
   return relative && bases.known && (tcp.flags & kAck) ? tcp.ack - bases.ack : tcp.ack;
 }
 
+uint64_t tcpCalculatedWindow(const TcpHeader& tcp, int shift) {
+  return shift >= 0 && !(tcp.flags & kSyn) ? uint64_t(tcp.window) << shift : tcp.window;
+}
+
 bool tcpPayloadHandedOn(const TcpNotes& n, const DecodedPacket& p) {
   if (!tcpPayloadDissected(p)) return false;
   if (tcpSegmentWhole(p) && (n.flags & TcpNotes::SpuriousRetransmission)) return false;

@@ -57,6 +57,9 @@ bool tcpSegmentAnalysed(const DecodedPacket& pkt);
 // default); the ack only with the ACK flag.
 uint32_t tcpShownSeq(const TcpHeader& tcp, const TcpSeqBases& bases, bool relative);
 uint32_t tcpShownAck(const TcpHeader& tcp, const TcpSeqBases& bases, bool relative);
+// Wireshark's calculated window: the header's shifted by the sender's window
+// scale `shift` when it is known (>= 0); a SYN's is never scaled.
+uint64_t tcpCalculatedWindow(const TcpHeader& tcp, int shift);
 
 struct TcpNotes {
   enum Flag : uint16_t {

@@ -15,8 +15,9 @@
 #include "lua/host.h"
 #include "packets/frame_layers.h"
 #include "packets/frame_reader.h"
-#include "packets/icmp_echo_layer.h"
+#include "packets/icmp_info.h"
 #include "packets/icmp_layer.h"
+#include "packets/ip_names.h"
 #include "packets/tcp_layer.h"
 #include "session/field_printer.h"
 
@@ -55,8 +56,7 @@ using namespace tcpflag;
 std::string tcpInfo(const DecodedPacket& pkt, const std::string& ports, int windowShift,
                     const TcpSeqBases& bases, bool relative) {
   const TcpHeader& t = pkt.tcp;
-  const uint64_t window =
-      windowShift >= 0 && !(t.flags & kSyn) ? uint64_t(t.window) << windowShift : t.window;
+  const uint64_t window = tcpCalculatedWindow(t, windowShift);
   std::string info = ports + " " + "[" + tcpFlagNames(t.flags) + "]" +
                      " Seq=" + std::to_string(tcpShownSeq(t, bases, relative)) +
                      ((t.flags & kAck) ? " Ack=" + std::to_string(tcpShownAck(t, bases, relative)) : "") +
@@ -80,9 +80,22 @@ std::optional<uint32_t> offsetInFrame(const RawPacket& raw, const uint8_t* bytes
 
 std::string l3Name(L3 l3) { return l3 == L3::IPv6 ? "IPv6" : l3 == L3::IPv4 ? "IPv4" : ""; }
 
+// packet-ip.c's and packet-ipv6.c's Info for a fragment not reassembled here.
+std::string fragmentInfo(const DecodedPacket& pkt) {
+  const IpFragment& f = pkt.ip_frag;
+  char buf[96];
+  if (pkt.l3 == L3::IPv6)
+    std::snprintf(buf, sizeof buf, "IPv6 fragment (off=%u more=%s ident=0x%08x nxt=%u)", f.offset,
+                  f.more ? "y" : "n", f.id, unsigned(f.next));
+  else
+    std::snprintf(buf, sizeof buf, "Fragmented IP protocol (proto=%s %u, off=%u, ID=%04x)",
+                  ipProtocolName(pkt.ip_proto), unsigned(pkt.ip_proto), f.offset, f.id);
+  return buf;
+}
+
 // `notes`: Wireshark's TCP analysis notes of the frame, from the database.
 void setColumns(const DecodedPacket& pkt, const DissectResult& res, int windowShift, const TcpNotes& notes,
-                bool relative, DissectedFrame& out) {
+                bool relative, const std::optional<EchoRequest>& echoRequest, DissectedFrame& out) {
   if (pkt.l3 != L3::None) {
     out.source = pkt.src.toString();
     out.destination = pkt.dst.toString();
@@ -94,12 +107,12 @@ void setColumns(const DecodedPacket& pkt, const DissectResult& res, int windowSh
   } else if (pkt.l4 == L4::TCP) {
     out.protocol = "TCP";
     out.info = tcpNotesPrefix(notes) + tcpInfo(pkt, ports, windowShift, notes.bases, relative);
-  } else if (pkt.has_icmp_error) {
-    out.protocol = pkt.icmp.v6 ? "ICMPv6" : "ICMP";
-    out.info = icmpErrorInfo(pkt.icmp);
+  } else if (hasOwnIcmp(pkt)) {
+    out.protocol = pkt.icmp_heads[0].v6 ? "ICMPv6" : "ICMP";
+    out.info = icmpInfo(pkt, echoRequest);
   } else if (pkt.ip_fragment) {
     out.protocol = l3Name(pkt.l3);
-    out.info = "Fragmented IP protocol (proto=" + std::to_string(pkt.ip_proto) + ")";
+    out.info = fragmentInfo(pkt);
   } else {
     out.protocol = pkt.l3 != L3::None ? l3Name(pkt.l3) : "Frame";
     out.info = pkt.error;
@@ -141,8 +154,9 @@ struct FrameDissector::Impl {
     return res.proto < 0 ? offeredUdpPayload(pkt) : OfferedPayload{};
   }
 
-  std::optional<FrameUdpStreams> last_udp;       // the last frame's, when read in order or from the replay
-  std::optional<EchoRequest> last_echo_request;  // likewise: the request an echo reply answers
+  std::optional<FrameUdpStreams> last_udp;         // the last frame's, when read in order or from the replay
+  std::optional<EchoRequest> last_echo_request;    // likewise: the request an echo reply answers
+  std::optional<EchoRequest> stored_echo_request;  // the stored row's, when dissecting one
 
   FrameDissector::ConnectionHead connection_head;
   std::unordered_map<int64_t, std::array<int8_t, 2>> window_shifts;  // by connection, per direction
@@ -300,6 +314,7 @@ DissectedFrame FrameDissector::dissect(const PacketRecord& stored, bool withItem
   TcpNotes notes = stored.tcp_notes;
   notes.bases = d->seqBasesOf(stored);
   if (facts && facts->frame != stored.frame) facts = nullptr;
+  d->stored_echo_request = stored.echo_request;
   return dissectFrame(raw, withItems, shift, &notes, times, facts);
 }
 
@@ -321,11 +336,12 @@ DissectedFrame FrameDissector::dissectFrame(const RawPacket& raw, bool withItems
     d->last_tcp_details = c.tcp;
     d->last_udp = c.udp;
     d->last_echo_request = c.echo_request;
+    if (c.tcp) windowShift = c.tcp->win_scale;  // the handshake seen in order
   } else {
     d->last_notes = *storedNotes;
     d->last_tcp_details = facts ? facts->tcp : std::nullopt;
     d->last_udp = facts ? std::optional(facts->udp) : std::nullopt;
-    d->last_echo_request = facts ? facts->echo_request : std::nullopt;
+    d->last_echo_request = facts ? facts->echo_request : d->stored_echo_request;
   }
   d->last_notes.bases.known = d->last_notes.bases.known && tcpSegmentAnalysed(d->pkt);
   d->last = d->sequence.next(raw, d->pkt, &d->res);
@@ -333,11 +349,8 @@ DissectedFrame FrameDissector::dissectFrame(const RawPacket& raw, bool withItems
   d->last.tcp_details = d->last_tcp_details ? &*d->last_tcp_details : nullptr;
   d->last.udp_streams = d->last_udp ? &*d->last_udp : nullptr;
   if (d->res.proto >= 0) out.lua_protocol = d->host.protocols()[d->res.proto].name;
-  setColumns(d->pkt, d->res, windowShift, d->last_notes, d->host.tcpRelativeSequenceNumbers(), out);
-  if (isIcmpEcho(d->pkt)) {
-    out.protocol = "ICMP";
-    out.info = icmpEchoInfo(d->pkt, d->last_echo_request);
-  }
+  setColumns(d->pkt, d->res, windowShift, d->last_notes, d->host.tcpRelativeSequenceNumbers(),
+             d->last_echo_request, out);
   if (d->field_columns) {
     d->field_line.clear();
     FilterFrame frame = d->last;

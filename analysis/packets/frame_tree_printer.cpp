@@ -9,6 +9,7 @@
 #include "lua/host.h"
 #include "packets/frame_dissector.h"
 #include "packets/frame_layers.h"
+#include "packets/frame_time.h"
 #include "session/capture_warnings.h"
 
 namespace rudp {
@@ -61,6 +62,50 @@ void appendHexDump(const uint8_t* p, uint32_t n, std::string& text) {
   }
 }
 
+// The frame being shown and what a printer needs besides its dissection.
+struct ShownFrame {
+  const RawPacket& raw;
+  const DissectedFrame& dissected;
+  int64_t first_ts_ns;  // the capture's first frame's
+  int timestamp_digits;
+};
+
+// Each frame `displayFilter` passes, dissected in capture order (with the
+// details tree when `withItems`), handed to `each`. Returns what reading
+// left to say, after the damage check.
+std::vector<std::string> forEachShownFrame(const std::string& capture, const DissectorOptions& dissectors,
+                                           bool withItems, bool keepDamaged, const std::string& displayFilter,
+                                           const std::function<void(const ShownFrame&)>& each) {
+  auto reader = CaptureReader::open(capture);
+  RawPacket raw;
+  uint64_t frames = 0;
+  std::unique_ptr<FrameDissector> dissector;
+  DisplayFilter filter;
+  int64_t first = 0;
+  while (reader->next(raw)) {
+    ++frames;
+    if (!dissector) {
+      first = raw.ts_ns;
+      dissector = std::make_unique<FrameDissector>(capture, dissectors, first);
+      filter = dissector->compileFilter(displayFilter);
+    }
+    const DissectedFrame f = dissector->dissect(raw, withItems);
+    if (dissector->lastPasses(filter)) each({raw, f, first, dissector->timestampDigits()});
+  }
+  checkDamage(*reader, frames, keepDamaged);
+  const Decoder none(reader->linkType());  // a capture without frames decoded none
+  return captureWarnings(capture, *reader, dissector ? dissector->decoder() : none, frames);
+}
+
+// `text` padded to at least `width` bytes, on the left when `right`, as
+// tshark's print_columns pads (counting UTF-8 in bytes too).
+void appendPadded(std::string& line, const std::string& text, size_t width, bool right) {
+  const size_t pad = text.size() < width ? width - text.size() : 0;
+  if (right) line.append(pad, ' ');
+  line += text;
+  if (!right) line.append(pad, ' ');
+}
+
 }  // namespace
 
 std::vector<std::string> printFrameTrees(const std::string& capture, const DissectorOptions& dissectors,
@@ -69,43 +114,52 @@ std::vector<std::string> printFrameTrees(const std::string& capture, const Disse
                                          bool keepDamaged, const std::string& displayFilter) {
   const std::vector<std::string> expanded = checkedProtocols(dissectors, expand, displayFilter);
   const bool expandAll = expanded.empty();  // tshark -V without -O
-  auto reader = CaptureReader::open(capture);
-  RawPacket raw;
-  uint64_t frames = 0;
-  std::unique_ptr<FrameDissector> dissector;
-  DisplayFilter filter;
   std::string text;
-  while (reader->next(raw)) {
-    ++frames;
-    if (!dissector) {
-      dissector = std::make_unique<FrameDissector>(capture, dissectors, raw.ts_ns);
-      filter = dissector->compileFilter(displayFilter);
-    }
-    const DissectedFrame f = dissector->dissect(raw, true);
-    if (!dissector->lastPasses(filter)) continue;
-    text.clear();
-    bool open = false;  // inside a layer that is expanded
-    for (const FrameItem& item : f.items) {
-      if (item.depth == 0)
-        open = expandAll || (!item.field.empty() &&
-                             std::find(expanded.begin(), expanded.end(), item.field) != expanded.end());
-      else if (!open)
-        continue;
-      text.append(size_t(item.depth) * 4, ' ');
-      text += item.label;
-      text += '\n';
-      const bool bytesKnown =
-          item.offset != FrameItem::kNoBytes && item.offset + uint64_t(item.length) <= f.bytes.size();
-      // tshark's print.c dumps every Data protocol item's bytes, at any depth.
-      if (open && item.field == "data" && bytesKnown)
-        appendHexDump(f.bytes.data() + item.offset, item.length, text);
-    }
-    text += '\n';
-    print(text);
-  }
-  checkDamage(*reader, frames, keepDamaged);
-  const Decoder none(reader->linkType());  // a capture without frames decoded none
-  return captureWarnings(capture, *reader, dissector ? dissector->decoder() : none, frames);
+  return forEachShownFrame(
+      capture, dissectors, true, keepDamaged, displayFilter, [&](const ShownFrame& shown) {
+        const DissectedFrame& f = shown.dissected;
+        text.clear();
+        bool open = false;  // inside a layer that is expanded
+        for (const FrameItem& item : f.items) {
+          if (item.depth == 0)
+            open = expandAll || (!item.field.empty() &&
+                                 std::find(expanded.begin(), expanded.end(), item.field) != expanded.end());
+          else if (!open)
+            continue;
+          text.append(size_t(item.depth) * 4, ' ');
+          text += item.label;
+          text += '\n';
+          const bool bytesKnown =
+              item.offset != FrameItem::kNoBytes && item.offset + uint64_t(item.length) <= f.bytes.size();
+          // tshark's print.c dumps every Data protocol item's bytes, at any depth.
+          if (open && item.field == "data" && bytesKnown)
+            appendHexDump(f.bytes.data() + item.offset, item.length, text);
+        }
+        text += '\n';
+        print(text);
+      });
+}
+
+std::vector<std::string> printFrameSummaries(const std::string& capture, const DissectorOptions& dissectors,
+                                             const std::function<void(const std::string&)>& print,
+                                             bool keepDamaged, const std::string& displayFilter) {
+  checkedProtocols(dissectors, {}, displayFilter);
+  std::string line;
+  return forEachShownFrame(
+      capture, dissectors, false, keepDamaged, displayFilter, [&](const ShownFrame& shown) {
+        const DissectedFrame& f = shown.dissected;
+        const FrameTimes times{shown.raw.ts_ns, shown.first_ts_ns, 0, 0};
+        line.clear();
+        appendPadded(line, std::to_string(f.frame), 5, true);
+        line += ' ';
+        appendPadded(line, formatFrameTime(TimeFormat::Relative, times, shown.timestamp_digits), 10, true);
+        line += ' ';
+        appendPadded(line, f.source, 12, true);
+        line += " \u2192 ";
+        appendPadded(line, f.destination, 12, false);
+        line += ' ' + f.protocol + ' ' + std::to_string(shown.raw.origlen) + ' ' + f.info + '\n';
+        print(line);
+      });
 }
 
 }  // namespace rudp

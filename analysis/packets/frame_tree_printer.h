@@ -21,4 +21,11 @@ std::vector<std::string> printFrameTrees(const std::string& capture, const Disse
                                          const std::function<void(const std::string&)>& print,
                                          bool keepDamaged = false, const std::string& displayFilter = {});
 
+// rudpscope-cli decode without -e or -V: a line per frame as tshark prints
+// without -V or -T fields (No. Time Source Destination Protocol Length Info,
+// padded as its print_columns pads them, Time relative to the first frame).
+std::vector<std::string> printFrameSummaries(const std::string& capture, const DissectorOptions& dissectors,
+                                             const std::function<void(const std::string&)>& print,
+                                             bool keepDamaged = false, const std::string& displayFilter = {});
+
 }  // namespace rudp

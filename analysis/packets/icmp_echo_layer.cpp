@@ -6,22 +6,23 @@
 #include "core/label_text.h"
 #include "packets/frame_layer.h"
 #include "packets/frame_time.h"
+#include "packets/icmp_names.h"
 
 namespace rudp {
 
 namespace {
 
-constexpr uint8_t kEchoRequest = 8;
 constexpr int64_t kNsPerSecond = 1'000'000'000, kSecondsPerDay = 86400;
-
-const char* typeName(uint8_t type) {
-  return type == kEchoRequest ? "Echo (ping) request" : "Echo (ping) reply";
-}
 
 // "4660 (0x1234)": BASE_DEC_HEX.
 std::string decHex(unsigned v) { return std::to_string(v) + " (" + hexNumber(v, 4) + ")"; }
 
-unsigned swapped(unsigned v) { return (v >> 8 | v << 8) & 0xffff; }
+// "15.000 ms".
+std::string milliseconds(int64_t ns) {
+  char ms[48];
+  std::snprintf(ms, sizeof ms, "%.3f ms", double(ns) / 1e6);
+  return ms;
+}
 
 // The data after the header: Wireshark's Data protocol, under ICMP's layer.
 void dataLayer(LayerTree& tree, uint32_t at, uint32_t n) {
@@ -50,45 +51,61 @@ std::optional<int64_t> dataTimestamp(const LayerTree& tree, uint32_t at, int64_t
   return int64_t(s) * kNsPerSecond + int64_t(us) * 1000;
 }
 
-}  // namespace
-
-std::string icmpEchoInfo(const DecodedPacket& pkt, const std::optional<EchoRequest>& request) {
-  const IcmpHead& h = pkt.icmp_heads[0];
-  char buf[96];
-  std::snprintf(buf, sizeof buf, "%-20s id=0x%04x, seq=%u/%u, ttl=%u", typeName(h.type), unsigned(h.id),
-                unsigned(h.seq), swapped(h.seq), unsigned(pkt.ip_ttl));
-  std::string info = buf;
-  if (request) info += " (request in " + std::to_string(request->frame) + ")";
-  return info;
+// ICMPv6's pseudo-header (RFC 8200 8.1), summed as in_cksum sums.
+uint64_t ipv6PseudoHeaderSum(const DecodedPacket& pkt, uint32_t length) {
+  uint64_t sum = length + 58;  // upper-layer length and next header
+  for (const IpAddress* a : {&pkt.src, &pkt.dst})
+    for (size_t i = 0; i < 16; i += 2) sum += uint32_t(a->bytes[i]) << 8 | a->bytes[i + 1];
+  return sum;
 }
+
+// packet-icmpv6.c's echo items after the checksum.
+void echo6Items(LayerTree& tree, const DecodedPacket& pkt, uint32_t at,
+                const std::optional<EchoRequest>& request, uint32_t dataBytes) {
+  const IcmpHead& h = pkt.icmp_heads[0];
+  tree.item(1, "Identifier: " + hexNumber(h.id, 4), at + 4, 2, "icmpv6.echo.identifier", hexNumber(h.id, 4));
+  tree.item(1, "Sequence: " + std::to_string(h.seq), at + 6, 2, "icmpv6.echo.sequence_number",
+            std::to_string(h.seq));
+  if (request) {
+    tree.generated(1, "Response To: " + std::to_string(request->frame));
+    tree.generated(1, "Response Time: " + milliseconds(pkt.ts_ns - request->ts_ns));
+  }
+  dataLayer(tree, at + 8, dataBytes);
+}
+
+}  // namespace
 
 void addIcmpEchoLayer(LayerTree& tree, const DecodedPacket& pkt, uint32_t at, uint32_t reported,
                       const std::optional<EchoRequest>& request) {
   const IcmpHead& h = pkt.icmp_heads[0];
   const uint32_t captured = tree.captured(at, reported) ? reported : h.bytes;
-  tree.layer("Internet Control Message Protocol", "icmp", at, captured);
-  tree.item(1, "Type: " + std::to_string(h.type) + " (" + typeName(h.type) + ")", at, 1, "icmp.type",
-            std::to_string(h.type));
-  tree.item(1, "Code: " + std::to_string(h.code), at + 1, 1, "icmp.code", std::to_string(h.code));
+  const std::string prefix = h.v6 ? "icmpv6" : "icmp", type = std::to_string(h.type);
+  tree.layer(h.v6 ? "Internet Control Message Protocol v6" : "Internet Control Message Protocol", prefix, at,
+             captured);
+  tree.item(1,
+            h.v6 ? "Type: " + icmp6TypeName(h.type) + " (" + type + ")"
+                 : "Type: " + type + " (" + icmpTypeName(h.type, h.code) + ")",
+            at, 1, prefix + ".type", type);
+  tree.item(1, "Code: " + std::to_string(h.code), at + 1, 1, prefix + ".code", std::to_string(h.code));
   if (captured == reported && !pkt.ip_fragment) {
-    tree.checksum(1, at + 2, h.checksum, inCksum(tree, at, at + reported), "icmp.checksum",
+    const uint64_t pseudoHeader = h.v6 ? ipv6PseudoHeaderSum(pkt, reported) : 0;
+    tree.checksum(1, at + 2, h.checksum, inCksum(tree, at, at + reported, pseudoHeader), prefix + ".checksum",
                   {"Checksum", "Bad checksum"});
   } else {
     tree.item(1, "Checksum: " + hexNumber(h.checksum, 4) + " [unverified] [fragmented datagram]", at + 2, 2,
-              "icmp.checksum", hexNumber(h.checksum, 4));
+              prefix + ".checksum", hexNumber(h.checksum, 4));
     tree.generated(1, "Checksum Status: Unverified");
   }
+  const uint32_t data = at + 8, dataBytes = captured > 8 ? captured - 8 : 0;
+  if (h.v6) return echo6Items(tree, pkt, at, request, dataBytes);
   tree.item(1, "Identifier (BE): " + decHex(h.id), at + 4, 2);
-  tree.item(1, "Identifier (LE): " + decHex(swapped(h.id)), at + 4, 2);
+  tree.item(1, "Identifier (LE): " + decHex(__builtin_bswap16(h.id)), at + 4, 2);
   tree.item(1, "Sequence Number (BE): " + decHex(h.seq), at + 6, 2);
-  tree.item(1, "Sequence Number (LE): " + decHex(swapped(h.seq)), at + 6, 2);
+  tree.item(1, "Sequence Number (LE): " + decHex(__builtin_bswap16(h.seq)), at + 6, 2);
   if (request) {
     tree.generated(1, "Request frame: " + std::to_string(request->frame));
-    char ms[48];
-    std::snprintf(ms, sizeof ms, "%.3f ms", double(pkt.ts_ns - request->ts_ns) / 1e6);
-    tree.generated(1, std::string("Response time: ") + ms);
+    tree.generated(1, "Response time: " + milliseconds(pkt.ts_ns - request->ts_ns));
   }
-  const uint32_t data = at + 8, dataBytes = captured > 8 ? captured - 8 : 0;
   const std::optional<int64_t> stamp = dataBytes >= 8 ? dataTimestamp(tree, data, pkt.ts_ns) : std::nullopt;
   if (!stamp) return dataLayer(tree, data, dataBytes);
   tree.item(1, "Timestamp from icmp data: " + arrivalTime(*stamp), data, 8);

@@ -1,7 +1,7 @@
 // An ICMP echo request or reply (ping) as tshark 4.0 shows it
-// (packet-icmp.c): the Protocol and Info columns and the layer's items,
+// (packet-icmp.c): the layer's items (icmp_info.h has its Info column),
 // with the request a reply answers (IcmpEchoes) when the frames before it
-// were read. ICMPv4 only; ICMPv6's echoes keep their summary line.
+// were read; and an ICMPv6 echo as packet-icmpv6.c shows it.
 #pragma once
 #include <optional>
 #include <string>
@@ -11,9 +11,6 @@
 #include "packets/layer_tree.h"
 
 namespace rudp {
-
-// "Echo (ping) reply    id=0x1234, seq=1/256, ttl=64 (request in 1)".
-std::string icmpEchoInfo(const DecodedPacket& pkt, const std::optional<EchoRequest>& request);
 
 // The echo's layer at `at` in the frame, `reported` bytes long by its IP
 // header: type, code, checksum (verified when captured whole), identifier

@@ -7,92 +7,13 @@
 #include "core/label_text.h"
 #include "packets/frame_dissector.h"
 #include "packets/icmp_echo_layer.h"
+#include "packets/icmp_names.h"
 #include "packets/ip_layers.h"
 #include "packets/transport_layers.h"
 
 namespace rudp {
 
 namespace {
-
-const char* pick(const char* const* names, size_t count, unsigned i) {
-  return i < count ? names[i] : nullptr;
-}
-
-// packet-icmp.c's icmp_type_str for the error types.
-const char* icmpTypeName(unsigned type) {
-  switch (type) {
-    case 3: return "Destination unreachable";
-    case 4: return "Source quench (flow control)";
-    case 5: return "Redirect";
-    case 11: return "Time-to-live exceeded";
-    case 12: return "Parameter problem";
-    default: return "Unknown ICMP (obsolete or malformed?)";
-  }
-}
-
-// The code's name (unreach_code_str, ...), "Unknown code: N" past the
-// table, or empty where tshark names none (source quench).
-std::string icmpCodeName(unsigned type, unsigned code) {
-  static const char* const unreach[] = {"Network unreachable",
-                                        "Host unreachable",
-                                        "Protocol unreachable",
-                                        "Port unreachable",
-                                        "Fragmentation needed",
-                                        "Source route failed",
-                                        "Destination network unknown",
-                                        "Destination host unknown",
-                                        "Source host isolated",
-                                        "Network administratively prohibited",
-                                        "Host administratively prohibited",
-                                        "Network unreachable for TOS",
-                                        "Host unreachable for TOS",
-                                        "Communication administratively filtered",
-                                        "Host precedence violation",
-                                        "Precedence cutoff in effect"};
-  static const char* const redirect[] = {"Redirect for network", "Redirect for host",
-                                         "Redirect for TOS and network", "Redirect for TOS and host"};
-  static const char* const ttl[] = {"Time to live exceeded in transit", "Fragment reassembly time exceeded"};
-  static const char* const param[] = {"Pointer indicates the error", "Required option missing", "Bad length"};
-  const char* name = nullptr;
-  switch (type) {
-    case 3: name = pick(unreach, std::size(unreach), code); break;
-    case 5: name = pick(redirect, std::size(redirect), code); break;
-    case 11: name = pick(ttl, std::size(ttl), code); break;
-    case 12: name = pick(param, std::size(param), code); break;
-    default: return {};
-  }
-  return name ? name : "Unknown code: " + std::to_string(code);
-}
-
-// packet-icmpv6.c's icmpv6_type_val and the error codes' names.
-const char* icmp6TypeName(unsigned type) {
-  static const char* const names[] = {"Destination Unreachable", "Packet Too Big", "Time Exceeded",
-                                      "Parameter Problem"};
-  return type >= 1 && type <= 4 ? names[type - 1] : "Unknown";
-}
-
-std::string icmp6CodeName(unsigned type, unsigned code) {
-  static const char* const unreach[] = {"no route to destination",
-                                        "Administratively prohibited",
-                                        "Beyond scope of source address",
-                                        "Address unreachable",
-                                        "Port unreachable",
-                                        "Source address failed ingress/egress policy",
-                                        "Reject route to destination",
-                                        "Error in Source Routing Header"};
-  static const char* const timeex[] = {"hop limit exceeded in transit", "fragment reassembly time exceeded"};
-  static const char* const param[] = {
-      "erroneous header field encountered", "unrecognized Next Header type encountered",
-      "unrecognized IPv6 option encountered", "IPv6 First Fragment has incomplete IPv6 Header Chain"};
-  const char* name = nullptr;
-  switch (type) {
-    case 1: return (name = pick(unreach, std::size(unreach), code)) ? name : "Unknown";
-    case 3: name = pick(timeex, std::size(timeex), code); break;
-    case 4: name = pick(param, std::size(param), code); break;
-    default: return {};
-  }
-  return name ? name : "Unknown (" + std::to_string(code) + ")";
-}
 
 std::string codeName(const IcmpError& e) {
   return e.v6 ? icmp6CodeName(e.type, e.code) : icmpCodeName(e.type, e.code);
@@ -149,6 +70,19 @@ std::optional<Message> itemsMessage(const LayerTree& tree, const DecodedPacket& 
                              : m.reported > 8 + 128 && tree.number(m.at + 10, 2) <= 128;
   if (extended) return std::nullopt;
   return m;
+}
+
+// An echo's place in the frame when it is there whole enough (8 bytes).
+std::optional<Message> echoMessage(const LayerTree& tree, const DecodedPacket& pkt,
+                                   std::optional<uint32_t> ipStart) {
+  if (!isIcmpEcho(pkt) || pkt.ip_reassembled || pkt.ip_fragment) return std::nullopt;
+  const uint8_t* frame = tree.at(0);
+  const uint8_t* head = pkt.icmp_heads[0].data;
+  const std::optional<uint32_t> end = ipPacketEnd(tree, pkt.l3, ipStart);
+  if (!end || head < frame || head >= frame + pkt.caplen) return std::nullopt;
+  const auto at = uint32_t(head - frame);
+  if (*end < at + 8) return std::nullopt;
+  return Message{at, *end - at, 0};
 }
 
 void checksumItems(LayerTree& tree, const DecodedPacket& pkt, const Message& m, const char* field) {
@@ -263,23 +197,12 @@ void icmpSummary(LayerTree& tree, const DecodedPacket& pkt, std::optional<uint32
 
 }  // namespace
 
-std::string icmpErrorInfo(const IcmpError& e) {
-  const std::string code = codeName(e);
-  std::string info = e.v6 ? icmp6TypeName(e.type) : icmpTypeName(e.type);
-  if (!e.v6 && info.size() < 20) info.resize(20, ' ');  // packet-icmp.c's "%-20s"
-  return code.empty() ? info : info + " (" + code + ")";
-}
-
 void addIcmpLayer(LayerTree& tree, const DecodedPacket& pkt, std::optional<uint32_t> ipStart,
                   const std::optional<StreamPosition>& quotedStream,
                   const std::optional<EchoRequest>& echoRequest) {
   if (pkt.icmp_head_count == 0) return;
-  if (isIcmpEcho(pkt) && !pkt.ip_reassembled && !pkt.ip_fragment &&
-      ipv4HeaderInFrame(tree, pkt.l3, ipStart)) {
-    const uint32_t at = *ipStart + uint32_t(tree.number(*ipStart, 1) & 15) * 4;
-    const uint32_t end = *ipPacketEnd(tree, pkt.l3, ipStart);
-    if (end >= at + 8) return addIcmpEchoLayer(tree, pkt, at, end - at, echoRequest);
-  }
+  if (const std::optional<Message> echo = echoMessage(tree, pkt, ipStart))
+    return addIcmpEchoLayer(tree, pkt, echo->at, echo->reported, echoRequest);
   const std::optional<Message> m = itemsMessage(tree, pkt, ipStart, pkt.caplen);
   if (!m) return icmpSummary(tree, pkt, ipStart);
   const IcmpError& e = pkt.icmp;
@@ -289,7 +212,7 @@ void addIcmpLayer(LayerTree& tree, const DecodedPacket& pkt, std::optional<uint3
   const std::string prefix = e.v6 ? "icmpv6" : "icmp";
   tree.item(1,
             e.v6 ? "Type: " + std::string(icmp6TypeName(e.type)) + " (" + type + ")"
-                 : "Type: " + type + " (" + icmpTypeName(e.type) + ")",
+                 : "Type: " + type + " (" + icmpTypeName(e.type, e.code) + ")",
             m->at, 1, prefix + ".type", type);
   tree.item(1, "Code: " + code + (name.empty() ? "" : " (" + name + ")"), m->at + 1, 1, prefix + ".code",
             code);

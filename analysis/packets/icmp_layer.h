@@ -1,4 +1,4 @@
-// ICMP's and ICMPv6's layer of the details tree and an error's Info column,
+// ICMP's and ICMPv6's layer of the details tree,
 // as tshark 4.0 prints them (packet-icmp.c, packet-icmpv6.c). An error
 // message's items are built when the frame holds the message whole and it
 // quotes a UDP header: its type, code, checksum and the fields of its second
@@ -16,10 +16,6 @@
 #include "packets/layer_tree.h"
 
 namespace rudp {
-
-// "Destination unreachable (Port unreachable)", "Packet Too Big": the Info
-// column of an ICMP or ICMPv6 error.
-std::string icmpErrorInfo(const IcmpError& e);
 
 // `ipStart`: where the packet's IP header is in the frame; `quotedStream`:
 // the quoted datagram's UDP stream, `echoRequest`: the request an echo reply

@@ -86,8 +86,8 @@ uint64_t LayerTree::number(uint32_t offset, uint32_t bytes) const {
   return v;
 }
 
-uint16_t inCksum(const LayerTree& tree, uint32_t at, uint32_t end) {
-  uint64_t sum = 0;
+uint16_t inCksum(const LayerTree& tree, uint32_t at, uint32_t end, uint64_t pseudoHeaderSum) {
+  uint64_t sum = pseudoHeaderSum;
   for (uint32_t o = at; o < end; ++o) sum += (o - at) % 2 == 0 ? tree.number(o, 1) << 8 : tree.number(o, 1);
   while (sum >> 16) sum = (sum & 0xffff) + (sum >> 16);
   return uint16_t(~sum);

@@ -80,7 +80,7 @@ class LayerTree {
 };
 
 // in_cksum over the bytes [at, end) of the frame: 0 when the checksum among them is right.
-uint16_t inCksum(const LayerTree& tree, uint32_t at, uint32_t end);
+uint16_t inCksum(const LayerTree& tree, uint32_t at, uint32_t end, uint64_t pseudoHeaderSum = 0);
 
 // "0x04d2 (1234)", "0x00": hex with `digits` digits, then the decimal in parentheses when asked.
 std::string hexNumber(uint64_t value, int digits, bool withDecimal = false);

@@ -85,8 +85,7 @@ void windowLines(LayerTree& tree, uint32_t at, const DecodedPacket& pkt, const T
             std::to_string(window));
   const int scale = f.details ? f.details->win_scale : -1;
   const bool syn = pkt.tcp.flags & kSyn;
-  const uint64_t calculated = scale >= 0 && !syn ? uint64_t(window) << scale : window;
-  tree.generated(1, "Calculated window size: " + std::to_string(calculated));
+  tree.generated(1, "Calculated window size: " + std::to_string(tcpCalculatedWindow(pkt.tcp, scale)));
   if (syn || !f.details) return;
   tree.generated(1,
                  "Window size scaling factor: " + (scale == -1   ? std::string("-1 (unknown)")

@@ -19,6 +19,7 @@
 #include "decode/icmp.h"
 #include "filter/display_filter.h"
 #include "flow/connection_table.h"
+#include "flow/icmp_echoes.h"
 #include "flow/segment_extractor.h"
 #include "flow/tcp_notes.h"
 #include "session/capture_warnings.h"
@@ -175,6 +176,8 @@ class FlowStage {
       row.tcp_payload = pkt.payload_reported_len;
     } else if (pkt.has_icmp_error) {
       recordIcmpError(pkt, out);
+    } else {
+      row.echo_request = echoes_.next(pkt);  // the packet list's "(request in N)"
     }
     if (hit.conn) {
       ConnectionTable::count(hit, pkt, static_cast<uint32_t>(segs_.size()), malformed);
@@ -258,6 +261,7 @@ class FlowStage {
   ConnectionTable table_;
   ConnectionAnalyzers analyzers_;
   TcpNoteTracker tcp_notes_;
+  IcmpEchoes echoes_;
   std::unordered_map<int64_t, std::array<std::optional<uint32_t>, 2>> seq_bases_;  // as stored
   std::vector<Segment> segs_;
 };

@@ -12,6 +12,7 @@
 #include "analyzers/events.h"
 #include "analyzers/metrics.h"
 #include "flow/connection.h"
+#include "flow/icmp_echoes.h"
 #include "flow/tcp_notes.h"
 
 namespace rudp {
@@ -122,7 +123,8 @@ struct PacketRecord {
   uint32_t segments = 0;
   std::optional<int64_t> kind, role, reliability, seq, ack, ack_bits, una, ts, ts_echo, flags, channel,
       length, window;
-  TcpNotes tcp_notes;  // Wireshark's analysis notes (TCP frames)
+  TcpNotes tcp_notes;                       // Wireshark's analysis notes (TCP frames)
+  std::optional<EchoRequest> echo_request;  // an ICMP/ICMPv6 echo reply's request (IcmpEchoes)
 };
 
 // Which packets: every member that is set must match.

@@ -233,19 +233,25 @@ ana::RateEvent rateEvent(const Statement& st, Direction dir) {
 // overlap the frame and time ranges. Its chunks cover disjoint, increasing
 // frame ranges, so ordering by chunk, then frame, is frame order, and SQLite
 // sorts one chunk at a time (the first rows come without reading them all).
-PacketSelect::PacketSelect(const PacketQuery& q, bool tcpNotes) : tcp_notes(tcpNotes), q_(q) {
-  const char* notesColumns = tcpNotes ? ", n.flags, n.dup_ack_num, n.dup_ack_frame" : "";
-  const char* notesJoin = tcpNotes ? " LEFT JOIN tcp_notes n ON n.frame = p.frame" : "";
-  sql = std::string("SELECT p.*") + notesColumns;
+PacketSelect::PacketSelect(const PacketQuery& q, PacketJoins j) : joins(j), q_(q) {
+  std::string columns, join;
+  if (j.tcp_notes) {
+    columns += ", n.flags, n.dup_ack_num, n.dup_ack_frame";
+    join += " LEFT JOIN tcp_notes n ON n.frame = p.frame";
+  }
+  if (j.echo_replies) {
+    columns += ", e.request, e.request_ts_ns";
+    join += " LEFT JOIN icmp_echo_replies e ON e.frame = p.frame";
+  }
+  sql = "SELECT p.*" + columns;
   if (q.conn) {
-    sql += std::string(" FROM packet_chunks c CROSS JOIN json_each(c.frames) j CROSS JOIN packets p") +
-           notesJoin +
+    sql += std::string(" FROM packet_chunks c CROSS JOIN json_each(c.frames) j CROSS JOIN packets p") + join +
            " WHERE c.conn = ?5 AND c.chunk <= ?2 AND c.last_frame >= ?1"
            " AND c.max_ts_ns >= ?3 AND c.min_ts_ns < ?4";
     if (q.dir) sql += " AND c.dir = ?6";
     sql += " AND p.frame = j.value AND ";
   } else {
-    sql += std::string(" FROM packets p") + notesJoin + " WHERE ";
+    sql += " FROM packets p" + join + " WHERE ";
   }
   sql += "p.frame BETWEEN ?1 AND ?2 AND p.ts_ns >= ?3 AND p.ts_ns < ?4";
   if (q.conn) sql += " AND p.conn = ?5";
@@ -265,7 +271,7 @@ void PacketSelect::bind(Statement& st) const {
   if (q_.status_any) st.bind(7, int64_t{*q_.status_any});
 }
 
-PacketRecord packetRecord(const Statement& st, bool tcpNotes) {
+PacketRecord packetRecord(const Statement& st, PacketJoins joins) {
   PacketRecord p;
   p.frame = u64(st, 0);
   p.ts_ns = st.int64(1);
@@ -280,10 +286,16 @@ PacketRecord packetRecord(const Statement& st, bool tcpNotes) {
   for (std::optional<int64_t>* v : {&p.kind, &p.role, &p.reliability, &p.seq, &p.ack, &p.ack_bits, &p.una,
                                     &p.ts, &p.ts_echo, &p.flags, &p.channel, &p.length, &p.window})
     *v = optInt(st, c++);
-  if (const auto notes = tcpNotes ? optInt(st, c) : std::nullopt) {
-    p.tcp_notes.flags = static_cast<uint16_t>(*notes);
-    p.tcp_notes.dup_ack_num = static_cast<uint32_t>(st.int64(c + 1));
-    p.tcp_notes.dup_ack_frame = u64(st, c + 2);
+  if (joins.tcp_notes) {
+    if (const auto notes = optInt(st, c)) {
+      p.tcp_notes.flags = static_cast<uint16_t>(*notes);
+      p.tcp_notes.dup_ack_num = static_cast<uint32_t>(st.int64(c + 1));
+      p.tcp_notes.dup_ack_frame = u64(st, c + 2);
+    }
+    c += 3;
+  }
+  if (joins.echo_replies) {
+    if (const auto request = optInt(st, c)) p.echo_request = EchoRequest{uint64_t(*request), st.int64(c + 1)};
   }
   return p;
 }

@@ -40,18 +40,23 @@ ana::LossEvent lossEvent(const sql::Statement& st, Direction dir);
 ana::StallEvent stallEvent(const sql::Statement& st, Direction dir);
 ana::RateEvent rateEvent(const sql::Statement& st, Direction dir);
 
-// A packets query built from a PacketQuery; with `tcpNotes`, each row's
-// tcp_notes too (a database without any leaves the join out: it costs a
-// full scan about 15 %).
+// The per-frame tables a packets query joins: those the database has rows
+// in (a join of an empty table costs a full scan about 15 %).
+struct PacketJoins {
+  bool tcp_notes = false;
+  bool echo_replies = false;
+};
+
+// A packets query built from a PacketQuery, each row with what `joins` has.
 struct PacketSelect {
-  PacketSelect(const PacketQuery& q, bool tcpNotes);
+  PacketSelect(const PacketQuery& q, PacketJoins joins);
   void bind(sql::Statement& st) const;
   std::string sql;
-  bool tcp_notes;
+  PacketJoins joins;
 
  private:
   PacketQuery q_;
 };
-PacketRecord packetRecord(const sql::Statement& st, bool tcpNotes);
+PacketRecord packetRecord(const sql::Statement& st, PacketJoins joins);
 
 }  // namespace rudp::store

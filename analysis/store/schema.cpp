@@ -61,6 +61,9 @@ CREATE TABLE tcp_notes(frame INTEGER PRIMARY KEY, flags INTEGER NOT NULL, dup_ac
 -- start from `frame` on (flow/tcp_notes.h, TcpSeqBases): a row per change.
 CREATE TABLE tcp_seq_bases(conn INTEGER NOT NULL, dir INTEGER NOT NULL, frame INTEGER NOT NULL,
   base INTEGER NOT NULL, PRIMARY KEY (conn, dir, frame)) WITHOUT ROWID;
+-- ICMP and ICMPv6 echo replies and the requests they answer (flow/icmp_echoes.h).
+CREATE TABLE icmp_echo_replies(frame INTEGER PRIMARY KEY, request INTEGER NOT NULL,
+  request_ts_ns INTEGER NOT NULL);
 -- ICMP and ICMPv6 errors quoting a connection's datagram; dir: the quoted
 -- datagram's direction, reporter: who sent the error.
 CREATE TABLE icmp_errors(conn INTEGER NOT NULL, dir INTEGER NOT NULL, frame INTEGER NOT NULL,

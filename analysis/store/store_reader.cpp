@@ -14,14 +14,18 @@ using sql::Statement;
 
 struct StoreReader::Impl {
   sql::Database db;
-  bool tcp_notes = false;  // any frame has Wireshark's TCP notes
+  store::PacketJoins joins;  // the per-frame tables with rows
   explicit Impl(const std::string& path) : db(path, sql::Database::Mode::ReadOnly) {}
 };
 
 StoreReader::StoreReader(const std::string& dbPath) : d(std::make_unique<Impl>(dbPath)) {
   store::checkReadable(d->db);
-  Statement st(d->db, "SELECT EXISTS (SELECT 1 FROM tcp_notes)");
-  d->tcp_notes = st.step() && st.int64(0) != 0;
+  auto any = [&](const char* sql) {
+    Statement st(d->db, sql);
+    return st.step() && st.int64(0) != 0;
+  };
+  d->joins.tcp_notes = any("SELECT EXISTS (SELECT 1 FROM tcp_notes)");
+  d->joins.echo_replies = any("SELECT EXISTS (SELECT 1 FROM icmp_echo_replies)");
 }
 
 StoreReader::~StoreReader() = default;
@@ -210,12 +214,12 @@ std::vector<PacketRecord> StoreReader::packets(const PacketQuery& q) {
 }
 
 void StoreReader::forEachPacket(const PacketQuery& q, const std::function<void(const PacketRecord&)>& f) {
-  store::PacketSelect sel(q, d->tcp_notes);
+  store::PacketSelect sel(q, d->joins);
   Statement st(d->db, sel.sql.c_str());
   sel.bind(st);
   size_t n = 0;
   while (n < q.limit && st.step()) {
-    f(store::packetRecord(st, sel.tcp_notes));
+    f(store::packetRecord(st, sel.joins));
     ++n;
   }
 }

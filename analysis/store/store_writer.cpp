@@ -189,7 +189,7 @@ class PacketDirectory {
 struct StoreWriter::Impl {
   sql::Database db;
   std::optional<sql::BatchedInsert<PacketInsert>> insPacket;  // 16 rows per statement
-  std::optional<sql::Statement> insExtra, insError, insConn, insIcmp, insTcpNotes, insTcpBase;
+  std::optional<sql::Statement> insExtra, insError, insConn, insIcmp, insTcpNotes, insTcpBase, insEchoReply;
   std::optional<PacketDirectory> directory;
   std::optional<sql::Statement> insIndex;
   store::FrameIndexEncoder frameIndex;
@@ -208,6 +208,7 @@ struct StoreWriter::Impl {
     insError.emplace(db, "INSERT INTO packet_errors VALUES (?,?)");
     insTcpNotes.emplace(db, "INSERT INTO tcp_notes VALUES (?,?,?,?)");
     insTcpBase.emplace(db, "INSERT INTO tcp_seq_bases VALUES (?,?,?,?)");
+    insEchoReply.emplace(db, "INSERT INTO icmp_echo_replies VALUES (?,?,?)");
     insIcmp.emplace(db, "INSERT INTO icmp_errors VALUES (?,?,?,?,?,?,?,?,?)");
     directory.emplace(db);
     insIndex.emplace(db, "INSERT INTO frame_index VALUES (?,?,?)");
@@ -319,6 +320,13 @@ void StoreWriter::addPacket(const PacketRow& r, const Segment* segs, size_t n) {
     d->insTcpNotes->run();
     d->tick();
   }
+  if (r.echo_request) {
+    d->insEchoReply->bind(1, static_cast<int64_t>(r.frame))
+        .bind(2, static_cast<int64_t>(r.echo_request->frame))
+        .bind(3, r.echo_request->ts_ns)
+        .run();
+    d->tick();
+  }
   for (int dir = 0; dir < 2; ++dir) {
     if (!(r.tcp_new_bases & (1 << dir))) continue;
     d->insTcpBase->bind(1, r.conn).bind(2, int64_t{dir}).bind(3, static_cast<int64_t>(r.frame));
@@ -405,6 +413,7 @@ void StoreWriter::finish(const CaptureInfo& c, const std::vector<std::unique_ptr
   d->insExtra.reset();
   d->insError.reset();
   d->insTcpNotes.reset();
+  d->insEchoReply.reset();
   d->insConn.reset();
   d->directory.reset();
   d->insIndex.reset();

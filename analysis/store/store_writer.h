@@ -10,6 +10,7 @@
 
 #include "core/proto_info.h"
 #include "flow/connection.h"
+#include "flow/icmp_echoes.h"
 #include "flow/segment.h"
 #include "flow/tcp_notes.h"
 #include "store/records.h"
@@ -34,6 +35,7 @@ struct PacketRow {
   // this frame changed, to tcp_base[dir].
   uint8_t tcp_new_bases = 0;
   uint32_t tcp_base[2] = {};
+  std::optional<EchoRequest> echo_request;  // an echo reply: the request it answers
 };
 
 class StoreWriter {
