@@ -4,8 +4,8 @@
 // quotes a UDP header: its type, code, checksum and the fields of its second
 // word, then, one level deeper, the quoted datagram's IP and UDP layers. The
 // dissector that takes the quoted payload adds its layers at the top level
-// after it, as tshark prints a Lua protocol's. An ICMPv4 echo has its items
-// (icmp_echo_layer.h). Other messages have their summary line only.
+// after it, as tshark prints a Lua protocol's. An ICMP or ICMPv6 echo has
+// its items (icmp_echo_layer.h). Other messages have their summary line only.
 #pragma once
 #include <optional>
 #include <string>
