@@ -51,14 +51,6 @@ std::optional<int64_t> dataTimestamp(const LayerTree& tree, uint32_t at, int64_t
   return int64_t(s) * kNsPerSecond + int64_t(us) * 1000;
 }
 
-// ICMPv6's pseudo-header (RFC 8200 8.1), summed as in_cksum sums.
-uint64_t ipv6PseudoHeaderSum(const DecodedPacket& pkt, uint32_t length) {
-  uint64_t sum = length + 58;  // upper-layer length and next header
-  for (const IpAddress* a : {&pkt.src, &pkt.dst})
-    for (size_t i = 0; i < 16; i += 2) sum += uint32_t(a->bytes[i]) << 8 | a->bytes[i + 1];
-  return sum;
-}
-
 // packet-icmpv6.c's echo items after the checksum.
 void echo6Items(LayerTree& tree, const DecodedPacket& pkt, uint32_t at,
                 const std::optional<EchoRequest>& request, uint32_t dataBytes) {
@@ -88,7 +80,7 @@ void addIcmpEchoLayer(LayerTree& tree, const DecodedPacket& pkt, uint32_t at, ui
             at, 1, prefix + ".type", type);
   tree.item(1, "Code: " + std::to_string(h.code), at + 1, 1, prefix + ".code", std::to_string(h.code));
   if (captured == reported && !pkt.ip_fragment) {
-    const uint64_t pseudoHeader = h.v6 ? ipv6PseudoHeaderSum(pkt, reported) : 0;
+    const uint64_t pseudoHeader = h.v6 ? icmpv6PseudoHeaderSum(pkt.src, pkt.dst, reported) : 0;
     tree.checksum(1, at + 2, h.checksum, inCksum(tree, at, at + reported, pseudoHeader), prefix + ".checksum",
                   {"Checksum", "Bad checksum"});
   } else {

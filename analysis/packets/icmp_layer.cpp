@@ -19,29 +19,6 @@ std::string codeName(const IcmpError& e) {
   return e.v6 ? icmp6CodeName(e.type, e.code) : icmpCodeName(e.type, e.code);
 }
 
-// The one's-complement sum of the message (after ICMPv6's pseudo-header),
-// its checksum field left out, folded to 16 bits.
-uint16_t sumWithoutChecksum(const uint8_t* p, uint32_t len, const DecodedPacket& pkt) {
-  uint64_t sum = 0;
-  auto add = [&sum](const uint8_t* b, uint32_t n) {
-    for (uint32_t i = 0; i < n; ++i) sum += (i % 2 == 0) ? uint32_t(b[i]) << 8 : b[i];
-  };
-  if (pkt.icmp.v6) {
-    add(pkt.src.bytes.data(), 16);
-    add(pkt.dst.bytes.data(), 16);
-    sum += len + 58;
-  }
-  add(p, 2);
-  add(p + 4, len - 4);
-  while (sum >> 16) sum = (sum & 0xffff) + (sum >> 16);
-  return uint16_t(sum);
-}
-
-uint16_t foldSum(uint32_t sum) {
-  while (sum >> 16) sum = (sum & 0xffff) + (sum >> 16);
-  return uint16_t(sum);
-}
-
 struct Message {
   uint32_t at = 0;        // its first byte in the frame
   uint32_t reported = 0;  // its length as the IP header gives it
@@ -93,9 +70,8 @@ void checksumItems(LayerTree& tree, const DecodedPacket& pkt, const Message& m, 
     tree.generated(1, "Checksum Status: Unverified");
     return;
   }
-  // in_cksum over the whole message is 0 when the checksum is right.
-  const uint16_t computed =
-      uint16_t(~foldSum(uint32_t(sumWithoutChecksum(tree.at(m.at), m.reported, pkt)) + carried));
+  const uint64_t pseudoHeader = pkt.icmp.v6 ? icmpv6PseudoHeaderSum(pkt.src, pkt.dst, m.reported) : 0;
+  const uint16_t computed = inCksum(tree, m.at, m.at + m.reported, pseudoHeader);
   tree.checksum(1, m.at + 2, uint16_t(carried), computed, field, {"Checksum", "Bad checksum"});
 }
 

@@ -93,6 +93,13 @@ uint16_t inCksum(const LayerTree& tree, uint32_t at, uint32_t end, uint64_t pseu
   return uint16_t(~sum);
 }
 
+uint64_t icmpv6PseudoHeaderSum(const IpAddress& src, const IpAddress& dst, uint32_t length) {
+  uint64_t sum = uint64_t(length) + 58;  // upper-layer length and next header
+  for (const IpAddress* a : {&src, &dst})
+    for (size_t i = 0; i < 16; i += 2) sum += uint32_t(a->bytes[i]) << 8 | a->bytes[i + 1];
+  return sum;
+}
+
 std::string hexNumber(uint64_t value, int digits, bool withDecimal) {
   char buf[64];
   if (withDecimal)

@@ -81,6 +81,8 @@ class LayerTree {
 
 // in_cksum over the bytes [at, end) of the frame: 0 when the checksum among them is right.
 uint16_t inCksum(const LayerTree& tree, uint32_t at, uint32_t end, uint64_t pseudoHeaderSum = 0);
+// ICMPv6's pseudo-header (RFC 8200 8.1) over `length` bytes, summed as in_cksum sums.
+uint64_t icmpv6PseudoHeaderSum(const IpAddress& src, const IpAddress& dst, uint32_t length);
 
 // "0x04d2 (1234)", "0x00": hex with `digits` digits, then the decimal in parentheses when asked.
 std::string hexNumber(uint64_t value, int digits, bool withDecimal = false);
