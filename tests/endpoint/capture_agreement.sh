@@ -4,7 +4,7 @@
 # clients run with 5 % loss each way and 20 ms delay on the server's sends,
 # analyses the capture with rudpscope-cli and compares per connection and
 # direction (compare_capture.py): packets, retransmissions and losses exact,
-# the client's RTT samples within 2 ms. About 8 s.
+# the client's RTT samples within 2 ms (the max within 5 ms). About 8 s.
 # usage: capture_agreement.sh BUILD_DIR [WORK_DIR]
 set -euo pipefail
 build=${1:?usage: capture_agreement.sh BUILD_DIR [WORK_DIR]}

@@ -8,7 +8,21 @@ import json
 import statistics
 import sys
 
+# The endpoint's RTT is a difference of two truncated ms clock reads (up to
+# 1 ms off), and it reads the clock when its process reads the ack, which can
+# be later than the capture saw it: 1 ms more for that, on the median, mean
+# and min.
 RTT_TOLERANCE_MS = 2.0
+# The max is one sample, so it takes the longest of those delays: loopback
+# delivers to the socket in a softirq that a loaded machine defers to
+# ksoftirqd, a normal-priority thread the endpoints' real-time priority does
+# not help (CI under ctest -j2: max 42.92 ms in the capture against the
+# endpoint's 45). An ack matched to the wrong copy of a packet would be off by
+# the gap between the copies: a copy is sent after a loss is seen, at least
+# one RTT (20 ms here) after the original.
+RTT_MAX_TOLERANCE_MS = 5.0
+TOLERANCE_MS = {"min": RTT_TOLERANCE_MS, "p50": RTT_TOLERANCE_MS, "mean": RTT_TOLERANCE_MS,
+                "max": RTT_MAX_TOLERANCE_MS}
 
 
 def load(path):
@@ -57,7 +71,7 @@ def compare_direction(name, sender, ana, same_span):
     theirs = ana["rtt_ms"]
     if same_span and mine:
         diffs = {k: abs(theirs[k] - mine[k]) for k in ("min", "p50", "max", "mean")}
-        good = theirs["samples"] == mine["samples"] and max(diffs.values()) <= RTT_TOLERANCE_MS
+        good = theirs["samples"] == mine["samples"] and all(diffs[k] <= TOLERANCE_MS[k] for k in diffs)
         ok &= good
         line.append(f"rtt samples analysis {theirs['samples']} endpoint {mine['samples']}, "
                     + ", ".join(f"{k} {theirs[k]:.2f}/{mine[k]:.2f}" for k in diffs)
