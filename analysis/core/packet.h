@@ -1,5 +1,6 @@
 // Plain value types shared by every layer of the analysis core.
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -35,6 +36,14 @@ struct IpAddress {
   auto operator<=>(const IpAddress&) const = default;
   std::string toString() const;  // dotted quad / RFC 5952 text
 };
+
+// The IPv4 address in the 4 bytes at `p`.
+inline IpAddress ipv4Address(const uint8_t* p) {
+  IpAddress a;
+  a.family = 4;
+  std::copy(p, p + 4, a.bytes.begin());
+  return a;
+}
 
 struct TcpOptions {
   uint16_t mss = 0;          // 0 = absent

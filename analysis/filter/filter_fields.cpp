@@ -5,6 +5,7 @@
 #include <optional>
 #include <utility>
 
+#include "decode/arp.h"
 #include "decode/header_walk.h"
 #include "decode/link_offset.h"
 #include "lua/host.h"
@@ -75,6 +76,15 @@ enum Builtin {
   IcmpCode,
   Icmpv6Type,
   Icmpv6Code,
+  Arp,
+  ArpOpcode,
+  ArpSrcHwMac,
+  ArpSrcProtoIpv4,
+  ArpDstHwMac,
+  ArpDstProtoIpv4,
+  ArpIsGratuitous,
+  ArpIsProbe,
+  ArpIsAnnouncement,
   Data,
   DataLen,
   DataData,
@@ -149,6 +159,15 @@ const BuiltinDef kBuiltins[] = {
     {"icmp.code", FilterType::Unsigned, 1},
     {"icmpv6.type", FilterType::Unsigned, 1},
     {"icmpv6.code", FilterType::Unsigned, 1},
+    {"arp", FilterType::Protocol, 0},
+    {"arp.opcode", FilterType::Unsigned, 2},
+    {"arp.src.hw_mac", FilterType::Ether, 0},
+    {"arp.src.proto_ipv4", FilterType::IPv4, 0},
+    {"arp.dst.hw_mac", FilterType::Ether, 0},
+    {"arp.dst.proto_ipv4", FilterType::IPv4, 0},
+    {"arp.isgratuitous", FilterType::Bool, 0},
+    {"arp.isprobe", FilterType::Bool, 0},
+    {"arp.isannouncement", FilterType::Bool, 0},
     {"data", FilterType::Protocol, 0},
     {"data.len", FilterType::Unsigned, 4},
     {"data.data", FilterType::Bytes, 0},
@@ -156,7 +175,7 @@ const BuiltinDef kBuiltins[] = {
 
 // Protocols whose bytes a filter can read (contains, matches, ==).
 bool protocolHasBytes(int b) {
-  return b == Frame || b == Eth || b == Ip || b == Udp || b == Tcp || b == Data;
+  return b == Frame || b == Eth || b == Ip || b == Udp || b == Tcp || b == Arp || b == Data;
 }
 
 FilterType luaType(FieldType t) {
@@ -378,6 +397,31 @@ void frame(int which, const FilterFrame& f, std::vector<FilterValue>& out) {
   }
 }
 
+// packet-arp.c's fields of an Ethernet frame's ARP or RARP message: the
+// addresses once the whole message is captured, as the details tree has them.
+void arpValues(int which, const FilterFrame& f, std::vector<FilterValue>& out) {
+  const RawPacket& raw = *f.raw;
+  const std::optional<uint32_t> at =
+      f.pkt->outer_count == 0 ? ethernetArpOffset(raw, f.link_type) : std::nullopt;
+  if (!at) return;
+  const uint32_t captured = raw.caplen - *at;
+  if (which == Arp)
+    return out.push_back(byteView(
+        raw.data + *at, captured < 8 ? captured : std::min(captured, readArp(raw.data + *at).length())));
+  if (which == ArpOpcode && captured >= 8) return out.push_back(number(readArp(raw.data + *at).op));
+  const std::optional<ArpMessage> m = wholeArpMessage(raw, f.link_type);
+  if (!m) return;
+  if (which == ArpSrcHwMac && m->ether()) out.push_back(byteView(m->p + m->sha(), 6));
+  if (which == ArpDstHwMac && m->ether()) out.push_back(byteView(m->p + m->tha(), 6));
+  if (which == ArpSrcProtoIpv4 && m->ipv4()) out.push_back(address(ipv4Address(m->p + m->spa())));
+  if (which == ArpDstProtoIpv4 && m->ipv4() && m->op != kDrarpError)
+    out.push_back(address(ipv4Address(m->p + m->tpa())));
+  const bool flag = which == ArpIsGratuitous ? m->gratuitous()
+                    : which == ArpIsProbe    ? m->probe()
+                                             : which == ArpIsAnnouncement && m->announcement();
+  if (flag) out.push_back(number(1));
+}
+
 void data(int which, const FilterFrame& f, std::vector<FilterValue>& out) {
   const size_t from = out.size();
   dataLayers(f, out);
@@ -396,6 +440,7 @@ void builtinValues(int which, const FilterFrame& f, bool relative, std::vector<F
   if (which == Ip) return ipProtocol(f, out);
   if (which <= UdpLength) return forEachIpHeader(p, [&](const OuterHeader& h) { ipHeader(which, h, out); });
   if (which <= TcpTsecr) return tcp(which, f, relative, out);
+  if (which >= Arp && which <= ArpIsAnnouncement) return arpValues(which, f, out);
   if (which == Icmp && p.l3 == L3::IPv4 && p.ip_proto == 1 && !p.ip_fragment) out.push_back({});
   if (which == Icmpv6 && p.l3 == L3::IPv6 && p.ip_proto == 58 && !p.ip_fragment) out.push_back({});
   if (which >= IcmpType && which <= Icmpv6Code) icmpValues(which, p, out);

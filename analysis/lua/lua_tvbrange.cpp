@@ -215,9 +215,7 @@ int rIpv4(lua_State* L) {
   RangeUd* r = checkRange(L, s);
   if (r->len != 4) hostError(L, "The range must be 4 octets long");
   auto* a = newUd<AddressUd>(L, s, T::Address);
-  a->addr = IpAddress{};
-  a->addr.family = 4;
-  memcpy(a->addr.bytes.data(), r->data + r->off, 4);
+  a->addr = ipv4Address(r->data + r->off);
   return 1;
 }
 

@@ -8,11 +8,13 @@
 #include <unordered_map>
 
 #include "core/error.h"
+#include "core/label_text.h"
 #include "decode/bytes.h"
 #include "decode/decoder.h"
 #include "decode/transport.h"
 #include "flow/conversation_tracker.h"
 #include "lua/host.h"
+#include "packets/arp_layer.h"
 #include "packets/frame_layers.h"
 #include "packets/frame_reader.h"
 #include "packets/icmp_info.h"
@@ -119,6 +121,19 @@ void setColumns(const DecodedPacket& pkt, const DissectResult& res, int windowSh
   }
 }
 
+// A frame with no IP packet and no tunnel: Ethernet's addresses, which
+// tshark's Source and Destination show then, and ARP's columns.
+void setLinkColumns(const RawPacket& raw, int dlt, DissectedFrame& out) {
+  if (dlt != 1 || raw.caplen < 14) return;
+  out.source = macText(raw.data + 6);
+  out.destination = macText(raw.data);
+  const std::optional<uint32_t> at = ethernetArpOffset(raw, dlt);
+  if (!at) return;
+  ArpColumns arp = arpColumns(raw, *at, raw.origlen);
+  out.protocol = std::move(arp.protocol);
+  out.info = std::move(arp.info);
+}
+
 }  // namespace
 
 struct FrameDissector::Impl {
@@ -142,6 +157,7 @@ struct FrameDissector::Impl {
     host.setFirstTimestamp(firstTsNs);
   }
 
+  int dltOf(const RawPacket& raw) const { return raw.link_type >= 0 ? raw.link_type : reader.linkType(); }
   void layerItems(const RawPacket& raw, std::optional<uint32_t> payload, const FrameTimes& times,
                   DissectedFrame& out) const;
   void dissectorItems(std::optional<uint32_t> payload, DissectedFrame& out) const;
@@ -215,7 +231,7 @@ void FrameDissector::Impl::layerItems(const RawPacket& raw, std::optional<uint32
                                       const FrameTimes& times, DissectedFrame& out) const {
   LayerInputs in;
   in.raw = &raw;
-  in.dlt = raw.link_type >= 0 ? raw.link_type : reader.linkType();
+  in.dlt = dltOf(raw);
   in.pkt = &pkt;
   in.payload = payload;
   in.times = times;
@@ -351,6 +367,7 @@ DissectedFrame FrameDissector::dissectFrame(const RawPacket& raw, bool withItems
   if (d->res.proto >= 0) out.lua_protocol = d->host.protocols()[d->res.proto].name;
   setColumns(d->pkt, d->res, windowShift, d->last_notes, d->host.tcpRelativeSequenceNumbers(),
              d->last_echo_request, out);
+  if (d->pkt.l3 == L3::None && d->pkt.outer_count == 0) setLinkColumns(raw, d->dltOf(raw), out);
   if (d->field_columns) {
     d->field_line.clear();
     FilterFrame frame = d->last;

@@ -4,6 +4,7 @@
 
 #include "core/label_text.h"
 
+#include "packets/arp_layer.h"
 #include "packets/frame_layer.h"
 #include "packets/icmp_layer.h"
 #include "packets/ip_layers.h"
@@ -50,6 +51,11 @@ void ipLayers(LayerTree& tree, const LayerInputs& in, std::optional<uint32_t> ip
           pkt.src.toString() + ", Dst: " + pkt.dst.toString(),
       pkt.l3 == L3::IPv4 ? "ip" : "ipv6", known ? *ipStart : FrameItem::kNoBytes,
       known ? transportAt - *ipStart : 0);
+}
+
+bool arpCarried(const DecodedPacket& pkt, const LinkLayers& link) {
+  return pkt.l3 == L3::None && link.ip_start &&
+         (link.ether_type == kEtherTypeArp || link.ether_type == kEtherTypeRarp);
 }
 
 // `ipInFrame`: the packet's own IP header was read from the frame (its
@@ -105,6 +111,7 @@ void addLayerItems(const LayerInputs& in, std::vector<FrameItem>& items) {
   const uint32_t at = in.payload && *in.payload >= header ? *in.payload - header : FrameItem::kNoBytes;
   ipLayers(tree, in, ipStart, at);
   addEthernetPadding(tree, raw.caplen, link, ipPacketEnd(tree, outermost, link.ip_start));
+  if (arpCarried(pkt, link)) addEthernetPadding(tree, raw.caplen, link, addArpLayer(tree, *link.ip_start));
   transportLayer(tree, in, at, ipStart.has_value());
   addIcmpLayer(tree, pkt, ipStart, in.quoted_stream, in.echo_request);
   heldFragmentData(tree, pkt, ipStart);

@@ -109,13 +109,7 @@ void icmpSecondWord(LayerTree& tree, const IcmpError& e, uint32_t at) {
       if (!rfc4884) return unused(tree, at + 5, 3);
       originalLength(tree, at);
       return unused(tree, at + 6, 2);
-    case 5: {
-      IpAddress gateway;
-      gateway.family = 4;
-      std::copy(tree.at(at + 4), tree.at(at + 8), gateway.bytes.begin());
-      tree.item(1, "Gateway Address: " + gateway.toString(), at + 4, 4);
-      return;
-    }
+    case 5: tree.item(1, "Gateway Address: " + ipv4Address(tree.at(at + 4)).toString(), at + 4, 4); return;
     default: return;  // source quench: nothing
   }
 }

@@ -15,12 +15,7 @@ const char* const kEcnLong[4] = {"Not ECN-Capable Transport", "ECN-Capable Trans
                                  "ECN-Capable Transport codepoint '10'", "Congestion Experienced"};
 const char* const kEcnShort[4] = {"Not-ECT", "ECT(1)", "ECT(0)", "CE"};
 
-std::string dottedQuad(const uint8_t* p) {
-  IpAddress a;
-  a.family = 4;
-  std::copy(p, p + 4, a.bytes.begin());
-  return a.toString();
-}
+std::string dottedQuad(const uint8_t* p) { return ipv4Address(p).toString(); }
 
 // The DS field's byte (IPv4's TOS, IPv6's traffic class) as its summary.
 std::string dsSummary(unsigned ds) {

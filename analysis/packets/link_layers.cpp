@@ -4,6 +4,8 @@
 
 #include "core/label_text.h"
 
+#include "packets/arp_layer.h"
+
 namespace rudp {
 
 namespace {
@@ -88,7 +90,7 @@ LinkLayers addEthernetLayer(LayerTree& tree, uint32_t at) {
   const std::optional<size_t> paddingLine = tags.empty() ? padding : tree.size();
   if (type == kMpls || type == kMplsMulticast) return {addMplsLayers(tree, at), paddingLine};
   if (type == kPppoeSession) return {pppoeSession(tree, at), paddingLine};
-  return {at, paddingLine};
+  return {at, paddingLine, type};
 }
 
 std::optional<uint32_t> addPppLayer(LayerTree& tree, uint32_t at) {
@@ -209,11 +211,6 @@ std::string sllPacketType(unsigned type) {
   return (type < 5 ? std::string(kNames[type]) : "Unknown") + " (" + std::to_string(type) + ")";
 }
 
-std::string arpHardware(unsigned type) {
-  const char* name = type == 1 ? "Ethernet" : type == 772 ? "Loopback" : type == 65534 ? "None" : "Unknown";
-  return std::string(name) + " (" + std::to_string(type) + ")";
-}
-
 // The address and its unused bytes of an 8-byte cooked-capture address field.
 void sllAddress(LayerTree& tree, uint32_t at, unsigned length) {
   if (length == 6) {
@@ -234,7 +231,7 @@ uint32_t linuxCooked(LayerTree& tree, const RawPacket& raw, bool v2) {
     tree.layer("Linux cooked capture v2", "sll", 0, size);
     tree.item(1, "Protocol: " + etherTypeText(unsigned(tree.number(0, 2))), 0, 2);
     tree.item(1, "Interface index: " + std::to_string(tree.number(4, 4)), 4, 4);
-    tree.item(1, "Link-layer address type: " + arpHardware(unsigned(tree.number(8, 2))), 8, 2);
+    tree.item(1, "Link-layer address type: " + arpHardwareText(unsigned(tree.number(8, 2))), 8, 2);
     tree.item(1, "Packet type: " + sllPacketType(unsigned(tree.number(10, 1))), 10, 1);
     const unsigned length = unsigned(tree.number(11, 1));
     tree.item(1, "Link-layer address length: " + std::to_string(length), 11, 1);
@@ -242,7 +239,7 @@ uint32_t linuxCooked(LayerTree& tree, const RawPacket& raw, bool v2) {
   } else {
     tree.layer("Linux cooked capture v1", "sll", 0, size);
     tree.item(1, "Packet type: " + sllPacketType(unsigned(tree.number(0, 2))), 0, 2);
-    tree.item(1, "Link-layer address type: " + arpHardware(unsigned(tree.number(2, 2))), 2, 2);
+    tree.item(1, "Link-layer address type: " + arpHardwareText(unsigned(tree.number(2, 2))), 2, 2);
     const unsigned length = unsigned(tree.number(4, 2));
     tree.item(1, "Link-layer address length: " + std::to_string(length), 4, 2);
     sllAddress(tree, 6, length);
@@ -270,7 +267,8 @@ std::string etherTypeText(unsigned type) {
   switch (type) {
     case 0x0800: name = "IPv4"; break;
     case 0x86dd: name = "IPv6"; break;
-    case 0x0806: name = "ARP"; break;
+    case kEtherTypeArp: name = "ARP"; break;
+    case kEtherTypeRarp: name = "RARP"; break;
     case kVlan: name = "802.1Q Virtual LAN"; break;
     case kQinQ: name = "802.1ad Provider Bridge (Q-in-Q)"; break;
     case kMpls: name = "MPLS label switched packet"; break;

@@ -12,6 +12,7 @@ namespace rudp {
 struct LinkLayers {
   std::optional<uint32_t> ip_start;    // where the network layer starts, when the link type is one named here
   std::optional<size_t> padding_line;  // Ethernet: where its padding line goes
+  unsigned ether_type = 0;             // Ethernet: the EtherType after its tags (0 before MPLS or PPPoE)
 };
 
 // Adds the frame's link layers.
