@@ -17,6 +17,13 @@ namespace {
 // endpoints' own: within the ms rounding of the endpoints' clocks (the
 // existing labs' tolerance).
 constexpr double kRttToleranceMs = 2.0;
+// ENet's roundTripTime and KCP's srtt are smoothed estimates the library
+// keeps in whole ms, timed in its service call, which a busy machine runs
+// late: CI once saw ENet's lowestRoundTripTime 63 ms where the capture's
+// smallest sample (the path) was 60.24, so every sample carried ~2.7 ms of
+// the client's own. A matching error (an ack paired with the wrong copy)
+// would be off by a whole retransmission timeout, far more.
+constexpr double kLibraryRttToleranceMs = 5.0;
 // The path's RTT (the smallest sample) may exceed 2 x delay by the peer's
 // ack scheduling and the relay's wake-up; it can never be below it.
 constexpr double kPathSlackMs = 2.0;
@@ -144,7 +151,7 @@ void checkEnet(Checker& k, const Cell& x, uint64_t disconnectResends) {
   k.equal("s2c packets = server totalSentPackets - drop_s2c", value(x.s2c.at("packets")),
           value(x.server().at("host").at("totalSentPackets")) - x.nft("drop_s2c"));
   k.within("c2s RTT p50 = client roundTripTime (median per tick)", value(x.c2s.at("rtt_ms").at("p50")),
-           value(cp.at("roundTripTime_median_per_tick")), kRttToleranceMs);
+           value(cp.at("roundTripTime_median_per_tick")), kLibraryRttToleranceMs);
   const json &ca = x.client().at("app"), &sa = x.server().at("app");
   k.equal("reliable messages received = sent (both ways)",
           value(ca.at("recv_reliable")) + value(sa.at("recv_reliable")),
@@ -166,7 +173,7 @@ void checkKcp(Checker& k, const Cell& x) {
           value(ss.at("OutPkts")) - x.nft("drop_s2c"));
   k.equal("s2c segments = client InSegs", value(x.s2c.at("segments")), value(cs.at("InSegs")));
   k.within("c2s RTT p50 = client srtt (median per tick)", value(x.c2s.at("rtt_ms").at("p50")),
-           value(x.client().at("session").at("srtt_median_per_tick")), kRttToleranceMs);
+           value(x.client().at("session").at("srtt_median_per_tick")), kLibraryRttToleranceMs);
   const json &ca = x.client().at("app"), &sa = x.server().at("app");
   k.equal("messages received = sent (both ways)", value(ca.at("recv_msgs")) + value(sa.at("recv_msgs")),
           value(sa.at("sent_msgs")) + value(ca.at("sent_msgs")));
