@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Installs what rudpscope needs on Debian 12 (run as root).
 #   packaging/debian-deps.sh          build dependencies
-#   packaging/debian-deps.sh --test   plus what the tests use (tshark, nftables, ...)
+#   packaging/debian-deps.sh --test   plus what the tests use (tshark, nftables, ...), and the
+#                                     capture set-up the README gives users: dumpcap may capture
+#                                     for the wireshark group, and the tests' capture user
+#                                     (rudpscope-test) is in it, with no privileges of its own
 set -euo pipefail
 pkgs=(build-essential cmake ninja-build pkg-config
       libpcap-dev zlib1g-dev libzstd-dev libluajit-5.1-dev liblua5.4-dev libsqlite3-dev libxxhash-dev
@@ -9,14 +12,28 @@ pkgs=(build-essential cmake ninja-build pkg-config
 if [[ "${1:-}" == "--test" ]]; then
   pkgs+=(catch2 tshark nftables iproute2 tcpdump sqlite3 xvfb clang libclang-rt-14-dev valgrind
         libenet-dev golang-github-xtaci-kcp-dev kcptun time python3 x11-utils debootstrap git
-        dpkg-dev file desktop-file-utils appstream man-db shared-mime-info zstd clang-tidy clang-format)
+        dpkg-dev file desktop-file-utils appstream man-db shared-mime-info zstd clang-tidy clang-format
+        libcap2-bin)
 fi
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
+if [[ "${1:-}" == "--test" ]]; then
+  # Answered before wireshark-common installs, so that apt sets dumpcap up.
+  echo "wireshark-common wireshark-common/install-setuid boolean true" | debconf-set-selections
+fi
 if ((${#missing[@]})); then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+if [[ "${1:-}" == "--test" ]]; then
+  # As a user does it (README, "Live capture"): dumpcap captures for the
+  # wireshark group, and the live tests capture as a member of it.
+  if ! getcap /usr/bin/dumpcap | grep -q cap_net_raw; then
+    DEBIAN_FRONTEND=noninteractive dpkg-reconfigure -f noninteractive wireshark-common
+  fi
+  id rudpscope-test >/dev/null 2>&1 || useradd --system --user-group --no-create-home --shell /usr/sbin/nologin rudpscope-test
+  usermod -aG wireshark rudpscope-test
 fi

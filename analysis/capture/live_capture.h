@@ -1,7 +1,9 @@
-// Live capture through libpcap: a CaptureReader over an interface that writes
-// every packet to a pcapng file as it arrives, so the analysis pipeline reads
-// a live interface exactly as it reads a file, and the file it leaves behind
-// analyses to the same database.
+// Live capture: a CaptureReader over an interface that writes every packet
+// to a pcapng file as it arrives, so the analysis pipeline reads a live
+// interface exactly as it reads a file, and the file it leaves behind
+// analyses to the same database. The packets come from libpcap in this
+// process when it may capture (root), from dumpcap otherwise
+// (capture/live_source.h).
 #pragma once
 #include <atomic>
 #include <chrono>
@@ -10,9 +12,8 @@
 #include <vector>
 
 #include "capture/capture_reader.h"
+#include "capture/live_source.h"
 #include "capture/pcapng_writer.h"
-
-struct pcap;
 
 namespace rudp {
 
@@ -33,19 +34,25 @@ struct LiveOptions {
   const std::atomic<bool>* stop = nullptr;  // set from any thread (or a signal handler)
 };
 
-// What the kernel and the interface report (pcap_stats), and what was kept.
+// How long a read waits for packets before the capture looks at its clock.
+constexpr int kLiveReadTimeoutMs = 50;
+
+// What the kernel and the interface report (pcap_stats, or dumpcap when it
+// stops), and what was kept.
 struct LiveCounters {
   uint64_t packets = 0;          // written to the file and analysed
   uint64_t bytes = 0;            // file size so far
   uint64_t kernel_drops = 0;     // dropped because the buffer was full
   uint64_t interface_drops = 0;  // dropped by the interface or its driver
+  bool drops_counted = true;     // false while dumpcap captures: it counts when it stops
 };
 
 class LiveCapture final : public CaptureReader {
  public:
   // Opens and starts the capture. Throws CaptureError with one line: a bad
   // filter (checked before anything starts), a missing interface, no
-  // permission (and how to get it), a file that cannot be created.
+  // permission (and how to get it: dumpcap and the wireshark group), a file
+  // that cannot be created.
   explicit LiveCapture(const LiveOptions& options);
   ~LiveCapture() override;
 
@@ -64,12 +71,12 @@ class LiveCapture final : public CaptureReader {
   const std::string& currentFile() const { return writer_->path(); }
 
   int linkType() const override { return link_type_; }
-  std::string linkTypeName() const override;
+  std::string linkTypeName() const override { return link_type_name_; }
   std::string format() const override { return "pcapng"; }
   uint64_t fileSize() const override { return writer_->bytesWritten(); }
   uint64_t bytesRead() const override { return writer_->bytesWritten(); }
   bool truncated() const override { return false; }
-  std::string warning() const override { return warning_; }
+  std::string warning() const override { return source_->warning(); }
 
   // Call on the thread that calls next(). Final after finish().
   // `packets` counts the whole capture, `bytes` the current file.
@@ -77,19 +84,16 @@ class LiveCapture final : public CaptureReader {
   const LiveOptions& options() const { return options_; }
 
  private:
-  void activate();
-  void applyFilter();
   bool stopRequested() const;
   bool pause();
-  bool waitForPackets();
   void readStats();
   void openFile();
 
   LiveOptions options_;
-  pcap* p_ = nullptr;
+  std::unique_ptr<LiveSource> source_;
   std::unique_ptr<PcapngWriter> writer_;
   int link_type_ = 0;
-  bool nanoseconds_ = true;
+  std::string link_type_name_;
   bool paused_ = false;
   bool finished_ = false;
   bool file_full_ = false;
@@ -97,7 +101,6 @@ class LiveCapture final : public CaptureReader {
   std::vector<std::string> kept_;  // ring files, oldest first
   uint64_t frame_ = 0;
   LiveCounters counters_;
-  std::string warning_;
   std::chrono::steady_clock::time_point started_, published_;
 };
 

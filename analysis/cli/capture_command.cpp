@@ -43,6 +43,12 @@ std::string defaultOutput(const std::string& iface) {
   return "capture-" + iface + "-" + stamp + ".pcapng";
 }
 
+// dumpcap counts its drops when it stops.
+std::string dropsText(const LiveCounters& c) {
+  if (!c.drops_counted) return "drops counted at the end";
+  return std::to_string(c.kernel_drops + c.interface_drops) + " dropped";
+}
+
 // The live line on stderr: redrawn in place on a terminal, one line a second
 // otherwise (logs, tests).
 class StatusLine {
@@ -57,11 +63,10 @@ class StatusLine {
     const LiveCounters c = capture_.counters();
     const double rate = static_cast<double>(p.packets - packets_) / dt;
     std::fprintf(stderr,
-                 "%scapturing on %s: %" PRIu64 " packets, %.0f packets/s, %" PRIu64 " dropped, %" PRIu64
+                 "%scapturing on %s: %" PRIu64 " packets, %.0f packets/s, %s, %" PRIu64
                  " connections, %.1f MB%s",
                  tty_ ? "\r\033[K" : "", capture_.options().interface.c_str(), p.packets, rate,
-                 c.kernel_drops + c.interface_drops, p.connections, static_cast<double>(c.bytes) / 1e6,
-                 tty_ ? "" : "\n");
+                 dropsText(c).c_str(), p.connections, static_cast<double>(c.bytes) / 1e6, tty_ ? "" : "\n");
     last_ = now;
     packets_ = p.packets;
   }
@@ -112,11 +117,11 @@ int runCapture(CaptureArgs& args) {
   status.clear();
   printWarnings(splitLines(r.capture.warning));
   const LiveCounters c = capture.counters();
-  std::fprintf(stderr,
-               "rudpscope-cli: captured %" PRIu64 " packets%s to %s (%" PRIu64
-               " dropped by the kernel, %" PRIu64 " by the interface)\n",
-               c.packets, args.ring.empty() ? "" : ", the newest", r.capture.path.c_str(), c.kernel_drops,
-               c.interface_drops);
+  const std::string drops = c.drops_counted ? std::to_string(c.kernel_drops) + " dropped by the kernel, " +
+                                                  std::to_string(c.interface_drops) + " by the interface"
+                                            : "drops unknown: dumpcap did not report them";
+  std::fprintf(stderr, "rudpscope-cli: captured %" PRIu64 " packets%s to %s (%s)\n", c.packets,
+               args.ring.empty() ? "" : ", the newest", r.capture.path.c_str(), drops.c_str());
   printSummary(r.db_path, a.json);
   return 0;
 }

@@ -3,11 +3,12 @@
 
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <sstream>
 
 #include "core/error.h"
+#include "core/privileges.h"
+#include "lua/lua_libraries.h"
 #include "lua/state.h"
+#include "lua/trusted_file.h"
 #ifdef RUDPSCOPE_LUAJIT
 extern "C" {
 #include <luajit.h>
@@ -192,6 +193,8 @@ LuaHost::LuaHost() : d(std::make_unique<Impl>()) {
   lua_setallocf(L, limitedAlloc, d.get());
   s.L = L;
   luaL_openlibs(L);
+  s.privileged = runsPrivileged();
+  restrictLibraries(L, s.privileged);
 #ifdef RUDPSCOPE_LUAJIT
   // Interpreter only: traces abort at every binding (lua_CFunctions cannot
   // be compiled), so the JIT only costs time (measured ~6%), and compiled
@@ -281,11 +284,7 @@ void LuaHost::loadScript(const std::string& path) {
   State& s = d->s;
   lua_State* L = s.L;
   const std::string name = baseName(path);
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw DissectorError(name + ": cannot read " + path);
-  std::stringstream buf;
-  buf << in.rdbuf();
-  const std::string source = buf.str();
+  const std::string source = readLuaFile(path, name, s.privileged);
   s.script = name;
   const std::string chunk = "@" + name;
   if (luaL_loadbuffer(L, source.data(), source.size(), chunk.c_str()) != LUA_OK) {

@@ -161,6 +161,7 @@ struct State {
   std::vector<PrefRt> prefs;
   std::map<std::string, std::string> pref_overrides;
   bool tcp_relative_seq = true;  // a built-in layer's preference
+  bool privileged = false;       // core/privileges.h: only trusted Lua files load
   std::vector<Expert> experts;
   std::string script;  // file being loaded (basename)
 

@@ -20,7 +20,11 @@ QString elapsedText(qint64 ms) {
   return QStringLiteral("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
 }
 
-uint64_t drops(const LiveFrame& f) { return f.counters.kernel_drops + f.counters.interface_drops; }
+// dumpcap counts its drops when it stops.
+QString dropsText(const LiveFrame& f) {
+  if (!f.counters.drops_counted) return LiveCaptureBar::tr("drops counted at the end");
+  return LiveCaptureBar::tr("%L1 dropped").arg(f.counters.kernel_drops + f.counters.interface_drops);
+}
 
 }  // namespace
 
@@ -66,7 +70,7 @@ void LiveCaptureBar::setFrame(const LiveFrame& f, double packetsPerSecond) {
       tr("%L1 packets").arg(f.packets),
       tr("%L1 packets/s").arg(qint64(packetsPerSecond)),
       (f.connections.size() == 1 ? tr("1 connection") : tr("%L1 connections").arg(f.connections.size())),
-      tr("%L1 dropped").arg(drops(f)),
+      dropsText(f),
       sizeText(f.counters.bytes),
       elapsedText(m_clock.elapsed())};
   m_facts->setText(parts.join(QStringLiteral("  ·  ")));
@@ -80,10 +84,9 @@ void LiveCaptureBar::setStopping() {
 QString LiveCaptureBar::factsText() const { return m_facts->text(); }
 
 QString liveStatusText(const LiveFrame& f, double packetsPerSecond) {
-  return QObject::tr("%L1 packets/s  ·  drops %L2  ·  %3")
+  return QObject::tr("%L1 packets/s  ·  %2  ·  %3")
       .arg(qint64(packetsPerSecond))
-      .arg(drops(f))
-      .arg(sizeText(f.counters.bytes));
+      .arg(dropsText(f), sizeText(f.counters.bytes));
 }
 
 }  // namespace rudp::gui

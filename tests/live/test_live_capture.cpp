@@ -1,5 +1,6 @@
-// rudpscope-cli capture on loopback with real traffic. Needs capture
-// permission (root, or the capabilities), as every live capture does.
+// rudpscope-cli capture on loopback with real traffic, each case both ways a
+// capture runs (capture_user.h): as root, through libpcap in the process,
+// and as a wireshark-group user without privileges, through dumpcap.
 #include <signal.h>
 #include <unistd.h>
 
@@ -10,6 +11,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "capture_user.h"
 #include "cli_checks.h"
 #include "db_compare.h"
 #include "process.h"
@@ -38,10 +40,14 @@ uint64_t tsharkFrames(const std::string& file) {
 }  // namespace
 
 TEST_CASE("SIGTERM ends a capture with every packet in a complete file, analysed as analyze analyses it") {
+  requireCaptureSetup();
+  const CaptureWay way = GENERATE(CaptureWay::Root, CaptureWay::Dumpcap);
+  INFO("capturing as " << wayName(way));
   TempDir dir("live-term");
+  openToCaptureUser(dir);
   const std::string file = dir / "term.pcapng", db = dir / "live.sqlite";
-  Background capture(
-      {RUDPSCOPE_CLI, "capture", "-i", "lo", "-f", "udp port 47101", "-w", file, "--db", db, "--json"});
+  Background capture(as(
+      way, {RUDPSCOPE_CLI, "capture", "-i", "lo", "-f", "udp port 47101", "-w", file, "--db", db, "--json"}));
   waitUntilCapturing(file);
   sendUdp(47101, 500, 120, 500);
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
@@ -53,6 +59,8 @@ TEST_CASE("SIGTERM ends a capture with every packet in a complete file, analysed
   CHECK(summary["capture"]["live"]["interface"] == "lo");
   CHECK(summary["capture"]["live"]["filter"] == "udp port 47101");
   CHECK(summary["capture"]["live"]["kernel_drops"] == 0);
+  CHECK(r.err.find("rudpscope-cli: captured 500 packets to " + file +
+                   " (0 dropped by the kernel, 0 by the interface)\n") != std::string::npos);
   CHECK(summary["connections"].size() == 1);
   // Plain UDP has no handshake: which end is the "client" follows the ports.
   const json& dirs = summary["connections"][0]["directions"];
@@ -66,9 +74,14 @@ TEST_CASE("SIGTERM ends a capture with every packet in a complete file, analysed
 }
 
 TEST_CASE("after SIGKILL the file holds every packet flushed before it") {
+  requireCaptureSetup();
+  const CaptureWay way = GENERATE(CaptureWay::Root, CaptureWay::Dumpcap);
+  INFO("capturing as " << wayName(way));
   TempDir dir("live-kill");
+  openToCaptureUser(dir);
   const std::string file = dir / "kill.pcapng";
-  Background capture({RUDPSCOPE_CLI, "capture", "-i", "lo", "-f", "udp port 47102", "-w", file, "-q"});
+  Background capture(
+      as(way, {RUDPSCOPE_CLI, "capture", "-i", "lo", "-f", "udp port 47102", "-w", file, "-q"}));
   waitUntilCapturing(file);
   sendUdp(47102, 300, 100, 500);
   // The capture flushes at least every 100 ms while packets flow, and when
@@ -84,11 +97,15 @@ TEST_CASE("after SIGKILL the file holds every packet flushed before it") {
 }
 
 TEST_CASE("a capture given a duration stops by itself") {
+  requireCaptureSetup();
+  const CaptureWay way = GENERATE(CaptureWay::Root, CaptureWay::Dumpcap);
+  INFO("capturing as " << wayName(way));
   TempDir dir("live-duration");
+  openToCaptureUser(dir);
   const std::string file = dir / "d.pcapng";
   const auto start = std::chrono::steady_clock::now();
-  ProcessResult r = run({RUDPSCOPE_CLI, "capture", "-i", "lo", "-f", "udp port 47103", "-w", file,
-                         "--duration", "1.5", "--json"});
+  ProcessResult r = run(as(way, {RUDPSCOPE_CLI, "capture", "-i", "lo", "-f", "udp port 47103", "-w", file,
+                                 "--duration", "1.5", "--json"}));
   const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   INFO(r.err);
   REQUIRE(r.status == 0);
@@ -99,21 +116,54 @@ TEST_CASE("a capture given a duration stops by itself") {
 }
 
 TEST_CASE("a bad filter, a missing interface and no permission each get one clear line") {
+  requireCaptureSetup();
+  const CaptureWay way = GENERATE(CaptureWay::Root, CaptureWay::Dumpcap);
+  INFO("capturing as " << wayName(way));
   TempDir dir("live-errors");
+  openToCaptureUser(dir);
   const std::string file = dir / "e.pcapng";
-  requireOneLineError(run({RUDPSCOPE_CLI, "capture", "-i", "lo", "-f", "udp porrt 5", "-w", file}),
+  requireOneLineError(run(as(way, {RUDPSCOPE_CLI, "capture", "-i", "lo", "-f", "udp porrt 5", "-w", file})),
                       "bad capture filter 'udp porrt 5': can't parse filter expression: syntax error");
-  requireOneLineError(run({RUDPSCOPE_CLI, "capture", "-i", "nosuch0", "-w", file}),
+  requireOneLineError(run(as(way, {RUDPSCOPE_CLI, "capture", "-i", "nosuch0", "-w", file})),
                       "no interface 'nosuch0' to capture on (rudpscope-cli interfaces lists them)");
-  requireOneLineError(run({"setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups",
-                           "--inh-caps=-all", RUDPSCOPE_CLI, "capture", "-i", "lo", "-w", file}),
-                      "no permission to capture on 'lo': run as root, or allow this program once with: sudo "
-                      "setcap cap_net_raw,cap_net_admin+eip");
+  CHECK_FALSE(fs::exists(file));
+}
+
+TEST_CASE("without privileges the line says how to capture through dumpcap, never setcap on rudpscope") {
+  requireCaptureSetup();
+  TempDir dir("live-denied");
+  openToCaptureUser(dir);
+  const std::string file = dir / "e.pcapng";
+  // Not in the wireshark group: dumpcap is not this user's to run.
+  requireOneLineError(
+      run({"setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", RUDPSCOPE_CLI, "capture", "-i",
+           "lo", "-w", file}),
+      "no permission to run /usr/bin/dumpcap (it captures for members of the wireshark group): "
+      "sudo usermod -aG wireshark nobody, then log in again");
+  // In the group, but dumpcap has no capabilities (it was installed without them).
+  fs::create_directories(dir.path / "bin");
+  fs::copy_file("/usr/bin/dumpcap", dir.path / "bin" / "dumpcap");
+  fs::permissions(dir.path / "bin" / "dumpcap", fs::perms(0755));
+  const std::string hint =
+      "let dumpcap capture for the wireshark group once with: sudo dpkg-reconfigure wireshark-common (answer "
+      "Yes), and join it: sudo usermod -aG wireshark rudpscope-test, then log in again";
+  requireOneLineError(run(as(CaptureWay::Dumpcap, {"env", "PATH=" + (dir / "bin"), RUDPSCOPE_CLI, "capture",
+                                                   "-i", "lo", "-w", file})),
+                      "no permission to capture on 'lo': " + hint);
+  // No dumpcap at all.
+  requireOneLineError(run(as(CaptureWay::Dumpcap, {"env", "PATH=" + (dir / "nothing"), RUDPSCOPE_CLI,
+                                                   "capture", "-i", "lo", "-w", file})),
+                      "capturing without root needs dumpcap, which is not installed: sudo apt install "
+                      "wireshark-common, then " +
+                          hint);
   CHECK_FALSE(fs::exists(file));
 }
 
 TEST_CASE("interfaces lists loopback with its address") {
-  ProcessResult r = run({RUDPSCOPE_CLI, "interfaces", "--json"});
+  requireCaptureSetup();
+  const CaptureWay way = GENERATE(CaptureWay::Root, CaptureWay::Dumpcap);
+  INFO("listing as " << wayName(way));
+  ProcessResult r = run(as(way, {RUDPSCOPE_CLI, "interfaces", "--json"}));
   REQUIRE(r.status == 0);
   bool found = false;
   for (const json& i : json::parse(r.out))
@@ -126,9 +176,13 @@ TEST_CASE("interfaces lists loopback with its address") {
 }
 
 TEST_CASE("a ring buffer keeps the newest files, each with the database analyze gives it") {
+  requireCaptureSetup();
+  const CaptureWay way = GENERATE(CaptureWay::Root, CaptureWay::Dumpcap);
+  INFO("capturing as " << wayName(way));
   TempDir dir("live-ring");
-  Background capture({RUDPSCOPE_CLI, "capture", "-i", "lo", "-f", "udp port 47104", "-w", dir / "ring.pcapng",
-                      "--ring", "3:1", "-q"});
+  openToCaptureUser(dir);
+  Background capture(as(way, {RUDPSCOPE_CLI, "capture", "-i", "lo", "-f", "udp port 47104", "-w",
+                              dir / "ring.pcapng", "--ring", "3:1", "-q"}));
   for (int i = 0; i < 200 && fs::is_empty(dir.path); ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(25));
   // 1000-byte datagrams: 1076 bytes per packet block, so 930 fill a 1 MB file.
