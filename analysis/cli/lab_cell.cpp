@@ -83,25 +83,26 @@ void catchLabSignals() {
 
 bool labInterrupted() { return g_interrupted.load(); }
 
-int runLabCell(const std::string& toolsDir, const LabCell& cell, double seconds, const LabCellFiles& files,
-               unsigned seed) {
-  const std::vector<std::string> args = {(fs::path(toolsDir) / "lab_cell.sh").string(),
-                                         "--stack",
-                                         cell.stack,
-                                         "--loss",
-                                         labNumber(cell.loss_percent),
-                                         "--delay",
-                                         labNumber(cell.delay_ms),
-                                         "--seconds",
-                                         labNumber(seconds),
-                                         "--capture",
-                                         files.capture,
-                                         "--out",
-                                         files.counters,
-                                         "--cli",
-                                         selfExe(),
-                                         "--seed",
-                                         std::to_string(seed)};
+int runLabCell(const std::string& toolsDir, const LabCell& cell, const LabRun& run,
+               const LabCellFiles& files) {
+  std::vector<std::string> args = {(fs::path(toolsDir) / "lab_cell.sh").string(),
+                                   "--stack",
+                                   cell.stack,
+                                   "--loss",
+                                   labNumber(cell.loss_percent),
+                                   "--delay",
+                                   labNumber(cell.delay_ms),
+                                   "--seconds",
+                                   labNumber(run.seconds),
+                                   "--capture",
+                                   files.capture,
+                                   "--out",
+                                   files.counters,
+                                   "--cli",
+                                   selfExe(),
+                                   "--seed",
+                                   std::to_string(run.seed)};
+  if (!run.capture_as.empty()) args.insert(args.end(), {"--capture-as", run.capture_as});
   std::vector<char*> argv;
   argv.reserve(args.size() + 1);
   for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));

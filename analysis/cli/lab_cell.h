@@ -30,8 +30,13 @@ LabCellFiles labCellFiles(const std::string& outputDir, const LabCell& cell);
 // Runs the cell script (its own process group, so Ctrl+C reaches only this
 // process, which then asks the script to stop and waits for its cleanup).
 // Returns the script's exit status: 0 ran, 77 cannot run here, else failed.
-int runLabCell(const std::string& toolsDir, const LabCell& cell, double seconds, const LabCellFiles& files,
-               unsigned seed);
+struct LabRun {
+  double seconds = 60;
+  unsigned seed = 1;
+  std::string capture_as;  // empty: the capture runs as root
+};
+int runLabCell(const std::string& toolsDir, const LabCell& cell, const LabRun& run,
+               const LabCellFiles& files);
 
 // Installs the SIGINT/SIGTERM handlers runLabCell relies on.
 void catchLabSignals();

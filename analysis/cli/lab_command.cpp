@@ -82,7 +82,7 @@ LabCellOutcome runCell(const LabArgs& args, const std::string& tools, const LabC
   o.cell = cell;
   o.files = labCellFiles(args.output, cell);
   fs::create_directories(o.files.counters);
-  const int status = runLabCell(tools, cell, args.seconds, o.files, args.seed);
+  const int status = runLabCell(tools, cell, {args.seconds, args.seed, args.capture_as}, o.files);
   const json counters = readLabCounters(o.files.counters);
   if (labInterrupted()) {
     o.why = "interrupted";
@@ -137,6 +137,8 @@ CLI::App* addLabCommand(CLI::App& app, LabArgs& args) {
   cmd->add_option("-o,--output", args.output, "Folder for the capture set")->required();
   cmd->add_option("--metric", args.metric, "The matrix's metric (default share_over_300; see compare)");
   cmd->add_option("--seed", args.seed, "Seed of the endpoints' message streams (default 1)");
+  cmd->add_option("--capture-as", args.capture_as,
+                  "Capture as USER, a member of the wireshark group, through dumpcap (default: as root)");
   return cmd;
 }
 

@@ -19,6 +19,7 @@ struct LabArgs {
   std::string output;                     // the capture set's folder
   std::string metric = "share_over_300";  // the matrix's metric (cmp::comparisonMetrics)
   unsigned seed = 1;                      // the endpoints' message streams
+  std::string capture_as;  // a wireshark-group user capturing through dumpcap; empty: root, libpcap
 };
 
 CLI::App* addLabCommand(CLI::App& app, LabArgs& args);

@@ -63,7 +63,8 @@ check_package() {
   [[ "$depends" == "$(echo $EXPECTED_DEPENDS)" ]] ||
     fail "Depends: '$depends', expected '$(echo $EXPECTED_DEPENDS)'"
   [[ "$(dpkg-deb -f "$deb" Suggests)" == "tshark, wireshark" ]] || fail "Suggests is not 'tshark, wireshark'"
-  [[ "$(dpkg-deb -f "$deb" Recommends)" == "iproute2, nftables" ]] || fail "Recommends is not 'iproute2, nftables' (rudpscope-cli lab)"
+  [[ "$(dpkg-deb -f "$deb" Recommends)" == "wireshark-common, iproute2, nftables" ]] ||
+    fail "Recommends is not 'wireshark-common, iproute2, nftables' (dumpcap, rudpscope-cli lab)"
   mkdir -p "$work/unpacked"
   dpkg-deb -x "$deb" "$work/unpacked"
   for x in rudpscope rudpscope-cli; do
@@ -80,6 +81,11 @@ install_deb() {
     > "$work/apt.log" 2>&1 || { tail -30 "$work/apt.log"; return 1; }
   grep -E '^[0-9]+ upgraded, [0-9]+ newly installed' "$work/apt.log"
   debian_root_run "$root" useradd -m "$user"
+  # Capture privileges are dumpcap's alone (the recommended wireshark-common).
+  debian_root_run "$root" test -x /usr/bin/dumpcap || fail "apt did not install dumpcap (wireshark-common)"
+  local caps
+  caps="$(debian_root_run "$root" getcap /usr/bin/rudpscope /usr/bin/rudpscope-cli)"
+  [[ -z "$caps" ]] || fail "rudpscope's programs have capabilities: $caps"
 }
 
 # Runs a command in the root as the normal user, in a clean environment.

@@ -9,6 +9,7 @@
 #
 # Usage: lab_cell.sh --stack tcp-cubic|tcp-bbr|grudp|enet|kcp --loss PCT --delay MS
 #                    --seconds S --capture FILE --out DIR --cli RUDPSCOPE_CLI [--seed N]
+#                    [--capture-as USER: a wireshark-group user capturing through dumpcap]
 # Writes FILE (pcapng, captured on c0) and into DIR: client.json, server.json
 # (the endpoints' counters), nft.json (router: seen/drop per direction),
 # relay.json, for TCP
@@ -18,9 +19,9 @@
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-STACK="" LOSS=0 DELAY=0 SECONDS_=10 CAPTURE="" OUT="" CLI="" SEED=1
+STACK="" LOSS=0 DELAY=0 SECONDS_=10 CAPTURE="" OUT="" CLI="" SEED=1 CAPTURE_AS=""
 
-usage() { sed -n '9,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '9,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --stack) STACK=$2; shift 2 ;;
@@ -31,6 +32,7 @@ while [[ $# -gt 0 ]]; do
     --out) OUT=$2; shift 2 ;;
     --cli) CLI=$2; shift 2 ;;
     --seed) SEED=$2; shift 2 ;;
+    --capture-as) CAPTURE_AS=$2; shift 2 ;;
     *) echo "lab_cell.sh: unknown argument $1" >&2; usage ;;
   esac
 done
@@ -112,12 +114,24 @@ inS ip neigh replace "$C_IP" lladdr "$(mac "$NC" c0)" dev s0 nud permanent
 
 # The capture: rudpscope-cli's own live capture (analysed as it runs), not
 # pinned (it reads; the senders are the ones that must share a CPU).
+# With --capture-as, as a wireshark-group user does it (through dumpcap), in
+# a folder of that user's; the files move into place when it has stopped.
 rm -f "$CAPTURE"
-ip netns exec "$NC" "$CLI" capture -i c0 -w "$CAPTURE" >"$OUT/capture.out" 2>"$OUT/capture.log" &
+CAP_FILE=$CAPTURE CAP_CMD=("$CLI")
+if [[ -n $CAPTURE_AS ]]; then
+  id -nG "$CAPTURE_AS" | grep -qw wireshark || { log "$CAPTURE_AS is not in the wireshark group"; exit 1; }
+  CAP_DIR=$OUT/captured-as-$CAPTURE_AS
+  rm -rf "$CAP_DIR"
+  mkdir -p "$CAP_DIR"
+  chown "$CAPTURE_AS" "$CAP_DIR"
+  CAP_FILE=$CAP_DIR/$(basename "$CAPTURE")
+  CAP_CMD=(setpriv --reuid="$CAPTURE_AS" --regid="$CAPTURE_AS" --init-groups "$CLI")
+fi
+ip netns exec "$NC" "${CAP_CMD[@]}" capture -i c0 -w "$CAP_FILE" >"$OUT/capture.out" 2>"$OUT/capture.log" &
 CAP_PID=$!
 PIDS+=($CAP_PID)
-for _ in $(seq 100); do [[ -s $CAPTURE ]] && break; sleep 0.05; done
-[[ -s $CAPTURE ]] || { log "the capture did not start"; cat "$OUT/capture.log" >&2; exit 1; }
+for _ in $(seq 100); do [[ -s $CAP_FILE ]] && break; sleep 0.05; done
+[[ -s $CAP_FILE ]] || { log "the capture did not start"; cat "$OUT/capture.log" >&2; exit 1; }
 sleep 0.5
 
 log "$STACK: loss ${LOSS}% each way, delay ${DELAY} ms each way, ${SECONDS_} s, seed $SEED"
@@ -171,6 +185,11 @@ fi
 sleep "$(awk -v d="$DELAY" 'BEGIN { print 2 * d / 1000 + 1 }')"
 kill -INT $CAP_PID 2>/dev/null || true
 wait $CAP_PID 2>/dev/null || RC=$((RC ? RC : 4))
+if [[ -n $CAPTURE_AS ]]; then
+  for f in "$CAP_FILE" "$CAP_FILE.rudpscope.sqlite"; do [[ -e $f ]] && mv "$f" "$(dirname "$CAPTURE")/"; done
+  chown root: "$CAPTURE"*
+  rm -rf "$CAP_DIR"
+fi
 kill -TERM $RELAY_PID 2>/dev/null || true
 wait $RELAY_PID 2>/dev/null || true
 PIDS=()

@@ -176,8 +176,10 @@ TEST_CASE(
   skipWithoutRoot();
   const fs::path out = fs::path(LAB_RUN_DIR) / "others";
   fs::remove_all(out);
-  const auto r = run({RUDPSCOPE_CLI, "lab", "--stacks", "tcp-bbr,enet,kcp", "--loss", "5", "--delay", "30",
-                      "--seconds", "8", "-o", out.string(), "--metric", "retransmissions"});
+  // Captured as the README sets capture up for users: through dumpcap.
+  const auto r =
+      run({RUDPSCOPE_CLI, "lab", "--stacks", "tcp-bbr,enet,kcp", "--loss", "5", "--delay", "30", "--seconds",
+           "8", "-o", out.string(), "--metric", "retransmissions", "--capture-as", "rudpscope-test"});
   std::cout << r.out << r.err;
   auto lines = splitLines(r.out);
   CHECK(lines.at(0) == kImpairment);
