@@ -11,7 +11,8 @@
 # Needs root (capture on lo). Builds nothing.
 #
 # usage: tests/bench/bench_live.sh [BUILD_DIR]   (default: build/release, else build/dev)
-#   env: LIVE_SECONDS (30), RAMP_K ("100 150 200 250 300"), BENCH_TMP (mktemp -d)
+#   env: LIVE_SECONDS (30), RAMP_K ("100 150 200 250 300"), BENCH_TMP (mktemp -d),
+#        CAPTURE_AS (a wireshark-group user: capture as it, through dumpcap; default: as root, libpcap)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -33,6 +34,12 @@ command -v sqlite3 >/dev/null || die "sqlite3 is required"
 TMP="${BENCH_TMP:-$(mktemp -d -t rudpscope-bench-live.XXXXXX)}"
 mkdir -p "$TMP"
 [[ -n "${BENCH_TMP:-}" ]] || trap 'rm -rf "$TMP"' EXIT
+
+AS=() WAY="as root, libpcap in the process"
+if [[ -n "${CAPTURE_AS:-}" ]]; then
+  AS=(setpriv --reuid="$CAPTURE_AS" --regid="$CAPTURE_AS" --init-groups) WAY="as $CAPTURE_AS, through dumpcap"
+  chmod 0777 "$TMP"
+fi
 
 # Clients at 1 kHz for a total rate in packets/s: each sends ~950/s, the server as many back.
 clients_for() { echo $(( ($1 + 1899) / 1900 )); }
@@ -59,7 +66,7 @@ measure_cli() {
   local rate=$1 secs=$2 out="$TMP/cap-$1.pcapng"
   rm -f "$out" "$out".*
   /usr/bin/time -f "%U %S %e %M" -o "$TMP/time" \
-    "$CLI" capture -i lo -f "udp port $PORT" -w "$out" --duration $(( secs + 4 )) --json -q >"$TMP/cap.json" 2>"$TMP/cap.err" &
+    "${AS[@]}" "$CLI" capture -i lo -f "udp port $PORT" -w "$out" --duration $(( secs + 4 )) --json -q >"$TMP/cap.json" 2>"$TMP/cap.err" &
   local cap=$!
   wait_for_file "$out"
   local wire
@@ -80,7 +87,7 @@ report() {  # label, then the fields of measure_*
     "$label" "$wire" "$got" $(( wire - got )) "$kd" "$ifd" "$cpu" "$wall" "$rss"
 }
 
-echo "== rudpscope-cli capture on lo, $BUILD"
+echo "== rudpscope-cli capture on lo ($WAY), $BUILD"
 echo "-- sustained: ~100k packets/s for $SECONDS_SUSTAINED s"
 read -r -a m <<<"$(measure_cli 100000 "$SECONDS_SUSTAINED")"
 report "100k/s x ${SECONDS_SUSTAINED}s" "${m[@]}"
@@ -99,8 +106,8 @@ echo "   (on lo the kernel sees each packet twice, sent and received, and counts
 if [[ -x "$APP" ]]; then
   echo "-- the window: rudpscope --capture lo, offscreen, ~100k packets/s for $SECONDS_SUSTAINED s"
   out="$TMP/gui.pcapng"
-  ( cd "$TMP" && QT_QPA_PLATFORM=offscreen /usr/bin/time -f "%U %S %e %M" -o "$TMP/gui.time" \
-      "$APP" --capture lo --capture-filter "udp port $PORT" --capture-output "$out" \
+  ( cd "$TMP" && QT_QPA_PLATFORM=offscreen XDG_RUNTIME_DIR="$TMP" HOME="$TMP" /usr/bin/time -f "%U %S %e %M" -o "$TMP/gui.time" \
+      "${AS[@]}" "$APP" --capture lo --capture-filter "udp port $PORT" --capture-output "$out" \
       --capture-duration $(( SECONDS_SUSTAINED + 4 )) --quit-after-load >"$TMP/gui.out" 2>&1 ) &
   gui=$!
   wait_for_file "$out"
