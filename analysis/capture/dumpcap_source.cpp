@@ -13,6 +13,7 @@
 #include <climits>
 #include <cstdlib>
 #include <sstream>
+#include <utility>
 
 #include "capture/capture_errors.h"
 #include "capture/live_capture.h"
@@ -120,20 +121,18 @@ DumpcapSource::DumpcapSource(const LiveOptions& options) : options_(options) {
   }
 }
 
-DumpcapSource::~DumpcapSource() {
-  stop();
-  if (stderr_ >= 0) ::close(stderr_);
-}
+DumpcapSource::~DumpcapSource() { stop(); }
 
 void DumpcapSource::spawn(const std::string& dumpcap) {
   int out[2];
   if (::pipe2(out, O_CLOEXEC) != 0) throw CaptureError("cannot start dumpcap: " + errnoMessage(errno));
-  stderr_ = ::memfd_create("dumpcap-stderr", MFD_CLOEXEC);
+  UniqueFd out0(out[0]), out1(out[1]);
+  stderr_.reset(::memfd_create("dumpcap-stderr", MFD_CLOEXEC));
   posix_spawn_file_actions_t files;
   posix_spawn_file_actions_init(&files);
   posix_spawn_file_actions_addopen(&files, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&files, out[1], 1);
-  if (stderr_ >= 0) posix_spawn_file_actions_adddup2(&files, stderr_, 2);
+  posix_spawn_file_actions_adddup2(&files, out1.get(), 1);
+  if (stderr_.valid()) posix_spawn_file_actions_adddup2(&files, stderr_.get(), 2);
   // Default dispositions and no blocked signals: SIGINT stops it, and a
   // reader that went away ends it (SIGPIPE), whatever this process set.
   posix_spawnattr_t attr;
@@ -153,14 +152,13 @@ void DumpcapSource::spawn(const std::string& dumpcap) {
   const int rc = ::posix_spawn(&pid_, dumpcap.c_str(), &files, &attr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&files);
   posix_spawnattr_destroy(&attr);
-  ::close(out[1]);
+  out1.reset();
   if (rc != 0) {
-    ::close(out[0]);
     pid_ = -1;
     if (rc == EACCES || rc == EPERM) throw CaptureError(dumpcapNotAllowedError(dumpcap));
     throw CaptureError("cannot run " + dumpcap + ": " + errnoMessage(rc));
   }
-  pipe_ = out[0];
+  pipe_ = out0.release();
 }
 
 // Reads dumpcap's section header and interface description, unbuffered, so
@@ -168,12 +166,12 @@ void DumpcapSource::spawn(const std::string& dumpcap) {
 void DumpcapSource::waitForHeader() {
   pollfd fd{pipe_, POLLIN, 0};
   if (::poll(&fd, 1, kStartTimeoutMs) == 0) {
-    ::close(pipe_);
+    ::close(std::exchange(pipe_, -1));
     throw CaptureError(captureFailedError(options_.interface, "dumpcap did not start within 10 s"));
   }
   std::FILE* f = ::fdopen(pipe_, "rb");
   if (!f) {
-    ::close(pipe_);
+    ::close(std::exchange(pipe_, -1));
     throw CaptureError("cannot read dumpcap's output: " + errnoMessage(errno));
   }
   std::setvbuf(f, nullptr, _IONBF, 0);
@@ -228,7 +226,7 @@ std::string DumpcapSource::stderrText() const {
   std::string text;
   char buf[4096];
   for (off_t at = 0;;) {
-    const ssize_t n = ::pread(stderr_, buf, sizeof buf, at);
+    const ssize_t n = ::pread(stderr_.get(), buf, sizeof buf, at);
     if (n <= 0) break;
     text.append(buf, size_t(n));
     at += n;

@@ -17,6 +17,7 @@
 #include "capture/live_capture.h"
 #include "capture/live_source.h"
 #include "capture/pcapng_capture_reader.h"
+#include "core/unique_fd.h"
 
 namespace rudp {
 
@@ -49,9 +50,9 @@ class DumpcapSource final : public LiveSource {
 
   LiveOptions options_;
   pid_t pid_ = -1;
-  int stderr_ = -1;  // a memfd dumpcap writes its messages to
+  UniqueFd stderr_;  // a memfd dumpcap writes its messages to
   std::unique_ptr<PcapngCaptureReader> reader_;
-  int pipe_ = -1;  // dumpcap's stdout, read unbuffered by reader_
+  int pipe_ = -1;  // dumpcap's stdout, owned by reader_ once it reads it
   DropCounts drops_{0, 0, false};
   std::string warning_;
 };

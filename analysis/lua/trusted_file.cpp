@@ -10,6 +10,7 @@
 
 #include "core/error.h"
 #include "core/privileges.h"
+#include "core/unique_fd.h"
 
 namespace rudp::lua {
 
@@ -35,28 +36,21 @@ std::string refusal(const std::string& display, const std::string& reason) {
          "), so it loads only Lua files owned by root that no one else can write";
 }
 
-struct Fd {
-  int fd;
-  ~Fd() {
-    if (fd >= 0) ::close(fd);
-  }
-};
-
 }  // namespace
 
 std::string readLuaFile(const std::string& path, const std::string& display, bool privileged) {
   // Checked on the open descriptor, so the bytes read are those checked.
-  Fd f{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
-  if (f.fd < 0) throw DissectorError(display + ": cannot read " + path + ": " + std::strerror(errno));
+  const UniqueFd f(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (!f.valid()) throw DissectorError(display + ": cannot read " + path + ": " + std::strerror(errno));
   struct stat st {};
-  if (::fstat(f.fd, &st) != 0 || !S_ISREG(st.st_mode))
+  if (::fstat(f.get(), &st) != 0 || !S_ISREG(st.st_mode))
     throw DissectorError(display + ": cannot read " + path + ": not a regular file");
   if (privileged)
     if (std::string why = untrustedReason(st); !why.empty()) throw DissectorError(refusal(display, why));
   std::string text;
   char buf[65536];
   for (;;) {
-    const ssize_t n = ::read(f.fd, buf, sizeof buf);
+    const ssize_t n = ::read(f.get(), buf, sizeof buf);
     if (n == 0) break;
     if (n < 0) {
       if (errno == EINTR) continue;
