@@ -159,6 +159,30 @@ void DumpcapSource::spawn(const std::string& dumpcap) {
     throw CaptureError("cannot run " + dumpcap + ": " + errnoMessage(rc));
   }
   pipe_ = out0.release();
+  startWatchdog();
+}
+
+// dumpcap holds capabilities, so the kernel forgets a parent-death signal
+// when it starts, and on a quiet interface it writes nothing that would
+// fail once its reader is gone: killed with SIGKILL, this process would
+// leave it capturing. A shell of this user's waits on a pipe whose other
+// end only this process holds (close-on-exec): when this process ends,
+// however it ends, the read returns and the shell asks dumpcap to stop.
+void DumpcapSource::startWatchdog() {
+  int control[2];
+  if (::pipe2(control, O_CLOEXEC) != 0) return;
+  UniqueFd readEnd(control[0]);
+  watchdog_pipe_.reset(control[1]);
+  posix_spawn_file_actions_t files;
+  posix_spawn_file_actions_init(&files);
+  posix_spawn_file_actions_adddup2(&files, readEnd.get(), 0);
+  posix_spawn_file_actions_addopen(&files, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&files, 2, "/dev/null", O_WRONLY, 0);
+  std::string script = "read _; kill -INT " + std::to_string(pid_);
+  char sh[] = "/bin/sh", dashC[] = "-c";
+  char* argv[] = {sh, dashC, script.data(), nullptr};
+  if (::posix_spawn(&watchdog_, sh, &files, nullptr, argv, environ) != 0) watchdog_ = -1;
+  posix_spawn_file_actions_destroy(&files);
 }
 
 // Reads dumpcap's section header and interface description, unbuffered, so
@@ -211,6 +235,13 @@ void DumpcapSource::stop() {
 // Waits for dumpcap (killing it first if `interrupt`) and reads its drop counts.
 void DumpcapSource::reap(bool interrupt) {
   if (pid_ < 0) return;
+  // The watchdog goes first: dumpcap's pid stays its own until reaped below.
+  if (watchdog_ > 0) {
+    ::kill(watchdog_, SIGKILL);
+    ::waitpid(watchdog_, nullptr, 0);
+    watchdog_ = -1;
+  }
+  watchdog_pipe_.reset();
   if (interrupt) ::kill(pid_, SIGKILL);
   for (int waited = 0;; waited += 10) {
     const pid_t r = ::waitpid(pid_, nullptr, WNOHANG);

@@ -6,7 +6,8 @@
 //
 // dumpcap 4.0 writes its file header at once and flushes every packet to a
 // pipe; it reports drops only when it stops (its last stderr line), and
-// stop() asks it to stop with SIGINT, as Wireshark does.
+// stop() asks it to stop with SIGINT, as Wireshark does. A process that is
+// killed cannot ask: a watchdog shell does (see startWatchdog()).
 #pragma once
 #include <sys/types.h>
 
@@ -43,6 +44,7 @@ class DumpcapSource final : public LiveSource {
 
  private:
   void spawn(const std::string& dumpcap);
+  void startWatchdog();
   void waitForHeader();
   std::string failure() const;
   std::string stderrText() const;
@@ -50,7 +52,9 @@ class DumpcapSource final : public LiveSource {
 
   LiveOptions options_;
   pid_t pid_ = -1;
-  UniqueFd stderr_;  // a memfd dumpcap writes its messages to
+  pid_t watchdog_ = -1;
+  UniqueFd watchdog_pipe_;  // its stdin: closes when this process ends
+  UniqueFd stderr_;         // a memfd dumpcap writes its messages to
   std::unique_ptr<PcapngCaptureReader> reader_;
   int pipe_ = -1;  // dumpcap's stdout, owned by reader_ once it reads it
   DropCounts drops_{0, 0, false};

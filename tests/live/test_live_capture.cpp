@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <thread>
 
@@ -28,6 +29,18 @@ void waitUntilCapturing(const std::string& file) {
   for (int i = 0; i < 200 && !fs::exists(file); ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(25));
   REQUIRE(fs::exists(file));
+}
+
+// Whether a dumpcap with `filter` on its command line still runs.
+bool dumpcapRunning(const std::string& filter) {
+  for (const auto& e : fs::directory_iterator("/proc")) {
+    std::ifstream in(e.path() / "cmdline", std::ios::binary);
+    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::replace(cmdline.begin(), cmdline.end(), '\0', ' ');
+    if (cmdline.find("dumpcap ") != std::string::npos && cmdline.find(filter) != std::string::npos)
+      return true;
+  }
+  return false;
 }
 
 uint64_t tsharkFrames(const std::string& file) {
@@ -89,6 +102,10 @@ TEST_CASE("after SIGKILL the file holds every packet flushed before it") {
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   CHECK(capture.stop(SIGKILL).status == 128 + SIGKILL);
   CHECK(tsharkFrames(file) == 300);
+  // dumpcap does not outlive it, though nothing more comes on the quiet filter.
+  for (int i = 0; i < 60 && dumpcapRunning("udp port 47102"); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  CHECK_FALSE(dumpcapRunning("udp port 47102"));
   ProcessResult r = run({RUDPSCOPE_CLI, "analyze", file, "--db", dir / "after.sqlite", "--json", "-q"});
   INFO(r.err);
   REQUIRE(r.status == 0);
