@@ -1,7 +1,8 @@
 #include "capture/capture_errors.h"
 
-#include <pwd.h>
 #include <unistd.h>
+
+#include "core/privileges.h"
 
 namespace rudp {
 
@@ -9,12 +10,10 @@ namespace {
 
 std::string inQuotes(const std::string& s) { return "'" + s + "'"; }
 
-std::string userName() {
-  const passwd* pw = ::getpwuid(::getuid());
-  return pw ? pw->pw_name : "$USER";
+std::string joinGroup() {
+  const std::string user = userName(::getuid());
+  return "sudo usermod -aG wireshark " + (user.empty() ? "$USER" : user) + ", then log in again";
 }
-
-std::string joinGroup() { return "sudo usermod -aG wireshark " + userName() + ", then log in again"; }
 
 }  // namespace
 

@@ -147,6 +147,7 @@ void DumpcapSource::spawn(const std::string& dumpcap) {
   std::vector<std::string> args = arguments(options_);
   args.insert(args.begin(), dumpcap);
   std::vector<char*> argv;
+  argv.reserve(args.size() + 1);
   for (std::string& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
   const int rc = ::posix_spawn(&pid_, dumpcap.c_str(), &files, &attr, argv.data(), environ);

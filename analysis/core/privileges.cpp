@@ -1,10 +1,12 @@
 #include "core/privileges.h"
 
 #include <linux/capability.h>
+#include <pwd.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cstdint>
+#include <vector>
 
 namespace rudp {
 
@@ -30,6 +32,14 @@ const char* capabilityName(int bit) {
 }
 
 }  // namespace
+
+std::string userName(uid_t uid) {
+  passwd entry{};
+  passwd* found = nullptr;
+  std::vector<char> buf(16384);
+  if (::getpwuid_r(uid, &entry, buf.data(), buf.size(), &found) != 0 || !found) return {};
+  return found->pw_name;
+}
 
 bool runsPrivileged() { return ::geteuid() == 0 || effectiveCapabilities() != 0; }
 

@@ -3,6 +3,8 @@
 // process captures through libpcap itself and loads only trusted Lua files
 // (lua/trusted_file.h); an unprivileged one captures through dumpcap.
 #pragma once
+#include <sys/types.h>
+
 #include <string>
 
 namespace rudp {
@@ -16,5 +18,8 @@ std::string privilegeText();
 // Whether the effective set holds CAP_NET_RAW, which capturing needs (root
 // normally has it; root in a container without it does not).
 bool canCaptureDirectly();
+
+// The account name of `uid`; empty when it has none.
+std::string userName(uid_t uid);
 
 }  // namespace rudp

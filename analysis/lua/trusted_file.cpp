@@ -1,12 +1,10 @@
 #include "lua/trusted_file.h"
 
 #include <fcntl.h>
-#include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstring>
 
 #include "core/error.h"
 #include "core/privileges.h"
@@ -17,8 +15,8 @@ namespace rudp::lua {
 namespace {
 
 std::string ownerName(uid_t uid) {
-  const passwd* pw = ::getpwuid(uid);
-  return "uid " + std::to_string(uid) + (pw ? " (" + std::string(pw->pw_name) + ")" : "");
+  const std::string name = userName(uid);
+  return "uid " + std::to_string(uid) + (name.empty() ? "" : " (" + name + ")");
 }
 
 // Why an unprivileged user may have written the file; empty when none can.
@@ -41,7 +39,7 @@ std::string refusal(const std::string& display, const std::string& reason) {
 std::string readLuaFile(const std::string& path, const std::string& display, bool privileged) {
   // Checked on the open descriptor, so the bytes read are those checked.
   const UniqueFd f(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-  if (!f.valid()) throw DissectorError(display + ": cannot read " + path + ": " + std::strerror(errno));
+  if (!f.valid()) throw DissectorError(display + ": cannot read " + path + ": " + errnoMessage(errno));
   struct stat st {};
   if (::fstat(f.get(), &st) != 0 || !S_ISREG(st.st_mode))
     throw DissectorError(display + ": cannot read " + path + ": not a regular file");
@@ -54,7 +52,7 @@ std::string readLuaFile(const std::string& path, const std::string& display, boo
     if (n == 0) break;
     if (n < 0) {
       if (errno == EINTR) continue;
-      throw DissectorError(display + ": cannot read " + path + ": " + std::strerror(errno));
+      throw DissectorError(display + ": cannot read " + path + ": " + errnoMessage(errno));
     }
     text.append(buf, size_t(n));
   }
