@@ -186,27 +186,54 @@ void DumpcapSource::startWatchdog() {
   posix_spawn_file_actions_destroy(&files);
 }
 
-// Reads dumpcap's section header and interface description, unbuffered, so
-// that what poll() says of the pipe is what the reader has not yet read.
+// The pipe as stdio reads it: in 64 KiB gulps (one read per packet cost
+// 13 % of the packets at 100,000 a second on loopback, as dumpcap's
+// kernel buffer overflowed), counting what stdio has taken.
+ssize_t DumpcapSource::readPipe(void* cookie, char* buf, size_t size) {
+  auto* self = static_cast<DumpcapSource*>(cookie);
+  for (;;) {
+    const ssize_t n = ::read(self->pipe_, buf, size);
+    if (n >= 0) {
+      self->delivered_ += uint64_t(n);
+      return n;
+    }
+    if (errno != EINTR) return -1;
+  }
+}
+
+int DumpcapSource::closePipe(void* cookie) {
+  auto* self = static_cast<DumpcapSource*>(cookie);
+  return ::close(std::exchange(self->pipe_, -1));
+}
+
+// Bytes stdio holds that the reader has not parsed; poll() cannot see them.
+bool DumpcapSource::buffered() const { return reader_ && delivered_ > reader_->bytesRead(); }
+
+bool DumpcapSource::waitForData(int wait_ms) const {
+  if (buffered()) return true;
+  pollfd fd{pipe_, POLLIN, 0};
+  return ::poll(&fd, 1, wait_ms) > 0;  // EINTR too says no: the caller looks again
+}
+
+// Reads dumpcap's section header and interface description.
 void DumpcapSource::waitForHeader() {
   pollfd fd{pipe_, POLLIN, 0};
   if (::poll(&fd, 1, kStartTimeoutMs) == 0) {
     ::close(std::exchange(pipe_, -1));
     throw CaptureError(captureFailedError(options_.interface, "dumpcap did not start within 10 s"));
   }
-  std::FILE* f = ::fdopen(pipe_, "rb");
+  std::FILE* f = ::fopencookie(this, "r", {readPipe, nullptr, nullptr, closePipe});
   if (!f) {
     ::close(std::exchange(pipe_, -1));
     throw CaptureError("cannot read dumpcap's output: " + errnoMessage(errno));
   }
-  std::setvbuf(f, nullptr, _IONBF, 0);
+  std::setvbuf(f, nullptr, _IOFBF, 1 << 16);
   reader_ = std::make_unique<PcapngCaptureReader>("dumpcap", f, 0, nullptr);
 }
 
 LiveSource::Read DumpcapSource::next(RawPacket& out, int wait_ms) {
   if (pid_ < 0) return Read::Ended;
-  pollfd fd{pipe_, POLLIN, 0};
-  if (::poll(&fd, 1, wait_ms) <= 0) return Read::Idle;  // EINTR too: the caller looks again
+  if (!waitForData(wait_ms)) return Read::Idle;
   if (reader_->next(out)) return Read::Packet;
   // dumpcap stopped by itself: the interface went away, or it failed.
   reap(false);
@@ -228,7 +255,7 @@ void DumpcapSource::stop() {
   // What it still writes is read and let go, so that it never blocks on a
   // full pipe before printing its statistics.
   RawPacket unused;
-  for (pollfd fd{pipe_, POLLIN, 0}; reader_ && ::poll(&fd, 1, kStopTimeoutMs) > 0;)
+  while (reader_ && waitForData(kStopTimeoutMs))
     if (!reader_->next(unused)) break;
   reap(false);
 }

@@ -46,6 +46,10 @@ class DumpcapSource final : public LiveSource {
   void spawn(const std::string& dumpcap);
   void startWatchdog();
   void waitForHeader();
+  static ssize_t readPipe(void* cookie, char* buf, size_t size);
+  static int closePipe(void* cookie);
+  bool buffered() const;
+  bool waitForData(int wait_ms) const;
   std::string failure() const;
   std::string stderrText() const;
   void reap(bool interrupt);
@@ -56,7 +60,8 @@ class DumpcapSource final : public LiveSource {
   UniqueFd watchdog_pipe_;  // its stdin: closes when this process ends
   UniqueFd stderr_;         // a memfd dumpcap writes its messages to
   std::unique_ptr<PcapngCaptureReader> reader_;
-  int pipe_ = -1;  // dumpcap's stdout, owned by reader_ once it reads it
+  int pipe_ = -1;           // dumpcap's stdout, owned by reader_'s stream once it reads it
+  uint64_t delivered_ = 0;  // bytes stdio has taken from the pipe
   DropCounts drops_{0, 0, false};
   std::string warning_;
 };
