@@ -29,7 +29,7 @@ if ((${#missing[@]})); then
   apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 if [[ "${1:-}" == "--test" ]]; then
-  # As a user does it (README, "Live capture"): dumpcap captures for the
+  # As a user does it (README, docs/live-capture.md): dumpcap captures for the
   # wireshark group, and the live tests capture as a member of it.
   if ! getcap /usr/bin/dumpcap | grep -q cap_net_raw; then
     DEBIAN_FRONTEND=noninteractive dpkg-reconfigure -f noninteractive wireshark-common
