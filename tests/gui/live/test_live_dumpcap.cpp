@@ -10,6 +10,7 @@
 
 #include "../models/catch_qt.h"
 #include "app_fixture.h"
+#include "capture_user.h"
 #include "jobs/live_frame.h"
 #include "pages/live_capture_bar.h"
 #include "udp_traffic.h"
@@ -20,14 +21,14 @@ namespace fs = std::filesystem;
 
 TEST_CASE("a wireshark-group user captures in the window through dumpcap, and the capture opens") {
   TempDir dir("gui-live-dumpcap");
-  fs::permissions(dir.path, fs::perms::all);  // the user's HOME and output folder
+  openToCaptureUser(dir);  // the user's HOME and output folder
   const std::string out = dir / "user.pcapng";
-  const std::string user = "rudpscope-test";  // packaging/debian-deps.sh --test
-  REQUIRE(run({"id", "-nG", user}).out.find("wireshark") != std::string::npos);
-  Background gui({"setpriv", "--reuid=" + user, "--regid=" + user, "--init-groups", "env",
-                  "HOME=" + dir.path.string(), "XDG_RUNTIME_DIR=" + dir.path.string(),
-                  "QT_QPA_PLATFORM=offscreen", RUDPSCOPE_GUI, "--capture", "lo", "--capture-filter",
-                  "udp port 47151", "--capture-output", out, "--capture-duration", "3", "--quit-after-load"});
+  requireCaptureSetup();
+  Background gui(
+      as(CaptureWay::Dumpcap,
+         {"env", "HOME=" + dir.path.string(), "XDG_RUNTIME_DIR=" + dir.path.string(),
+          "QT_QPA_PLATFORM=offscreen", RUDPSCOPE_GUI, "--capture", "lo", "--capture-filter", "udp port 47151",
+          "--capture-output", out, "--capture-duration", "3", "--quit-after-load"}));
   for (int i = 0; i < 200 && !fs::exists(out); ++i)
     std::this_thread::sleep_for(std::chrono::milliseconds(25));
   REQUIRE(fs::exists(out));  // the file appears once dumpcap captures
