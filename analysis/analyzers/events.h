@@ -95,7 +95,20 @@ struct LossEvent {
   uint64_t first_frame = 0;  // captured copy of first_seq (0: never captured)
 };
 
-enum class StallCause : uint8_t { RetransmissionTimeout, PeerSilent, ZeroWindow, AcksLost };
+// The last four are the silences of a flow analysed from timing alone
+// (timing_analyzer.h): both directions quiet (a freeze); one direction quiet
+// while the other kept sending, the quiet side being the capture host (a
+// local hang), its peer (the peer or the path), or unknown.
+enum class StallCause : uint8_t {
+  RetransmissionTimeout,
+  PeerSilent,
+  ZeroWindow,
+  AcksLost,
+  BothQuiet,
+  LocalQuiet,
+  RemoteQuiet,
+  OneSideQuiet,
+};
 const char* toString(StallCause c);
 
 struct StallEvent {

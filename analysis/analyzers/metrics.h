@@ -52,6 +52,9 @@ struct DirectionMetrics {
 };
 
 struct ConnectionMetrics {
+  // A flow no dissector claimed (timing_analyzer.h): only packets, bytes,
+  // gaps, rates and silences are known; loss, RTT and retransmissions are not.
+  bool timing_only = false;
   Vantage vantage = Vantage::Unknown;
   double handshake_ms = -1;             // CONNECT .. the client's ack of ACCEPT (SYN .. ACK); -1 none
   uint32_t connect_attempts = 0;        // CONNECT / SYN copies

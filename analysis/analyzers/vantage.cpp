@@ -61,8 +61,13 @@ const char* toString(StallCause c) {
     case StallCause::RetransmissionTimeout: return "retransmission_timeout";
     case StallCause::PeerSilent: return "peer_silent";
     case StallCause::ZeroWindow: return "zero_window";
-    default: return "acks_lost";
+    case StallCause::AcksLost: return "acks_lost";
+    case StallCause::BothQuiet: return "both_quiet";
+    case StallCause::LocalQuiet: return "local_quiet";
+    case StallCause::RemoteQuiet: return "remote_quiet";
+    case StallCause::OneSideQuiet: return "one_side_quiet";
   }
+  return "retransmission_timeout";
 }
 
 double genreStallMs(std::string_view g) {

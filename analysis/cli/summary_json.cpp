@@ -52,9 +52,26 @@ json stallJson(const ana::StallEvent& s) {
           {"estimated", s.estimated}};
 }
 
-// The analysis part of a direction, added to its packet counters.
-void addAnalysis(const ana::DirectionMetrics& m, const std::vector<double>& limits, json& d) {
+// What timing alone measures of a direction (every analysed flow has it).
+void addTiming(const ana::DirectionMetrics& m, json& d) {
   const bool gaps = m.gaps.samples > 0;
+  d["gap_samples"] = m.gaps.samples;
+  d["gap_p50"] = orNull(gaps, m.gaps.p50);
+  d["gap_p95"] = orNull(gaps, m.gaps.p95);
+  d["gap_p99"] = orNull(gaps, m.gaps.p99);
+  d["gap_max"] = orNull(gaps, m.gaps.max);
+  d["tick_hz"] = m.gaps.tick_hz;
+  d["stalls"] = json::array();
+  for (const ana::StallEvent& s : m.stalls) d["stalls"].push_back(stallJson(s));
+}
+
+// The analysis part of a direction, added to its packet counters. A flow
+// analysed from timing alone has no figure that needs its headers: those
+// keys are absent, not zero.
+void addAnalysis(const ana::DirectionMetrics& m, bool timingOnly, const std::vector<double>& limits,
+                 json& d) {
+  addTiming(m, d);
+  if (timingOnly) return;
   d["data_packets"] = m.data_packets;
   d["retransmissions"] = m.retransmissions;
   d["retransmissions_timeout"] = m.retransmissions_timeout;
@@ -68,12 +85,6 @@ void addAnalysis(const ana::DirectionMetrics& m, const std::vector<double>& limi
   d["duplicates"] = m.duplicates;
   d["network_duplicates"] = m.network_duplicates;
   d["jitter_ms"] = m.jitter_ms;
-  d["gap_samples"] = m.gaps.samples;
-  d["gap_p50"] = orNull(gaps, m.gaps.p50);
-  d["gap_p95"] = orNull(gaps, m.gaps.p95);
-  d["gap_p99"] = orNull(gaps, m.gaps.p99);
-  d["gap_max"] = orNull(gaps, m.gaps.max);
-  d["tick_hz"] = m.gaps.tick_hz;
   d["hol_blocking_ms"] = m.hol_blocking_ms;
   d["hol_max_ms"] = m.hol_max_ms;
   d["hol_blocked_packets"] = m.hol_blocked_packets;
@@ -85,8 +96,6 @@ void addAnalysis(const ana::DirectionMetrics& m, const std::vector<double>& limi
   d["response_ms"].erase("rto");
   d["loss_bursts"] = json::object();
   for (const auto& [len, count] : m.loss_bursts) d["loss_bursts"][std::to_string(len)] = count;
-  d["stalls"] = json::array();
-  for (const ana::StallEvent& s : m.stalls) d["stalls"].push_back(stallJson(s));
 }
 
 }  // namespace
@@ -122,6 +131,7 @@ json connectionJson(const ConnectionRecord& r, const std::vector<double>& limits
             {"client", x.client},
             {"server", x.server},
             {"roles_from_handshake", x.roles_from_handshake},
+            {"roles_reason", x.roles_reason},
             {"first_time", seconds(x.first_ts_ns)},
             {"last_time", seconds(x.last_ts_ns)},
             {"rebindings", x.rebindings},
@@ -131,13 +141,15 @@ json connectionJson(const ConnectionRecord& r, const std::vector<double>& limits
   j["vantage"] = ana::toString(r.metrics.vantage);
   if (r.has_analysis) {
     const ana::ConnectionMetrics& m = r.metrics;
+    j["analysis"] = m.timing_only ? "not decoded (timing only)" : "decoded";
     j["handshake_ms"] = m.handshake_ms < 0 ? json(nullptr) : json(m.handshake_ms);
     j["connect_attempts"] = m.connect_attempts;
     j["disconnected"] = m.disconnected;
   }
   const char* names[2] = {"client_to_server", "server_to_client"};
   for (int d = 0; d < 2; ++d)
-    if (r.has_direction[d]) addAnalysis(r.metrics.dir[d], limits, j["directions"][names[d]]);
+    if (r.has_direction[d])
+      addAnalysis(r.metrics.dir[d], r.metrics.timing_only, limits, j["directions"][names[d]]);
   j["icmp_errors"] = json::array();
   for (const IcmpErrorRecord& e : r.icmp_errors)
     j["icmp_errors"].push_back({{"frame", e.frame},

@@ -37,6 +37,10 @@ struct IpAddress {
   std::string toString() const;  // dotted quad / RFC 5952 text
 };
 
+// RFC 1918, RFC 6598 (carrier-grade NAT) and IPv6 unique local addresses:
+// the ones a NAT hides.
+bool isPrivateAddress(const IpAddress& a);
+
 // The IPv4 address in the 4 bytes at `p`.
 inline IpAddress ipv4Address(const uint8_t* p) {
   IpAddress a;

@@ -27,12 +27,26 @@ struct DirectionStats {
   uint64_t icmp_errors = 0;    // ICMP errors quoting a datagram of this direction (not counted in packets)
 };
 
+// How a new connection's client and server were told apart.
+struct RoleEvidence {
+  bool src_is_client = true;  // the packet that created it came from the client
+  const char* reason = "";    // "SYN", "handshake", "well-known port", ... (stored)
+};
+
+// The roles of a flow seen without a handshake, from its first packet: the
+// side on a well-known port (below 1024) is the server; else, of a private
+// and a public address, the private one is the client behind its NAT (with
+// `byAddress`: UDP, where servers often sit on high ports); else the server
+// is on the lower port, and with equal ports the first sender is the client.
+RoleEvidence guessRoles(const Endpoint& src, const Endpoint& dst, bool byAddress);
+
 struct Connection {
   int64_t id = 0;        // 1-based, in order of first appearance
   std::string protocol;  // dissector filter name, "tcp" or "udp"
   int proto_index = -1;  // LuaHost::protocols() index, -1 for tcp/udp
   Endpoint client, server;
   bool roles_from_handshake = false;  // CONNECT/ACCEPT or SYN seen
+  const char* roles_reason = "";      // RoleEvidence::reason
   bool has_conn_id = false;
   uint64_t conn_id = 0;
   int64_t first_ts_ns = 0, last_ts_ns = 0;

@@ -62,15 +62,20 @@ bool lessEndpoint(const Endpoint& x, const Endpoint& y) {
   return x.port < y.port;
 }
 
-// Without a handshake, servers are taken to sit on the lower, well-known port.
-bool serverIsDst(const Endpoint& src, const Endpoint& dst) {
-  return src.port != dst.port ? src.port > dst.port : true;
-}
-
 Direction dirOf(const Connection& c, const Endpoint& src) {
   return c.client == src ? Direction::ClientToServer : Direction::ServerToClient;
 }
 }  // namespace
+
+RoleEvidence guessRoles(const Endpoint& src, const Endpoint& dst, bool byAddress) {
+  constexpr uint16_t kWellKnownPorts = 1024;
+  if ((src.port < kWellKnownPorts) != (dst.port < kWellKnownPorts))
+    return {dst.port < kWellKnownPorts, "well-known port"};
+  const bool srcPrivate = isPrivateAddress(src.ip), dstPrivate = isPrivateAddress(dst.ip);
+  if (byAddress && srcPrivate != dstPrivate) return {srcPrivate, "private address behind NAT"};
+  if (src.port != dst.port) return {src.port > dst.port, "higher port"};
+  return {true, "sent first"};
+}
 
 // The key of a packet's address pair for `keyProto`, lower endpoint first.
 ConnectionTable::Key ConnectionTable::pairKey(int keyProto, const DecodedPacket& p) {
@@ -102,14 +107,15 @@ ConnectionTable::Hit ConnectionTable::create(const std::string& proto, int proto
 }
 
 ConnectionTable::Hit ConnectionTable::byPair(int keyProto, const std::string& name, int protoIndex,
-                                             const DecodedPacket& p, bool srcIsClientIfNew, bool handshake) {
+                                             const DecodedPacket& p, RoleEvidence ifNew, bool handshake) {
   const Endpoint src{p.src, p.sport}, dst{p.dst, p.dport};
   const Key k = pairKey(keyProto, p);
   if (auto it = index_->map.find(k); it != index_->map.end()) return Hit{it->second, dirOf(*it->second, src)};
-  Hit h = srcIsClientIfNew ? createOrAdopt(name, protoIndex, src, dst, p.ts_ns)
-                           : createOrAdopt(name, protoIndex, dst, src, p.ts_ns);
-  h.dir = srcIsClientIfNew ? Direction::ClientToServer : Direction::ServerToClient;
+  Hit h = ifNew.src_is_client ? createOrAdopt(name, protoIndex, src, dst, p.ts_ns)
+                              : createOrAdopt(name, protoIndex, dst, src, p.ts_ns);
+  h.dir = ifNew.src_is_client ? Direction::ClientToServer : Direction::ServerToClient;
   h.conn->roles_from_handshake = handshake;
+  h.conn->roles_reason = ifNew.reason;
   index_->map.emplace(k, h.conn);
   return h;
 }
@@ -126,7 +132,9 @@ ConnectionTable::Hit ConnectionTable::contractHit(int protoIndex, const std::str
   const Endpoint src{p.src, p.sport}, dst{p.dst, p.dport};
   const bool connect = first && first->role == SegmentRole::Connect;
   const bool accept = first && first->role == SegmentRole::Accept;
-  const bool srcIsClient = connect || (!accept && serverIsDst(src, dst));
+  const RoleEvidence roles =
+      connect || accept ? RoleEvidence{connect, "handshake"} : guessRoles(src, dst, true);
+  const bool srcIsClient = roles.src_is_client;
   const Key pair = pairKey(protoIndex, p);
   if (!first) {
     // Claimed but without segments (no connection id to go by): it belongs to
@@ -137,7 +145,7 @@ ConnectionTable::Hit ConnectionTable::contractHit(int protoIndex, const std::str
     }
   }
   if (!first || !first->is(Segment::ConnId))
-    return byPair(protoIndex, protoName, protoIndex, p, srcIsClient, connect || accept);
+    return byPair(protoIndex, protoName, protoIndex, p, roles, connect || accept);
 
   const uint64_t id = first->conn_id;
   // The server endpoint is the stable one: find it on either side.
@@ -173,6 +181,7 @@ ConnectionTable::Hit ConnectionTable::contractHit(int protoIndex, const std::str
   h.conn->has_conn_id = true;
   h.conn->conn_id = id;
   h.conn->roles_from_handshake = connect || accept;
+  h.conn->roles_reason = roles.reason;
   index_->map.emplace(Key{protoIndex, true, id, h.conn->server, {}}, h.conn);
   index_->id_by_pair[pair] = h.conn;
   index_->id_by_hosts[hosts] = h.conn;
@@ -196,14 +205,14 @@ ConnectionTable::Hit ConnectionTable::movePorts(Connection& c, const Endpoint& s
 ConnectionTable::Hit ConnectionTable::tcpPacket(const DecodedPacket& p) {
   const bool syn = p.tcp.flags & 0x02, ack = p.tcp.flags & 0x10;
   const Endpoint src{p.src, p.sport}, dst{p.dst, p.dport};
-  return byPair(kTcp, "tcp", -1, p, syn ? !ack : serverIsDst(src, dst), syn);
+  return byPair(kTcp, "tcp", -1, p, syn ? RoleEvidence{!ack, "SYN"} : guessRoles(src, dst, false), syn);
 }
 
 ConnectionTable::Hit ConnectionTable::udpPacket(const DecodedPacket& p) {
   const Endpoint src{p.src, p.sport}, dst{p.dst, p.dport};
   if (auto it = index_->contract_by_pair.find(pairKey(kAnyProtocol, p)); it != index_->contract_by_pair.end())
     return Hit{it->second, dirOf(*it->second, src), true};
-  return byPair(kUdp, "udp", -1, p, serverIsDst(src, dst), false);
+  return byPair(kUdp, "udp", -1, p, guessRoles(src, dst, true), false);
 }
 
 ConnectionTable::Hit ConnectionTable::icmpError(const DecodedPacket& p) const {

@@ -63,7 +63,7 @@ class ConnectionTable {
   static Key hostsKey(int protoIndex, uint64_t id, const DecodedPacket& p);
   Hit movePorts(Connection& c, const Endpoint& src, const Endpoint& dst, bool srcIsClient);
   Hit byPair(int keyProto, const std::string& name, int protoIndex, const DecodedPacket& p,
-             bool srcIsClientIfNew, bool handshake);
+             RoleEvidence ifNew, bool handshake);
   Hit create(const std::string& proto, int protoIndex, const Endpoint& client, const Endpoint& server,
              int64_t ts);
   Hit createOrAdopt(const std::string& proto, int protoIndex, const Endpoint& client, const Endpoint& server,

@@ -18,8 +18,26 @@ const char* causeWords(ana::StallCause c, Direction d) {
     case ana::StallCause::PeerSilent: return c2s ? "the server sent nothing" : "the client sent nothing";
     case ana::StallCause::ZeroWindow: return "the receiver's window was closed";
     case ana::StallCause::AcksLost: return "acks were lost, data resent needlessly";
+    default: return "unknown cause";
   }
-  return "unknown cause";
+}
+
+// A silence of a flow analysed from timing alone (timing_analyzer.h).
+bool timingCause(ana::StallCause c) {
+  return c == ana::StallCause::BothQuiet || c == ana::StallCause::LocalQuiet ||
+         c == ana::StallCause::RemoteQuiet || c == ana::StallCause::OneSideQuiet;
+}
+
+// "freeze at 3.371 s: neither side sent anything", "silence at ...".
+std::string silenceWords(const ana::StallEvent& s, const std::string& at) {
+  const bool c2s = s.dir == Direction::ClientToServer;
+  if (s.cause == ana::StallCause::BothQuiet) return "freeze at " + at + ": neither side sent anything";
+  std::string text = "silence at " + at + ": the " + (c2s ? "client" : "server") +
+                     " sent nothing while the " + (c2s ? "server" : "client") + " kept sending";
+  if (s.cause == ana::StallCause::LocalQuiet)
+    text += " (the capture host went quiet: a local hang, or it had nothing to send)";
+  if (s.cause == ana::StallCause::RemoteQuiet) text += " (the peer or the path)";
+  return text;
 }
 
 std::string runWords(const RetransmissionRun& r) {
@@ -103,6 +121,13 @@ void ConnectionProblems::addStall(const ana::StallEvent& s, const std::vector<Re
                                   const std::vector<Burst>& bursts) {
   Problem p = at(ProblemKind::Stall, s.dir, s.start_ns, s.end_ns, s.first_frame);
   p.severity = stallSeverity(s);
+  if (timingCause(s.cause)) {
+    p.text = prefix() + durationText(s.duration_ms) + " " +
+             silenceWords(s, secondsAt(s.start_ns, start_ns_)) +
+             (s.open ? "; still quiet when the capture ends" : "");
+    out_.push_back(std::move(p));
+    return;
+  }
   p.text = prefix() + durationText(s.duration_ms) + " stall at " + secondsAt(s.start_ns, start_ns_) + ": " +
            directionWords(s.dir) + " data waited for an ack (" + causeWords(s.cause, s.dir) + ")";
   if (s.retransmissions > 0)

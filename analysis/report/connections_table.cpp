@@ -62,6 +62,11 @@ void writeDirectionCells(std::ostream& out, const ConnectionRecord& r, Direction
     return;
   }
   const ana::DirectionMetrics& m = r.metrics.dir[i];
+  if (r.metrics.timing_only) {  // only the silences are known without a dissector
+    out << "<td class=\"none\" colspan=\"8\">not decoded (timing only)</td>" << stallCells(m.stalls)
+        << cell("\u2013");
+    return;
+  }
   out << rttCells(m.rtt, limit) << cell(percentText(lossFraction(m, r.metrics.vantage, d)))
       << cell(std::to_string(m.retransmissions_timeout)) << cell(std::to_string(m.retransmissions_fast))
       << cell(std::to_string(m.retransmissions_spurious)) << stallCells(m.stalls) << cell(ms(m.jitter_ms));

@@ -20,6 +20,7 @@ enum class ProblemKind : uint8_t {
   RttOverLimit,       // a large share of RTT samples over the highest limit
   HighLoss,           // loss rate of a direction
   CaptureWarning,     // truncated capture, undecodable or malformed frames
+  NotDecoded,         // flows no dissector claims: analysed from timing alone
 };
 const char* toString(ProblemKind k);
 

@@ -10,7 +10,8 @@
 //   the connection;
 // - capture-level warnings have fixed weights: a cut-off capture or
 //   dissector errors (figures may be wrong or missing: 500), frames that
-//   could not be decoded or were malformed (100).
+//   could not be decoded or were malformed (100), flows no dissector claims
+//   (1: what they hide is unknown, and the list must not look all clear).
 #pragma once
 #include <cstdint>
 
@@ -22,6 +23,8 @@ namespace rudp::report {
 inline constexpr double kSteadyWindowMs = 10'000;
 inline constexpr double kWrongFiguresSeverity = 500;
 inline constexpr double kBadFramesSeverity = 100;
+// Flows no dissector claims: below every measured problem, but listed.
+inline constexpr double kNotDecodedSeverity = 1;
 
 inline double stallSeverity(const ana::StallEvent& s) { return s.duration_ms; }
 inline double runSeverity(const RetransmissionRun& r) { return r.waitedMs(); }

@@ -9,31 +9,48 @@ ConnectionAnalyzers::ConnectionAnalyzers(const std::vector<ProtoInfo>& protos, c
 
 ConnectionAnalyzers::~ConnectionAnalyzers() = default;
 
+template <class A, class Make>
+A& ConnectionAnalyzers::analyzer(int64_t connId, Make make) {
+  current_ = connId;
+  Entry& e = live_[connId];
+  if (auto* a = std::get_if<std::unique_ptr<A>>(&e)) return **a;
+  e = make();
+  return *std::get<std::unique_ptr<A>>(e);
+}
+
 void ConnectionAnalyzers::contractPacket(const Connection& c, uint64_t frame, int64_t ts_ns, Direction dir,
                                          const std::vector<Segment>& segs, const DecodedPacket& p) {
   if (c.proto_index < 0 || !protos_[c.proto_index].has_contract) return;
-  current_ = c.id;
-  Entry& e = live_[c.id];
-  if (!e.contract)
-    e.contract = std::make_unique<ana::ContractAnalyzer>(protos_[c.proto_index].contract, cfg_, this);
-  e.contract->onPacket(frame, ts_ns, dir, segs.data(), segs.size(), p.origlen,
-                       p.l3 == L3::IPv4 ? int32_t{p.ip_id} : -1);
+  auto& a = analyzer<ana::ContractAnalyzer>(c.id, [&] {
+    return std::make_unique<ana::ContractAnalyzer>(protos_[c.proto_index].contract, cfg_, this);
+  });
+  a.onPacket(frame, ts_ns, dir, segs.data(), segs.size(), p.origlen,
+             p.l3 == L3::IPv4 ? int32_t{p.ip_id} : -1);
 }
 
 void ConnectionAnalyzers::tcpPacket(const Connection& c, uint64_t frame, int64_t ts_ns, Direction dir,
                                     const DecodedPacket& p) {
-  current_ = c.id;
-  Entry& e = live_[c.id];
-  if (!e.tcp) e.tcp = std::make_unique<ana::TcpAnalyzer>(cfg_, this);
-  e.tcp->onPacket(frame, ts_ns, dir, p, p.origlen);
+  auto& a = analyzer<ana::TcpAnalyzer>(c.id, [&] { return std::make_unique<ana::TcpAnalyzer>(cfg_, this); });
+  a.onPacket(frame, ts_ns, dir, p, p.origlen);
+}
+
+void ConnectionAnalyzers::udpPacket(const Connection& c, uint64_t frame, int64_t ts_ns, Direction dir,
+                                    const DecodedPacket& p) {
+  auto& a = analyzer<ana::TimingAnalyzer>(c.id, [&] {
+    return std::make_unique<ana::TimingAnalyzer>(
+        cfg_, this, ana::AddressEvidence{isPrivateAddress(c.client.ip), isPrivateAddress(c.server.ip)});
+  });
+  a.onPacket(frame, ts_ns, dir, p.origlen, p.ip_ttl);
 }
 
 void ConnectionAnalyzers::finishEntry(int64_t connId, Entry& e) {
   current_ = connId;
-  if (e.contract)
-    out_->metrics.emplace_back(connId, e.contract->finish());
-  else if (e.tcp)
-    out_->metrics.emplace_back(connId, e.tcp->finish());
+  std::visit(
+      [&](auto& a) {
+        if constexpr (!std::is_same_v<std::decay_t<decltype(a)>, std::monostate>)
+          out_->metrics.emplace_back(connId, a->finish());
+      },
+      e);
 }
 
 void ConnectionAnalyzers::close(int64_t connId) {

@@ -1,15 +1,17 @@
-// One analyzer per connection (contract protocols and TCP), fed in capture
-// order; their events are collected into the row batch being filled so the
-// store thread writes them with the packets.
+// One analyzer per connection (contract protocols, TCP, and timing alone for
+// UDP flows no dissector claims), fed in capture order; their events are collected into the row batch being
+// filled so the store thread writes them with the packets.
 #pragma once
 #include <cstdint>
 #include <memory>
 #include <unordered_map>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "analyzers/contract_analyzer.h"
 #include "analyzers/tcp_analyzer.h"
+#include "analyzers/timing_analyzer.h"
 #include "core/proto_info.h"
 #include "flow/connection.h"
 #include "session/store_thread.h"
@@ -26,6 +28,9 @@ class ConnectionAnalyzers : public ana::EventSink {
   void contractPacket(const Connection& c, uint64_t frame, int64_t ts_ns, Direction dir,
                       const std::vector<Segment>& segs, const DecodedPacket& p);
   void tcpPacket(const Connection& c, uint64_t frame, int64_t ts_ns, Direction dir, const DecodedPacket& p);
+  // A datagram of a "udp" connection (no dissector claimed it). When a
+  // protocol adopts the connection later its contract analyzer replaces this.
+  void udpPacket(const Connection& c, uint64_t frame, int64_t ts_ns, Direction dir, const DecodedPacket& p);
   // Finishes the analyzer of a connection the flow table closed; its
   // metrics go to the output and its memory is freed.
   void close(int64_t connId);
@@ -39,10 +44,11 @@ class ConnectionAnalyzers : public ana::EventSink {
   void onRate(const ana::RateEvent& e) override { out_->rates.emplace_back(current_, e); }
 
  private:
-  struct Entry {
-    std::unique_ptr<ana::ContractAnalyzer> contract;
-    std::unique_ptr<ana::TcpAnalyzer> tcp;
-  };
+  using Entry = std::variant<std::monostate, std::unique_ptr<ana::ContractAnalyzer>,
+                             std::unique_ptr<ana::TcpAnalyzer>, std::unique_ptr<ana::TimingAnalyzer>>;
+  // The connection's analyzer of type A, made by `make` when it has another.
+  template <class A, class Make>
+  A& analyzer(int64_t connId, Make make);
   void finishEntry(int64_t connId, Entry& e);
 
   const std::vector<ProtoInfo>& protos_;

@@ -13,6 +13,7 @@ ConnectionSummary summaryOf(const Connection& c) {
   s.client = c.client.toString();
   s.server = c.server.toString();
   s.roles_from_handshake = c.roles_from_handshake;
+  s.roles_reason = c.roles_reason;
   s.has_conn_id = c.has_conn_id;
   s.conn_id = c.conn_id;
   s.first_ts_ns = c.first_ts_ns;

@@ -137,7 +137,7 @@ struct AnalysisWriter::Impl {
         retx(w.database(), "INSERT INTO retransmissions VALUES (?,?,?,?,?,?,?,?,?,?)"),
         loss(w.database(), "INSERT INTO losses VALUES (?,?,?,?,?,?,?)"),
         stall(w.database(), "INSERT INTO stalls VALUES (?,?,?,?,?,?,?,?,?,?,?)"),
-        conn(w.database(), "INSERT INTO connection_analysis VALUES (?,?,?,?,?)"),
+        conn(w.database(), "INSERT INTO connection_analysis VALUES (?,?,?,?,?,?)"),
         dir(w.database(),
             "INSERT INTO direction_metrics VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
             "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
@@ -207,7 +207,8 @@ void AnalysisWriter::metrics(int64_t conn, const ana::ConnectionMetrics& m) {
       .bind(2, std::string_view(ana::toString(m.vantage)))
       .bind(3, hs)
       .bind(4, int64_t{m.connect_attempts})
-      .bind(5, int64_t{m.disconnected});
+      .bind(5, int64_t{m.disconnected})
+      .bind(6, int64_t{m.timing_only});
   d->conn.run();
   for (int dir = 0; dir < 2; ++dir) {
     const ana::DirectionMetrics& x = m.dir[dir];

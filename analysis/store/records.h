@@ -59,6 +59,7 @@ struct ConnectionSummary {
   std::string protocol;
   std::string client, server;  // "ip:port"
   bool roles_from_handshake = false;
+  std::string roles_reason;  // how client and server were told apart (RoleEvidence)
   bool has_conn_id = false;
   uint64_t conn_id = 0;
   int64_t first_ts_ns = 0, last_ts_ns = 0;

@@ -39,12 +39,13 @@ ConnectionSummary connectionSummary(const Statement& st) {
     s.foreign = u64(st, col++);
     s.icmp_errors = u64(st, col++);
   }
+  c.roles_reason = st.text(col);
   return c;
 }
 
 ConnectionAnalysisReader::ConnectionAnalysisReader(sql::Database& db)
     : conn_(db,
-            "SELECT vantage, handshake_ms, connect_attempts, disconnected"
+            "SELECT vantage, handshake_ms, connect_attempts, disconnected, timing_only"
             " FROM connection_analysis WHERE conn = ?"),
       dir_(db, "SELECT * FROM direction_metrics WHERE conn = ? AND dir = ?"),
       bursts_(db, "SELECT length, count FROM loss_bursts WHERE conn = ? AND dir = ? ORDER BY length"),
@@ -85,6 +86,7 @@ ConnectionRecord ConnectionAnalysisReader::read(const ConnectionSummary& summary
     m.handshake_ms = conn_.isNull(1) ? -1 : conn_.real(1);
     m.connect_attempts = static_cast<uint32_t>(conn_.int64(2));
     m.disconnected = conn_.int64(3) != 0;
+    m.timing_only = conn_.int64(4) != 0;
   }
   for (int d = 0; d < 2; ++d)
     r.has_direction[d] = readDirection(summary.id, static_cast<Direction>(d), m.dir[d]);
@@ -211,7 +213,8 @@ ana::StallEvent stallEvent(const Statement& st, Direction dir) {
   e.start_ns = st.int64(2);
   e.end_ns = st.int64(3);
   e.duration_ms = st.real(4);
-  e.cause = ana::fromString(st.text(5), ana::StallCause::AcksLost, ana::StallCause::RetransmissionTimeout);
+  e.cause =
+      ana::fromString(st.text(5), ana::StallCause::OneSideQuiet, ana::StallCause::RetransmissionTimeout);
   e.first_frame = u64(st, 6);
   e.last_frame = u64(st, 7);
   e.retransmissions = static_cast<uint32_t>(st.int64(8));

@@ -36,7 +36,7 @@ CREATE TABLE connections(
   c2s_icmp_errors INTEGER NOT NULL,
   s2c_packets INTEGER NOT NULL, s2c_bytes INTEGER NOT NULL, s2c_payload_bytes INTEGER NOT NULL,
   s2c_segments INTEGER NOT NULL, s2c_malformed INTEGER NOT NULL, s2c_foreign INTEGER NOT NULL,
-  s2c_icmp_errors INTEGER NOT NULL);
+  s2c_icmp_errors INTEGER NOT NULL, roles_reason TEXT NOT NULL);
 -- One row per frame; the first segment's semantic fields inline, NULL where absent.
 -- dir: 0 client->server, 1 server->client. role: SegmentRole; reliability: Reliability.
 CREATE TABLE packets(
@@ -73,7 +73,8 @@ CREATE TABLE icmp_errors(conn INTEGER NOT NULL, dir INTEGER NOT NULL, frame INTE
 -- Connection analysis (analysis/analyzers). dir: the direction whose data the row is about.
 CREATE TABLE connection_analysis(
   conn INTEGER PRIMARY KEY, vantage TEXT NOT NULL, handshake_ms REAL,
-  connect_attempts INTEGER NOT NULL, disconnected INTEGER NOT NULL);
+  connect_attempts INTEGER NOT NULL, disconnected INTEGER NOT NULL,
+  timing_only INTEGER NOT NULL);  -- 1: no dissector, timing alone (analyzers/timing_analyzer.h)
 CREATE TABLE direction_metrics(
   conn INTEGER NOT NULL, dir INTEGER NOT NULL,
   data_packets INTEGER NOT NULL, retransmissions INTEGER NOT NULL,

@@ -203,7 +203,8 @@ struct StoreWriter::Impl {
     db.exec("PRAGMA cache_size = -4096");
     store::createSchema(db);
     insPacket.emplace(db, "packets", 22, 16, bindPacket);
-    insConn.emplace(db, "INSERT INTO connections VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+    insConn.emplace(db,
+                    "INSERT INTO connections VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     insExtra.emplace(db, "INSERT INTO extra_segments VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
     insError.emplace(db, "INSERT INTO packet_errors VALUES (?,?)");
     insTcpNotes.emplace(db, "INSERT INTO tcp_notes VALUES (?,?,?,?)");
@@ -373,6 +374,7 @@ void StoreWriter::addConnection(const Connection& x) {
     for (uint64_t v :
          {s.packets, s.bytes, s.payload_bytes, s.segments, s.malformed, s.foreign, s.icmp_errors})
       con.bind(col++, static_cast<int64_t>(v));
+  con.bind(col, std::string_view(x.roles_reason));
   con.run();
   d->directory->flush(x.id);
   d->tick();

@@ -1,0 +1,123 @@
+#include "analyzers/timing_analyzer.h"
+
+#include <algorithm>
+
+#include "analyzers/vantage.h"
+
+namespace rudp::ana {
+
+namespace {
+constexpr size_t kMaxStalls = 4096;  // kept per direction; the sink gets every one
+}
+
+bool initialTtl(uint8_t ttl) { return ttl == 32 || ttl == 64 || ttl == 128 || ttl == 255; }
+
+TimingAnalyzer::TimingAnalyzer(const AnalyzerConfig& cfg, EventSink* sink, AddressEvidence addresses)
+    : cfg_(cfg), sink_(sink), addresses_(addresses), thr_ns_(int64_t(cfg.stall_ms * 1e6)) {}
+
+void TimingAnalyzer::onPacket(uint64_t frame, int64_t ts_ns, Direction d, uint32_t wire_bytes, uint8_t ttl) {
+  const size_t i = static_cast<size_t>(d);
+  Dir& me = dirs_[i];
+  if (any_ && ts_ns - last_ns_ > thr_ns_) noteFreeze(frame, ts_ns);
+  if (me.packets > 0 && ts_ns - me.last_ns > thr_ns_) noteSilence(me, frame, ts_ns);
+  ++me.packets;
+  me.bytes += wire_bytes;
+  me.gaps.add(ts_ns, false, 0, 0, 0);
+  me.rate.add(ts_ns, wire_bytes, sink_);
+  if (ttl != 0) {
+    me.ttl_seen = true;
+    me.ttl_all_initial &= initialTtl(ttl);
+  }
+  me.last_ns = ts_ns;
+  me.last_frame = frame;
+  freezes_at_last_[i] = freezes_;
+  any_ = true;
+  last_ns_ = ts_ns;
+  last_frame_ = frame;
+  last_dir_ = d;
+}
+
+void TimingAnalyzer::noteFreeze(uint64_t frame, int64_t ts_ns) {
+  StallEvent e;
+  e.dir = last_dir_;
+  e.start_ns = last_ns_;
+  e.end_ns = ts_ns;
+  e.duration_ms = double(ts_ns - last_ns_) / 1e6;
+  e.cause = StallCause::BothQuiet;
+  e.first_frame = last_frame_;
+  e.last_frame = frame;
+  ++freezes_;
+  emit(e);
+}
+
+void TimingAnalyzer::noteSilence(Dir& d, uint64_t frame, int64_t ts_ns) {
+  if (d.candidates.size() >= kMaxCandidates) return;
+  const size_t i = static_cast<size_t>(&d - dirs_.data());
+  d.candidates.push_back({d.last_ns, ts_ns, d.last_frame, frame, freezes_ != freezes_at_last_[i]});
+}
+
+void TimingAnalyzer::emit(StallEvent e) {
+  Dir& d = dir(e.dir);
+  if (d.stalls.size() < kMaxStalls) d.stalls.push_back(e);
+  if (sink_) sink_->onStall(e);
+}
+
+Vantage TimingAnalyzer::vantage() const {
+  const Dir& c = dirs_[0];
+  const Dir& s = dirs_[1];
+  const bool clientLocal = c.ttl_seen && c.ttl_all_initial, serverLocal = s.ttl_seen && s.ttl_all_initial;
+  if (clientLocal != serverLocal && c.ttl_seen && s.ttl_seen) return clientLocal ? Vantage::Client : Vantage::Server;
+  if (addresses_.client_private != addresses_.server_private)
+    return addresses_.client_private ? Vantage::Client : Vantage::Server;
+  return Vantage::Unknown;
+}
+
+StallCause TimingAnalyzer::oneSidedCause(Vantage v, Direction quiet) const {
+  if (v != Vantage::Client && v != Vantage::Server) return StallCause::OneSideQuiet;
+  return atSender(v, quiet) ? StallCause::LocalQuiet : StallCause::RemoteQuiet;
+}
+
+void TimingAnalyzer::reportSilences(Direction d, Vantage v, int64_t end_ns) {
+  Dir& me = dir(d);
+  GapStats g;
+  me.gaps.fill(g);
+  const int64_t thr = std::max(thr_ns_, int64_t(kSilenceTicks * g.p50 * 1e6));
+  auto report = [&](const Candidate& c, bool open) {
+    if (c.end_ns - c.start_ns <= thr || c.freeze_inside) return;
+    StallEvent e;
+    e.dir = d;
+    e.start_ns = c.start_ns;
+    e.end_ns = c.end_ns;
+    e.duration_ms = double(c.end_ns - c.start_ns) / 1e6;
+    e.cause = oneSidedCause(v, d);
+    e.first_frame = c.first_frame;
+    e.last_frame = open ? 0 : c.last_frame;
+    e.open = open;
+    emit(e);
+  };
+  for (const Candidate& c : me.candidates) report(c, false);
+  // Quiet until the end while the other side went on.
+  if (me.packets > 0)
+    report({me.last_ns, end_ns, me.last_frame, 0, freezes_ != freezes_at_last_[static_cast<size_t>(d)]}, true);
+}
+
+ConnectionMetrics TimingAnalyzer::finish() {
+  ConnectionMetrics m;
+  m.timing_only = true;
+  m.vantage = vantage();
+  for (Direction d : {Direction::ClientToServer, Direction::ServerToClient}) {
+    reportSilences(d, m.vantage, last_ns_);
+    Dir& x = dir(d);
+    x.rate.flush(sink_);
+    DirectionMetrics& out = m.dir[static_cast<size_t>(d)];
+    out.packets = x.packets;
+    out.bytes = x.bytes;
+    x.gaps.fill(out.gaps);
+    std::stable_sort(x.stalls.begin(), x.stalls.end(),
+                     [](const StallEvent& a, const StallEvent& b) { return a.start_ns < b.start_ns; });
+    out.stalls = std::move(x.stalls);
+  }
+  return m;
+}
+
+}  // namespace rudp::ana

@@ -1,0 +1,100 @@
+// The analyzer of a UDP flow no dissector claims: what timing alone tells.
+//
+//   TimingAnalyzer a(cfg, &sink, localEvidence);
+//   for each packet of the flow, in capture order:
+//     a.onPacket(frame, ts_ns, dir, wire_bytes, ttl);
+//   ConnectionMetrics m = a.finish();   // m.timing_only is set
+//
+// Without a dissector there are no sequence numbers or acks, so loss,
+// retransmissions and RTT are unknown (the metrics leave them at zero and
+// `timing_only` tells every view so). What is measured, per direction:
+// packets, bytes, the gap distribution and the tick (jitter.h), rates per
+// 100 ms, and silences:
+// - a freeze: no packet either way for longer than the stall threshold
+//   (StallCause::BothQuiet; its direction is the one that spoke last);
+// - a one-sided silence: a direction quiet for longer than both the stall
+//   threshold and kSilenceTicks of its median gap while the other direction
+//   kept sending: no freeze inside it (else the freeze is the event; the
+//   other side's packets still in flight when a freeze begins, or a lone
+//   heartbeat inside a long quiet, do not make it one-sided). Its cause says who
+//   went quiet as seen from the capture: LocalQuiet when the quiet side is
+//   the capture host (a local hang), RemoteQuiet when it is the peer (the
+//   peer or the path), OneSideQuiet when the capture cannot tell.
+// The capture host's side is known from the IP TTL / hop limit (packets a
+// host sends leave with 64, 128 or 255 and every router lowers it) and,
+// failing that, from the address: of a private and a public address the
+// private one is on the capture's side of the NAT.
+//
+// O(1) per packet; memory: the gap histogram and at most kMaxCandidates
+// silence candidates per direction.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "analyzers/events.h"
+#include "analyzers/jitter.h"
+#include "analyzers/metrics.h"
+#include "analyzers/rates.h"
+
+namespace rudp::ana {
+
+// Which endpoint is on the capture's side, from the addresses alone.
+struct AddressEvidence {
+  bool client_private = false, server_private = false;
+};
+
+class TimingAnalyzer {
+ public:
+  static constexpr double kSilenceTicks = 5;
+  static constexpr size_t kMaxCandidates = 4096;
+
+  TimingAnalyzer(const AnalyzerConfig& cfg, EventSink* sink, AddressEvidence addresses);
+  void onPacket(uint64_t frame, int64_t ts_ns, Direction dir, uint32_t wire_bytes, uint8_t ttl);
+  ConnectionMetrics finish();
+
+ private:
+  // A gap of one direction longer than the stall threshold.
+  struct Candidate {
+    int64_t start_ns = 0, end_ns = 0;
+    uint64_t first_frame = 0, last_frame = 0;
+    bool freeze_inside = false;
+  };
+  struct Dir {
+    explicit Dir(Direction d) : rate(d) {}
+    uint64_t packets = 0, bytes = 0;
+    int64_t last_ns = 0;
+    uint64_t last_frame = 0;
+    bool ttl_seen = false, ttl_all_initial = true;
+    JitterTracker gaps;
+    RateTracker rate;
+    std::vector<Candidate> candidates;
+    std::vector<StallEvent> stalls;
+  };
+  Dir& dir(Direction d) { return dirs_[static_cast<size_t>(d)]; }
+  void noteFreeze(uint64_t frame, int64_t ts_ns);
+  void noteSilence(Dir& d, uint64_t frame, int64_t ts_ns);
+  Vantage vantage() const;
+  StallCause oneSidedCause(Vantage v, Direction quiet) const;
+  void reportSilences(Direction d, Vantage v, int64_t end_ns);
+  void emit(StallEvent e);
+
+  AnalyzerConfig cfg_;
+  EventSink* sink_;
+  AddressEvidence addresses_;
+  int64_t thr_ns_;
+  std::array<Dir, 2> dirs_{Dir(Direction::ClientToServer), Dir(Direction::ServerToClient)};
+  bool any_ = false;
+  int64_t last_ns_ = 0;
+  uint64_t last_frame_ = 0;
+  Direction last_dir_{};
+  uint64_t freezes_ = 0;
+  // Of the latest packet of each direction: the freezes counted by then.
+  std::array<uint64_t, 2> freezes_at_last_{};
+};
+
+// True when a packet with this IPv4 TTL / IPv6 hop limit left its sender
+// without crossing a router (the usual initial values).
+bool initialTtl(uint8_t ttl);
+
+}  // namespace rudp::ana
