@@ -40,6 +40,16 @@ double JitterTracker::gapQuantile(double q) const {
   return max_;
 }
 
+double JitterTracker::shareWithin(double lo_ms, double hi_ms) const {
+  if (n_ == 0) return 0;
+  uint64_t in = 0;
+  for (uint32_t b = 0; b <= kBins; ++b) {
+    const double upper = b == kBins ? max_ : double(b + 1) * kBinMs;
+    if (upper > lo_ms && upper <= hi_ms) in += hist_[b];
+  }
+  return double(in) / double(n_);
+}
+
 void JitterTracker::fill(GapStats& out) const {
   out.samples = n_;
   if (n_ == 0) return;

@@ -25,6 +25,8 @@ class JitterTracker {
   double jitterMs() const { return j_; }
   double medianGapMs() const { return gapQuantile(0.5); }
   void fill(GapStats& out) const;
+  // The share of gaps in (lo_ms, hi_ms], to the histogram's 0.5 ms bins.
+  double shareWithin(double lo_ms, double hi_ms) const;
   size_t memoryBytes() const { return hist_.capacity() * sizeof(uint32_t); }
 
  private:

@@ -5,6 +5,7 @@
 #include <map>
 #include <vector>
 
+#include "analyzers/counter_inference.h"
 #include "analyzers/events.h"
 
 namespace rudp::ana {
@@ -49,6 +50,10 @@ struct DirectionMetrics {
   uint64_t hol_blocked_packets = 0;
   bool hol_observable = false;       // capture at (or near) the receiver of this direction
   uint32_t min_window = UINT32_MAX;  // smallest advertised window seen from the receiver
+  // A flow analysed from timing alone: the sequence counter inferred from its
+  // payloads (counter_inference.h); when found, lost, duplicates, reordered
+  // and the loss bursts are read from it (inferred, before the capture).
+  InferredField seq_field;
 };
 
 struct ConnectionMetrics {

@@ -15,7 +15,8 @@ bool initialTtl(uint8_t ttl) { return ttl == 32 || ttl == 64 || ttl == 128 || tt
 TimingAnalyzer::TimingAnalyzer(const AnalyzerConfig& cfg, EventSink* sink, AddressEvidence addresses)
     : cfg_(cfg), sink_(sink), addresses_(addresses), thr_ns_(int64_t(cfg.stall_ms * 1e6)) {}
 
-void TimingAnalyzer::onPacket(uint64_t frame, int64_t ts_ns, Direction d, uint32_t wire_bytes, uint8_t ttl) {
+void TimingAnalyzer::onPacket(uint64_t frame, int64_t ts_ns, Direction d, uint32_t wire_bytes, uint8_t ttl,
+                              const uint8_t* payload, size_t payload_len) {
   const size_t i = static_cast<size_t>(d);
   Dir& me = dirs_[i];
   if (any_ && ts_ns - last_ns_ > thr_ns_) noteFreeze(frame, ts_ns);
@@ -28,6 +29,7 @@ void TimingAnalyzer::onPacket(uint64_t frame, int64_t ts_ns, Direction d, uint32
     me.ttl_seen = true;
     me.ttl_all_initial &= initialTtl(ttl);
   }
+  countPayload(me, d, payload, payload_len, ts_ns, frame);
   me.last_ns = ts_ns;
   me.last_frame = frame;
   freezes_at_last_[i] = freezes_;
@@ -35,6 +37,31 @@ void TimingAnalyzer::onPacket(uint64_t frame, int64_t ts_ns, Direction d, uint32
   last_ns_ = ts_ns;
   last_frame_ = frame;
   last_dir_ = d;
+}
+
+void TimingAnalyzer::countPayload(Dir& d, Direction dir, const uint8_t* payload, size_t len, int64_t ts_ns,
+                                  uint64_t frame) {
+  if (d.counter) {
+    d.counter->add(payload, len, ts_ns, frame, sink_);
+    return;
+  }
+  if (d.finder.full()) return;  // decided: no counter
+  d.finder.add(payload, len);
+  d.sampled.emplace_back(ts_ns, frame);
+  if (d.finder.full()) decideCounter(d, dir);
+}
+
+// Picks the counter from the sample and replays the sample through it.
+void TimingAnalyzer::decideCounter(Dir& d, Direction dir) {
+  d.seq_field = d.finder.find();
+  if (d.seq_field.found()) {
+    d.counter.emplace(d.seq_field, dir);
+    const auto& heads = d.finder.sample();
+    for (size_t i = 0; i < heads.size(); ++i)
+      d.counter->add(heads[i].bytes.data(), heads[i].len, d.sampled[i].first, d.sampled[i].second, sink_);
+    d.finder.clear();
+  }
+  std::vector<std::pair<int64_t, uint64_t>>().swap(d.sampled);
 }
 
 void TimingAnalyzer::noteFreeze(uint64_t frame, int64_t ts_ns) {
@@ -66,7 +93,8 @@ Vantage TimingAnalyzer::vantage() const {
   const Dir& c = dirs_[0];
   const Dir& s = dirs_[1];
   const bool clientLocal = c.ttl_seen && c.ttl_all_initial, serverLocal = s.ttl_seen && s.ttl_all_initial;
-  if (clientLocal != serverLocal && c.ttl_seen && s.ttl_seen) return clientLocal ? Vantage::Client : Vantage::Server;
+  if (clientLocal != serverLocal && c.ttl_seen && s.ttl_seen)
+    return clientLocal ? Vantage::Client : Vantage::Server;
   if (addresses_.client_private != addresses_.server_private)
     return addresses_.client_private ? Vantage::Client : Vantage::Server;
   return Vantage::Unknown;
@@ -98,7 +126,8 @@ void TimingAnalyzer::reportSilences(Direction d, Vantage v, int64_t end_ns) {
   for (const Candidate& c : me.candidates) report(c, false);
   // Quiet until the end while the other side went on.
   if (me.packets > 0)
-    report({me.last_ns, end_ns, me.last_frame, 0, freezes_ != freezes_at_last_[static_cast<size_t>(d)]}, true);
+    report({me.last_ns, end_ns, me.last_frame, 0, freezes_ != freezes_at_last_[static_cast<size_t>(d)]},
+           true);
 }
 
 ConnectionMetrics TimingAnalyzer::finish() {
@@ -108,11 +137,26 @@ ConnectionMetrics TimingAnalyzer::finish() {
   for (Direction d : {Direction::ClientToServer, Direction::ServerToClient}) {
     reportSilences(d, m.vantage, last_ns_);
     Dir& x = dir(d);
+    if (!x.counter && !x.finder.full()) decideCounter(x, d);  // a short flow: its whole sample
     x.rate.flush(sink_);
     DirectionMetrics& out = m.dir[static_cast<size_t>(d)];
     out.packets = x.packets;
     out.bytes = x.bytes;
     x.gaps.fill(out.gaps);
+    const double p50 = out.gaps.p50;
+    if (x.gaps.shareWithin(p50 * (1 - kTickTolerance), p50 * (1 + kTickTolerance)) < kMinOnTick)
+      out.gaps.tick_hz = 0;
+    out.seq_field = x.seq_field;
+    if (x.counter) {
+      out.data_packets = x.packets;  // every packet took a number
+      out.lost = x.counter->lost();
+      out.duplicates = x.counter->duplicates();
+      out.reordered = x.counter->reordered();
+      out.loss_bursts = x.counter->lossBursts();
+      uint64_t runs = 0, inRuns = 0;
+      for (const auto& [len, n] : out.loss_bursts) runs += n, inRuns += len * n;
+      out.mean_loss_burst = runs ? double(inRuns) / double(runs) : 0;
+    }
     std::stable_sort(x.stalls.begin(), x.stalls.end(),
                      [](const StallEvent& a, const StallEvent& b) { return a.start_ns < b.start_ns; });
     out.stalls = std::move(x.stalls);

@@ -1,8 +1,8 @@
 // The analyzer of a UDP flow no dissector claims: what timing alone tells.
 //
-//   TimingAnalyzer a(cfg, &sink, localEvidence);
+//   TimingAnalyzer a(cfg, &sink, addressEvidence);
 //   for each packet of the flow, in capture order:
-//     a.onPacket(frame, ts_ns, dir, wire_bytes, ttl);
+//     a.onPacket(frame, ts_ns, dir, wire_bytes, ttl, payload, payload_len);
 //   ConnectionMetrics m = a.finish();   // m.timing_only is set
 //
 // Without a dissector there are no sequence numbers or acks, so loss,
@@ -20,6 +20,9 @@
 //   went quiet as seen from the capture: LocalQuiet when the quiet side is
 //   the capture host (a local hang), RemoteQuiet when it is the peer (the
 //   peer or the path), OneSideQuiet when the capture cannot tell.
+// Payloads: a sequence counter found in them (counter_inference.h) gives the
+// packets lost before the capture, duplicates and reordering, all inferred
+// (DirectionMetrics::seq_field names the field).
 // The capture host's side is known from the IP TTL / hop limit (packets a
 // host sends leave with 64, 128 or 255 and every router lowers it) and,
 // failing that, from the address: of a private and a public address the
@@ -30,8 +33,10 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
+#include "analyzers/counter_inference.h"
 #include "analyzers/events.h"
 #include "analyzers/jitter.h"
 #include "analyzers/metrics.h"
@@ -47,10 +52,16 @@ struct AddressEvidence {
 class TimingAnalyzer {
  public:
   static constexpr double kSilenceTicks = 5;
+  // A tick is claimed only when this share of the gaps lie within
+  // kTickTolerance of the median gap (one packet per tick, a little jitter);
+  // else the flow has no steady tick and tick_hz stays 0.
+  static constexpr double kMinOnTick = 0.5;
+  static constexpr double kTickTolerance = 0.2;
   static constexpr size_t kMaxCandidates = 4096;
 
   TimingAnalyzer(const AnalyzerConfig& cfg, EventSink* sink, AddressEvidence addresses);
-  void onPacket(uint64_t frame, int64_t ts_ns, Direction dir, uint32_t wire_bytes, uint8_t ttl);
+  void onPacket(uint64_t frame, int64_t ts_ns, Direction dir, uint32_t wire_bytes, uint8_t ttl,
+                const uint8_t* payload, size_t payload_len);
   ConnectionMetrics finish();
 
  private:
@@ -70,6 +81,10 @@ class TimingAnalyzer {
     RateTracker rate;
     std::vector<Candidate> candidates;
     std::vector<StallEvent> stalls;
+    CounterFinder finder;                               // until the sample is full
+    std::vector<std::pair<int64_t, uint64_t>> sampled;  // ts and frame of the sample's packets
+    InferredField seq_field;
+    std::optional<CounterTracker> counter;  // once a counter was found
   };
   Dir& dir(Direction d) { return dirs_[static_cast<size_t>(d)]; }
   void noteFreeze(uint64_t frame, int64_t ts_ns);
@@ -78,6 +93,8 @@ class TimingAnalyzer {
   StallCause oneSidedCause(Vantage v, Direction quiet) const;
   void reportSilences(Direction d, Vantage v, int64_t end_ns);
   void emit(StallEvent e);
+  void countPayload(Dir& d, Direction dir, const uint8_t* payload, size_t len, int64_t ts_ns, uint64_t frame);
+  void decideCounter(Dir& d, Direction dir);
 
   AnalyzerConfig cfg_;
   EventSink* sink_;

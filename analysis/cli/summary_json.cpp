@@ -65,13 +65,41 @@ void addTiming(const ana::DirectionMetrics& m, json& d) {
   for (const ana::StallEvent& s : m.stalls) d["stalls"].push_back(stallJson(s));
 }
 
+json lossBurstsJson(const ana::DirectionMetrics& m) {
+  json j = json::object();
+  for (const auto& [len, count] : m.loss_bursts) j[std::to_string(len)] = count;
+  return j;
+}
+
+// A flow analysed from timing alone: what its inferred counter tells, when
+// one was found (the connection's "inferred" object names the field).
+void addInferred(const ana::DirectionMetrics& m, json& d) {
+  if (!m.seq_field.found()) return;
+  d["lost"] = m.lost;
+  d["duplicates"] = m.duplicates;
+  d["reordered"] = m.reordered;
+  d["mean_loss_burst"] = m.mean_loss_burst;
+  d["loss_bursts"] = lossBurstsJson(m);
+}
+
+json inferredJson(const ana::DirectionMetrics& m) {
+  json j = json::object();
+  const ana::InferredField& f = m.seq_field;
+  if (f.found())
+    j["seq"] = {{"offset", f.offset},
+                {"size", f.size},
+                {"byte_order", f.size == 1 ? json(nullptr) : json(f.little_endian ? "le" : "be")},
+                {"fit", f.fit}};
+  return j;
+}
+
 // The analysis part of a direction, added to its packet counters. A flow
 // analysed from timing alone has no figure that needs its headers: those
-// keys are absent, not zero.
+// keys are absent, not zero, unless a counter found in its payloads gives them.
 void addAnalysis(const ana::DirectionMetrics& m, bool timingOnly, const std::vector<double>& limits,
                  json& d) {
   addTiming(m, d);
-  if (timingOnly) return;
+  if (timingOnly) return addInferred(m, d);
   d["data_packets"] = m.data_packets;
   d["retransmissions"] = m.retransmissions;
   d["retransmissions_timeout"] = m.retransmissions_timeout;
@@ -94,8 +122,7 @@ void addAnalysis(const ana::DirectionMetrics& m, bool timingOnly, const std::vec
   d["response_ms"] = rttJson(m.response, limits);
   d["response_ms"].erase("srtt");  // the RFC 6298 estimator runs on RTT samples only
   d["response_ms"].erase("rto");
-  d["loss_bursts"] = json::object();
-  for (const auto& [len, count] : m.loss_bursts) d["loss_bursts"][std::to_string(len)] = count;
+  d["loss_bursts"] = lossBurstsJson(m);
 }
 
 }  // namespace
@@ -142,6 +169,9 @@ json connectionJson(const ConnectionRecord& r, const std::vector<double>& limits
   if (r.has_analysis) {
     const ana::ConnectionMetrics& m = r.metrics;
     j["analysis"] = m.timing_only ? "not decoded (timing only)" : "decoded";
+    if (m.timing_only)
+      j["inferred"] = {{"client_to_server", inferredJson(m.dir[0])},
+                       {"server_to_client", inferredJson(m.dir[1])}};
     j["handshake_ms"] = m.handshake_ms < 0 ? json(nullptr) : json(m.handshake_ms);
     j["connect_attempts"] = m.connect_attempts;
     j["disconnected"] = m.disconnected;

@@ -4,6 +4,8 @@
 #include <cinttypes>
 #include <cstdio>
 
+#include "report/wording.h"
+
 namespace rudp::cli {
 
 namespace {
@@ -40,10 +42,11 @@ void printDirection(const ConnectionRecord& r, int dir, const std::vector<double
     return;
   }
   const ana::DirectionMetrics& m = r.metrics.dir[dir];
-  if (r.metrics.timing_only) {  // no headers read: only the silences are known
+  if (r.metrics.timing_only) {  // no headers read: the silences, and losses from a counter found
+    const std::string lost = m.seq_field.found() ? count(m.lost) + "*" : "-";
     std::printf("      %-4s %8s %10s %5s %5s %5s %5s %6s %8s %8s %8s %7s %7s  %s\n", name,
-                count(s.packets).c_str(), count(s.bytes).c_str(), "-", "-", "-", "-", "-", "-", "-", "-", "-",
-                "-", stallsText(m.stalls).c_str());
+                count(s.packets).c_str(), count(s.bytes).c_str(), "-", "-", "-", "-", lost.c_str(), "-", "-",
+                "-", "-", "-", stallsText(m.stalls).c_str());
     return;
   }
   const ana::RttStats& rtt = m.rtt;
@@ -107,10 +110,15 @@ void printTableRows(const ConnectionRecord& r, const std::vector<double>& limits
               static_cast<double>(x.last_ts_ns) / 1e9 - static_cast<double>(x.first_ts_ns) / 1e9);
   printDirection(r, 0, limits);
   printDirection(r, 1, limits);
-  if (r.has_analysis && r.metrics.timing_only)
+  if (r.has_analysis && r.metrics.timing_only) {
     std::printf(
         "      not decoded (timing only): no dissector claims this flow; its stalls are silences,"
-        " its loss, RTT and retransmissions unknown\n");
+        " its RTT and retransmissions unknown\n");
+    for (int d = 0; d < 2; ++d)
+      if (const ana::InferredField& f = r.metrics.dir[d].seq_field; f.found())
+        std::printf("      %s lost*: inferred from a counter in the payload (%s)\n", d == 0 ? "c>s" : "s>c",
+                    report::inferredFieldText(f).c_str());
+  }
   if (const uint64_t foreign = x.dir[0].foreign + x.dir[1].foreign)
     std::printf("      %" PRIu64 " datagrams on this socket are not %s (%" PRIu64 " c>s, %" PRIu64
                 " s>c): counted in packets, not analysed\n",

@@ -202,6 +202,14 @@ void ConnectionProblems::addHighLoss(Direction d) {
   const uint64_t outside = m.lost > inStalls ? m.lost - inStalls : 0;
   p.severity = rateSeverity(fraction * static_cast<double>(outside) / static_cast<double>(m.lost));
   const uint32_t longest = m.loss_bursts.empty() ? 0 : m.loss_bursts.rbegin()->first;
+  if (conn_.metrics.timing_only) {
+    p.text = prefix() + percentText(fraction) + " of " + directionWords(d) +
+             format(" packets lost before the capture (%llu, longest run %u), inferred from a counter: ",
+                    static_cast<unsigned long long>(m.lost), longest) +
+             inferredFieldText(m.seq_field);
+    out_.push_back(std::move(p));
+    return;
+  }
   p.text = prefix() + percentText(fraction) + " of " + directionWords(d) +
            format(" data lost (%llu seqs, longest run %u", static_cast<unsigned long long>(m.lost), longest);
   if (inStalls > 0) p.text += format(", %llu during stalls", static_cast<unsigned long long>(inStalls));

@@ -48,6 +48,11 @@ std::string percentText(double fraction) {
   return format(pct < 1 ? "%.2f %%" : "%.1f %%", pct);
 }
 
+std::string inferredFieldText(const ana::InferredField& f) {
+  const char* order = f.size == 1 ? "" : f.little_endian ? " LE" : " BE";
+  return format("u%d%s at offset %d, ", 8 * f.size, order, f.offset) + percentText(f.fit) + " of packets fit";
+}
+
 std::string bytesText(uint64_t bytes) {
   const double b = static_cast<double>(bytes);
   if (bytes < 1000) return format("%" PRIu64 " B", bytes);

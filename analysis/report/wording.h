@@ -29,6 +29,9 @@ std::string connectionLabel(const ConnectionSummary& c);
 // What a direction's RTT samples measure, for labels: "RTT", "ack delay", ...
 const char* rttSpanWords(ana::RttSpan span);
 
+// A counter inferred from the payloads: "u16 LE at offset 2, 99.2 % of packets fit".
+std::string inferredFieldText(const ana::InferredField& f);
+
 // True when the capture sits at the sender of direction `d` (so every copy
 // of its data, lost or not, is in the capture).
 bool capturedAtSender(ana::Vantage v, Direction d);

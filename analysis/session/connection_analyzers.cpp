@@ -40,7 +40,7 @@ void ConnectionAnalyzers::udpPacket(const Connection& c, uint64_t frame, int64_t
     return std::make_unique<ana::TimingAnalyzer>(
         cfg_, this, ana::AddressEvidence{isPrivateAddress(c.client.ip), isPrivateAddress(c.server.ip)});
   });
-  a.onPacket(frame, ts_ns, dir, p.origlen, p.ip_ttl);
+  a.onPacket(frame, ts_ns, dir, p.origlen, p.ip_ttl, p.payload, p.payload_len);
 }
 
 void ConnectionAnalyzers::finishEntry(int64_t connId, Entry& e) {

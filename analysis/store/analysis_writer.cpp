@@ -140,7 +140,7 @@ struct AnalysisWriter::Impl {
         conn(w.database(), "INSERT INTO connection_analysis VALUES (?,?,?,?,?,?)"),
         dir(w.database(),
             "INSERT INTO direction_metrics VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-            "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
+            "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
         burst(w.database(), "INSERT INTO loss_bursts VALUES (?,?,?,?)"),
         rtt(w, "rtt_samples", "rtt_chunks", 10, bindRtt, rttTime),
         rate(w, "rates", "rate_chunks", 5, bindRate, rateTime) {}
@@ -246,6 +246,13 @@ void AnalysisWriter::metrics(int64_t conn, const ana::ConnectionMetrics& m) {
          {r.min, r.p50, r.p95, r.p99, r.max, r.mean, r.share_above[0], r.share_above[1], r.share_above[2]})
       s.bind(c++, opt(r.samples > 0, v));
     s.bind(c++, int64_t{r.exact_percentiles});
+    const ana::InferredField& f = x.seq_field;
+    if (f.found()) {
+      for (int64_t v : {int64_t{f.offset}, int64_t{f.size}, int64_t{f.little_endian}}) s.bind(c++, v);
+      s.bind(c++, f.fit);
+    } else {
+      for (int i = 0; i < 4; ++i) s.bindNull(c++);
+    }
     s.run();
     for (const auto& [len, count] : x.loss_bursts) {
       d->burst.bind(1, conn).bind(2, int64_t{dir}).bind(3, int64_t{len}).bind(4, i64(count));

@@ -132,6 +132,13 @@ bool ConnectionAnalysisReader::readDirection(int64_t conn, Direction dir, ana::D
     *v = s.real(c++);
   resp.exact_percentiles = s.int64(c++) != 0;
   resp.span = r.span;
+  if (!s.isNull(c)) {
+    ana::InferredField& f = m.seq_field;
+    f.offset = static_cast<uint8_t>(s.int64(c));
+    f.size = static_cast<uint8_t>(s.int64(c + 1));
+    f.little_endian = s.int64(c + 2) != 0;
+    f.fit = s.real(c + 3);
+  }
 
   bursts_.reset();
   bursts_.bind(1, conn).bind(2, int64_t(dir));

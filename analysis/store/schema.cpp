@@ -92,6 +92,7 @@ CREATE TABLE direction_metrics(
   response_samples INTEGER NOT NULL, response_min REAL, response_p50 REAL, response_p95 REAL,
   response_p99 REAL, response_max REAL, response_mean REAL, response_above_1 REAL,
   response_above_2 REAL, response_above_3 REAL, response_exact INTEGER NOT NULL,
+  seq_offset INTEGER, seq_size INTEGER, seq_le INTEGER, seq_fit REAL,  -- inferred counter, NULL: none
   PRIMARY KEY (conn, dir)) WITHOUT ROWID;
 CREATE TABLE loss_bursts(conn INTEGER NOT NULL, dir INTEGER NOT NULL, length INTEGER NOT NULL,
   count INTEGER NOT NULL, PRIMARY KEY (conn, dir, length)) WITHOUT ROWID;

@@ -49,6 +49,15 @@ PerDir metric(Metric f) {
   };
 }
 
+// A figure that needs the protocol's headers: missing for a flow analysed
+// from timing alone (no dissector), never a 0 that was not measured.
+PerDir decodedMetric(Metric f) {
+  return [f = std::move(f)](const ConnectionRecord& r, Direction d) {
+    const ana::DirectionMetrics* m = analysedDirection(r, d);
+    return m && !r.metrics.timing_only ? f(*m) : QVariant();
+  };
+}
+
 // An RTT figure; missing without samples.
 PerDir rttMetric(double ana::RttStats::*field) {
   return metric([field](const ana::DirectionMetrics& m) {
@@ -79,8 +88,10 @@ std::vector<ConnectionColumn> identityColumns(int64_t captureStartNs) {
   return {
       wholeColumn("id", "#", "Connection number, in order of first packet.", NumberKind::Count,
                   [](const ConnectionRecord& r) { return QVariant::fromValue<qlonglong>(r.summary.id); }),
-      wholeColumn("protocol", "Protocol", "Dissector that decoded the connection.", NumberKind::Text,
-                  [](const ConnectionRecord& r) { return QString::fromStdString(r.summary.protocol); }),
+      wholeColumn("protocol", "Protocol",
+                  "Dissector that decoded the connection; \"udp (timing only)\": no dissector claims it, so "
+                  "only its timing is analysed (silences, ticks), not its loss, RTT or retransmissions.",
+                  NumberKind::Text, [](const ConnectionRecord& r) { return protocolText(r); }),
       wholeColumn("client", "Client", "Client address:port (last one seen).", NumberKind::Text,
                   [](const ConnectionRecord& r) { return QString::fromStdString(r.summary.client); }),
       wholeColumn("server", "Server", "Server address:port.", NumberKind::Text,
@@ -179,39 +190,44 @@ std::vector<ConnectionColumn> lossColumns() {
                        "retransmissions − network duplicates).",
                        Combine::Max),
                 NumberKind::Percent, Combine::Max, finalOnly([](const ConnectionRecord& r, Direction d) {
-                  return fromOptional(lossPercent(r, d));
+                  return r.metrics.timing_only ? QVariant() : fromOptional(lossPercent(r, d));
                 })),
       dirColumn("lost", "Lost", dirTip("Seqs never delivered.", Combine::Sum), NumberKind::Count,
-                Combine::Sum, metric([](const ana::DirectionMetrics& m) { return count(m.lost); })),
+                Combine::Sum, decodedMetric([](const ana::DirectionMetrics& m) { return count(m.lost); })),
       dirColumn("retx", "Retx", dirTip("Retransmitted copies, all kinds.", Combine::Sum), NumberKind::Count,
                 Combine::Sum,
-                metric([](const ana::DirectionMetrics& m) { return count(m.retransmissions); })),
-      dirColumn("retx_timeout", "Retx timeout",
-                dirTip("Retransmissions after the sender's timer.", Combine::Sum), NumberKind::Count,
-                Combine::Sum,
-                metric([](const ana::DirectionMetrics& m) { return count(m.retransmissions_timeout); })),
+                decodedMetric([](const ana::DirectionMetrics& m) { return count(m.retransmissions); })),
+      dirColumn(
+          "retx_timeout", "Retx timeout", dirTip("Retransmissions after the sender's timer.", Combine::Sum),
+          NumberKind::Count, Combine::Sum,
+          decodedMetric([](const ana::DirectionMetrics& m) { return count(m.retransmissions_timeout); })),
       dirColumn("retx_fast", "Retx fast",
                 dirTip("Retransmissions triggered by acks showing the seq missing.", Combine::Sum),
                 NumberKind::Count, Combine::Sum,
-                metric([](const ana::DirectionMetrics& m) { return count(m.retransmissions_fast); })),
+                decodedMetric([](const ana::DirectionMetrics& m) { return count(m.retransmissions_fast); })),
       dirColumn("retx_spurious", "Retx spurious",
                 dirTip("Retransmissions of seqs the sender already had an ack for.", Combine::Sum),
-                NumberKind::Count, Combine::Sum,
-                metric([](const ana::DirectionMetrics& m) { return count(m.retransmissions_spurious); })),
+                NumberKind::Count, Combine::Sum, decodedMetric([](const ana::DirectionMetrics& m) {
+                  return count(m.retransmissions_spurious);
+                })),
   };
 }
 
 std::vector<ConnectionColumn> stallColumns() {
   return {
-      dirColumn("stalls", "Stalls", dirTip("Waits for an ack longer than the stall threshold.", Combine::Sum),
+      dirColumn("stalls", "Stalls",
+                dirTip("Waits for an ack longer than the stall threshold; for a flow not decoded, its "
+                       "silences (freezes and one side quiet).",
+                       Combine::Sum),
                 NumberKind::Count, Combine::Sum,
                 metric([](const ana::DirectionMetrics& m) { return count(m.stalls.size()); })),
       dirColumn("longest_stall", "Longest stall (ms)", dirTip("Longest stall, in ms.", Combine::Max),
                 NumberKind::Milliseconds, Combine::Max,
                 [](const ConnectionRecord& r, Direction d) { return fromOptional(longestStallMs(r, d)); }),
-      dirColumn("jitter", "Jitter (ms)", dirTip("RFC 3550 interarrival jitter, in ms.", Combine::Max),
-                NumberKind::Milliseconds, Combine::Max,
-                finalOnly(metric([](const ana::DirectionMetrics& m) { return QVariant(m.jitter_ms); }))),
+      dirColumn(
+          "jitter", "Jitter (ms)", dirTip("RFC 3550 interarrival jitter, in ms.", Combine::Max),
+          NumberKind::Milliseconds, Combine::Max,
+          finalOnly(decodedMetric([](const ana::DirectionMetrics& m) { return QVariant(m.jitter_ms); }))),
   };
 }
 

@@ -30,6 +30,13 @@ Figure gap(double ana::GapStats::*field) {
       [field](const DirectionStatistics& d) { return d.gaps.samples ? QVariant(d.gaps.*field) : QVariant(); };
 }
 
+// A figure that needs the protocol's headers: unknown ("–") for a flow
+// analysed from timing alone, not 0.
+template <class F>
+std::function<QVariant(const DirectionStatistics&)> decoded(F f) {
+  return [f](const DirectionStatistics& d) { return d.timing_only ? QVariant() : f(d); };
+}
+
 // "none", or how many and the first: "2, first frame 57: port unreachable from 10.0.0.2".
 QVariant icmpErrors(const DirectionStatistics& d) {
   if (d.icmp_errors.empty()) return QObject::tr("none");
@@ -43,7 +50,7 @@ QVariant icmpErrors(const DirectionStatistics& d) {
 const std::vector<FigureSpec>& figureSpecs() {
   static const std::vector<FigureSpec> specs{
       {"RTT samples", "RTT samples of this direction's data.", NumberKind::Count,
-       [](const DirectionStatistics& d) { return count(d.rtt.samples); }},
+       decoded([](const DirectionStatistics& d) { return count(d.rtt.samples); })},
       {"RTT measures", "What the samples measure at this capture point.", NumberKind::Text,
        [](const DirectionStatistics& d) {
          return d.rtt.samples ? QVariant(analysisWords(ana::toString(d.rtt.span))) : QVariant();
@@ -55,7 +62,7 @@ const std::vector<FigureSpec>& figureSpecs() {
       {"RTT max (ms)", "Largest RTT sample.", NumberKind::Milliseconds, rtt(&ana::RttStats::max)},
       {"RTT mean (ms)", "Mean RTT.", NumberKind::Milliseconds, rtt(&ana::RttStats::mean)},
       {"Jitter (ms)", "RFC 3550 interarrival jitter: smoothed variation of the packet spacing.",
-       NumberKind::Milliseconds, [](const DirectionStatistics& d) { return QVariant(d.jitter_ms); }},
+       NumberKind::Milliseconds, decoded([](const DirectionStatistics& d) { return QVariant(d.jitter_ms); })},
       {"Spacing p50 (ms)", "Median time between consecutive packets.", NumberKind::Milliseconds,
        gap(&ana::GapStats::p50)},
       {"Spacing p95 (ms)", "95th percentile time between consecutive packets.", NumberKind::Milliseconds,
@@ -69,7 +76,7 @@ const std::vector<FigureSpec>& figureSpecs() {
          return d.gaps.tick_hz > 0 ? QVariant(d.gaps.tick_hz) : QVariant();
        }},
       {"Lost seqs", "Seqs never delivered.", NumberKind::Count,
-       [](const DirectionStatistics& d) { return count(d.lost); }},
+       decoded([](const DirectionStatistics& d) { return count(d.lost); })},
       {"ICMP errors",
        "ICMP and ICMPv6 errors quoting this direction's datagrams (port unreachable: the peer went away); "
        "the first one's frame and kind.",

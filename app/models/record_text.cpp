@@ -19,6 +19,11 @@ QString stallCauseText(ana::StallCause c) { return analysisWords(ana::toString(c
 
 QString vantageText(ana::Vantage v) { return analysisWords(ana::toString(v)); }
 
+QString protocolText(const ConnectionRecord& r) {
+  const QString name = QString::fromStdString(r.summary.protocol);
+  return r.has_analysis && r.metrics.timing_only ? QObject::tr("%1 (timing only)").arg(name) : name;
+}
+
 QString segmentRoleText(int64_t role) {
   static const char* const names[] = {"other",  "data",       "ack",  "connect",
                                       "accept", "disconnect", "ping", "pong"};

@@ -13,6 +13,9 @@ namespace rudp::gui {
 QString analysisWords(const char* name);
 QString stallCauseText(ana::StallCause c);
 QString vantageText(ana::Vantage v);
+// The connection's protocol, "udp (timing only)" for a flow no dissector
+// claims (analyzers/timing_analyzer.h).
+QString protocolText(const ConnectionRecord& r);
 
 // The contract's segment role and reliability, stored as numbers
 // (core/contract.h: SegmentRole, Reliability).

@@ -1,6 +1,7 @@
 #include "models/statistics_data.h"
 
 #include "models/connection_figures.h"
+#include "models/record_text.h"
 #include "store/store_reader.h"
 
 namespace rudp::gui {
@@ -11,6 +12,7 @@ DirectionStatistics directionStatistics(StoreReader& reader, const ConnectionRec
   const ana::DirectionMetrics* m = analysedDirection(r, d);
   if (!m) return s;
   s.analysed = true;
+  s.timing_only = r.metrics.timing_only;
   for (const ana::RttEvent& e : reader.rttSamples(r.summary.id, d)) s.rtt_ms.push_back(e.rtt_ms);
   s.rtt = m->rtt;
   s.loss_bursts = m->loss_bursts;
@@ -29,7 +31,7 @@ StatisticsData loadStatistics(StoreReader& reader, int64_t conn) {
   const std::optional<ConnectionRecord> r = reader.connection(conn);
   if (!r) return data;
   data.conn = conn;
-  data.protocol = r->summary.protocol;
+  data.protocol = protocolText(*r).toStdString();
   data.client = r->summary.client;
   data.server = r->summary.server;
   data.capture_start_ns = reader.capture().first_ts_ns;

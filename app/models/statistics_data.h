@@ -19,6 +19,7 @@ namespace rudp::gui {
 
 struct DirectionStatistics {
   bool analysed = false;       // the analysis has metrics for this direction
+  bool timing_only = false;    // no dissector: RTT, loss and jitter unknown, not zero
   std::vector<double> rtt_ms;  // every stored RTT sample of this direction's data, in time order
   ana::RttStats rtt;           // the analysis' summary of them
   BurstHistogram loss_bursts;  // burst length -> count

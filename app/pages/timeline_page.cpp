@@ -12,6 +12,7 @@
 
 #include "jobs/capture_overview.h"
 #include "jobs/capture_session.h"
+#include "models/record_text.h"
 #include "models/value_text.h"
 #include "pages/packet_fields_view.h"
 #include "widgets/timeline_view.h"
@@ -30,8 +31,7 @@ QString connectionLabel(const ConnectionRecord& c) {
   const ConnectionSummary& s = c.summary;
   return QStringLiteral("#%1  %2  %3 ↔ %4")
       .arg(s.id)
-      .arg(QString::fromStdString(s.protocol), QString::fromStdString(s.client),
-           QString::fromStdString(s.server));
+      .arg(protocolText(c), QString::fromStdString(s.client), QString::fromStdString(s.server));
 }
 
 }  // namespace

@@ -6,6 +6,10 @@ namespace rudp::gui {
 
 void SequenceLanePainter::paint(const DirectionTimeline& d) {
   SeriesPainter sp = series();
+  if (s_.data && s_.data->timing_only) {
+    sp.paint(d.gaps, SeriesPen::scatter(s_.colours.seqSent, 1.6));
+    return;
+  }
   if (s_.has(Layer::SeqAcked)) sp.paint(d.seqAcked, SeriesPen::steps(s_.colours.seqAcked, 1.5));
   if (s_.has(Layer::SeqSent)) sp.paint(d.seqSent, SeriesPen::scatter(s_.colours.seqSent, 1.6));
   if (s_.has(Layer::SeqRetransmitted)) paintRetransmitted(d.seqRetransmitted);
@@ -35,6 +39,8 @@ void SequenceLanePainter::paintRetransmitted(const LodSeries& s) {
 
 std::vector<LegendEntry> SequenceLanePainter::legend() const {
   std::vector<LegendEntry> out;
+  if (s_.data && s_.data->timing_only)
+    return {{MarkShape::Dot, s_.colours.seqSent, QStringLiteral("gap to the previous packet")}};
   if (s_.has(Layer::SeqSent)) out.push_back({MarkShape::Dot, s_.colours.seqSent, QStringLiteral("sent")});
   if (s_.has(Layer::SeqRetransmitted))
     out.push_back({MarkShape::Dot, s_.colours.seqRetransmitted, QStringLiteral("retransmitted (R)")});

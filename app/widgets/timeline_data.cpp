@@ -4,6 +4,7 @@
 
 #include "store/store_reader.h"
 #include "widgets/sequence_graph_builder.h"
+#include "widgets/series_builder.h"
 #include "widgets/timeline_builder.h"
 
 namespace rudp::gui {
@@ -19,13 +20,22 @@ namespace {
 
 void loadPackets(StoreReader& r, int64_t conn, TimelineData& data) {
   SequenceGraphBuilder seq;
+  std::array<SeriesBuilder, 2> gaps;
+  std::array<std::optional<int64_t>, 2> last;
   PacketQuery query;
   query.conn = conn;
   r.forEachPacket(query, [&](const PacketRecord& p) {
     data.frames.push_back({p.frame, p.ts_ns});
-    seq.addPacket(p);
+    const size_t d = static_cast<size_t>(p.dir);
+    if (!data.timing_only) {
+      seq.addPacket(p);
+    } else if (last[d]) {
+      gaps[d].add(p.ts_ns, static_cast<double>(p.ts_ns - *last[d]) / 1e6, p.frame);
+    }
+    last[d] = p.ts_ns;
   });
   seq.finish(data.dir);
+  for (size_t d = 0; d < 2; ++d) data.dir[d].gaps = gaps[d].build();
 }
 
 }  // namespace
@@ -34,6 +44,7 @@ TimelineData loadTimelineData(StoreReader& reader, int64_t conn) {
   const auto c = reader.connection(conn);
   TimelineBuilder builder(conn, reader.capture().first_ts_ns, c ? c->summary.first_ts_ns : 0,
                           c ? c->summary.last_ts_ns : 0, reader.settings().rtt_limits_ms);
+  builder.data().timing_only = c && c->has_analysis && c->metrics.timing_only;
   for (Direction d : {Direction::ClientToServer, Direction::ServerToClient})
     builder.setEvents(d, {reader.rttSamples(conn, d), reader.retransmissions(conn, d), reader.losses(conn, d),
                           reader.stalls(conn, d), reader.rates(conn, d)});

@@ -63,6 +63,9 @@ struct DirectionTimeline {
   // direction's acks in the same space.
   LodSeries seqSent, seqRetransmitted, seqAcked;
   int64_t seqBase = 0;
+  // A flow analysed from timing alone: each packet's gap to the previous
+  // packet of its direction (ms), drawn in the sequence lane instead.
+  LodSeries gaps;
 };
 
 struct FrameTime {
@@ -82,6 +85,8 @@ struct TimelineData {
   // A live capture's: the view carries no sequence series, which come from
   // the file once the capture stops.
   bool sequence_after_stop = false;
+  // No dissector claims the connection: no seqs, RTT or losses, only timing.
+  bool timing_only = false;
 
   const DirectionTimeline& of(Direction d) const { return dir[static_cast<size_t>(d)]; }
   std::optional<int64_t> timeOfFrame(uint64_t frame) const;

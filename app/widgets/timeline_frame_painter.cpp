@@ -73,6 +73,11 @@ void TimelineFramePainter::paintEventRowLabels() {
   const QRect& r = g_.layout.lane(Lane::Events);
   const QFontMetrics fm(p_.font());
   p_.setPen(s_.colours.dimText);
+  if (s_.data && s_.data->timing_only) {
+    drawLabel(p_, r.adjusted(6, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter,
+              QStringLiteral("No retransmissions or losses without a dissector: the bands are silences"));
+    return;
+  }
   for (auto [y, text] : {std::pair{g_.rows.retx, "retx"}, std::pair{g_.rows.loss, "loss"}}) {
     drawLabel(p_, QRect(0, static_cast<int>(y) - fm.height() / 2, r.left() - 7, fm.height()),
               Qt::AlignRight | Qt::AlignVCenter, QString::fromLatin1(text));
@@ -113,7 +118,12 @@ void TimelineFramePainter::paintTimeAxis() {
 void TimelineFramePainter::paintLaneTitle(Lane lane) {
   const QRect& r = g_.layout.lane(lane);
   QString text = QString::fromLatin1(laneTitle(lane));
-  if (lane == Lane::Sequence && s_.data && s_.data->sequence_after_stop)
+  const bool timingOnly = s_.data && s_.data->timing_only;
+  if (timingOnly && lane == Lane::Sequence)
+    text = QStringLiteral("Gap to the previous packet (ms) \u00b7 not decoded: timing only");
+  else if (timingOnly && lane == Lane::Rtt)
+    text = QStringLiteral("RTT \u00b7 none: no dissector claims this flow (timing only)");
+  else if (lane == Lane::Sequence && s_.data && s_.data->sequence_after_stop)
     text += QStringLiteral(" \u00b7 drawn when the capture stops");
   else if (lane == Lane::Sequence && s_.dir())
     text += QStringLiteral("  base %1").arg(static_cast<uint32_t>(s_.dir()->seqBase));

@@ -134,6 +134,7 @@ std::optional<TimelineHit> TimelineHitTester::hitRtt(QPointF p, const DirectionT
 }
 
 std::optional<TimelineHit> TimelineHitTester::hitSequence(QPointF p, const DirectionTimeline& d) const {
+  if (s_.data && s_.data->timing_only) return hitGap(p, d);
   struct Candidate {
     const LodSeries* series;
     Layer layer;
@@ -162,6 +163,18 @@ std::optional<TimelineHit> TimelineHitTester::hitSequence(QPointF p, const Direc
     best = TimelineHit{HitKind::SeqPoint, Lane::Sequence, c.series->frame(i), c.series->time(i), rel, text};
   }
   return best;
+}
+
+std::optional<TimelineHit> TimelineHitTester::hitGap(QPointF p, const DirectionTimeline& d) const {
+  const auto n = nearest(d.gaps, Lane::Sequence, p);
+  if (!n) return std::nullopt;
+  const size_t i = n->first;
+  const QString text = QStringLiteral("%1 ms after the previous packet, at %2, frame %3")
+                           .arg(d.gaps.value(i), 0, 'f', 1)
+                           .arg(timeText(d.gaps.time(i)))
+                           .arg(d.gaps.frame(i));
+  return TimelineHit{HitKind::SeqPoint, Lane::Sequence,  d.gaps.frame(i),
+                     d.gaps.time(i),    d.gaps.value(i), text};
 }
 
 std::optional<TimelineHit> TimelineHitTester::hitBands(QPointF p, const DirectionTimeline& d) const {

@@ -22,6 +22,7 @@ class TimelineHitTester {
   std::optional<TimelineHit> hitLoss(QPointF p, const DirectionTimeline& d) const;
   std::optional<TimelineHit> hitRtt(QPointF p, const DirectionTimeline& d) const;
   std::optional<TimelineHit> hitSequence(QPointF p, const DirectionTimeline& d) const;
+  std::optional<TimelineHit> hitGap(QPointF p, const DirectionTimeline& d) const;
   std::optional<TimelineHit> hitBands(QPointF p, const DirectionTimeline& d) const;
   // The point of `series` nearest to p within kRadius; its index and distance.
   std::optional<std::pair<size_t, double>> nearest(const LodSeries& series, Lane lane, QPointF p) const;

@@ -60,6 +60,10 @@ ValueSpan rttRange(const TimelineScene& sc, const DirectionTimeline& d) {
 
 ValueSpan sequenceRange(const TimelineScene& sc, const DirectionTimeline& d) {
   ValueSpan s = ValueSpan::none();
+  if (sc.data && sc.data->timing_only) {
+    includeVisible(s, d.gaps, sc.t0, sc.t1, Shown::Points);
+    return fromZero(s, 10);
+  }
   if (sc.has(Layer::SeqSent)) includeVisible(s, d.seqSent, sc.t0, sc.t1, Shown::Points);
   if (sc.has(Layer::SeqAcked)) includeVisible(s, d.seqAcked, sc.t0, sc.t1, Shown::Steps);
   if (sc.has(Layer::SeqRetransmitted)) includeVisible(s, d.seqRetransmitted, sc.t0, sc.t1, Shown::Points);

@@ -2,14 +2,31 @@
 """Compares `rudpscope-cli analyze --json` of timing_sim.py's pcap with its truth.
 
 Exact: which flows were analysed from timing alone, client and server with
-the evidence, the vantage, packets and tick per direction, and the stalls
-(direction, cause, start and end to the microsecond). Prints one line per
+the evidence, the vantage, packets and tick per direction, the stalls
+(direction, cause, start and end to the microsecond), and per direction the
+counter found in the payloads (or none) with what it tells: lost,
+duplicates, reordered and the runs of lost packets. Prints one line per
 mismatch and exits 1 if there is any.
 """
 import json
 import sys
 
 DIRS = ("client_to_server", "server_to_client")
+
+
+def check_counter(where, seq, truth, inferred, x, fail):
+    if seq is None:
+        if inferred != {} or "lost" in x:
+            fail(f"{where}: a counter inferred where there is none: {inferred}")
+        return
+    got = inferred.get("seq")
+    if got is None or abs(got["fit"] - seq["fit"]) > 1e-9 or \
+            any(got[k] != seq[k] for k in ("offset", "size", "byte_order")):
+        fail(f"{where}: counter {got}, truth {seq}")
+        return
+    for key, want in truth.items():
+        if x.get(key) != want:
+            fail(f"{where}: {key} {x.get(key)}, truth {want}")
 
 
 def check_flow(t, c, fail):
@@ -26,9 +43,10 @@ def check_flow(t, c, fail):
             fail(f"{name} {dname}: {x['packets']} packets, truth {t['packets'][d]}")
         if x["tick_hz"] != t["tick_hz"][d]:
             fail(f"{name} {dname}: tick {x['tick_hz']} Hz, truth {t['tick_hz'][d]}")
-        for key in ("retransmissions", "lost", "rtt_ms", "jitter_ms"):
+        for key in ("retransmissions", "rtt_ms", "jitter_ms"):
             if key in x:
                 fail(f"{name} {dname}: {key} given without a dissector")
+        check_counter(f"{name} {dname}", t["seq"][d], t["counter"][d], c["inferred"][dname], x, fail)
         got_stalls += [{"dir": d, "cause": s["cause"], "start_us": round(s["start"] * 1e6),
                         "end_us": round(s["end"] * 1e6)} for s in x["stalls"]]
     got_stalls.sort(key=lambda s: s["start_us"])
@@ -52,7 +70,9 @@ def main():
     for f in failures:
         print("MISMATCH", f)
     n = sum(len(t["stalls"]) for t in truth["flows"])
-    print(f"{len(truth['flows'])} flows, {n} stalls: {'all equal' if not failures else 'mismatches above'}")
+    k = sum(1 for t in truth["flows"] for s in t["seq"] if s)
+    print(f"{len(truth['flows'])} flows, {n} stalls, {k} counters: "
+          f"{'all equal' if not failures else 'mismatches above'}")
     sys.exit(1 if failures else 0)
 
 

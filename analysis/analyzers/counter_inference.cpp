@@ -1,0 +1,155 @@
+#include "analyzers/counter_inference.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace rudp::ana {
+
+namespace {
+
+uint64_t modulusOf(uint8_t size) { return uint64_t{1} << (8 * size); }
+
+uint32_t valueAt(const uint8_t* p, uint8_t size, bool littleEndian) {
+  uint32_t v = 0;
+  for (uint8_t i = 0; i < size; ++i) v = v << 8 | p[littleEndian ? size - 1 - i : i];
+  return v;
+}
+
+// (to - from) modulo 2^(8 size), as a signed step.
+int64_t signedStep(uint32_t from, uint32_t to, uint8_t size) {
+  const uint64_t m = modulusOf(size);
+  const uint64_t d = (uint64_t{to} - uint64_t{from}) & (m - 1);
+  return d >= m / 2 ? static_cast<int64_t>(d) - static_cast<int64_t>(m) : static_cast<int64_t>(d);
+}
+
+}  // namespace
+
+bool readField(const InferredField& f, const uint8_t* payload, size_t len, uint32_t& value) {
+  if (!f.found() || len < size_t{f.offset} + f.size) return false;
+  value = valueAt(payload + f.offset, f.size, f.little_endian);
+  return true;
+}
+
+void CounterFinder::add(const uint8_t* payload, size_t len) {
+  if (full()) return;
+  Head h;
+  h.len = static_cast<uint8_t>(std::min(len, kBytes));
+  std::copy(payload, payload + h.len, h.bytes.begin());
+  sample_.push_back(h);
+}
+
+double CounterFinder::fitOf(const InferredField& f, double& stepOne) const {
+  uint64_t pairs = 0, near = 0, ones = 0;
+  const size_t end = size_t{f.offset} + f.size;
+  for (size_t i = 1; i < sample_.size(); ++i) {
+    const Head &a = sample_[i - 1], &b = sample_[i];
+    if (a.len < end || b.len < end) continue;
+    const int64_t step = signedStep(valueAt(a.bytes.data() + f.offset, f.size, f.little_endian),
+                                    valueAt(b.bytes.data() + f.offset, f.size, f.little_endian), f.size);
+    ++pairs;
+    ones += step == 1;
+    near += step != 0 && std::llabs(step) <= kNearSteps;
+  }
+  if (pairs < kMinPairs) return stepOne = 0;
+  stepOne = double(ones) / double(pairs);
+  return double(near) / double(pairs);
+}
+
+InferredField CounterFinder::find() const {
+  InferredField best;
+  for (uint8_t size : {4, 2, 1})
+    for (uint8_t offset = 0; offset + size <= kBytes; ++offset)
+      for (bool le : {false, true}) {
+        if (size == 1 && le) continue;
+        InferredField f{offset, size, le, 0};
+        double stepOne = 0;
+        f.fit = fitOf(f, stepOne);
+        if (stepOne < kMinStepOne || f.fit < kMinFit) continue;
+        // Wider fields and smaller offsets come first: only a better fit replaces them.
+        if (!best.found() || f.fit > best.fit + 1e-12) best = f;
+      }
+  return best;
+}
+
+int64_t CounterTracker::stepFrom(uint32_t from, uint32_t to) const { return signedStep(from, to, field_.size); }
+
+void CounterTracker::addRun(int64_t first, int64_t length) {
+  runs_[first] = length;
+  ++bursts_[static_cast<uint32_t>(length)];
+}
+
+void CounterTracker::fillLate(int64_t n) {
+  auto it = runs_.upper_bound(n);
+  if (it == runs_.begin()) return;
+  --it;
+  const auto [first, length] = *it;
+  if (n >= first + length) return;
+  if (--bursts_[static_cast<uint32_t>(length)] == 0) bursts_.erase(static_cast<uint32_t>(length));
+  runs_.erase(it);
+  if (n > first) addRun(first, n - first);
+  if (first + length - 1 > n) addRun(n + 1, first + length - 1 - n);
+}
+
+void CounterTracker::restart(int64_t n) {
+  runs_.clear();
+  seen_.fill(false);
+  high_ = n;
+  seen(n) = true;
+}
+
+void CounterTracker::add(const uint8_t* payload, size_t len, int64_t ts_ns, uint64_t frame, EventSink* sink) {
+  uint32_t raw = 0;
+  if (!readField(field_, payload, len, raw)) return;
+  if (!any_) {
+    any_ = true;
+    last_raw_ = raw;
+    restart(0);
+    return;
+  }
+  const int64_t step = stepFrom(last_raw_, raw);
+  if (std::llabs(step) > kMaxJump) {
+    ++restarts_;
+    last_raw_ = raw;
+    restart(0);
+    return;
+  }
+  const int64_t n = high_ + step;
+  if (step > 0) {
+    for (int64_t k = high_ + 1; k < n && k <= high_ + int64_t{kWindow}; ++k) seen(k) = false;
+    // Runs that left the window can no longer be filled.
+    while (!runs_.empty() && runs_.begin()->first + runs_.begin()->second <= n - int64_t{kWindow})
+      runs_.erase(runs_.begin());
+    if (step > 1) {
+      const uint64_t gap = static_cast<uint64_t>(step - 1);
+      lost_ += gap;
+      addRun(high_ + 1, step - 1);
+      LossEvent e;
+      e.frame = frame;
+      e.ts_ns = ts_ns;
+      e.dir = dir_;
+      e.first_seq = static_cast<uint32_t>(raw - static_cast<uint32_t>(gap));
+      e.count = static_cast<uint32_t>(gap);
+      if (sink) sink->onLoss(e);
+    }
+    high_ = n;
+    last_raw_ = raw;
+    seen(n) = true;
+    return;
+  }
+  // At or below the highest: seen before (a duplicate) or filling a gap late
+  // (below the first number seen: late, but no loss was counted for it).
+  if (n < 0) {
+    ++reordered_;
+    return;
+  }
+  if (high_ - n >= int64_t{kWindow} || seen(n)) {
+    ++duplicates_;
+    return;
+  }
+  seen(n) = true;
+  ++reordered_;
+  if (lost_ > 0) --lost_;
+  fillLate(n);
+}
+
+}  // namespace rudp::ana

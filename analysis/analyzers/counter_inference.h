@@ -1,0 +1,108 @@
+// A per-packet sequence counter found in the payloads of a flow no dissector
+// claims, and what it tells: packets lost before the capture, duplicates,
+// reordering. Everything here is inferred, and every view says so.
+//
+// CounterFinder looks at the first kSample payloads of a direction (their
+// first kBytes bytes: a bounded sample, so it costs little and cannot run
+// away). A candidate is every (offset, width 1/2/4 bytes, byte order) the
+// sample covers; between consecutive packets its step is the difference
+// modulo its width. It is a counter when
+//   - at least kMinStepOne of the steps are exactly +1, and
+//   - at least kMinFit of them are small (|step| <= kNearSteps, not 0):
+//     a lost packet skips a few numbers, a reordered one steps back.
+// Random bytes pass neither (a byte steps by +1 with probability 1/256), a
+// constant field never steps, a timestamp steps by its tick. Of the
+// counters found the best fit wins; on a tie the wider field (a u16 whose
+// high byte is still 0 looks like a u8), then the smaller offset.
+//
+// CounterTracker then reads that field from every packet of the direction:
+// a step of +k (1 < k <= kMaxJump) is k-1 packets lost before the capture
+// (a LossEvent, placed at the packet after the gap); a number at or below
+// the highest is a duplicate when it was seen within the last kWindow
+// numbers, else a late (reordered) packet, which takes its loss back and
+// splits its run of losses in the burst histogram (the LossEvent already
+// streamed stays); a jump beyond kMaxJump either way is a restart of the
+// counter, not a loss.
+#pragma once
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "analyzers/events.h"
+
+namespace rudp::ana {
+
+struct InferredField {
+  uint8_t offset = 0, size = 0;  // bytes into the UDP payload; size 0: none found
+  bool little_endian = false;    // meaningless for size 1
+  double fit = 0;                // share of consecutive sample packets whose step was small
+  bool found() const { return size != 0; }
+};
+
+// The field's value in `payload`, false when the payload is too short.
+bool readField(const InferredField& f, const uint8_t* payload, size_t len, uint32_t& value);
+
+class CounterFinder {
+ public:
+  static constexpr size_t kSample = 256;
+  static constexpr size_t kBytes = 16;
+  static constexpr size_t kMinPairs = 32;
+  static constexpr double kMinStepOne = 0.5;
+  static constexpr double kMinFit = 0.9;
+  static constexpr int64_t kNearSteps = 16;
+
+  // Adds one payload of the sample (ignored once it is full).
+  void add(const uint8_t* payload, size_t len);
+  bool full() const { return sample_.size() >= kSample; }
+  size_t size() const { return sample_.size(); }
+  // The best counter of the sample, or size 0.
+  InferredField find() const;
+
+  struct Head {
+    std::array<uint8_t, kBytes> bytes{};
+    uint8_t len = 0;
+  };
+  const std::vector<Head>& sample() const { return sample_; }
+  void clear() { std::vector<Head>().swap(sample_); }
+
+ private:
+  double fitOf(const InferredField& f, double& stepOne) const;
+  std::vector<Head> sample_;
+};
+
+class CounterTracker {
+ public:
+  static constexpr int64_t kMaxJump = 1024;
+  static constexpr size_t kWindow = 1024;
+
+  CounterTracker(InferredField field, Direction dir) : field_(field), dir_(dir) {}
+  // One packet of the direction, capture order.
+  void add(const uint8_t* payload, size_t len, int64_t ts_ns, uint64_t frame, EventSink* sink);
+
+  uint64_t lost() const { return lost_; }
+  uint64_t duplicates() const { return duplicates_; }
+  uint64_t reordered() const { return reordered_; }
+  uint64_t restarts() const { return restarts_; }
+  const std::map<uint32_t, uint64_t>& lossBursts() const { return bursts_; }
+
+ private:
+  int64_t stepFrom(uint32_t from, uint32_t to) const;  // signed, modulo the field's width
+  void addRun(int64_t first, int64_t length);
+  void fillLate(int64_t n);  // a number of an open run of losses arrived
+  bool& seen(int64_t n) { return seen_[static_cast<size_t>(n) % kWindow]; }
+  void restart(int64_t n);
+
+  InferredField field_;
+  Direction dir_;
+  bool any_ = false;
+  uint32_t last_raw_ = 0;  // of the highest number
+  int64_t high_ = 0;  // unwrapped highest number seen
+  std::array<bool, kWindow> seen_{};
+  uint64_t lost_ = 0, duplicates_ = 0, reordered_ = 0, restarts_ = 0;
+  std::map<uint32_t, uint64_t> bursts_;
+  std::map<int64_t, int64_t> runs_;  // open runs of lost numbers in the window: first -> length
+};
+
+}  // namespace rudp::ana
