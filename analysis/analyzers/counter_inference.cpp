@@ -71,7 +71,9 @@ InferredField CounterFinder::find() const {
   return best;
 }
 
-int64_t CounterTracker::stepFrom(uint32_t from, uint32_t to) const { return signedStep(from, to, field_.size); }
+int64_t CounterTracker::stepFrom(uint32_t from, uint32_t to) const {
+  return signedStep(from, to, field_.size);
+}
 
 void CounterTracker::addRun(int64_t first, int64_t length) {
   runs_[first] = length;

@@ -98,7 +98,7 @@ class CounterTracker {
   Direction dir_;
   bool any_ = false;
   uint32_t last_raw_ = 0;  // of the highest number
-  int64_t high_ = 0;  // unwrapped highest number seen
+  int64_t high_ = 0;       // unwrapped highest number seen
   std::array<bool, kWindow> seen_{};
   uint64_t lost_ = 0, duplicates_ = 0, reordered_ = 0, restarts_ = 0;
   std::map<uint32_t, uint64_t> bursts_;

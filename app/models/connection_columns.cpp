@@ -183,6 +183,28 @@ std::vector<ConnectionColumn> rttColumns(const AnalysisSettings& settings) {
   return cols;
 }
 
+// Seqs never delivered; for a flow no dissector claims, packets lost before
+// the capture by a counter found in its payloads, marked "*" (inferred).
+ConnectionColumn lostColumn() {
+  auto inferred = [](const ConnectionRecord& r, Direction d) {
+    const ana::DirectionMetrics* m = analysedDirection(r, d);
+    return r.metrics.timing_only && m && m->seq_field.found();
+  };
+  ConnectionColumn c = dirColumn(
+      "lost", "Lost",
+      dirTip("Seqs never delivered. *: a flow no dissector claims, its packets lost before the capture "
+             "inferred from a counter found in the payload.",
+             Combine::Sum),
+      NumberKind::Count, Combine::Sum, [inferred](const ConnectionRecord& r, Direction d) {
+        const ana::DirectionMetrics* m = analysedDirection(r, d);
+        return m && (!r.metrics.timing_only || inferred(r, d)) ? count(m->lost) : QVariant();
+      });
+  c.mark = [inferred](const ConnectionRecord& r, Direction d) {
+    return inferred(r, d) ? QStringLiteral("*") : QString();
+  };
+  return c;
+}
+
 std::vector<ConnectionColumn> lossColumns() {
   return {
       dirColumn("loss", "Loss (%)",
@@ -192,8 +214,7 @@ std::vector<ConnectionColumn> lossColumns() {
                 NumberKind::Percent, Combine::Max, finalOnly([](const ConnectionRecord& r, Direction d) {
                   return r.metrics.timing_only ? QVariant() : fromOptional(lossPercent(r, d));
                 })),
-      dirColumn("lost", "Lost", dirTip("Seqs never delivered.", Combine::Sum), NumberKind::Count,
-                Combine::Sum, decodedMetric([](const ana::DirectionMetrics& m) { return count(m.lost); })),
+      lostColumn(),
       dirColumn("retx", "Retx", dirTip("Retransmitted copies, all kinds.", Combine::Sum), NumberKind::Count,
                 Combine::Sum,
                 decodedMetric([](const ana::DirectionMetrics& m) { return count(m.retransmissions); })),

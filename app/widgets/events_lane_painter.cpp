@@ -55,6 +55,11 @@ void EventsLanePainter::paintLosses(const std::vector<LossMark>& marks) {
 
 std::vector<LegendEntry> EventsLanePainter::legend() const {
   std::vector<LegendEntry> out;
+  if (s_.data && s_.data->timing_only) {  // only losses, from a counter found in the payload
+    if (s_.has(Layer::LossMarks) && s_.dir() && !s_.dir()->losses.empty())
+      out.push_back({MarkShape::Cross, s_.colours.loss, QStringLiteral("loss, inferred from a counter")});
+    return out;
+  }
   if (s_.has(Layer::RetxMarks))
     for (ana::RetxCause c : {ana::RetxCause::Timeout, ana::RetxCause::Fast, ana::RetxCause::Spurious})
       out.push_back({shapeOf(c), colourOf(c, s_.colours), QString::fromLatin1(labelOf(c))});

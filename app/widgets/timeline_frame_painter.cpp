@@ -38,7 +38,7 @@ void TimelineFramePainter::paintLanes() {
     p_.fillRect(r, s_.colours.plot);
     if (lane == Lane::Events)
       paintEventRowLabels();
-    else
+    else if (lane != Lane::Rtt || !s_.data || !s_.data->timing_only)
       paintValueTicks(lane);
     outlineRect(p_, r, s_.colours.axis);
   }
@@ -73,9 +73,13 @@ void TimelineFramePainter::paintEventRowLabels() {
   const QRect& r = g_.layout.lane(Lane::Events);
   const QFontMetrics fm(p_.font());
   p_.setPen(s_.colours.dimText);
-  if (s_.data && s_.data->timing_only) {
+  if (s_.data && s_.data->timing_only && (!s_.dir() || s_.dir()->losses.empty())) {
+    const bool counted = s_.dir() && s_.dir()->seqFound;
     drawLabel(p_, r.adjusted(6, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter,
-              QStringLiteral("No retransmissions or losses without a dissector: the bands are silences"));
+              counted
+                  ? QStringLiteral("No losses: the counter found in the payload skipped no number")
+                  : QStringLiteral("No retransmissions or losses without a dissector (no counter found in "
+                                   "the payload): the bands are silences"));
     return;
   }
   for (auto [y, text] : {std::pair{g_.rows.retx, "retx"}, std::pair{g_.rows.loss, "loss"}}) {
@@ -131,7 +135,7 @@ void TimelineFramePainter::paintLaneTitle(Lane lane) {
   // them (an outage spike included), a zoomed one may not.
   if (s_.manualY[static_cast<size_t>(lane)])
     text += QStringLiteral(" \u00b7 values zoomed (0 resets)");
-  else if (lane == Lane::Rtt)
+  else if (lane == Lane::Rtt && !timingOnly)
     text += QStringLiteral(" \u00b7 all values (y, Ctrl+wheel zoom)");
   const QFontMetrics fm(p_.font());
   const QRect box(r.left() + 1, r.top() + 1, fm.horizontalAdvance(text) + 10, fm.height() + 2);

@@ -1,0 +1,99 @@
+// A flow no dissector claims on the Timeline: the sequence lane becomes each
+// packet's gap to the previous one, its silences are bands with their cause,
+// the RTT lane says why it is empty. Against timing_sim.py's log.
+#include <catch2/catch.hpp>
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+
+#include "pixel_checks.h"
+#include "session/ingest.h"
+#include "settled_image.h"
+#include "sim_capture.h"
+#include "store/store_reader.h"
+#include "widgets/timeline_view.h"
+
+using namespace rudp;
+using namespace rudp::gui;
+
+namespace {
+
+struct TimingCapture {
+  QTemporaryDir dir;
+  std::string pcap, db;
+  QJsonObject truth;  // timing_sim.py's: the first flow is the client-side capture
+  TimingCapture() {
+    REQUIRE(dir.isValid());
+    pcap = dir.filePath("timing.pcap").toStdString();
+    db = dir.filePath("timing.sqlite").toStdString();
+    const QString truthPath = dir.filePath("timing.json");
+    QProcess sim;
+    sim.start("python3", {QStringLiteral(RUDPSCOPE_SOURCE_DIR "/tests/timing/timing_sim.py"), "--seed", "37",
+                          "--pcap", QString::fromStdString(pcap), "--truth", truthPath});
+    REQUIRE(sim.waitForFinished(60000));
+    REQUIRE(sim.exitCode() == 0);
+    QFile f(truthPath);
+    REQUIRE(f.open(QIODevice::ReadOnly));
+    truth = QJsonDocument::fromJson(f.readAll()).object()["flows"].toArray()[0].toObject();
+    ingestCapture(pcap, db, DissectorOptions{});
+  }
+  // The first flow's scripted stall of `cause` (times in ns, as stored).
+  std::pair<int64_t, int64_t> stall(const QString& cause) const {
+    for (const auto& s : truth["stalls"].toArray())
+      if (s.toObject()["cause"].toString() == cause)
+        return {s.toObject()["start_us"].toInteger() * 1000, s.toObject()["end_us"].toInteger() * 1000};
+    FAIL("no " << cause.toStdString() << " stall in the truth");
+    return {};
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a flow no dissector claims: gaps in the sequence lane, silences as bands, no RTT") {
+  TimingCapture cap;
+  StoreReader reader(cap.db);
+  auto data = std::make_shared<const TimelineData>(loadTimelineData(reader, 1));
+  REQUIRE(data->timing_only);
+  const QJsonArray packets = cap.truth["packets"].toArray();
+  for (int d = 0; d < 2; ++d) CHECK(data->dir[d].gaps.size() == size_t(packets[d].toInt() - 1));
+
+  TimelineView view;
+  view.resize(1400, 850);
+  view.setData(data);
+  view.setDirection(Direction::ServerToClient);
+  const auto [start, end] = cap.stall("remote_quiet");  // the server quiet, the client sending on
+  const DirectionTimeline& s2c = data->of(Direction::ServerToClient);
+  view.zoomTo(start - 500'000'000, end + 500'000'000);
+  const QImage image = test::settledImage(view);
+  REQUIRE(image.save(QString::fromStdString(test::artifactPath("timeline-timing-only.png"))));
+
+  // The packet that ended the silence: its gap is the silence, where it is drawn.
+  const TimelineGeometry g = TimelineGeometry::compute(view.scene(), view.size());
+  size_t after = 0;
+  while (after < s2c.gaps.size() && s2c.gaps.time(after) != end) ++after;
+  REQUIRE(after < s2c.gaps.size());
+  CHECK(s2c.gaps.value(after) == double(end - start) / 1e6);
+  const QPoint point(int(g.time.x(end)), int(g.axis(Lane::Sequence).y(s2c.gaps.value(after))));
+  const auto gapHit = view.hitTest(point);
+  REQUIRE(gapHit);
+  CHECK(gapHit->kind == HitKind::SeqPoint);
+  CHECK(gapHit->ts_ns == end);
+  CHECK(gapHit->text.contains(QStringLiteral("ms after the previous packet")));
+
+  // The silence is a band over every lane, its cause in the tooltip.
+  const QRect rate = view.laneRect(Lane::ByteRate);
+  const QPoint inside(int(view.xForTime((start + end) / 2)), rate.top() + 3);
+  CHECK(test::sameColour(image.pixel(inside), test::blend(view.scene().colours.stallBand, view.scene().colours.plot),
+                         3));
+  const auto bandHit = view.hitTest(inside);
+  REQUIRE(bandHit);
+  CHECK(bandHit->kind == HitKind::StallBand);
+  CHECK(bandHit->ts_ns == start);
+  CHECK(bandHit->text.contains(QStringLiteral("remote_quiet")));
+  // No RTT: the lane is left empty (only its title and the band's shade).
+  CHECK(s2c.rtt.size() == 0);
+}
