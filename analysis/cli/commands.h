@@ -42,6 +42,12 @@ struct ReportArgs {
   size_t top = 3;        // timelines of the worst N connections
 };
 
+// rudpscope-cli dissector infer (dissector_command.cpp).
+struct DissectorInferArgs {
+  AnalyzeArgs analysis;  // how to analyse the capture when no database can be reused
+  std::string output;    // the Lua file (-w)
+};
+
 // rudpscope-cli wireshark ACTION (wireshark_command.cpp).
 struct WiresharkArgs {
   std::string action;  // install, status, uninstall, open
@@ -74,6 +80,7 @@ struct CompareArgs {
 };
 
 int runDecode(const DecodeArgs& args);
+int runDissectorInfer(const DissectorInferArgs& args);
 int runCompare(const CompareArgs& args);
 int runCapture(CaptureArgs& args);
 int runInterfaces(bool json);

@@ -213,6 +213,18 @@ int run(int argc, char** argv) {
       ->check(CLI::Range(0, 1000));
   addDissectorOptions(report, rep.analysis.dissectors, repScripts, repPrefs);
 
+  rudp::cli::DissectorInferArgs infArgs;
+  std::vector<std::string> infScripts, infPrefs;
+  auto* dissector = app.add_subcommand("dissector", "Write a Lua dissector from a capture");
+  dissector->require_subcommand(1);
+  auto* infer = dissector->add_subcommand(
+      "infer",
+      "Write a Wireshark Lua dissector for the flow no dissector claims whose payloads carry a sequence "
+      "counter (the one with the most packets; -Y picks others): its fields, port and contract block");
+  addAnalysisOptions(infer, infArgs.analysis);
+  infer->add_option("-w,--output", infArgs.output, "Lua file to write")->required()->type_name("FILE.lua");
+  addDissectorOptions(infer, infArgs.analysis.dissectors, infScripts, infPrefs);
+
   rudp::cli::WiresharkArgs wsArgs;
   auto* wireshark = addWiresharkCommand(app, wsArgs);
 
@@ -253,6 +265,10 @@ int run(int argc, char** argv) {
     if (*capture) {
       resolveDissectorOptions(cap.analysis.dissectors, capScripts, capPrefs);
       return rudp::cli::runCapture(cap);
+    }
+    if (*infer) {
+      resolveDissectorOptions(infArgs.analysis.dissectors, infScripts, infPrefs);
+      return rudp::cli::runDissectorInfer(infArgs);
     }
     if (*report) {
       resolveDissectorOptions(rep.analysis.dissectors, repScripts, repPrefs);

@@ -2,10 +2,12 @@
 # Undecoded UDP flows analysed from timing alone against timing_sim.py's log:
 # for several seeds, `analyze --json` must equal the truth exactly
 # (check_timing.py), and the report must list the flows as not decoded and
-# their silences, never "No problems found".
-# Usage: timing_truth.sh RUDPSCOPE_CLI WORKDIR
+# their silences, never "No problems found"; `dissector infer` must write a
+# dissector that tshark loads and that decodes the counter of every packet
+# of the flow, and with which the analysis finds the truth's losses.
+# Usage: timing_truth.sh RUDPSCOPE_CLI WORKDIR TSHARK
 set -euo pipefail
-cli=$1 work=$2
+cli=$1 work=$2 tshark=${3:-tshark}
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$work"
 for seed in 1 2 3 4 5 37; do
@@ -34,4 +36,35 @@ if "No problems found" in text: missing.append("not 'No problems found'")
 if missing:
     sys.exit("report lacks: " + "; ".join(missing))
 print("report: not decoded flows listed, silences worded with their causes")
+PY
+
+# A dissector written from the capture: tshark decodes the counter of each
+# of the flow's packets as the payload holds it; the analysis with it
+# decodes the flow and counts the truth's losses and late packets.
+"$cli" dissector infer "$work/t37.pcap" --db "$work/t37.sqlite" -q -w "$work/inferred.lua"
+"$tshark" -r "$work/t37.pcap" -X lua_script:"$work/inferred.lua" -Y inferred_59238 -T fields \
+  -e inferred_59238.seq -e udp.payload 2>/dev/null >"$work/inferred.tsv"
+rm -f "$work/inferred.sqlite"
+"$cli" analyze "$work/t37.pcap" --db "$work/inferred.sqlite" -q --json -X lua_script:"$work/inferred.lua" \
+  >"$work/inferred.json"
+python3 - "$work/t37.json" "$work/inferred.tsv" "$work/inferred.json" <<'PY'
+import json, sys
+truth = json.load(open(sys.argv[1]))["flows"][0]
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[2]) if l.strip()]
+wrong = [r for r in rows if int(r[0]) != int.from_bytes(bytes.fromhex(r[1])[2:4], "little")]
+problems = []
+if len(rows) != sum(truth["packets"]) or wrong:
+    problems.append(f"tshark decoded {len(rows)} frames (truth {sum(truth['packets'])}), {len(wrong)} wrong")
+conn = json.load(open(sys.argv[3]))["connections"][0]
+if conn["protocol"] != "inferred_59238" or conn["analysis"] != "decoded":
+    problems.append(f"conn 1 is {conn['protocol']} ({conn['analysis']})")
+for d, name in enumerate(("client_to_server", "server_to_client")):
+    for key in ("lost", "reordered"):
+        got, want = conn["directions"][name][key], truth["counter"][d][key]
+        if got != want:
+            problems.append(f"{name} {key} {got}, truth {want}")
+if problems:
+    sys.exit("dissector infer: " + "; ".join(problems))
+print(f"dissector infer: tshark decodes the counter of all {len(rows)} frames; with it, lost and "
+      "reordered equal the truth")
 PY

@@ -22,9 +22,9 @@ namespace {
 std::string makeTimingCapture(const TempDir& dir) {
   const std::string pcap = dir / "timing.pcap";
   QProcess sim;
-  sim.start("python3", {QStringLiteral(RUDPSCOPE_SOURCE_DIR "/tests/timing/timing_sim.py"), "--seed", "37",
-                        "--pcap", QString::fromStdString(pcap), "--truth",
-                        QString::fromStdString(dir / "timing.json")});
+  sim.start("python3",
+            {QStringLiteral(RUDPSCOPE_SOURCE_DIR "/tests/timing/timing_sim.py"), "--seed", "37", "--pcap",
+             QString::fromStdString(pcap), "--truth", QString::fromStdString(dir / "timing.json")});
   REQUIRE(sim.waitForFinished(60000));
   REQUIRE(sim.exitCode() == 0);
   return pcap;
@@ -65,7 +65,9 @@ TEST_CASE("flows no dissector claims: listed as not decoded, silences by cause, 
   CHECK(kinds.count(QStringLiteral("Stall")) == 4);
   CHECK(kinds.count(QStringLiteral("Not decoded")) == 1);
   CHECK(texts.filter(QStringLiteral("freeze at")).size() == 1);
-  CHECK(texts.filter(QStringLiteral("the server sent nothing while the client kept sending (the peer or the path)"))
+  CHECK(texts
+            .filter(QStringLiteral(
+                "the server sent nothing while the client kept sending (the peer or the path)"))
             .size() == 1);
   CHECK(texts.filter(QStringLiteral("2 UDP flows not decoded (timing only")).size() == 1);
   REQUIRE(window.grab().save(QString::fromStdString(artifactPath("app-summary-timing-only.png"))));
@@ -76,8 +78,10 @@ TEST_CASE("flows no dissector claims: listed as not decoded, silences by cause, 
   REQUIRE(table);
   const QAbstractItemModel& m = *table->model();
   REQUIRE(m.rowCount() == 2);
-  const int protocol = columnNamed(m, QStringLiteral("Protocol")), retx = columnNamed(m, QStringLiteral("Retx")),
-            jitter = columnNamed(m, QStringLiteral("Jitter (ms)")), lost = columnNamed(m, QStringLiteral("Lost"));
+  const int protocol = columnNamed(m, QStringLiteral("Protocol")),
+            retx = columnNamed(m, QStringLiteral("Retx")),
+            jitter = columnNamed(m, QStringLiteral("Jitter (ms)")),
+            lost = columnNamed(m, QStringLiteral("Lost"));
   REQUIRE(protocol >= 0);
   REQUIRE(retx >= 0);
   REQUIRE(jitter >= 0);

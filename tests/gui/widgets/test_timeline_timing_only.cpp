@@ -87,8 +87,8 @@ TEST_CASE("a flow no dissector claims: gaps in the sequence lane, silences as ba
   // The silence is a band over every lane, its cause in the tooltip.
   const QRect rate = view.laneRect(Lane::ByteRate);
   const QPoint inside(int(view.xForTime((start + end) / 2)), rate.top() + 3);
-  CHECK(test::sameColour(image.pixel(inside), test::blend(view.scene().colours.stallBand, view.scene().colours.plot),
-                         3));
+  CHECK(test::sameColour(image.pixel(inside),
+                         test::blend(view.scene().colours.stallBand, view.scene().colours.plot), 3));
   const auto bandHit = view.hitTest(inside);
   REQUIRE(bandHit);
   CHECK(bandHit->kind == HitKind::StallBand);
