@@ -18,7 +18,9 @@ namespace {
 // with a counter in some direction, the one with the most packets.
 std::optional<ConnectionRecord> inferredFlow(StoreReader& reader, size_t& undecoded) {
   std::optional<ConnectionRecord> best;
-  auto packets = [](const ConnectionRecord& r) { return r.summary.dir[0].packets + r.summary.dir[1].packets; };
+  auto packets = [](const ConnectionRecord& r) {
+    return r.summary.dir[0].packets + r.summary.dir[1].packets;
+  };
   reader.forEachConnectionRecord([&](const ConnectionRecord& r) {
     if (!r.has_analysis || !r.metrics.timing_only) return;
     ++undecoded;
@@ -32,7 +34,8 @@ std::optional<ConnectionRecord> inferredFlow(StoreReader& reader, size_t& undeco
 
 int runDissectorInfer(const DissectorInferArgs& args) {
   std::string db = args.analysis.db.empty() ? defaultDatabasePath(args.analysis.capture) : args.analysis.db;
-  if (!whyNotReusable(args.analysis.capture, db, args.analysis.dissectors, ingestOptions(args.analysis)).empty())
+  if (!whyNotReusable(args.analysis.capture, db, args.analysis.dissectors, ingestOptions(args.analysis))
+           .empty())
     db = ingestWithWarnings(args.analysis, db).db_path;
   StoreReader reader(db);
   size_t undecoded = 0;
@@ -49,9 +52,10 @@ int runDissectorInfer(const DissectorInferArgs& args) {
   if (out) out << report::inferredDissector(*flow, args.analysis.capture);
   if (!out.flush()) throw Error("cannot write " + args.output);
   if (!args.analysis.quiet)
-    std::printf("%s: protocol %s for conn %lld (%s -> %s); load it with -X lua_script:%s\n", args.output.c_str(),
-                report::inferredProtocolName(flow->summary).c_str(), static_cast<long long>(flow->summary.id),
-                flow->summary.client.c_str(), flow->summary.server.c_str(), args.output.c_str());
+    std::printf("%s: protocol %s for conn %lld (%s -> %s); load it with -X lua_script:%s\n",
+                args.output.c_str(), report::inferredProtocolName(flow->summary).c_str(),
+                static_cast<long long>(flow->summary.id), flow->summary.client.c_str(),
+                flow->summary.server.c_str(), args.output.c_str());
   return 0;
 }
 

@@ -26,8 +26,10 @@ std::vector<Counter> countersOf(const ConnectionRecord& r, const std::string& pr
   if (c2s.found() && s2c.found() && sameField(c2s, s2c))
     return {{"f_seq", proto + ".seq", "Sequence counter (inferred)", c2s}};
   std::vector<Counter> out;
-  if (c2s.found()) out.push_back({"f_c2s_seq", proto + ".c2s_seq", "Client sequence counter (inferred)", c2s});
-  if (s2c.found()) out.push_back({"f_s2c_seq", proto + ".s2c_seq", "Server sequence counter (inferred)", s2c});
+  if (c2s.found())
+    out.push_back({"f_c2s_seq", proto + ".c2s_seq", "Client sequence counter (inferred)", c2s});
+  if (s2c.found())
+    out.push_back({"f_s2c_seq", proto + ".s2c_seq", "Server sequence counter (inferred)", s2c});
   return out;
 }
 
@@ -67,8 +69,8 @@ void writeContract(std::ostream& out, const std::vector<Counter>& counters, cons
   out << "--[==[ rudpscope.contract\n"
       << "return {\n  version = 1,\n  proto = \"" << proto << "\",\n  unreliable_seq = {";
   for (size_t i = 0; i < counters.size(); ++i)
-    out << (i ? ", " : " ") << "{ field = \"" << counters[i].abbr << "\", bits = " << 8 * counters[i].field.size
-        << " }";
+    out << (i ? ", " : " ") << "{ field = \"" << counters[i].abbr
+        << "\", bits = " << 8 * counters[i].field.size << " }";
   out << " },\n}\n]==]\n";
 }
 
@@ -91,8 +93,8 @@ std::string inferredDissector(const ConnectionRecord& r, const std::string& sour
       << "local p = Proto(\"" << proto << "\", \"Inferred protocol on UDP port " << port << "\")\n"
       << "local f_head = ProtoField.bytes(\"" << proto << ".head\", \"Bytes before the counter\")\n";
   for (const Counter& c : counters)
-    out << "local " << c.var << " = ProtoField.uint" << 8 * c.field.size << "(\"" << c.abbr << "\", \"" << c.title
-        << "\", base.DEC)\n";
+    out << "local " << c.var << " = ProtoField.uint" << 8 * c.field.size << "(\"" << c.abbr << "\", \""
+        << c.title << "\", base.DEC)\n";
   out << "local f_rest = ProtoField.bytes(\"" << proto << ".rest\", \"Other bytes\")\n"
       << "p.fields = { f_head";
   for (const Counter& c : counters) out << ", " << c.var;

@@ -8,6 +8,7 @@
 #include <QLocale>
 #include <QMenu>
 #include <QPainter>
+#include <QScrollBar>
 #include <QStandardItemModel>
 #include <QTimeZone>
 #include <QTreeView>
@@ -139,6 +140,7 @@ SummaryPage::SummaryPage(QWidget* parent)
   layout->addWidget(m_problemsHeading);
   layout->addWidget(m_noProblems);
   layout->addWidget(m_problemsView, 1);
+  layout->addStretch(0);  // takes the room a short list leaves (fitProblemsView)
   clear();
 }
 
@@ -217,6 +219,18 @@ void SummaryPage::fillProblems(const CaptureOverview& o) {
                                                 : tr("Problems (%1), worst first").arg(m_problems.size()));
   m_noProblems->setVisible(m_problems.empty());
   m_problemsView->setVisible(!m_problems.empty());
+  fitProblemsView();
+}
+
+// A short list keeps its lines together under the facts instead of spreading
+// an empty box over the page; a long one takes the page and scrolls.
+void SummaryPage::fitProblemsView() {
+  const int rows = m_problemsModel->rowCount();
+  const int rowHeight = rows > 0 ? m_problemsView->sizeHintForRow(0) : 0;
+  const int content = m_problemsView->header()->sizeHint().height() + rows * rowHeight +
+                      2 * m_problemsView->frameWidth() +
+                      m_problemsView->horizontalScrollBar()->sizeHint().height();
+  m_problemsView->setMaximumHeight(std::max(content, 3 * rowHeight));
 }
 
 void SummaryPage::activateRow(int row) {

@@ -41,6 +41,7 @@ class SummaryPage : public QWidget {
   void setFact(const QString& key, const QString& text, const QString& toolTip = {});
   void fillFacts(const CaptureOverview& overview, const QString& dbPath, bool reused);
   void fillProblems(const CaptureOverview& overview);
+  void fitProblemsView();
   void activateRow(int row);
   void showProblemMenu(const QPoint& pos);
 
