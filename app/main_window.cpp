@@ -14,6 +14,7 @@
 
 #include "app_actions.h"
 #include "bundled_sample.h"
+#include "dissector_from_flow.h"
 #include "exporter.h"
 #include "help_dialogs.h"
 #include "jobs/capture_session.h"
@@ -140,6 +141,7 @@ void MainWindow::connectPages() {
   // Selecting a connection makes it the one the Timeline and Statistics
   // pages show; a double click also goes to the timeline.
   connect(m_connections, &ConnectionsPage::connectionActivated, m_timeline, &TimelinePage::showConnection);
+  connect(m_connections, &ConnectionsPage::createDissectorRequested, this, &MainWindow::createDissector);
   connect(m_connections->table(), &QAbstractItemView::doubleClicked, this,
           [this] { showPage(TimelineIndex); });
   connect(m_statistics, &StatisticsPage::stallActivated, this,
@@ -232,6 +234,24 @@ void MainWindow::applyPreferences(const AnalysisPreferences& prefs) {
   // Dissector options are not recorded in the database, so any change
   // analyses again rather than trusting a matching database.
   if (!m_session->capturePath().isEmpty()) m_session->open(m_session->capturePath(), m_prefs, false);
+}
+
+void MainWindow::addDissectorScript(const QString& path) {
+  AnalysisPreferences prefs = m_prefs;
+  if (!prefs.extra_scripts.contains(path)) prefs.extra_scripts << path;
+  applyPreferences(prefs);
+}
+
+// Connections > "Create Dissector from This Flow…".
+void MainWindow::createDissector(qint64 conn) {
+  const CaptureOverview* overview = m_session->overview();
+  if (!overview) return;
+  for (const ConnectionRecord& r : overview->connections)
+    if (r.summary.id == conn) {
+      const QString path = createDissectorFromFlow(this, r, m_session->capturePath());
+      if (!path.isEmpty()) addDissectorScript(path);
+      return;
+    }
 }
 
 void MainWindow::showPage(Page page) {

@@ -49,6 +49,9 @@ class MainWindow : public QMainWindow {
   void openSample();
   void reanalyse();
   void closeCapture();
+  // Loads one more Lua dissector (kept in the preferences, listed in
+  // Settings) and analyses the open capture again with it.
+  void addDissectorScript(const QString& path);
   // Saves the preferences; re-analyses the open capture when they changed.
   void applyPreferences(const AnalysisPreferences& prefs);
   const AnalysisPreferences& preferences() const { return m_prefs; }
@@ -105,6 +108,7 @@ class MainWindow : public QMainWindow {
   void connectPages();
   void connectActions();
   void chooseCapture();
+  void createDissector(qint64 conn);
   void showSettings();
   void onAnalysisStarted(const QString& capturePath);
   void onReady();

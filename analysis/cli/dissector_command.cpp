@@ -24,7 +24,7 @@ std::optional<ConnectionRecord> inferredFlow(StoreReader& reader, size_t& undeco
   reader.forEachConnectionRecord([&](const ConnectionRecord& r) {
     if (!r.has_analysis || !r.metrics.timing_only) return;
     ++undecoded;
-    if (!r.metrics.dir[0].seq_field.found() && !r.metrics.dir[1].seq_field.found()) return;
+    if (!report::hasInferredCounter(r)) return;
     if (!best || packets(r) > packets(*best)) best = r;
   });
   return best;

@@ -76,6 +76,11 @@ void writeContract(std::ostream& out, const std::vector<Counter>& counters, cons
 
 }  // namespace
 
+bool hasInferredCounter(const ConnectionRecord& r) {
+  return r.has_analysis && r.metrics.timing_only &&
+         (r.metrics.dir[0].seq_field.found() || r.metrics.dir[1].seq_field.found());
+}
+
 std::string inferredProtocolName(const ConnectionSummary& conn) { return "inferred_" + portOf(conn.server); }
 
 std::string inferredDissector(const ConnectionRecord& r, const std::string& source) {

@@ -11,6 +11,10 @@
 
 namespace rudp::report {
 
+// True when the analysis found a counter in `conn` (a flow no dissector
+// claims) that a dissector can be written from.
+bool hasInferredCounter(const ConnectionRecord& conn);
+
 // The protocol name the dissector of `conn` gets: "inferred_<server port>".
 std::string inferredProtocolName(const ConnectionSummary& conn);
 

@@ -8,12 +8,14 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
+
 #include <QPushButton>
 #include <QSettings>
 #include <QShortcut>
 #include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
+#include "report/inferred_dissector.h"
 
 #include "models/connections_filter_model.h"
 #include "models/connections_model.h"
@@ -196,6 +198,17 @@ void ConnectionsPage::showRowMenu(const QPoint& pos) {
       menu->addAction(tr("Open in &Wireshark"), this, [this, conn] { emit openInWiresharkRequested(conn); });
   open->setObjectName(QStringLiteral("connections.openInWireshark"));
   open->setToolTip(tr("Writes this connection's packets to a temporary pcapng and opens it in Wireshark."));
+  QAction* infer = menu->addAction(tr("Create &Dissector from This Flow…"), this,
+                                   [this, conn] { emit createDissectorRequested(conn); });
+  infer->setObjectName(QStringLiteral("connections.createDissector"));
+  const int row = m_model->rowOfConnection(conn);
+  infer->setEnabled(row >= 0 && report::hasInferredCounter(m_model->record(row)));
+  infer->setToolTip(
+      infer->isEnabled()
+          ? tr("Writes a Lua dissector from the counter found in this flow's payloads, opens it "
+               "in your editor and analyses the capture again with it.")
+          : tr("Only for a flow no dissector claims whose payloads carry a sequence counter."));
+  menu->setToolTipsVisible(true);
   menu->addAction(tr("&Copy Selected Rows as CSV"), this, &ConnectionsPage::copySelectionAsCsv);
   menu->popup(m_table->viewport()->mapToGlobal(pos));
 }

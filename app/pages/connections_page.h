@@ -61,6 +61,8 @@ class ConnectionsPage : public QWidget {
   void connectionActivated(qint64 conn);
   // "Open in Wireshark" from a row's context menu.
   void openInWiresharkRequested(qint64 conn);
+  // "Create Dissector from This Flow…" from a row's context menu.
+  void createDissectorRequested(qint64 conn);
 
  private:
   QWidget* makeToolBar();

@@ -9,9 +9,16 @@
 #include <QTest>
 #include <QTreeView>
 
+#include <QMenu>
+#include <QSignalSpy>
+
 #include "../models/catch_qt.h"
 #include "app_fixture.h"
+#include "dissector_from_flow.h"
+#include "jobs/capture_session.h"
 #include "main_window.h"
+#include "pages/connections_page.h"
+#include "report/inferred_dissector.h"
 
 using namespace rudp;
 using namespace rudp::test;
@@ -42,16 +49,24 @@ int columnNamed(const QAbstractItemModel& m, const QString& title) {
   return -1;
 }
 
+// timing_sim.py's capture (seed 37) open in a window.
+struct OpenTimingCapture {
+  TempDir dir;
+  std::string pcap;
+  MainWindow window;
+  explicit OpenTimingCapture(const std::string& tag) : dir((useTemporarySettings(), tag)) {
+    pcap = makeTimingCapture(dir);
+    window.resize(1400, 900);
+    window.show();
+    REQUIRE(openAndWait(window, QString::fromStdString(pcap)));
+  }
+};
+
 }  // namespace
 
 TEST_CASE("flows no dissector claims: listed as not decoded, silences by cause, no false zeros") {
-  useTemporarySettings();
-  TempDir dir("app-timing");
-  const std::string pcap = makeTimingCapture(dir);
-  MainWindow window;
-  window.resize(1400, 900);
-  window.show();
-  REQUIRE(openAndWait(window, QString::fromStdString(pcap)));
+  OpenTimingCapture f("app-timing");
+  MainWindow& window = f.window;
 
   window.showPage(MainWindow::SummaryIndex);
   QTest::qWait(100);
@@ -98,4 +113,45 @@ TEST_CASE("flows no dissector claims: listed as not decoded, silences by cause, 
   CHECK(m.index(0, lost).data().toString() == QStringLiteral("0* / 14*"));
   CHECK(m.index(1, lost).data().toString() == QStringLiteral("– / –"));
   REQUIRE(window.grab().save(QString::fromStdString(artifactPath("app-connections-timing-only.png"))));
+}
+
+TEST_CASE("Create Dissector from This Flow: the window analyses again and decodes the flow with it") {
+  OpenTimingCapture f("app-infer");
+  MainWindow& window = f.window;
+  const std::string& pcap = f.pcap;
+  const auto& conns = window.session().overview()->connections;
+  REQUIRE(conns.size() == 2);
+  CHECK(report::hasInferredCounter(conns[0]));   // the player's flow: a u16 LE counter
+  CHECK(!report::hasInferredCounter(conns[1]));  // random bytes: nothing to write from
+  CHECK(gui::writeInferredDissector(conns[1], QString::fromStdString(pcap), "x.lua")
+            .contains("no sequence counter"));
+
+  // The row menu offers it only where a counter was found.
+  window.showPage(MainWindow::ConnectionsIndex);
+  gui::ConnectionsPage* page = window.connectionsPage();
+  for (const auto& [conn, enabled] : {std::pair{int64_t{1}, true}, std::pair{int64_t{2}, false}}) {
+    page->selectConnection(conn);
+    const QRect row = page->table()->visualRect(page->table()->currentIndex());
+    emit page->table()->customContextMenuRequested(row.center());
+    QAction* action = nullptr;
+    for (auto* menu : page->findChildren<QMenu*>())
+      if (menu->isVisible())
+        action = menu->findChild<QAction*>(QStringLiteral("connections.createDissector"));
+    REQUIRE(action);
+    CHECK(action->isEnabled() == enabled);
+    qobject_cast<QMenu*>(action->parent())->close();
+    QTest::qWait(50);
+  }
+
+  const QString lua = QString::fromStdString(f.dir / "inferred_59238.lua");
+  REQUIRE(gui::writeInferredDissector(conns[0], QString::fromStdString(pcap), lua).isEmpty());
+  QSignalSpy shown(&window, &MainWindow::captureShown);
+  window.addDissectorScript(lua);
+  REQUIRE(QTest::qWaitFor([&] { return !shown.isEmpty(); }, 60000));
+  CHECK(window.preferences().extra_scripts.contains(lua));  // listed in Settings, removable there
+  const auto& again = window.session().overview()->connections;
+  REQUIRE(again.size() == 2);
+  CHECK(again[0].summary.protocol == "inferred_59238");
+  CHECK(!again[0].metrics.timing_only);
+  CHECK(again[1].metrics.timing_only);
 }
