@@ -13,7 +13,8 @@ namespace rudp::gui {
 
 QString writeInferredDissector(const ConnectionRecord& r, const QString& capturePath, const QString& path) {
   if (!report::hasInferredCounter(r))
-    return QObject::tr("no sequence counter was found in this flow's payloads: nothing to write a dissector from");
+    return QObject::tr(
+        "no sequence counter was found in this flow's payloads: nothing to write a dissector from");
   const std::string text = report::inferredDissector(r, QFileInfo(capturePath).fileName().toStdString());
   QFile file(path);
   if (!file.open(QIODevice::WriteOnly | QIODevice::Truncate) ||
@@ -23,10 +24,11 @@ QString writeInferredDissector(const ConnectionRecord& r, const QString& capture
 }
 
 QString createDissectorFromFlow(QWidget* parent, const ConnectionRecord& r, const QString& capturePath) {
-  const QString name = QString::fromStdString(report::inferredProtocolName(r.summary)) + QStringLiteral(".lua");
-  QString path = QFileDialog::getSaveFileName(
-      parent, QObject::tr("Create Dissector from This Flow"), QFileInfo(capturePath).dir().filePath(name),
-      QObject::tr("Lua dissectors (*.lua)"));
+  const QString name =
+      QString::fromStdString(report::inferredProtocolName(r.summary)) + QStringLiteral(".lua");
+  QString path = QFileDialog::getSaveFileName(parent, QObject::tr("Create Dissector from This Flow"),
+                                              QFileInfo(capturePath).dir().filePath(name),
+                                              QObject::tr("Lua dissectors (*.lua)"));
   if (path.isEmpty()) return {};
   if (const QString error = writeInferredDissector(r, capturePath, path); !error.isEmpty()) {
     QMessageBox::warning(parent, QObject::tr("Create Dissector"), error);

@@ -17,10 +17,14 @@ TimingAnalyzer::TimingAnalyzer(const AnalyzerConfig& cfg, EventSink* sink, Addre
 
 void TimingAnalyzer::onPacket(uint64_t frame, int64_t ts_ns, Direction d, uint32_t wire_bytes, uint8_t ttl,
                               const uint8_t* payload, size_t payload_len) {
-  const size_t i = static_cast<size_t>(d);
-  Dir& me = dirs_[i];
-  if (any_ && ts_ns - last_ns_ > thr_ns_) noteFreeze(frame, ts_ns);
+  Dir& me = dir(d);
+  if (any_) {
+    const int64_t gap = ts_ns - last_ns_;
+    if (gap > thr_ns_) noteFreeze(frame, ts_ns);
+    for (Dir& x : dirs_) x.longest_both_quiet_ns = std::max(x.longest_both_quiet_ns, gap);
+  }
   if (me.packets > 0 && ts_ns - me.last_ns > thr_ns_) noteSilence(me, frame, ts_ns);
+  me.longest_both_quiet_ns = 0;
   ++me.packets;
   me.bytes += wire_bytes;
   me.gaps.add(ts_ns, false, 0, 0, 0);
@@ -32,7 +36,6 @@ void TimingAnalyzer::onPacket(uint64_t frame, int64_t ts_ns, Direction d, uint32
   countPayload(me, d, payload, payload_len, ts_ns, frame);
   me.last_ns = ts_ns;
   me.last_frame = frame;
-  freezes_at_last_[i] = freezes_;
   any_ = true;
   last_ns_ = ts_ns;
   last_frame_ = frame;
@@ -73,14 +76,24 @@ void TimingAnalyzer::noteFreeze(uint64_t frame, int64_t ts_ns) {
   e.cause = StallCause::BothQuiet;
   e.first_frame = last_frame_;
   e.last_frame = frame;
-  ++freezes_;
-  emit(e);
+  if (freezes_found_.size() < kMaxCandidates) freezes_found_.push_back(e);
 }
 
 void TimingAnalyzer::noteSilence(Dir& d, uint64_t frame, int64_t ts_ns) {
-  if (d.candidates.size() >= kMaxCandidates) return;
-  const size_t i = static_cast<size_t>(&d - dirs_.data());
-  d.candidates.push_back({d.last_ns, ts_ns, d.last_frame, frame, freezes_ != freezes_at_last_[i]});
+  if (d.candidates.size() < kMaxCandidates)
+    d.candidates.push_back({d.last_ns, ts_ns, d.last_frame, frame, d.longest_both_quiet_ns});
+}
+
+// The flow's own rhythm: a flow that exchanges a request and its answer once
+// a second has gaps, not freezes. Its faster direction sets it.
+int64_t TimingAnalyzer::freezeThresholdNs() const {
+  double fastest = 0;
+  for (const Dir& d : dirs_) {
+    GapStats g;
+    d.gaps.fill(g);
+    if (g.samples > 0 && (fastest == 0 || g.p50 < fastest)) fastest = g.p50;
+  }
+  return std::max(thr_ns_, int64_t(kSilenceTicks * fastest * 1e6));
 }
 
 void TimingAnalyzer::emit(StallEvent e) {
@@ -105,13 +118,13 @@ StallCause TimingAnalyzer::oneSidedCause(Vantage v, Direction quiet) const {
   return atSender(v, quiet) ? StallCause::LocalQuiet : StallCause::RemoteQuiet;
 }
 
-void TimingAnalyzer::reportSilences(Direction d, Vantage v, int64_t end_ns) {
+void TimingAnalyzer::reportSilences(Direction d, Vantage v, int64_t end_ns, int64_t freezeNs) {
   Dir& me = dir(d);
   GapStats g;
   me.gaps.fill(g);
   const int64_t thr = std::max(thr_ns_, int64_t(kSilenceTicks * g.p50 * 1e6));
   auto report = [&](const Candidate& c, bool open) {
-    if (c.end_ns - c.start_ns <= thr || c.freeze_inside) return;
+    if (c.end_ns - c.start_ns <= thr || c.longest_both_quiet_ns > freezeNs) return;
     StallEvent e;
     e.dir = d;
     e.start_ns = c.start_ns;
@@ -125,17 +138,20 @@ void TimingAnalyzer::reportSilences(Direction d, Vantage v, int64_t end_ns) {
   };
   for (const Candidate& c : me.candidates) report(c, false);
   // Quiet until the end while the other side went on.
-  if (me.packets > 0)
-    report({me.last_ns, end_ns, me.last_frame, 0, freezes_ != freezes_at_last_[static_cast<size_t>(d)]},
-           true);
+  if (me.packets > 0) report({me.last_ns, end_ns, me.last_frame, 0, me.longest_both_quiet_ns}, true);
 }
 
 ConnectionMetrics TimingAnalyzer::finish() {
   ConnectionMetrics m;
   m.timing_only = true;
   m.vantage = vantage();
+  const bool stream = dirs_[0].packets + dirs_[1].packets >= kMinStreamPackets;
+  const int64_t freezeNs = freezeThresholdNs();
+  if (stream)
+    for (const StallEvent& e : freezes_found_)
+      if (e.end_ns - e.start_ns > freezeNs) emit(e);
   for (Direction d : {Direction::ClientToServer, Direction::ServerToClient}) {
-    reportSilences(d, m.vantage, last_ns_);
+    if (stream) reportSilences(d, m.vantage, last_ns_, freezeNs);
     Dir& x = dir(d);
     if (!x.counter && !x.finder.full()) decideCounter(x, d);  // a short flow: its whole sample
     x.rate.flush(sink_);

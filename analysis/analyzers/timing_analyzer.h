@@ -10,7 +10,9 @@
 // `timing_only` tells every view so). What is measured, per direction:
 // packets, bytes, the gap distribution and the tick (jitter.h), rates per
 // 100 ms, and silences:
-// - a freeze: no packet either way for longer than the stall threshold
+// - a freeze: no packet either way for longer than the stall threshold and
+//   kSilenceTicks median gaps of its faster direction (a request answered
+//   once a second is a rhythm, not a freeze)
 //   (StallCause::BothQuiet; its direction is the one that spoke last);
 // - a one-sided silence: a direction quiet for longer than both the stall
 //   threshold and kSilenceTicks of its median gap while the other direction
@@ -23,6 +25,9 @@
 // Payloads: a sequence counter found in them (counter_inference.h) gives the
 // packets lost before the capture, duplicates and reordering, all inferred
 // (DirectionMetrics::seq_field names the field).
+// Silences are judged only in a stream: a flow of at least kMinStreamPackets
+// packets. A DNS-style exchange of a few datagrams seconds apart has gaps,
+// not stalls.
 // The capture host's side is known from the IP TTL / hop limit (packets a
 // host sends leave with 64, 128 or 255 and every router lowers it) and,
 // failing that, from the address: of a private and a public address the
@@ -52,6 +57,7 @@ struct AddressEvidence {
 class TimingAnalyzer {
  public:
   static constexpr double kSilenceTicks = 5;
+  static constexpr uint64_t kMinStreamPackets = 50;
   // A tick is claimed only when this share of the gaps lie within
   // kTickTolerance of the median gap (one packet per tick, a little jitter);
   // else the flow has no steady tick and tick_hz stays 0.
@@ -69,13 +75,14 @@ class TimingAnalyzer {
   struct Candidate {
     int64_t start_ns = 0, end_ns = 0;
     uint64_t first_frame = 0, last_frame = 0;
-    bool freeze_inside = false;
+    int64_t longest_both_quiet_ns = 0;  // the longest gap of the whole flow inside it
   };
   struct Dir {
     explicit Dir(Direction d) : rate(d) {}
     uint64_t packets = 0, bytes = 0;
     int64_t last_ns = 0;
     uint64_t last_frame = 0;
+    int64_t longest_both_quiet_ns = 0;  // since this direction's latest packet
     bool ttl_seen = false, ttl_all_initial = true;
     JitterTracker gaps;
     RateTracker rate;
@@ -91,7 +98,8 @@ class TimingAnalyzer {
   void noteSilence(Dir& d, uint64_t frame, int64_t ts_ns);
   Vantage vantage() const;
   StallCause oneSidedCause(Vantage v, Direction quiet) const;
-  void reportSilences(Direction d, Vantage v, int64_t end_ns);
+  int64_t freezeThresholdNs() const;
+  void reportSilences(Direction d, Vantage v, int64_t end_ns, int64_t freezeNs);
   void emit(StallEvent e);
   void countPayload(Dir& d, Direction dir, const uint8_t* payload, size_t len, int64_t ts_ns, uint64_t frame);
   void decideCounter(Dir& d, Direction dir);
@@ -101,13 +109,11 @@ class TimingAnalyzer {
   AddressEvidence addresses_;
   int64_t thr_ns_;
   std::array<Dir, 2> dirs_{Dir(Direction::ClientToServer), Dir(Direction::ServerToClient)};
+  std::vector<StallEvent> freezes_found_;  // gaps over the threshold; judged at finish
   bool any_ = false;
   int64_t last_ns_ = 0;
   uint64_t last_frame_ = 0;
   Direction last_dir_{};
-  uint64_t freezes_ = 0;
-  // Of the latest packet of each direction: the freezes counted by then.
-  std::array<uint64_t, 2> freezes_at_last_{};
 };
 
 // True when a packet with this IPv4 TTL / IPv6 hop limit left its sender

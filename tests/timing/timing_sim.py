@@ -17,6 +17,9 @@ Flows (all deterministic from --seed):
 - "mid-path": two public hosts on equal ports (TTLs 55 and 60, so the capture
   is at neither end), 20 Hz each way, no counter (random bytes), 1 % late and
   1 % duplicated each way; one side goes quiet.
+- "keepalive" (from 0.3 s): the player's request every 250 ms, answered 22 ms later as
+  captured: gaps of 228 ms between exchanges are its rhythm, not freezes
+  (no stalls), and no counter.
 
 Truth per flow: the endpoints as the analysis should name them (client
 first) with the evidence, the vantage, the tick of each direction, each
@@ -33,12 +36,15 @@ US = 1_000_000
 
 
 class Flow:
-    def __init__(self, name, client, server, hz, ttl, delay, loss, capture_at, quiet, counter=True):
+    def __init__(self, name, client, server, hz, ttl, delay, loss, capture_at, quiet, counter=True,
+                 server_lag=0.05, start=0.2):
         self.name, self.client, self.server = name, client, server
         self.hz, self.ttl, self.delay, self.loss = hz, ttl, delay, loss
         self.capture_at = capture_at  # "client" or None (mid-path: both delayed)
         self.quiet = quiet  # [(who, start_s, dur_s)], who: "client", "server" or "both"
         self.counter = counter  # a u16 LE counter at offset 2, else random bytes there
+        self.server_lag = server_lag  # the server's first send after the client's
+        self.start = start  # the client's first send
 
     def sender_quiet(self, who, t):
         return any(w in (who, "both") and s <= t < s + d for w, s, d in self.quiet)
@@ -49,7 +55,7 @@ def sends(flow, d, duration, rng):
     who = ("client", "server")[d]
     period, out, k = 1.0 / flow.hz[d], [], 0
     while True:
-        sent = 0.2 + 0.05 * d + k * period + rng.uniform(-0.0005, 0.0005)
+        sent = flow.start + flow.server_lag * d + k * period + rng.uniform(-0.0005, 0.0005)
         k += 1
         if sent >= duration:
             return out
@@ -162,6 +168,8 @@ def flows():
              [("both", 3.0, 1.5), ("server", 6.0, 0.8), ("client", 9.0, 0.6)]),
         Flow("mid-path", ("198.51.100.10", 3074), ("203.0.113.20", 3074), (20, 20), (55, 60),
              (0.015, 0.015), (0.0, 0.0), None, [("server", 5.0, 1.2)], counter=False),
+        Flow("keepalive", ("192.168.1.20", 61001), ("198.51.100.77", 3478), (4, 4), (128, 52),
+             (0.010, 0.010), (0.0, 0.0), "client", [], counter=False, server_lag=0.012, start=0.3),
     ]
 
 

@@ -25,7 +25,7 @@ freeze = next(s for s in truth["flows"][0]["stalls"] if s["cause"] == "both_quie
 at = (freeze["start_us"] - truth["first_us"]) / 1e6  # the report's times are from the first packet
 text = html.unescape(re.sub(r"<[^>]+>", " ", open(sys.argv[1]).read()))
 text = re.sub(r"\s+", " ", text)
-need = ["2 UDP flows not decoded (timing only",
+need = ["3 UDP flows not decoded (timing only",
         "freeze at %.3f s: neither side sent anything" % at,
         "the server sent nothing while the client kept sending (the peer or the path)",
         "the client sent nothing while the server kept sending (the capture host went quiet",
@@ -55,7 +55,7 @@ wrong = [r for r in rows if int(r[0]) != int.from_bytes(bytes.fromhex(r[1])[2:4]
 problems = []
 if len(rows) != sum(truth["packets"]) or wrong:
     problems.append(f"tshark decoded {len(rows)} frames (truth {sum(truth['packets'])}), {len(wrong)} wrong")
-conn = json.load(open(sys.argv[3]))["connections"][0]
+conn = next(c for c in json.load(open(sys.argv[3]))["connections"] if c["server"] == truth["server"])
 if conn["protocol"] != "inferred_59238" or conn["analysis"] != "decoded":
     problems.append(f"conn 1 is {conn['protocol']} ({conn['analysis']})")
 for d, name in enumerate(("client_to_server", "server_to_client")):
