@@ -187,7 +187,8 @@ std::vector<DirectionComparison> compareConnections(StoreReader& db, const std::
   std::vector<ConnectionRecord> records = db.connectionRecords();
   std::vector<DirectionComparison> out;
   for (const auto& r : records) {
-    if (!r.has_analysis) continue;
+    // A flow no dissector claims has no loss or RTT to compare (timing only).
+    if (!r.has_analysis || r.metrics.timing_only) continue;
     for (Direction dir : {Direction::ClientToServer, Direction::ServerToClient}) {
       if (!r.has_direction[static_cast<size_t>(dir)]) continue;
       out.push_back(compareDirection(db, r, dir, limits));
