@@ -56,6 +56,13 @@ struct DirectionMetrics {
   InferredField seq_field;
 };
 
+// Mean length of the runs in a loss-burst histogram (length -> count); 0 for none.
+inline double meanLossBurst(const std::map<uint32_t, uint64_t>& bursts) {
+  uint64_t runs = 0, total = 0;
+  for (const auto& [len, count] : bursts) runs += count, total += uint64_t{len} * count;
+  return runs ? double(total) / double(runs) : 0;
+}
+
 struct ConnectionMetrics {
   // A flow no dissector claimed (timing_analyzer.h): only packets, bytes,
   // gaps, rates and silences are known; loss, RTT and retransmissions are not.

@@ -621,9 +621,7 @@ ConnectionMetrics TcpAnalyzer::finish() {
     d.stall.finish(d.started && d.nxt != d.una, last_ns_, sink_, d.m.stalls);
     DirectionMetrics& m = d.m;
     m.duplicates = d.dup_data;
-    uint64_t runs = 0, total = 0;
-    for (auto [len, count] : m.loss_bursts) runs += count, total += uint64_t(len) * count;
-    m.mean_loss_burst = runs ? double(total) / double(runs) : 0;
+    m.mean_loss_burst = meanLossBurst(m.loss_bursts);
     d.rtt.fill(m.rtt, spanFor(vantage_, d.id));
     d.response.fill(m.response, spanFor(vantage_, d.id));
     m.jitter_ms = d.jitter.jitterMs();

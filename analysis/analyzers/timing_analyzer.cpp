@@ -169,9 +169,7 @@ ConnectionMetrics TimingAnalyzer::finish() {
       out.duplicates = x.counter->duplicates();
       out.reordered = x.counter->reordered();
       out.loss_bursts = x.counter->lossBursts();
-      uint64_t runs = 0, inRuns = 0;
-      for (const auto& [len, n] : out.loss_bursts) runs += n, inRuns += len * n;
-      out.mean_loss_burst = runs ? double(inRuns) / double(runs) : 0;
+      out.mean_loss_burst = meanLossBurst(out.loss_bursts);
     }
     std::stable_sort(x.stalls.begin(), x.stalls.end(),
                      [](const StallEvent& a, const StallEvent& b) { return a.start_ns < b.start_ns; });
