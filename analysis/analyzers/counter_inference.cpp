@@ -5,28 +5,25 @@
 
 namespace rudp::ana {
 
-namespace {
-
-uint64_t modulusOf(uint8_t size) { return uint64_t{1} << (8 * size); }
-
-uint32_t valueAt(const uint8_t* p, uint8_t size, bool littleEndian) {
+uint32_t fieldValue(const uint8_t* p, uint8_t size, bool littleEndian) {
   uint32_t v = 0;
   for (uint8_t i = 0; i < size; ++i) v = v << 8 | p[littleEndian ? size - 1 - i : i];
   return v;
 }
 
-// (to - from) modulo 2^(8 size), as a signed step.
 int64_t signedStep(uint32_t from, uint32_t to, uint8_t size) {
-  const uint64_t m = modulusOf(size);
+  const uint64_t m = uint64_t{1} << (8 * size);
   const uint64_t d = (uint64_t{to} - uint64_t{from}) & (m - 1);
   return d >= m / 2 ? static_cast<int64_t>(d) - static_cast<int64_t>(m) : static_cast<int64_t>(d);
 }
 
-}  // namespace
+bool overlaps(const InferredField& a, const InferredField& b) {
+  return a.found() && b.found() && a.offset < b.offset + b.size && b.offset < a.offset + a.size;
+}
 
 bool readField(const InferredField& f, const uint8_t* payload, size_t len, uint32_t& value) {
   if (!f.found() || len < size_t{f.offset} + f.size) return false;
-  value = valueAt(payload + f.offset, f.size, f.little_endian);
+  value = fieldValue(payload + f.offset, f.size, f.little_endian);
   return true;
 }
 
@@ -44,8 +41,8 @@ double CounterFinder::fitOf(const InferredField& f, double& stepOne) const {
   for (size_t i = 1; i < sample_.size(); ++i) {
     const Head &a = sample_[i - 1], &b = sample_[i];
     if (a.len < end || b.len < end) continue;
-    const int64_t step = signedStep(valueAt(a.bytes.data() + f.offset, f.size, f.little_endian),
-                                    valueAt(b.bytes.data() + f.offset, f.size, f.little_endian), f.size);
+    const int64_t step = signedStep(fieldValue(a.bytes.data() + f.offset, f.size, f.little_endian),
+                                    fieldValue(b.bytes.data() + f.offset, f.size, f.little_endian), f.size);
     ++pairs;
     ones += step == 1;
     near += step != 0 && std::llabs(step) <= kNearSteps;

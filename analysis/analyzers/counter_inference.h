@@ -37,12 +37,20 @@ namespace rudp::ana {
 struct InferredField {
   uint8_t offset = 0, size = 0;  // bytes into the UDP payload; size 0: none found
   bool little_endian = false;    // meaningless for size 1
-  double fit = 0;                // share of consecutive sample packets whose step was small
+  double fit = 0;                // share of the sample that fits (each kind says how)
+  double unit_hz = 0;            // a timestamp: its ticks per second (field_inference.h)
+  bool echo_next = false;        // an ack echo: the next number expected, not the last received
   bool found() const { return size != 0; }
 };
 
 // The field's value in `payload`, false when the payload is too short.
 bool readField(const InferredField& f, const uint8_t* payload, size_t len, uint32_t& value);
+// The value of `size` bytes at `p`.
+uint32_t fieldValue(const uint8_t* p, uint8_t size, bool littleEndian);
+// (to - from) modulo 2^(8 size), as a signed step.
+int64_t signedStep(uint32_t from, uint32_t to, uint8_t size);
+// True when the two fields share a byte.
+bool overlaps(const InferredField& a, const InferredField& b);
 
 class CounterFinder {
  public:

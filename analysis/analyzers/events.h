@@ -49,6 +49,7 @@ enum class RttSource : uint8_t {
   SeqAck,        // first ack covering a seq sent once (Karn's rule)
   TcpAck,        // TCP ack of a segment sent once (Karn's rule)
   TcpTimestamp,  // TCP TSecr echoing a TSval
+  InferredEcho,  // a flow no dissector claims: a field found echoing the counter (field_inference.h)
 };
 const char* toString(RttSource s);
 

@@ -60,13 +60,11 @@ void JitterTracker::fill(GapStats& out) const {
   if (n_ < 8 || out.p50 <= 0) return;
   const double hz = 1000.0 / out.p50;
   static constexpr double kRates[] = {10, 15, 20, 24, 25, 30, 50, 60, 64, 120, 128};
-  for (double r : kRates) {
-    if (std::abs(hz - r) <= 0.1 * r) {
-      out.tick_hz = r;
-      return;
-    }
-  }
+  // The nearest usual rate (64 Hz's 15.6 ms gaps read as 16 ms are closer to 64 than to 60).
   out.tick_hz = std::round(hz);
+  double off = 0.1;
+  for (double r : kRates)
+    if (std::abs(hz - r) / r <= off) out.tick_hz = r, off = std::abs(hz - r) / r;
 }
 
 }  // namespace rudp::ana

@@ -9,8 +9,8 @@
 //
 // Gaps go into a histogram of 0.5 ms bins up to 500 ms (an overflow bin
 // above, max kept exactly): percentiles are bin upper edges. The tick rate
-// is 1000 / median gap snapped to a usual rate (10, 15, 20, 24, 25, 30, 50,
-// 60, 64, 120, 128 Hz) when within 10%, else the rounded value.
+// is 1000 / median gap snapped to the nearest usual rate (10, 15, 20, 24, 25,
+// 30, 50, 60, 64, 120, 128 Hz) within 10%, else the rounded value.
 #pragma once
 #include <cstdint>
 #include <vector>

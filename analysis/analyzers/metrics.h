@@ -52,8 +52,10 @@ struct DirectionMetrics {
   uint32_t min_window = UINT32_MAX;  // smallest advertised window seen from the receiver
   // A flow analysed from timing alone: the sequence counter inferred from its
   // payloads (counter_inference.h); when found, lost, duplicates, reordered
-  // and the loss bursts are read from it (inferred, before the capture).
-  InferredField seq_field;
+  // and the loss bursts are read from it (inferred, before the capture). A
+  // sender timestamp gives jitter_ms; this direction's field echoing the
+  // other's counter gives the other direction's rtt (field_inference.h).
+  InferredField seq_field, ts_field, ack_field;
 };
 
 // Mean length of the runs in a loss-burst histogram (length -> count); 0 for none.

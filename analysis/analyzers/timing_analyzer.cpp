@@ -33,7 +33,10 @@ void TimingAnalyzer::onPacket(uint64_t frame, int64_t ts_ns, Direction d, uint32
     me.ttl_seen = true;
     me.ttl_all_initial &= initialTtl(ttl);
   }
-  countPayload(me, d, payload, payload_len, ts_ns, frame);
+  if (fields_chosen_)
+    readFields(me, payload, payload_len, ts_ns, frame);
+  else
+    hold(me, payload, payload_len, ts_ns, frame);
   me.last_ns = ts_ns;
   me.last_frame = frame;
   any_ = true;
@@ -42,29 +45,72 @@ void TimingAnalyzer::onPacket(uint64_t frame, int64_t ts_ns, Direction d, uint32
   last_dir_ = d;
 }
 
-void TimingAnalyzer::countPayload(Dir& d, Direction dir, const uint8_t* payload, size_t len, int64_t ts_ns,
-                                  uint64_t frame) {
-  if (d.counter) {
-    d.counter->add(payload, len, ts_ns, frame, sink_);
-    return;
-  }
-  if (d.finder.full()) return;  // decided: no counter
-  d.finder.add(payload, len);
-  d.sampled.emplace_back(ts_ns, frame);
-  if (d.finder.full()) decideCounter(d, dir);
+void TimingAnalyzer::hold(Dir& d, const uint8_t* payload, size_t len, int64_t ts_ns, uint64_t frame) {
+  SampledPacket p;
+  p.head.len = static_cast<uint8_t>(std::min(len, CounterFinder::kBytes));
+  std::copy(payload, payload + p.head.len, p.head.bytes.begin());
+  p.ns = ts_ns;
+  p.frame = frame;
+  d.pending.push_back(p);
+  const bool samples = dirs_[0].pending.size() >= CounterFinder::kSample &&
+                       dirs_[1].pending.size() >= CounterFinder::kSample;
+  if (samples || d.pending.size() >= kPending) chooseFields();
 }
 
-// Picks the counter from the sample and replays the sample through it.
-void TimingAnalyzer::decideCounter(Dir& d, Direction dir) {
-  d.seq_field = d.finder.find();
-  if (d.seq_field.found()) {
-    d.counter.emplace(d.seq_field, dir);
-    const auto& heads = d.finder.sample();
-    for (size_t i = 0; i < heads.size(); ++i)
-      d.counter->add(heads[i].bytes.data(), heads[i].len, d.sampled[i].first, d.sampled[i].second, sink_);
-    d.finder.clear();
+// Picks the fields from both directions' first packets, then reads them
+// from those packets in capture order.
+void TimingAnalyzer::chooseFields() {
+  fields_chosen_ = true;
+  auto sampleOf = [](const Dir& d) {
+    return std::span<const SampledPacket>(d.pending).first(std::min(d.pending.size(), CounterFinder::kSample));
+  };
+  for (Dir& d : dirs_) {
+    CounterFinder finder;
+    for (const SampledPacket& p : sampleOf(d)) finder.add(p.head.bytes.data(), p.head.len);
+    d.seq_field = finder.find();
+    d.ts_field = findTimestamp(sampleOf(d), d.seq_field);
   }
-  std::vector<std::pair<int64_t, uint64_t>>().swap(d.sampled);
+  for (Dir& d : dirs_) {
+    const InferredField mine[] = {d.seq_field, d.ts_field};
+    d.ack_field = findEcho(sampleOf(d), mine, other(d).pending, other(d).seq_field);
+  }
+  shareEchoStyle(dirs_[0].ack_field, dirs_[1].ack_field);
+  for (Dir& d : dirs_) {
+    if (d.seq_field.found()) d.counter.emplace(d.seq_field, d.id);
+    if (d.ts_field.found()) d.ts_jitter.emplace();
+    if (d.seq_field.found() && other(d).ack_field.found()) d.echo_rtt.emplace(d.seq_field, other(d).ack_field);
+  }
+  std::vector<SampledPacket> c = std::move(dirs_[0].pending), s = std::move(dirs_[1].pending);
+  size_t i = 0, j = 0;
+  while (i < c.size() || j < s.size()) {
+    const bool client = j == s.size() || (i < c.size() && c[i].frame < s[j].frame);
+    const SampledPacket& p = client ? c[i++] : s[j++];
+    readFields(dirs_[client ? 0 : 1], p.head.bytes.data(), p.head.len, p.ns, p.frame);
+  }
+}
+
+// One protocol puts its echo at the same place both ways, with one meaning.
+// A "next expected" echo is one ahead only when the echoing side has
+// received everything: at the other end of a busy direction the capture
+// never sees that, so what one direction shows holds for both.
+void TimingAnalyzer::shareEchoStyle(InferredField& a, InferredField& b) {
+  if (a.offset != b.offset || a.size != b.size || a.little_endian != b.little_endian) return;
+  a.echo_next = b.echo_next = a.echo_next || b.echo_next;
+}
+
+void TimingAnalyzer::readFields(Dir& d, const uint8_t* payload, size_t len, int64_t ts_ns, uint64_t frame) {
+  if (d.counter) d.counter->add(payload, len, ts_ns, frame, sink_);
+  uint32_t ts = 0;
+  if (d.ts_jitter && readField(d.ts_field, payload, len, ts))
+    d.ts_jitter->add(ts_ns, true, ts, 1e3 / d.ts_field.unit_hz, 8u * d.ts_field.size);
+  if (d.echo_rtt) d.echo_rtt->onData(payload, len, ts_ns, frame);
+  Dir& data = other(d);
+  double ms = 0;
+  uint64_t dataFrame = 0;
+  if (!data.echo_rtt || !data.echo_rtt->onEcho(payload, len, ts_ns, ms, dataFrame)) return;
+  RttEvent ev{frame, dataFrame, ts_ns, data.id, ms, RttSource::InferredEcho, spanFor(vantage(), data.id)};
+  data.rtt.add(ev);
+  if (sink_) sink_->onRtt(ev);
 }
 
 void TimingAnalyzer::noteFreeze(uint64_t frame, int64_t ts_ns) {
@@ -147,13 +193,13 @@ ConnectionMetrics TimingAnalyzer::finish() {
   m.vantage = vantage();
   const bool stream = dirs_[0].packets + dirs_[1].packets >= kMinStreamPackets;
   const int64_t freezeNs = freezeThresholdNs();
+  if (!fields_chosen_) chooseFields();  // a short flow: all its packets
   if (stream)
     for (const StallEvent& e : freezes_found_)
       if (e.end_ns - e.start_ns > freezeNs) emit(e);
   for (Direction d : {Direction::ClientToServer, Direction::ServerToClient}) {
     if (stream) reportSilences(d, m.vantage, last_ns_, freezeNs);
     Dir& x = dir(d);
-    if (!x.counter && !x.finder.full()) decideCounter(x, d);  // a short flow: its whole sample
     x.rate.flush(sink_);
     DirectionMetrics& out = m.dir[static_cast<size_t>(d)];
     out.packets = x.packets;
@@ -163,6 +209,10 @@ ConnectionMetrics TimingAnalyzer::finish() {
     if (x.gaps.shareWithin(p50 * (1 - kTickTolerance), p50 * (1 + kTickTolerance)) < kMinOnTick)
       out.gaps.tick_hz = 0;
     out.seq_field = x.seq_field;
+    out.ts_field = x.ts_field;
+    out.ack_field = x.ack_field;
+    if (x.ts_jitter) out.jitter_ms = x.ts_jitter->jitterMs();
+    if (x.rtt.samples() > 0) x.rtt.fill(out.rtt, spanFor(m.vantage, d));
     if (x.counter) {
       out.data_packets = x.packets;  // every packet took a number
       out.lost = x.counter->lost();

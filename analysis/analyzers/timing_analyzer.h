@@ -23,8 +23,13 @@
 //   the capture host (a local hang), RemoteQuiet when it is the peer (the
 //   peer or the path), OneSideQuiet when the capture cannot tell.
 // Payloads: a sequence counter found in them (counter_inference.h) gives the
-// packets lost before the capture, duplicates and reordering, all inferred
-// (DirectionMetrics::seq_field names the field).
+// packets lost before the capture, duplicates and reordering; a sender
+// timestamp gives jitter, and an ack echo of the other direction's counter
+// gives RTT samples (field_inference.h); all inferred, and
+// DirectionMetrics::seq_field, ts_field and ack_field name the fields. The
+// fields are chosen once, from both directions' first packets together (an
+// echo is judged against the other side's counter): when both directions
+// have kSample packets, or one has kPending, or at the end.
 // Silences are judged only in a stream: a flow of at least kMinStreamPackets
 // packets. A DNS-style exchange of a few datagrams seconds apart has gaps,
 // not stalls.
@@ -43,9 +48,11 @@
 
 #include "analyzers/counter_inference.h"
 #include "analyzers/events.h"
+#include "analyzers/field_inference.h"
 #include "analyzers/jitter.h"
 #include "analyzers/metrics.h"
 #include "analyzers/rates.h"
+#include "analyzers/rtt.h"
 
 namespace rudp::ana {
 
@@ -64,6 +71,7 @@ class TimingAnalyzer {
   static constexpr double kMinOnTick = 0.5;
   static constexpr double kTickTolerance = 0.2;
   static constexpr size_t kMaxCandidates = 4096;
+  static constexpr size_t kPending = 4 * CounterFinder::kSample;
 
   TimingAnalyzer(const AnalyzerConfig& cfg, EventSink* sink, AddressEvidence addresses);
   void onPacket(uint64_t frame, int64_t ts_ns, Direction dir, uint32_t wire_bytes, uint8_t ttl,
@@ -78,7 +86,8 @@ class TimingAnalyzer {
     int64_t longest_both_quiet_ns = 0;  // the longest gap of the whole flow inside it
   };
   struct Dir {
-    explicit Dir(Direction d) : rate(d) {}
+    Dir(Direction d, const AnalyzerConfig& cfg) : id(d), rate(d), rtt(cfg) {}
+    Direction id;
     uint64_t packets = 0, bytes = 0;
     int64_t last_ns = 0;
     uint64_t last_frame = 0;
@@ -88,12 +97,15 @@ class TimingAnalyzer {
     RateTracker rate;
     std::vector<Candidate> candidates;
     std::vector<StallEvent> stalls;
-    CounterFinder finder;                               // until the sample is full
-    std::vector<std::pair<int64_t, uint64_t>> sampled;  // ts and frame of the sample's packets
-    InferredField seq_field;
+    std::vector<SampledPacket> pending;  // until the fields are chosen
+    InferredField seq_field, ts_field, ack_field;
     std::optional<CounterTracker> counter;  // once a counter was found
+    std::optional<JitterTracker> ts_jitter;
+    std::optional<EchoRtt> echo_rtt;  // this direction's counter, echoed by the other's ack field
+    RttTracker rtt;
   };
   Dir& dir(Direction d) { return dirs_[static_cast<size_t>(d)]; }
+  Dir& other(const Dir& d) { return dirs_[d.id == Direction::ClientToServer ? 1 : 0]; }
   void noteFreeze(uint64_t frame, int64_t ts_ns);
   void noteSilence(Dir& d, uint64_t frame, int64_t ts_ns);
   Vantage vantage() const;
@@ -101,14 +113,17 @@ class TimingAnalyzer {
   int64_t freezeThresholdNs() const;
   void reportSilences(Direction d, Vantage v, int64_t end_ns, int64_t freezeNs);
   void emit(StallEvent e);
-  void countPayload(Dir& d, Direction dir, const uint8_t* payload, size_t len, int64_t ts_ns, uint64_t frame);
-  void decideCounter(Dir& d, Direction dir);
+  void hold(Dir& d, const uint8_t* payload, size_t len, int64_t ts_ns, uint64_t frame);
+  void chooseFields();
+  static void shareEchoStyle(InferredField& a, InferredField& b);
+  void readFields(Dir& d, const uint8_t* payload, size_t len, int64_t ts_ns, uint64_t frame);
 
   AnalyzerConfig cfg_;
   EventSink* sink_;
   AddressEvidence addresses_;
   int64_t thr_ns_;
-  std::array<Dir, 2> dirs_{Dir(Direction::ClientToServer), Dir(Direction::ServerToClient)};
+  std::array<Dir, 2> dirs_{Dir(Direction::ClientToServer, cfg_), Dir(Direction::ServerToClient, cfg_)};
+  bool fields_chosen_ = false;
   std::vector<StallEvent> freezes_found_;  // gaps over the threshold; judged at finish
   bool any_ = false;
   int64_t last_ns_ = 0;

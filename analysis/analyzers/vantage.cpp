@@ -35,6 +35,7 @@ const char* toString(RttSource s) {
     case RttSource::TsEcho: return "ts_echo";
     case RttSource::SeqAck: return "seq_ack";
     case RttSource::TcpAck: return "tcp_ack";
+    case RttSource::InferredEcho: return "inferred_echo";
     default: return "tcp_timestamp";
   }
 }

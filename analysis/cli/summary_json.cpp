@@ -71,9 +71,12 @@ json lossBurstsJson(const ana::DirectionMetrics& m) {
   return j;
 }
 
-// A flow analysed from timing alone: what its inferred counter tells, when
-// one was found (the connection's "inferred" object names the field).
-void addInferred(const ana::DirectionMetrics& m, json& d) {
+// A flow analysed from timing alone: what the fields found in its payloads
+// tell (the connection's "inferred" object names them): a counter gives
+// loss, a sender timestamp jitter, the other side's echo of the counter RTT.
+void addInferred(const ana::DirectionMetrics& m, const std::vector<double>& limits, json& d) {
+  if (m.ts_field.found()) d["jitter_ms"] = m.jitter_ms;
+  if (m.rtt.samples > 0) d["rtt_ms"] = rttJson(m.rtt, limits);
   if (!m.seq_field.found()) return;
   d["lost"] = m.lost;
   d["duplicates"] = m.duplicates;
@@ -82,14 +85,24 @@ void addInferred(const ana::DirectionMetrics& m, json& d) {
   d["loss_bursts"] = lossBurstsJson(m);
 }
 
+json fieldJson(const ana::InferredField& f) {
+  return {{"offset", f.offset},
+          {"size", f.size},
+          {"byte_order", f.size == 1 ? json(nullptr) : json(f.little_endian ? "le" : "be")},
+          {"fit", f.fit}};
+}
+
 json inferredJson(const ana::DirectionMetrics& m) {
   json j = json::object();
-  const ana::InferredField& f = m.seq_field;
-  if (f.found())
-    j["seq"] = {{"offset", f.offset},
-                {"size", f.size},
-                {"byte_order", f.size == 1 ? json(nullptr) : json(f.little_endian ? "le" : "be")},
-                {"fit", f.fit}};
+  if (m.seq_field.found()) j["seq"] = fieldJson(m.seq_field);
+  if (m.ack_field.found()) {
+    j["ack"] = fieldJson(m.ack_field);
+    j["ack"]["echoes"] = m.ack_field.echo_next ? "next expected" : "last received";
+  }
+  if (m.ts_field.found()) {
+    j["ts"] = fieldJson(m.ts_field);
+    j["ts"]["unit_hz"] = m.ts_field.unit_hz;
+  }
   return j;
 }
 
@@ -99,7 +112,7 @@ json inferredJson(const ana::DirectionMetrics& m) {
 void addAnalysis(const ana::DirectionMetrics& m, bool timingOnly, const std::vector<double>& limits,
                  json& d) {
   addTiming(m, d);
-  if (timingOnly) return addInferred(m, d);
+  if (timingOnly) return addInferred(m, limits, d);
   d["data_packets"] = m.data_packets;
   d["retransmissions"] = m.retransmissions;
   d["retransmissions_timeout"] = m.retransmissions_timeout;

@@ -42,19 +42,23 @@ void printDirection(const ConnectionRecord& r, int dir, const std::vector<double
     return;
   }
   const ana::DirectionMetrics& m = r.metrics.dir[dir];
-  if (r.metrics.timing_only) {  // no headers read: the silences, and losses from a counter found
-    const std::string lost = m.seq_field.found() ? count(m.lost) + "*" : "-";
-    std::printf("      %-4s %8s %10s %5s %5s %5s %5s %6s %8s %8s %8s %7s %7s  %s\n", name,
-                count(s.packets).c_str(), count(s.bytes).c_str(), "-", "-", "-", "-", lost.c_str(), "-", "-",
-                "-", "-", "-", stallsText(m.stalls).c_str());
-    return;
-  }
   const ana::RttStats& rtt = m.rtt;
   // Samples that are not full round trips (the capture is at the data's
-  // receiver, or in the middle) are marked, since they read differently.
+  // receiver, or in the middle) are marked, since they read differently;
+  // figures inferred from fields found in the payloads, with a star.
   const bool partial = rtt.span != ana::RttSpan::RoundTrip && rtt.samples > 0;
-  const char* mark = partial ? "~" : "";
-  auto ms = [&](double v) { return rtt.samples ? num(v) + mark : std::string("-") + mark; };
+  const std::string mark = std::string(partial ? "~" : "") + (r.metrics.timing_only ? "*" : "");
+  auto ms = [&](double v) { return rtt.samples ? num(v) + mark : std::string("-"); };
+  if (r.metrics.timing_only) {  // no headers read: the silences, and what fields found in the payloads tell
+    const std::string lost = m.seq_field.found() ? count(m.lost) + "*" : "-";
+    const std::string jitter = m.ts_field.found() ? num(m.jitter_ms) + "*" : "-";
+    std::printf("      %-4s %8s %10s %5s %5s %5s %5s %6s %8s %8s %8s %7s %7s  %s\n", name,
+                count(s.packets).c_str(), count(s.bytes).c_str(), "-", "-", "-", "-", lost.c_str(),
+                ms(rtt.p50).c_str(), ms(rtt.p95).c_str(), ms(rtt.max).c_str(),
+                rtt.samples ? (above300(rtt, limits) + "*").c_str() : "-", jitter.c_str(),
+                stallsText(m.stalls).c_str());
+    return;
+  }
   std::printf("      %-4s %8s %10s %5s %5s %5s %5s %6s %8s %8s %8s %7s %7s  %s\n", name,
               count(s.packets).c_str(), count(s.bytes).c_str(), count(m.retransmissions).c_str(),
               count(m.retransmissions_timeout).c_str(), count(m.retransmissions_fast).c_str(),
@@ -73,6 +77,24 @@ void printIcmpErrors(const std::vector<IcmpErrorRecord>& errors) {
                 e.reporter.c_str(), e.dir == Direction::ClientToServer ? "c>s" : "s>c");
   }
   if (errors.size() > kShown) std::printf("      and %zu more ICMP errors\n", errors.size() - kShown);
+}
+
+// Where the starred figures of a flow no dissector claims come from.
+void printInferredFields(const ConnectionRecord& r) {
+  for (int d = 0; d < 2; ++d) {
+    const char* name = d == 0 ? "c>s" : "s>c";
+    const ana::DirectionMetrics& m = r.metrics.dir[d];
+    const ana::InferredField& echo = r.metrics.dir[1 - d].ack_field;
+    if (m.seq_field.found())
+      std::printf("      %s lost*: inferred from a counter in the payload (%s)\n", name,
+                  report::inferredFieldText(m.seq_field).c_str());
+    if (m.rtt.samples > 0)
+      std::printf("      %s rtt*: from the %s's echo of that counter (%s)\n", name, d == 0 ? "server" : "client",
+                  report::inferredFieldText(echo).c_str());
+    if (m.ts_field.found())
+      std::printf("      %s jitter*: from the sender's clock in the payload (%s)\n", name,
+                  report::inferredFieldText(m.ts_field).c_str());
+  }
 }
 
 }  // namespace
@@ -113,11 +135,8 @@ void printTableRows(const ConnectionRecord& r, const std::vector<double>& limits
   if (r.has_analysis && r.metrics.timing_only) {
     std::printf(
         "      not decoded (timing only): no dissector claims this flow; its stalls are silences,"
-        " its RTT and retransmissions unknown\n");
-    for (int d = 0; d < 2; ++d)
-      if (const ana::InferredField& f = r.metrics.dir[d].seq_field; f.found())
-        std::printf("      %s lost*: inferred from a counter in the payload (%s)\n", d == 0 ? "c>s" : "s>c",
-                    report::inferredFieldText(f).c_str());
+        " its retransmissions unknown\n");
+    printInferredFields(r);
   }
   if (const uint64_t foreign = x.dir[0].foreign + x.dir[1].foreign)
     std::printf("      %" PRIu64 " datagrams on this socket are not %s (%" PRIu64 " c>s, %" PRIu64
@@ -130,7 +149,7 @@ void printTableFooter() {
   std::printf(
       "\nRTT in ms, for the direction whose data was acknowledged; ~: not a full round trip"
       " (the capture sits at that data's receiver or mid-path); >300ms: share of RTT samples"
-      " above 300 ms.\n");
+      " above 300 ms; *: inferred from fields found in the payload of a flow no dissector claims.\n");
 }
 
 }  // namespace rudp::cli

@@ -182,6 +182,11 @@ void ConnectionProblems::addRttOverLimit(Direction d) {
   p.text = prefix() + percentText(share) + " of " + directionWords(d) + " " + rttSpanWords(rtt.span) +
            format(" samples above %g ms (p95 ", limit) + durationText(rtt.p95) + ", max " +
            durationText(rtt.max) + format(", %llu samples)", static_cast<unsigned long long>(rtt.samples));
+  if (conn_.metrics.timing_only)  // the echo of this direction's counter travels the other way
+    p.text += ", inferred from an echo of the counter: " +
+              inferredFieldText(metrics(d == Direction::ClientToServer ? Direction::ServerToClient
+                                                                       : Direction::ClientToServer)
+                                    .ack_field);
   out_.push_back(std::move(p));
 }
 

@@ -36,13 +36,15 @@ TopLimit topLimit(const std::vector<double>& limits) {
   return t;
 }
 
-std::string rttCells(const ana::RttStats& rtt, const TopLimit& limit) {
+// `extra` follows every figure (a flow no dissector claims: "inferred").
+std::string rttCells(const ana::RttStats& rtt, const TopLimit& limit, const std::string& extra = "") {
   if (rtt.samples == 0) return cell("\u2013") + cell("\u2013") + cell("\u2013") + cell("\u2013");
   // Samples that are not full round trips read differently: marked, as in the CLI.
   const bool partial = rtt.span != ana::RttSpan::RoundTrip;
   const std::string mark =
-      partial ? "<abbr title=\"" + std::string(rttSpanWords(rtt.span)) + "\">~</abbr>" : "";
-  const std::string share = limit.index == SIZE_MAX ? "\u2013" : percentText(rtt.share_above[limit.index]);
+      (partial ? "<abbr title=\"" + std::string(rttSpanWords(rtt.span)) + "\">~</abbr>" : "") + extra;
+  const std::string share =
+      limit.index == SIZE_MAX ? "\u2013" : percentText(rtt.share_above[limit.index]) + extra;
   return cell(ms(rtt.p50) + mark) + cell(ms(rtt.p95) + mark) + cell(ms(rtt.max) + mark) + cell(share);
 }
 
@@ -62,9 +64,11 @@ void writeDirectionCells(std::ostream& out, const ConnectionRecord& r, Direction
     return;
   }
   const ana::DirectionMetrics& m = r.metrics.dir[i];
-  if (r.metrics.timing_only) {  // only the silences are known without a dissector
-    out << "<td class=\"none\" colspan=\"8\">not decoded (timing only)</td>" << stallCells(m.stalls)
-        << cell("\u2013");
+  if (r.metrics.timing_only) {  // the silences, and what fields found in the payloads tell
+    const std::string inferred = "<abbr title=\"inferred from fields found in the payload\">*</abbr>";
+    out << rttCells(m.rtt, limit, inferred) << cell(m.seq_field.found() ? percentText(lossFraction(m, r.metrics.vantage, d)) + inferred : "\u2013")
+        << "<td class=\"none\" colspan=\"3\">not decoded (timing only)</td>" << stallCells(m.stalls)
+        << cell(m.ts_field.found() ? ms(m.jitter_ms) + inferred : "\u2013");
     return;
   }
   out << rttCells(m.rtt, limit) << cell(percentText(lossFraction(m, r.metrics.vantage, d)))

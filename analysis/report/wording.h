@@ -29,7 +29,9 @@ std::string connectionLabel(const ConnectionSummary& c);
 // What a direction's RTT samples measure, for labels: "RTT", "ack delay", ...
 const char* rttSpanWords(ana::RttSpan span);
 
-// A counter inferred from the payloads: "u16 LE at offset 2, 99.2 % of packets fit".
+// A field inferred from the payloads: "u16 LE at offset 2, 99.2 % of packets fit";
+// a clock adds its unit ("u32 BE at offset 6, in ms, ..."), an echo of the next
+// number expected says so.
 std::string inferredFieldText(const ana::InferredField& f);
 
 // True when the capture sits at the sender of direction `d` (so every copy

@@ -17,6 +17,16 @@ using sql::Statement;
 
 namespace {
 int64_t i64(uint64_t v) { return static_cast<int64_t>(v); }
+
+// offset, size, little-endian and fit of an inferred field; NULLs when none was found.
+void bindInferred(sql::Statement& s, int& c, const ana::InferredField& f) {
+  if (!f.found()) {
+    for (int i = 0; i < 4; ++i) s.bindNull(c++);
+    return;
+  }
+  for (int64_t v : {int64_t{f.offset}, int64_t{f.size}, int64_t{f.little_endian}}) s.bind(c++, v);
+  s.bind(c++, f.fit);
+}
 std::optional<int64_t> frameOrNull(uint64_t f) {
   return f ? std::optional<int64_t>(static_cast<int64_t>(f)) : std::nullopt;
 }
@@ -140,7 +150,8 @@ struct AnalysisWriter::Impl {
         conn(w.database(), "INSERT INTO connection_analysis VALUES (?,?,?,?,?,?)"),
         dir(w.database(),
             "INSERT INTO direction_metrics VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-            "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"),
+            "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
+            "?,?,?,?,?,?,?,?,?,?)"),
         burst(w.database(), "INSERT INTO loss_bursts VALUES (?,?,?,?)"),
         rtt(w, "rtt_samples", "rtt_chunks", 10, bindRtt, rttTime),
         rate(w, "rates", "rate_chunks", 5, bindRate, rateTime) {}
@@ -246,13 +257,14 @@ void AnalysisWriter::metrics(int64_t conn, const ana::ConnectionMetrics& m) {
          {r.min, r.p50, r.p95, r.p99, r.max, r.mean, r.share_above[0], r.share_above[1], r.share_above[2]})
       s.bind(c++, opt(r.samples > 0, v));
     s.bind(c++, int64_t{r.exact_percentiles});
-    const ana::InferredField& f = x.seq_field;
-    if (f.found()) {
-      for (int64_t v : {int64_t{f.offset}, int64_t{f.size}, int64_t{f.little_endian}}) s.bind(c++, v);
-      s.bind(c++, f.fit);
-    } else {
-      for (int i = 0; i < 4; ++i) s.bindNull(c++);
-    }
+    bindInferred(s, c, x.seq_field);
+    bindInferred(s, c, x.ts_field);
+    s.bind(c++, opt(x.ts_field.found(), x.ts_field.unit_hz));
+    bindInferred(s, c, x.ack_field);
+    if (x.ack_field.found())
+      s.bind(c++, int64_t{x.ack_field.echo_next});
+    else
+      s.bindNull(c++);
     s.run();
     for (const auto& [len, count] : x.loss_bursts) {
       d->burst.bind(1, conn).bind(2, int64_t{dir}).bind(3, int64_t{len}).bind(4, i64(count));

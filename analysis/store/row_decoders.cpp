@@ -13,6 +13,18 @@ uint64_t u64(const Statement& st, int col) { return static_cast<uint64_t>(st.int
 std::optional<int64_t> optInt(const Statement& st, int col) {
   return st.isNull(col) ? std::nullopt : std::optional<int64_t>(st.int64(col));
 }
+// offset, size, little-endian and fit at column c (NULL: none found); c moves past them.
+ana::InferredField inferredField(const Statement& s, int& c) {
+  ana::InferredField f;
+  if (!s.isNull(c)) {
+    f.offset = static_cast<uint8_t>(s.int64(c));
+    f.size = static_cast<uint8_t>(s.int64(c + 1));
+    f.little_endian = s.int64(c + 2) != 0;
+    f.fit = s.real(c + 3);
+  }
+  c += 4;
+  return f;
+}
 }  // namespace
 
 const char* const kConnectionColumns = "SELECT * FROM connections";
@@ -132,13 +144,12 @@ bool ConnectionAnalysisReader::readDirection(int64_t conn, Direction dir, ana::D
     *v = s.real(c++);
   resp.exact_percentiles = s.int64(c++) != 0;
   resp.span = r.span;
-  if (!s.isNull(c)) {
-    ana::InferredField& f = m.seq_field;
-    f.offset = static_cast<uint8_t>(s.int64(c));
-    f.size = static_cast<uint8_t>(s.int64(c + 1));
-    f.little_endian = s.int64(c + 2) != 0;
-    f.fit = s.real(c + 3);
-  }
+  m.seq_field = inferredField(s, c);
+  m.ts_field = inferredField(s, c);
+  if (m.ts_field.found()) m.ts_field.unit_hz = s.real(c);
+  ++c;
+  m.ack_field = inferredField(s, c);
+  if (m.ack_field.found()) m.ack_field.echo_next = s.int64(c) != 0;
 
   bursts_.reset();
   bursts_.bind(1, conn).bind(2, int64_t(dir));

@@ -92,7 +92,10 @@ CREATE TABLE direction_metrics(
   response_samples INTEGER NOT NULL, response_min REAL, response_p50 REAL, response_p95 REAL,
   response_p99 REAL, response_max REAL, response_mean REAL, response_above_1 REAL,
   response_above_2 REAL, response_above_3 REAL, response_exact INTEGER NOT NULL,
-  seq_offset INTEGER, seq_size INTEGER, seq_le INTEGER, seq_fit REAL,  -- inferred counter, NULL: none
+  -- fields inferred from the payloads of a flow no dissector claims, NULL: none found
+  seq_offset INTEGER, seq_size INTEGER, seq_le INTEGER, seq_fit REAL,
+  ts_offset INTEGER, ts_size INTEGER, ts_le INTEGER, ts_fit REAL, ts_unit_hz REAL,
+  ack_offset INTEGER, ack_size INTEGER, ack_le INTEGER, ack_fit REAL, ack_next INTEGER,
   PRIMARY KEY (conn, dir)) WITHOUT ROWID;
 CREATE TABLE loss_bursts(conn INTEGER NOT NULL, dir INTEGER NOT NULL, length INTEGER NOT NULL,
   count INTEGER NOT NULL, PRIMARY KEY (conn, dir, length)) WITHOUT ROWID;
@@ -147,7 +150,7 @@ void createSchema(sql::Database& db) {
   db.exec(kDdl);
   sql::Statement src(db, "INSERT INTO rtt_source VALUES (?, ?)");
   for (auto v : {ana::RttSource::TsEcho, ana::RttSource::SeqAck, ana::RttSource::TcpAck,
-                 ana::RttSource::TcpTimestamp}) {
+                 ana::RttSource::TcpTimestamp, ana::RttSource::InferredEcho}) {
     src.bind(1, int64_t(v)).bind(2, std::string_view(ana::toString(v)));
     src.run();
   }

@@ -1,14 +1,21 @@
 #!/usr/bin/env python3
-"""Compares `rudpscope-cli analyze --json` of timing_sim.py's pcap with its truth.
+"""Compares `rudpscope-cli analyze --json` of timing_sim.py's pcap, and the RTT
+samples in its database, with the simulator's truth.
+
+Usage: check_timing.py TRUTH.json ANALYZE.json ANALYZE.sqlite
 
 Exact: which flows were analysed from timing alone, client and server with
 the evidence, the vantage, packets and tick per direction, the stalls
 (direction, cause, start and end to the microsecond), and per direction the
-counter found in the payloads (or none) with what it tells: lost,
-duplicates, reordered and the runs of lost packets. Prints one line per
-mismatch and exits 1 if there is any.
+fields found in the payloads (or none) with what they tell: the counter's
+lost, duplicates, reordered and runs of lost packets; the sender clock's
+RFC 3550 jitter; the RTT samples the other side's echo gives (count, min,
+median, p99, max to the microsecond, and what they span). Prints one line
+per mismatch and exits 1 if there is any.
 """
 import json
+import math
+import sqlite3
 import sys
 
 DIRS = ("client_to_server", "server_to_client")
@@ -16,7 +23,7 @@ DIRS = ("client_to_server", "server_to_client")
 
 def check_counter(where, seq, truth, inferred, x, fail):
     if seq is None:
-        if inferred != {} or "lost" in x:
+        if "seq" in inferred or "lost" in x:
             fail(f"{where}: a counter inferred where there is none: {inferred}")
         return
     got = inferred.get("seq")
@@ -29,7 +36,55 @@ def check_counter(where, seq, truth, inferred, x, fail):
             fail(f"{where}: {key} {x.get(key)}, truth {want}")
 
 
-def check_flow(t, c, fail):
+def nearest_rank(samples, q):
+    s = sorted(samples)
+    return s[max(1, math.ceil(q * len(s) - 1e-9)) - 1]
+
+
+def check_rtt_samples(db, conn, d, truth, where, fail):
+    """Every sample the store holds for this direction, in capture order, to the microsecond."""
+    got = [r[0] for r in db.execute("SELECT rtt_ms FROM rtt_samples WHERE conn = ? AND dir = ? ORDER BY rowid",
+                                    (conn, d))]
+    bad = [i for i, (g, w) in enumerate(zip(got, truth)) if abs(g - w) > 1e-6]
+    if len(got) != len(truth) or bad:
+        first = bad[0] if bad else min(len(got), len(truth))
+        fail(f"{where}: {len(got)} RTT samples stored, truth {len(truth)}; first difference at sample {first}")
+
+
+def check_echo_and_clock(where, d, t, inferred, x, fail):
+    """The clock field and its jitter, the echo field, and the RTT of this direction's data
+    (from the other direction's echo)."""
+    ts, ack, rtt = t["ts"][d], t["ack"][d], t["rtt"][d]
+    want_ts = ts and ts["field"]
+    if not same_field(inferred.get("ts"), want_ts):
+        fail(f"{where}: clock {inferred.get('ts')}, truth {want_ts}")
+    if ts and abs(x.get("jitter_ms", -1) - ts["jitter_ms"]) > 1e-9:
+        fail(f"{where}: jitter {x.get('jitter_ms')} ms, truth {ts['jitter_ms']}")
+    if not ts and "jitter_ms" in x:
+        fail(f"{where}: jitter given without a clock field")
+    if not same_field(inferred.get("ack"), ack):
+        fail(f"{where}: echo {inferred.get('ack')}, truth {ack}")
+    if not rtt:
+        if "rtt_ms" in x:
+            fail(f"{where}: RTT given without an echo")
+        return
+    got, s = x.get("rtt_ms", {}), rtt["samples"]
+    want = {"samples": len(s), "min": min(s), "p50": nearest_rank(s, 0.5), "p99": nearest_rank(s, 0.99),
+            "max": max(s), "span": rtt["span"]}
+    for key, value in want.items():
+        g = got.get(key)
+        if g != value if isinstance(value, (int, str)) else g is None or abs(g - value) > 1e-6:
+            fail(f"{where}: RTT {key} {g}, truth {value}")
+
+
+def same_field(got, want):
+    if not got or not want:
+        return not got and not want
+    return got.keys() == want.keys() and all(
+        abs(got[k] - want[k]) <= 1e-9 if k == "fit" else got[k] == want[k] for k in want)
+
+
+def check_flow(t, c, db, fail):
     name = t["name"]
     if c.get("analysis") != "not decoded (timing only)":
         fail(f"{name}: analysis is {c.get('analysis')!r}")
@@ -43,10 +98,11 @@ def check_flow(t, c, fail):
             fail(f"{name} {dname}: {x['packets']} packets, truth {t['packets'][d]}")
         if x["tick_hz"] != t["tick_hz"][d]:
             fail(f"{name} {dname}: tick {x['tick_hz']} Hz, truth {t['tick_hz'][d]}")
-        for key in ("retransmissions", "rtt_ms", "jitter_ms"):
-            if key in x:
-                fail(f"{name} {dname}: {key} given without a dissector")
+        if "retransmissions" in x:
+            fail(f"{name} {dname}: retransmissions given without a dissector")
         check_counter(f"{name} {dname}", t["seq"][d], t["counter"][d], c["inferred"][dname], x, fail)
+        check_echo_and_clock(f"{name} {dname}", d, t, c["inferred"][dname], x, fail)
+        check_rtt_samples(db, c["id"], d, t["rtt"][d]["samples"] if t["rtt"][d] else [], f"{name} {dname}", fail)
         got_stalls += [{"dir": d, "cause": s["cause"], "start_us": round(s["start"] * 1e6),
                         "end_us": round(s["end"] * 1e6)} for s in x["stalls"]]
     got_stalls.sort(key=lambda s: s["start_us"])
@@ -57,6 +113,7 @@ def check_flow(t, c, fail):
 def main():
     truth = json.load(open(sys.argv[1]))
     summary = json.load(open(sys.argv[2]))
+    db = sqlite3.connect(f"file:{sys.argv[3]}?mode=ro", uri=True)
     failures = []
     conns = {(c["client"], c["server"]): c for c in summary["connections"]}
     for t in truth["flows"]:
@@ -64,14 +121,15 @@ def main():
         if c is None:
             failures.append(f"{t['name']}: no connection {t['client']} -> {t['server']} in {sorted(conns)}")
             continue
-        check_flow(t, c, failures.append)
+        check_flow(t, c, db, failures.append)
     if len(conns) != len(truth["flows"]):
         failures.append(f"{len(conns)} connections, truth {len(truth['flows'])}")
     for f in failures:
         print("MISMATCH", f)
     n = sum(len(t["stalls"]) for t in truth["flows"])
     k = sum(1 for t in truth["flows"] for s in t["seq"] if s)
-    print(f"{len(truth['flows'])} flows, {n} stalls, {k} counters: "
+    r = sum(len(x["samples"]) for t in truth["flows"] for x in t["rtt"] if x)
+    print(f"{len(truth['flows'])} flows, {n} stalls, {k} counters, {r} echo RTT samples: "
           f"{'all equal' if not failures else 'mismatches above'}")
     sys.exit(1 if failures else 0)
 

@@ -35,14 +35,32 @@ import struct
 US = 1_000_000
 
 
+class Layout:
+    """Where a flow's payload carries its counter, its echo of the peer's counter and its
+    sender's clock: (offset, size, byte order) each, the echo's style ("last" received or
+    "next" expected) and the clock's ticks per second. None: random bytes there."""
+    def __init__(self, seq, echo=None, echo_style="last", ts=None, ts_hz=1000):
+        self.seq, self.echo, self.echo_style, self.ts, self.ts_hz = seq, echo, echo_style, ts, ts_hz
+
+    def put(self, body, field, value):
+        off, size, order = field
+        body[off:off + size] = (value & ((1 << 8 * size) - 1)).to_bytes(size, order)
+
+
+PLAYER = Layout(seq=(2, 2, "little"), echo=(4, 2, "little"), ts=(6, 4, "big"))
+SERVER_SIDE = Layout(seq=(0, 4, "big"), echo=(4, 4, "big"), echo_style="next", ts=(8, 4, "little"),
+                     ts_hz=65536)
+
+
 class Flow:
-    def __init__(self, name, client, server, hz, ttl, delay, loss, capture_at, quiet, counter=True,
+    def __init__(self, name, client, server, hz, ttl, delay, loss, capture_at, quiet, layout=None,
                  server_lag=0.05, start=0.2):
         self.name, self.client, self.server = name, client, server
         self.hz, self.ttl, self.delay, self.loss = hz, ttl, delay, loss
-        self.capture_at = capture_at  # "client" or None (mid-path: both delayed)
+        self.capture_at = capture_at  # "client", "server" or None (mid-path: both delayed)
         self.quiet = quiet  # [(who, start_s, dur_s)], who: "client", "server" or "both"
-        self.counter = counter  # a u16 LE counter at offset 2, else random bytes there
+        self.layout = layout  # None: random bytes (no counter, echo or clock)
+        self.counter = layout is not None
         self.server_lag = server_lag  # the server's first send after the client's
         self.start = start  # the client's first send
 
@@ -63,31 +81,67 @@ def sends(flow, d, duration, rng):
             out.append(sent)
 
 
+def journeys(flow, d, duration, rng, log):
+    """Direction d's packets: (number, send time, capture time or None if lost before the
+    capture, arrival time at the peer or None, duplicated). Away from the capture `loss` of
+    the packets are dropped before it, 1 % arrive 30 ms late (past the next ones; both
+    neighbours delivered) and 1 % are duplicated on the way. A packet the capture host sends
+    is captured as it leaves and reaches the peer after the path's delay."""
+    times = sends(flow, d, duration, rng)
+    local = ("client", "server")[d] == flow.capture_at
+    dropped = [not local and rng.random() < flow.loss[d] for _ in times]
+    log[d] = {"late": [], "duplicated": []}
+    out = []
+    for i, sent in enumerate(times):
+        delay = flow.delay[d] + rng.uniform(-0.002, 0.002)
+        if dropped[i]:
+            out.append((i, sent, None, None, False))
+            continue
+        inner = 0 < i < len(times) - 1 and not dropped[i - 1] and not dropped[i + 1]
+        if not local and inner and rng.random() < 0.01:
+            delay += 0.030
+            log[d]["late"].append(i)
+        dup = not local and rng.random() < 0.01
+        if dup:
+            log[d]["duplicated"].append(i)
+        captured = sent if local else sent + delay
+        out.append((i, sent, captured, sent + delay, dup))
+    return out
+
+
+def payload(flow, d, j, peer, bases, clock, rng):
+    """The payload of direction d's packet j, sent at j[1]: 0x5A, the direction, random bytes,
+    and where the layout says so the counter, the highest number of the peer's packets
+    arrived by then (or the next one expected) and the sender's clock."""
+    body = bytearray([0x5A, d]) + rng.randbytes(rng.randrange(18, 120))
+    lay = flow.layout
+    if lay is None:
+        return bytes(body)
+    lay.put(body, lay.seq, bases[d] + j[0])
+    if lay.echo:
+        got = [n for n, _, _, arrived, _ in peer if arrived is not None and arrived <= j[1]]
+        if got:
+            lay.put(body, lay.echo, bases[1 - d] + max(got) + (lay.echo_style == "next"))
+    if lay.ts:
+        lay.put(body, lay.ts, clock[d] + round(j[1] * lay.ts_hz))
+    return bytes(body)
+
+
 def packets(flow, duration, rng, log):
     """(capture time in us, direction 0 c>s / 1 s>c, payload, send time in s, number) of every
-    captured packet. Away from the capture, `loss` of the packets are dropped, 1 % arrive 30 ms
-    late (past the next ones; both neighbours delivered) and 1 % are duplicated on the way."""
+    captured packet, capture order."""
+    trips = [journeys(flow, d, duration, rng, log) for d in (0, 1)]
+    bases = [rng.randrange(1 << 16), rng.randrange(1 << 16)]
+    clock = [rng.randrange(1 << 31), rng.randrange(1 << 31)]
     out = []
     for d in (0, 1):
-        times = sends(flow, d, duration, rng)
-        local = ("client", "server")[d] == flow.capture_at
-        dropped = [not local and rng.random() < flow.loss[d] for _ in times]
-        base = rng.randrange(65536)
-        log[d] = {"late": [], "duplicated": []}
-        for i, sent in enumerate(times):
-            if dropped[i]:
+        for j in trips[d]:
+            body = payload(flow, d, j, trips[1 - d], bases, clock, rng)
+            if j[2] is None:
                 continue
-            delay = 0.0 if local else flow.delay[d] + rng.uniform(-0.002, 0.002)
-            inner = 0 < i < len(times) - 1 and not dropped[i - 1] and not dropped[i + 1]
-            if not local and inner and rng.random() < 0.01:
-                delay += 0.030
-                log[d]["late"].append(i)
-            head = struct.pack("<H", (base + i) & 0xFFFF) if flow.counter else rng.randbytes(2)
-            body = bytes([0x5A, d]) + head + rng.randbytes(rng.randrange(16, 120))
-            out.append((round((sent + delay) * US), d, body, sent, i))
-            if not local and rng.random() < 0.01:
-                out.append((round((sent + delay) * US) + 100, d, body, sent, i))
-                log[d]["duplicated"].append(i)
+            out.append((round(j[2] * US), d, body, j[1], j[0]))
+            if j[4]:
+                out.append((round(j[2] * US) + 100, d, body, j[1], j[0]))
     out.sort(key=lambda p: (p[0], p[1]))
     return out
 
@@ -120,6 +174,95 @@ def sample_fit(pkts, d):
     nums = [p[4] for p in pkts if p[1] == d][:256]
     steps = [b - a for a, b in zip(nums, nums[1:])]
     return sum(1 for s in steps if s != 0 and abs(s) <= 16) / len(steps)
+
+
+def field_json(field):
+    off, size, order = field
+    return {"offset": off, "size": size, "byte_order": None if size == 1 else order[0] + "e"}
+
+
+def value(body, field):
+    off, size, order = field
+    return int.from_bytes(body[off:off + size], order)
+
+
+def ts_truth(flow, pkts, d):
+    """The sender's clock field, and the RFC 3550 jitter of the direction's captured packets
+    in capture order: D = (R_j - R_i) - (S_j - S_i), J += (|D| - J) / 16 (jitter.h)."""
+    if flow.layout is None or flow.layout.ts is None:
+        return None
+    lay, j, prev = flow.layout, 0.0, None
+    for p in (p for p in pkts if p[1] == d):
+        s = value(p[2], lay.ts)
+        if prev:
+            step = (s - prev[1]) % (1 << 32)
+            step -= (1 << 32) if step >= 1 << 31 else 0
+            j += (abs((p[0] - prev[0]) / 1e3 - step * 1e3 / lay.ts_hz) - j) / 16
+        prev = (p[0], s)
+    return {"field": dict(field_json(lay.ts), unit_hz=lay.ts_hz, fit=clock_fit(pkts, d, lay)),
+            "jitter_ms": j}
+
+
+def clock_fit(pkts, d, lay):
+    """The clock's fit as field_inference.h defines it: of the direction's first 256 captured
+    packets, the share whose capture time minus clock time lies within 50 ms of the median."""
+    mine = [p for p in pkts if p[1] == d][:256]
+    first = value(mine[0][2], lay.ts)
+    r = [(p[0] - mine[0][0]) / 1e3 - ((value(p[2], lay.ts) - first) % (1 << 32)) * 1e3 / lay.ts_hz
+         for p in mine]
+    median = sorted(r)[len(r) // 2]
+    return sum(1 for x in r if abs(x - median) <= 50) / len(r)
+
+
+def echo_truth(flow, pkts, d):
+    """Direction d's field echoing the peer's counter, with its fit as field_inference.h
+    defines it: of d's first 256 captured packets sent after the peer's first capture, the
+    share whose echo is at most kMaxEchoLag (1023) behind the peer's highest number captured
+    before it and not ahead by more than one."""
+    if flow.layout is None or flow.layout.echo is None:
+        return None
+    lay, bits = flow.layout, 8 * flow.layout.echo[1]
+    high, judged, within = None, 0, 0
+    mine = 0
+    base = {}
+    for p in pkts:
+        if p[1] != d:
+            base.setdefault("peer", value(p[2], lay.seq) - p[4])
+            high = p[4] if high is None else max(high, p[4])
+            continue
+        mine += 1
+        if mine > 256 or high is None:
+            continue
+        lag = ((base["peer"] + high) - value(p[2], lay.echo)) % (1 << bits)
+        lag -= (1 << bits) if lag >= 1 << (bits - 1) else 0
+        judged += 1
+        within += -1 <= lag <= 1023
+    return dict(field_json(lay.echo), fit=within / judged,
+                echoes="next expected" if lay.echo_style == "next" else "last received")
+
+
+def rtt_truth(flow, pkts, d, vantage):
+    """RTT samples of direction d's data: from the capture of its packet n to the capture of
+    the first peer packet whose echo changed to n, for n captured once (field_inference.h)."""
+    if flow.layout is None or flow.layout.echo is None:
+        return None
+    lay = flow.layout
+    mask = (1 << 8 * lay.echo[1]) - 1
+    seen, number_of, samples, last = {}, {}, [], None
+    for p in pkts:
+        if p[1] == d:
+            seen.setdefault(p[4], []).append(p[0])
+            number_of[value(p[2], lay.seq) & mask] = p[4]
+            continue
+        echo = value(p[2], lay.echo)
+        if not seen or echo == last:
+            continue
+        last = echo
+        n = number_of.get((echo - (lay.echo_style == "next")) & mask)
+        if n is not None and len(seen[n]) == 1:
+            samples.append((p[0] - seen[n][0]) / 1e3)
+    local = ("client", "server")[d] == vantage
+    return {"samples": samples, "span": "round_trip" if local else "receiver_delay"}
 
 
 def bounds(pkts, start, end, dirs):
@@ -165,11 +308,13 @@ def flows():
     return [
         Flow("client capture", ("192.168.1.20", 61000), ("52.16.251.62", 59238), (30, 60), (128, 52),
              (0.020, 0.020), (0.0, 0.03), "client",
-             [("both", 3.0, 1.5), ("server", 6.0, 0.8), ("client", 9.0, 0.6)]),
+             [("both", 3.0, 1.5), ("server", 6.0, 0.8), ("client", 9.0, 0.6)], PLAYER),
         Flow("mid-path", ("198.51.100.10", 3074), ("203.0.113.20", 3074), (20, 20), (55, 60),
-             (0.015, 0.015), (0.0, 0.0), None, [("server", 5.0, 1.2)], counter=False),
+             (0.015, 0.015), (0.0, 0.0), None, [("server", 5.0, 1.2)]),
         Flow("keepalive", ("192.168.1.20", 61001), ("198.51.100.77", 3478), (4, 4), (128, 52),
-             (0.010, 0.010), (0.0, 0.0), "client", [], counter=False, server_lag=0.012, start=0.3),
+             (0.010, 0.010), (0.0, 0.0), "client", [], server_lag=0.012, start=0.3),
+        Flow("server capture", ("203.0.113.50", 50000), ("198.51.100.5", 27015), (20, 64), (49, 64),
+             (0.035, 0.035), (0.05, 0.0), "server", [], SERVER_SIDE),
     ]
 
 
@@ -186,14 +331,18 @@ def main():
         log = {}
         pkts = packets(f, a.duration, rng, log)
         vantage = f.capture_at or "unknown"
-        reason = "private address behind NAT" if f.capture_at else "sent first"
+        reason = {"client": "private address behind NAT", "server": "higher port"}.get(f.capture_at,
+                                                                                     "sent first")
         truth.append({"name": f.name, "client": "%s:%d" % f.client, "server": "%s:%d" % f.server,
                       "roles_reason": reason, "vantage": vantage, "tick_hz": list(f.hz),
                       "packets": [sum(1 for p in pkts if p[1] == d) for d in (0, 1)],
                       "stalls": stall_truth(f, pkts, vantage),
                       "counter": [counter_truth(pkts, d, log) if f.counter else None for d in (0, 1)],
-                      "seq": [{"offset": 2, "size": 2, "byte_order": "le", "fit": sample_fit(pkts, d)}
-                              if f.counter else None for d in (0, 1)]})
+                      "seq": [dict(field_json(f.layout.seq), fit=sample_fit(pkts, d))
+                              if f.counter else None for d in (0, 1)],
+                      "ts": [ts_truth(f, pkts, d) for d in (0, 1)],
+                      "ack": [echo_truth(f, pkts, d) for d in (0, 1)],
+                      "rtt": [rtt_truth(f, pkts, d, vantage) for d in (0, 1)]})
         records += [frame(f, p) for p in pkts]
     records.sort(key=lambda r: r[0])
     with open(a.pcap, "wb") as out:

@@ -15,7 +15,7 @@ for seed in 1 2 3 4 5 37; do
   rm -f "$work/t$seed.sqlite"
   "$cli" analyze "$work/t$seed.pcap" --db "$work/t$seed.sqlite" --json -q >"$work/t$seed.out.json"
   echo -n "seed $seed: "
-  python3 "$here/check_timing.py" "$work/t$seed.json" "$work/t$seed.out.json"
+  python3 "$here/check_timing.py" "$work/t$seed.json" "$work/t$seed.out.json" "$work/t$seed.sqlite"
 done
 "$cli" report "$work/t37.pcap" --db "$work/t37.sqlite" -q --output "$work/t37.html"
 python3 - "$work/t37.html" "$work/t37.json" <<'PY'
@@ -25,7 +25,7 @@ freeze = next(s for s in truth["flows"][0]["stalls"] if s["cause"] == "both_quie
 at = (freeze["start_us"] - truth["first_us"]) / 1e6  # the report's times are from the first packet
 text = html.unescape(re.sub(r"<[^>]+>", " ", open(sys.argv[1]).read()))
 text = re.sub(r"\s+", " ", text)
-need = ["3 UDP flows not decoded (timing only",
+need = ["4 UDP flows not decoded (timing only",
         "freeze at %.3f s: neither side sent anything" % at,
         "the server sent nothing while the client kept sending (the peer or the path)",
         "the client sent nothing while the server kept sending (the capture host went quiet",
