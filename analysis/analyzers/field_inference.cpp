@@ -77,7 +77,8 @@ std::pair<double, double> clockFit(const Unwrapped& u, double unitHz) {
 
 InferredField findTimestamp(std::span<const SampledPacket> sample, const InferredField& seq) {
   InferredField best;
-  if (sample.size() <= CounterFinder::kMinPairs || sample.back().ns - sample.front().ns < kMinSpanNs) return best;
+  if (sample.size() <= CounterFinder::kMinPairs || sample.back().ns - sample.front().ns < kMinSpanNs)
+    return best;
   double bestSpread = std::numeric_limits<double>::infinity();
   const InferredField taken[] = {seq};
   eachField(false, [&](InferredField f) {
@@ -205,8 +206,8 @@ bool EchoRtt::onEcho(const uint8_t* payload, size_t len, int64_t ns, double& ms,
   last_echo_ = raw;
   const uint32_t target = raw - (echo_.echo_next ? 1u : 0u);
   const uint64_t mask = (uint64_t{1} << (8 * echo_.size)) - 1;
-  const int64_t step = signedStep(static_cast<uint32_t>(high_raw_ & mask), static_cast<uint32_t>(target & mask),
-                                  echo_.size);
+  const int64_t step =
+      signedStep(static_cast<uint32_t>(high_raw_ & mask), static_cast<uint32_t>(target & mask), echo_.size);
   const int64_t n = high_ + step;
   if (step > 0 || high_ - n >= int64_t{kWindow}) return false;
   const Slot& s = slot(n);

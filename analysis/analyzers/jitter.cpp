@@ -18,11 +18,12 @@ void JitterTracker::add(int64_t ns, bool has_ts, uint32_t ts, double unit_ms, ui
     const uint64_t mask = ts_bits >= 32 ? 0xFFFFFFFFull : ((1ull << ts_bits) - 1);
     uint64_t d = (uint64_t(ts) - uint64_t(last_ts_)) & mask;
     int64_t sd = d > (mask >> 1) ? int64_t(d) - int64_t(mask) - 1 : int64_t(d);
-    const double D = double(ns - last_ns_) / 1e6 - double(sd) * unit_ms;
+    const double D = double(ns - last_ts_ns_) / 1e6 - double(sd) * unit_ms;
     j_ += (std::abs(D) - j_) / 16.0;
   }
   if (has_ts) {
     last_ts_ = ts;
+    last_ts_ns_ = ns;
     any_ts_ = true;
   }
   last_ns_ = ns;

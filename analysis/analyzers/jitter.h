@@ -36,6 +36,7 @@ class JitterTracker {
   bool any_ = false, any_ts_ = false;
   int64_t last_ns_ = 0;
   uint32_t last_ts_ = 0;
+  int64_t last_ts_ns_ = 0;  // capture time of the packet that carried last_ts_ (D pairs one packet's R and S)
   double j_ = 0;
   uint64_t n_ = 0;
   double max_ = 0;

@@ -52,8 +52,8 @@ void TimingAnalyzer::hold(Dir& d, const uint8_t* payload, size_t len, int64_t ts
   p.ns = ts_ns;
   p.frame = frame;
   d.pending.push_back(p);
-  const bool samples = dirs_[0].pending.size() >= CounterFinder::kSample &&
-                       dirs_[1].pending.size() >= CounterFinder::kSample;
+  const bool samples =
+      dirs_[0].pending.size() >= CounterFinder::kSample && dirs_[1].pending.size() >= CounterFinder::kSample;
   if (samples || d.pending.size() >= kPending) chooseFields();
 }
 
@@ -62,7 +62,8 @@ void TimingAnalyzer::hold(Dir& d, const uint8_t* payload, size_t len, int64_t ts
 void TimingAnalyzer::chooseFields() {
   fields_chosen_ = true;
   auto sampleOf = [](const Dir& d) {
-    return std::span<const SampledPacket>(d.pending).first(std::min(d.pending.size(), CounterFinder::kSample));
+    return std::span<const SampledPacket>(d.pending).first(
+        std::min(d.pending.size(), CounterFinder::kSample));
   };
   for (Dir& d : dirs_) {
     CounterFinder finder;
@@ -78,7 +79,8 @@ void TimingAnalyzer::chooseFields() {
   for (Dir& d : dirs_) {
     if (d.seq_field.found()) d.counter.emplace(d.seq_field, d.id);
     if (d.ts_field.found()) d.ts_jitter.emplace();
-    if (d.seq_field.found() && other(d).ack_field.found()) d.echo_rtt.emplace(d.seq_field, other(d).ack_field);
+    if (d.seq_field.found() && other(d).ack_field.found())
+      d.echo_rtt.emplace(d.seq_field, other(d).ack_field);
   }
   std::vector<SampledPacket> c = std::move(dirs_[0].pending), s = std::move(dirs_[1].pending);
   size_t i = 0, j = 0;

@@ -89,8 +89,8 @@ void printInferredFields(const ConnectionRecord& r) {
       std::printf("      %s lost*: inferred from a counter in the payload (%s)\n", name,
                   report::inferredFieldText(m.seq_field).c_str());
     if (m.rtt.samples > 0)
-      std::printf("      %s rtt*: from the %s's echo of that counter (%s)\n", name, d == 0 ? "server" : "client",
-                  report::inferredFieldText(echo).c_str());
+      std::printf("      %s rtt*: from the %s's echo of that counter (%s)\n", name,
+                  d == 0 ? "server" : "client", report::inferredFieldText(echo).c_str());
     if (m.ts_field.found())
       std::printf("      %s jitter*: from the sender's clock in the payload (%s)\n", name,
                   report::inferredFieldText(m.ts_field).c_str());

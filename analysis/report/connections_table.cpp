@@ -66,7 +66,9 @@ void writeDirectionCells(std::ostream& out, const ConnectionRecord& r, Direction
   const ana::DirectionMetrics& m = r.metrics.dir[i];
   if (r.metrics.timing_only) {  // the silences, and what fields found in the payloads tell
     const std::string inferred = "<abbr title=\"inferred from fields found in the payload\">*</abbr>";
-    out << rttCells(m.rtt, limit, inferred) << cell(m.seq_field.found() ? percentText(lossFraction(m, r.metrics.vantage, d)) + inferred : "\u2013")
+    out << rttCells(m.rtt, limit, inferred)
+        << cell(m.seq_field.found() ? percentText(lossFraction(m, r.metrics.vantage, d)) + inferred
+                                    : "\u2013")
         << "<td class=\"none\" colspan=\"3\">not decoded (timing only)</td>" << stallCells(m.stalls)
         << cell(m.ts_field.found() ? ms(m.jitter_ms) + inferred : "\u2013");
     return;

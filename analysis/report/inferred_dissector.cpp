@@ -1,5 +1,7 @@
 #include "report/inferred_dissector.h"
 
+#include <algorithm>
+#include <cctype>
 #include <sstream>
 
 #include "report/wording.h"
@@ -14,63 +16,92 @@ bool sameField(const ana::InferredField& a, const ana::InferredField& b) {
   return a.offset == b.offset && a.size == b.size && (a.size == 1 || a.little_endian == b.little_endian);
 }
 
-// One counter field of the dissector: its Lua variable, filter name and layout.
-struct Counter {
+// One field of the dissector: its Lua variable, filter name, title and layout.
+struct Field {
   std::string var, abbr, title;
   ana::InferredField field;
 };
+// A direction's fields, by offset (they never overlap: field_inference.h).
+using Layout = std::vector<Field>;
 
-std::vector<Counter> countersOf(const ConnectionRecord& r, const std::string& proto) {
-  const ana::InferredField& c2s = r.metrics.dir[0].seq_field;
-  const ana::InferredField& s2c = r.metrics.dir[1].seq_field;
-  if (c2s.found() && s2c.found() && sameField(c2s, s2c))
-    return {{"f_seq", proto + ".seq", "Sequence counter (inferred)", c2s}};
-  std::vector<Counter> out;
-  if (c2s.found())
-    out.push_back({"f_c2s_seq", proto + ".c2s_seq", "Client sequence counter (inferred)", c2s});
-  if (s2c.found())
-    out.push_back({"f_s2c_seq", proto + ".s2c_seq", "Server sequence counter (inferred)", s2c});
+// `who` is "" for fields both directions share, else "c2s" or "s2c".
+Layout layoutOf(const ana::DirectionMetrics& m, const std::string& proto, const std::string& who) {
+  const std::string prefix = who.empty() ? "" : who + "_";
+  const std::string owner = who.empty() ? "" : who == "c2s" ? "Client " : "Server ";
+  Layout out;
+  auto add = [&](const ana::InferredField& f, const char* name, const char* title) {
+    if (!f.found()) return;
+    std::string t = owner.empty() ? title : owner + title;
+    if (!owner.empty()) t[owner.size()] = static_cast<char>(std::tolower(t[owner.size()]));
+    out.push_back({"f_" + prefix + name, proto + "." + prefix + name, t, f});
+  };
+  add(m.seq_field, "seq", "Sequence counter (inferred)");
+  add(m.ack_field, "ack", "Echo of the peer's counter (inferred)");
+  add(m.ts_field, "ts", "Sender clock (inferred)");
+  std::sort(out.begin(), out.end(),
+            [](const Field& x, const Field& y) { return x.field.offset < y.field.offset; });
   return out;
 }
 
-// The statements adding one counter and the bytes around it to `t`.
-void writeFieldAdds(std::ostream& out, const Counter& c, const std::string& indent) {
-  const ana::InferredField& f = c.field;
-  const int end = f.offset + f.size;
-  if (f.offset > 0) out << indent << "t:add(f_head, tvb(0, " << int(f.offset) << "))\n";
-  out << indent << (f.little_endian && f.size > 1 ? "t:add_le(" : "t:add(") << c.var << ", tvb("
-      << int(f.offset) << ", " << int(f.size) << "))\n";
-  out << indent << "if tvb:len() > " << end << " then t:add(f_rest, tvb(" << end << ")) end\n";
+bool sameLayout(const Layout& a, const Layout& b) {
+  return a.size() == b.size() &&
+         std::equal(a.begin(), a.end(), b.begin(), [](const Field& x, const Field& y) {
+           return x.var == y.var && sameField(x.field, y.field);
+         });
 }
 
-void writeDissectorFunction(std::ostream& out, const std::vector<Counter>& counters, const std::string& port,
+// One layout for both directions when they agree, else one per direction.
+std::vector<Layout> layoutsOf(const ConnectionRecord& r, const std::string& proto) {
+  Layout c2s = layoutOf(r.metrics.dir[0], proto, ""), s2c = layoutOf(r.metrics.dir[1], proto, "");
+  if (sameLayout(c2s, s2c)) return {c2s};
+  return {layoutOf(r.metrics.dir[0], proto, "c2s"), layoutOf(r.metrics.dir[1], proto, "s2c")};
+}
+
+int endOf(const Layout& l) { return l.empty() ? 0 : l.back().field.offset + l.back().field.size; }
+
+// The statements adding a layout's fields and the bytes around them to `t`.
+void writeFieldAdds(std::ostream& out, const Layout& l, const std::string& indent) {
+  int at = 0;
+  for (const Field& x : l) {
+    const ana::InferredField& f = x.field;
+    if (f.offset > at) out << indent << "t:add(f_bytes, tvb(" << at << ", " << f.offset - at << "))\n";
+    out << indent << (f.little_endian && f.size > 1 ? "t:add_le(" : "t:add(") << x.var << ", tvb("
+        << int(f.offset) << ", " << int(f.size) << "))\n";
+    at = f.offset + f.size;
+  }
+  out << indent << "if tvb:len() > " << at << " then t:add(f_bytes, tvb(" << at << ")) end\n";
+}
+
+void writeDissectorFunction(std::ostream& out, const std::vector<Layout>& layouts, const std::string& port,
                             const std::string& proto) {
   out << "function p.dissector(tvb, pinfo, tree)\n"
       << "  pinfo.cols.protocol = \"" << proto << "\"\n"
       << "  local t = tree:add(p, tvb())\n";
-  if (counters.size() == 1) {
-    const int end = counters[0].field.offset + counters[0].field.size;
-    out << "  if tvb:len() < " << end << " then t:add(f_rest, tvb()) return tvb:len() end\n";
-    writeFieldAdds(out, counters[0], "  ");
+  if (layouts.size() == 1) {
+    out << "  if tvb:len() < " << endOf(layouts[0]) << " then t:add(f_bytes, tvb()) return tvb:len() end\n";
+    writeFieldAdds(out, layouts[0], "  ");
   } else {
     out << "  local to_server = pinfo.dst_port == " << port << "\n";
-    for (size_t i = 0; i < counters.size(); ++i) {
-      const int end = counters[i].field.offset + counters[i].field.size;
-      out << (i == 0 ? "  if to_server and " : "  elseif not to_server and ") << "tvb:len() >= " << end
-          << " then\n";
-      writeFieldAdds(out, counters[i], "    ");
+    for (size_t i = 0; i < layouts.size(); ++i) {
+      out << (i == 0 ? "  if to_server and " : "  elseif not to_server and ")
+          << "tvb:len() >= " << endOf(layouts[i]) << " then\n";
+      writeFieldAdds(out, layouts[i], "    ");
     }
-    out << "  else\n    t:add(f_rest, tvb())\n  end\n";
+    out << "  else\n    t:add(f_bytes, tvb())\n  end\n";
   }
   out << "  return tvb:len()\nend\n";
 }
 
-void writeContract(std::ostream& out, const std::vector<Counter>& counters, const std::string& proto) {
+void writeContract(std::ostream& out, const std::vector<Layout>& layouts, const std::string& proto) {
   out << "--[==[ rudpscope.contract\n"
       << "return {\n  version = 1,\n  proto = \"" << proto << "\",\n  unreliable_seq = {";
-  for (size_t i = 0; i < counters.size(); ++i)
-    out << (i ? ", " : " ") << "{ field = \"" << counters[i].abbr
-        << "\", bits = " << 8 * counters[i].field.size << " }";
+  bool first = true;
+  for (const Layout& l : layouts)
+    for (const Field& x : l)
+      if (x.var.ends_with("seq")) {
+        out << (first ? " " : ", ") << "{ field = \"" << x.abbr << "\", bits = " << 8 * x.field.size << " }";
+        first = false;
+      }
   out << " },\n}\n]==]\n";
 }
 
@@ -85,28 +116,35 @@ std::string inferredProtocolName(const ConnectionSummary& conn) { return "inferr
 
 std::string inferredDissector(const ConnectionRecord& r, const std::string& source) {
   const std::string proto = inferredProtocolName(r.summary), port = portOf(r.summary.server);
-  const std::vector<Counter> counters = countersOf(r, proto);
+  const std::vector<Layout> layouts = layoutsOf(r, proto);
   std::ostringstream out;
   out << "-- " << proto << ": written by rudpscope-cli dissector infer from " << source << ",\n"
       << "-- flow " << r.summary.client << " -> " << r.summary.server << " (conn " << r.summary.id << ").\n";
-  for (int d = 0; d < 2; ++d)
-    if (r.metrics.dir[d].seq_field.found())
-      out << "-- " << (d == 0 ? "client->server" : "server->client")
-          << " counter: " << inferredFieldText(r.metrics.dir[d].seq_field) << ".\n";
+  for (int d = 0; d < 2; ++d) {
+    const ana::DirectionMetrics& m = r.metrics.dir[d];
+    const char* dir = d == 0 ? "client->server" : "server->client";
+    for (const auto& [kind, f] :
+         {std::pair{"counter", &m.seq_field}, std::pair{"echo of the peer's counter", &m.ack_field},
+          std::pair{"sender clock", &m.ts_field}})
+      if (f->found()) out << "-- " << dir << " " << kind << ": " << inferredFieldText(*f) << ".\n";
+  }
   out << "-- The names are placeholders: rename the protocol and its fields, and add the ones\n"
-      << "-- you know (acks, timestamps, message types). Loads unchanged in Wireshark.\n\n"
-      << "local p = Proto(\"" << proto << "\", \"Inferred protocol on UDP port " << port << "\")\n"
-      << "local f_head = ProtoField.bytes(\"" << proto << ".head\", \"Bytes before the counter\")\n";
-  for (const Counter& c : counters)
-    out << "local " << c.var << " = ProtoField.uint" << 8 * c.field.size << "(\"" << c.abbr << "\", \""
-        << c.title << "\", base.DEC)\n";
-  out << "local f_rest = ProtoField.bytes(\"" << proto << ".rest\", \"Other bytes\")\n"
-      << "p.fields = { f_head";
-  for (const Counter& c : counters) out << ", " << c.var;
-  out << ", f_rest }\n\n";
-  writeDissectorFunction(out, counters, port, proto);
+      << "-- you know (message types, lengths). Loads unchanged in Wireshark.\n\n"
+      << "local p = Proto(\"" << proto << "\", \"Inferred protocol on UDP port " << port << "\")\n";
+  std::vector<std::string> vars;
+  for (const Layout& l : layouts)
+    for (const Field& x : l) {
+      out << "local " << x.var << " = ProtoField.uint" << 8 * x.field.size << "(\"" << x.abbr << "\", \""
+          << x.title << "\", base.DEC)\n";
+      vars.push_back(x.var);
+    }
+  out << "local f_bytes = ProtoField.bytes(\"" << proto << ".bytes\", \"Other bytes\")\n"
+      << "p.fields = { ";
+  for (const std::string& v : vars) out << v << ", ";
+  out << "f_bytes }\n\n";
+  writeDissectorFunction(out, layouts, port, proto);
   out << "\nDissectorTable.get(\"udp.port\"):add(" << port << ", p)\n\n";
-  writeContract(out, counters, proto);
+  writeContract(out, layouts, proto);
   return out.str();
 }
 

@@ -46,8 +46,9 @@ class NotDecodedFlows {
     p.text = report::format("%zu UDP flow%s not decoded (timing only: no dissector claims ", flows_.size(),
                             flows_.size() == 1 ? "" : "s");
     p.text += flows_.size() == 1 ? "it" : "them";
-    p.text += "; stalls come from timing, loss and RTT only from a counter and its echo found in the "
-              "payloads): ";
+    p.text +=
+        "; stalls come from timing, loss and RTT only from a counter and its echo found in the "
+        "payloads): ";
     const size_t shown = std::min<size_t>(flows_.size(), 3);
     for (size_t i = 0; i < shown; ++i)
       p.text += (i ? ", " : "") + flows_[i].label +

@@ -93,12 +93,20 @@ void TimelinePanel::draw(SvgWriter& svg, const PlotScale& x, const PanelGeometry
   const PlotScale y(0, yMaxMs(), g.bottom(), g.plot_top);
   const ana::RttStats& rtt = conn_.metrics.dir[static_cast<size_t>(dir_)].rtt;
   svg.beginGroup(dir_ == Direction::ClientToServer ? "panel c2s" : "panel s2c");
-  svg.text(g.left, g.top + 11,
-           std::string(directionWords(dir_)) + " data: " + rttSpanWords(rtt.span) + " (ms), " +
-               std::to_string(samples_.size()) + " samples",
-           {11, "#222", "start", "panel-title", true});
+  // A flow no dissector claims has RTT samples only from an echo found in its
+  // payloads: without one the panel says why, instead of drawing empty axes.
+  const bool timingOnly = conn_.metrics.timing_only, noRtt = timingOnly && samples_.empty();
+  std::string title = std::string(directionWords(dir_)) + " data: ";
+  if (noRtt)
+    title +=
+        "no RTT (not decoded: no dissector claims this flow, and no echo of a counter was found in "
+        "its payloads)";
+  else
+    title += std::string(rttSpanWords(rtt.span)) + " (ms), " + std::to_string(samples_.size()) + " samples" +
+             (timingOnly ? ", inferred from the peer's echo of a counter found in the payloads" : "");
+  svg.text(g.left, g.top + 11, title, {11, "#222", "start", "panel-title", true});
   drawStalls(svg, x, g);
-  drawGridAndLimits(svg, y, g);
+  if (!noRtt) drawGridAndLimits(svg, y, g);
   drawRtt(svg, x, y, clipId);
   drawRetransmissions(svg, x, g);
   drawLosses(svg, x, g);

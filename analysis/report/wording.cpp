@@ -51,9 +51,12 @@ std::string percentText(double fraction) {
 std::string inferredFieldText(const ana::InferredField& f) {
   const char* order = f.size == 1 ? "" : f.little_endian ? " LE" : " BE";
   std::string text = format("u%d%s at offset %d, ", 8 * f.size, order, f.offset);
-  if (f.unit_hz == 1e3) text += "in ms, ";
-  else if (f.unit_hz == 1e6) text += "in \u00b5s, ";
-  else if (f.unit_hz > 0) text += format("%g ticks per second, ", f.unit_hz);
+  if (f.unit_hz == 1e3)
+    text += "in ms, ";
+  else if (f.unit_hz == 1e6)
+    text += "in \u00b5s, ";
+  else if (f.unit_hz > 0)
+    text += format("%g ticks per second, ", f.unit_hz);
   if (f.echo_next) text += "the next number expected, ";
   return text + percentText(f.fit) + " of packets fit";
 }

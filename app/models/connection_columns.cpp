@@ -141,16 +141,20 @@ std::vector<ConnectionColumn> trafficColumns() {
 }
 
 // "~" where the samples are not full round trips (the capture sits at the
-// data's receiver or mid-path), as the CLI's table marks them.
+// data's receiver or mid-path), "*" where they are inferred from a counter
+// and its echo found in the payloads, as the CLI's table marks them.
 QString partialRttMark(const ConnectionRecord& r, Direction d) {
   const ana::DirectionMetrics* m = analysedDirection(r, d);
-  return m && m->rtt.samples && m->rtt.span != ana::RttSpan::RoundTrip ? QStringLiteral("~") : QString();
+  if (!m || !m->rtt.samples) return QString();
+  return QString(m->rtt.span != ana::RttSpan::RoundTrip ? QStringLiteral("~") : QString()) +
+         (r.metrics.timing_only ? QStringLiteral("*") : QString());
 }
 
 ConnectionColumn rttColumn(const char* id, const char* title, double ana::RttStats::*field) {
   const QString tip = QStringLiteral(
       "RTT of the direction whose data was acknowledged, in ms. ~: not a full round trip (the capture "
-      "sits at that data's receiver or mid-path; column \"RTT measures\" says which).");
+      "sits at that data's receiver or mid-path; column \"RTT measures\" says which). *: a flow no "
+      "dissector claims, from a counter and the other side's echo of it found in the payloads.");
   ConnectionColumn c = dirColumn(id, title, dirTip(tip, Combine::Max), NumberKind::Milliseconds, Combine::Max,
                                  rttMetric(field));
   c.mark = partialRttMark;
@@ -183,25 +187,43 @@ std::vector<ConnectionColumn> rttColumns(const AnalysisSettings& settings) {
   return cols;
 }
 
-// Seqs never delivered; for a flow no dissector claims, packets lost before
-// the capture by a counter found in its payloads, marked "*" (inferred).
-ConnectionColumn lostColumn() {
-  auto inferred = [](const ConnectionRecord& r, Direction d) {
+// A figure that needs the protocol's headers; for a flow no dissector claims
+// it is known only where `field` was found in the payloads, and marked "*"
+// (inferred).
+ConnectionColumn inferableColumn(const char* id, const char* title, const QString& tip, NumberKind kind,
+                                 Combine how, ana::InferredField ana::DirectionMetrics::*field,
+                                 Metric value) {
+  auto inferred = [field](const ConnectionRecord& r, Direction d) {
     const ana::DirectionMetrics* m = analysedDirection(r, d);
-    return r.metrics.timing_only && m && m->seq_field.found();
+    return r.metrics.timing_only && m && (m->*field).found();
   };
   ConnectionColumn c = dirColumn(
-      "lost", "Lost",
-      dirTip("Seqs never delivered. *: a flow no dissector claims, its packets lost before the capture "
-             "inferred from a counter found in the payload.",
-             Combine::Sum),
-      NumberKind::Count, Combine::Sum, [inferred](const ConnectionRecord& r, Direction d) {
+      id, title, dirTip(tip, how), kind, how, [inferred, value](const ConnectionRecord& r, Direction d) {
         const ana::DirectionMetrics* m = analysedDirection(r, d);
-        return m && (!r.metrics.timing_only || inferred(r, d)) ? count(m->lost) : QVariant();
+        return m && (!r.metrics.timing_only || inferred(r, d)) ? value(*m) : QVariant();
       });
   c.mark = [inferred](const ConnectionRecord& r, Direction d) {
     return inferred(r, d) ? QStringLiteral("*") : QString();
   };
+  return c;
+}
+
+ConnectionColumn lostColumn() {
+  return inferableColumn("lost", "Lost",
+                         "Seqs never delivered. *: a flow no dissector claims, its packets lost before the "
+                         "capture inferred from a counter found in the payload.",
+                         NumberKind::Count, Combine::Sum, &ana::DirectionMetrics::seq_field,
+                         [](const ana::DirectionMetrics& m) { return count(m.lost); });
+}
+
+ConnectionColumn jitterColumn() {
+  ConnectionColumn c = inferableColumn(
+      "jitter", "Jitter (ms)",
+      "RFC 3550 interarrival jitter, in ms. *: a flow no dissector claims, from a sender clock found in the "
+      "payload.",
+      NumberKind::Milliseconds, Combine::Max, &ana::DirectionMetrics::ts_field,
+      [](const ana::DirectionMetrics& m) { return QVariant(m.jitter_ms); });
+  c.perDirection = finalOnly(c.perDirection);
   return c;
 }
 
@@ -245,10 +267,7 @@ std::vector<ConnectionColumn> stallColumns() {
       dirColumn("longest_stall", "Longest stall (ms)", dirTip("Longest stall, in ms.", Combine::Max),
                 NumberKind::Milliseconds, Combine::Max,
                 [](const ConnectionRecord& r, Direction d) { return fromOptional(longestStallMs(r, d)); }),
-      dirColumn(
-          "jitter", "Jitter (ms)", dirTip("RFC 3550 interarrival jitter, in ms.", Combine::Max),
-          NumberKind::Milliseconds, Combine::Max,
-          finalOnly(decodedMetric([](const ana::DirectionMetrics& m) { return QVariant(m.jitter_ms); }))),
+      jitterColumn(),
   };
 }
 

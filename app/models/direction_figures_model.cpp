@@ -31,11 +31,18 @@ Figure gap(double ana::GapStats::*field) {
 }
 
 // A figure that needs the protocol's headers: unknown ("–") for a flow
-// analysed from timing alone, not 0.
+// analysed from timing alone, not 0, unless the field it comes from was
+// found in the payloads (`inferred`).
 template <class F>
-std::function<QVariant(const DirectionStatistics&)> decoded(F f) {
-  return [f](const DirectionStatistics& d) { return d.timing_only ? QVariant() : f(d); };
+std::function<QVariant(const DirectionStatistics&)> decoded(F f,
+                                                            bool (*inferred)(const DirectionStatistics&)) {
+  return [f, inferred](const DirectionStatistics& d) {
+    return !d.timing_only || inferred(d) ? f(d) : QVariant();
+  };
 }
+bool echoed(const DirectionStatistics& d) { return d.rtt.samples > 0; }
+bool counted(const DirectionStatistics& d) { return d.counter_found; }
+bool clocked(const DirectionStatistics& d) { return d.clock_found; }
 
 // "none", or how many and the first: "2, first frame 57: port unreachable from 10.0.0.2".
 QVariant icmpErrors(const DirectionStatistics& d) {
@@ -50,7 +57,7 @@ QVariant icmpErrors(const DirectionStatistics& d) {
 const std::vector<FigureSpec>& figureSpecs() {
   static const std::vector<FigureSpec> specs{
       {"RTT samples", "RTT samples of this direction's data.", NumberKind::Count,
-       decoded([](const DirectionStatistics& d) { return count(d.rtt.samples); })},
+       decoded([](const DirectionStatistics& d) { return count(d.rtt.samples); }, echoed)},
       {"RTT measures", "What the samples measure at this capture point.", NumberKind::Text,
        [](const DirectionStatistics& d) {
          return d.rtt.samples ? QVariant(analysisWords(ana::toString(d.rtt.span))) : QVariant();
@@ -62,7 +69,8 @@ const std::vector<FigureSpec>& figureSpecs() {
       {"RTT max (ms)", "Largest RTT sample.", NumberKind::Milliseconds, rtt(&ana::RttStats::max)},
       {"RTT mean (ms)", "Mean RTT.", NumberKind::Milliseconds, rtt(&ana::RttStats::mean)},
       {"Jitter (ms)", "RFC 3550 interarrival jitter: smoothed variation of the packet spacing.",
-       NumberKind::Milliseconds, decoded([](const DirectionStatistics& d) { return QVariant(d.jitter_ms); })},
+       NumberKind::Milliseconds,
+       decoded([](const DirectionStatistics& d) { return QVariant(d.jitter_ms); }, clocked)},
       {"Spacing p50 (ms)", "Median time between consecutive packets.", NumberKind::Milliseconds,
        gap(&ana::GapStats::p50)},
       {"Spacing p95 (ms)", "95th percentile time between consecutive packets.", NumberKind::Milliseconds,
@@ -76,7 +84,7 @@ const std::vector<FigureSpec>& figureSpecs() {
          return d.gaps.tick_hz > 0 ? QVariant(d.gaps.tick_hz) : QVariant();
        }},
       {"Lost seqs", "Seqs never delivered.", NumberKind::Count,
-       decoded([](const DirectionStatistics& d) { return count(d.lost); })},
+       decoded([](const DirectionStatistics& d) { return count(d.lost); }, counted)},
       {"ICMP errors",
        "ICMP and ICMPv6 errors quoting this direction's datagrams (port unreachable: the peer went away); "
        "the first one's frame and kind.",

@@ -13,6 +13,8 @@ DirectionStatistics directionStatistics(StoreReader& reader, const ConnectionRec
   if (!m) return s;
   s.analysed = true;
   s.timing_only = r.metrics.timing_only;
+  s.counter_found = m->seq_field.found();
+  s.clock_found = m->ts_field.found();
   for (const ana::RttEvent& e : reader.rttSamples(r.summary.id, d)) s.rtt_ms.push_back(e.rtt_ms);
   s.rtt = m->rtt;
   s.loss_bursts = m->loss_bursts;

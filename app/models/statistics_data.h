@@ -19,7 +19,9 @@ namespace rudp::gui {
 
 struct DirectionStatistics {
   bool analysed = false;       // the analysis has metrics for this direction
-  bool timing_only = false;    // no dissector: RTT, loss and jitter unknown, not zero
+  bool timing_only = false;    // no dissector: RTT, loss and jitter unknown, not zero, unless
+  bool counter_found = false;  // a counter found in the payloads gives the loss,
+  bool clock_found = false;    // a sender clock the jitter (and the other side's echo the RTT)
   std::vector<double> rtt_ms;  // every stored RTT sample of this direction's data, in time order
   ana::RttStats rtt;           // the analysis' summary of them
   BurstHistogram loss_bursts;  // burst length -> count

@@ -10,7 +10,7 @@ namespace rudp::gui {
 // Samples last: they are the measurement, the lines are derived from them
 // and would otherwise cover them where they agree.
 void RttLanePainter::paint(const DirectionTimeline& d) {
-  if (s_.data && s_.data->timing_only) return;  // no RTT without a dissector: the title says so
+  if (s_.rttUnknown()) return;  // no RTT without a dissector or an echo found: the title says so
   if (s_.has(Layer::LimitLines)) paintLimitLines();
   SeriesPainter sp = series();
   if (s_.has(Layer::Rto)) sp.paint(d.rto, SeriesPen::steps(s_.colours.rto, 1.5, Qt::DashLine));
@@ -38,9 +38,11 @@ void RttLanePainter::paintLimitLines() {
 
 std::vector<LegendEntry> RttLanePainter::legend() const {
   std::vector<LegendEntry> out;
-  if (s_.data && s_.data->timing_only) return out;
+  if (s_.rttUnknown()) return out;
   if (s_.has(Layer::RttSamples))
-    out.push_back({MarkShape::Dot, s_.colours.rttSample, QStringLiteral("sample")});
+    out.push_back(
+        {MarkShape::Dot, s_.colours.rttSample,
+         s_.rttInferred() ? QStringLiteral("sample, inferred from an echo") : QStringLiteral("sample")});
   if (s_.has(Layer::Srtt)) out.push_back({MarkShape::Line, s_.colours.srtt, QStringLiteral("SRTT")});
   if (s_.has(Layer::Rto)) out.push_back({MarkShape::DashLine, s_.colours.rto, QStringLiteral("RTO")});
   if (s_.has(Layer::LimitLines) && !s_.limitLinesMs.empty())

@@ -45,7 +45,10 @@ TimelineData loadTimelineData(StoreReader& reader, int64_t conn) {
   TimelineBuilder builder(conn, reader.capture().first_ts_ns, c ? c->summary.first_ts_ns : 0,
                           c ? c->summary.last_ts_ns : 0, reader.settings().rtt_limits_ms);
   builder.data().timing_only = c && c->has_analysis && c->metrics.timing_only;
-  for (size_t d = 0; d < 2; ++d) builder.data().dir[d].seqFound = c && c->metrics.dir[d].seq_field.found();
+  for (size_t d = 0; d < 2; ++d) {
+    builder.data().dir[d].seqFound = c && c->metrics.dir[d].seq_field.found();
+    builder.data().dir[d].echoFound = c && c->metrics.timing_only && c->metrics.dir[d].rtt.samples > 0;
+  }
   for (Direction d : {Direction::ClientToServer, Direction::ServerToClient})
     builder.setEvents(d, {reader.rttSamples(conn, d), reader.retransmissions(conn, d), reader.losses(conn, d),
                           reader.stalls(conn, d), reader.rates(conn, d)});

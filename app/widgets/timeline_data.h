@@ -66,7 +66,8 @@ struct DirectionTimeline {
   // A flow analysed from timing alone: each packet's gap to the previous
   // packet of its direction (ms), drawn in the sequence lane instead.
   LodSeries gaps;
-  bool seqFound = false;  // a counter was inferred from the payloads: losses are from it
+  bool seqFound = false;   // a counter was inferred from the payloads: losses are from it
+  bool echoFound = false;  // and the other side's echo of it: RTT samples are from them
 };
 
 struct FrameTime {

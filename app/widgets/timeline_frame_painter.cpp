@@ -38,7 +38,7 @@ void TimelineFramePainter::paintLanes() {
     p_.fillRect(r, s_.colours.plot);
     if (lane == Lane::Events)
       paintEventRowLabels();
-    else if (lane != Lane::Rtt || !s_.data || !s_.data->timing_only)
+    else if (lane != Lane::Rtt || !s_.rttUnknown())
       paintValueTicks(lane);
     outlineRect(p_, r, s_.colours.axis);
   }
@@ -125,8 +125,12 @@ void TimelineFramePainter::paintLaneTitle(Lane lane) {
   const bool timingOnly = s_.data && s_.data->timing_only;
   if (timingOnly && lane == Lane::Sequence)
     text = QStringLiteral("Gap to the previous packet (ms) \u00b7 not decoded: timing only");
+  else if (lane == Lane::Rtt && s_.rttInferred())
+    text += QStringLiteral(" \u00b7 inferred: a counter and the peer's echo of it found in the payloads");
   else if (timingOnly && lane == Lane::Rtt)
-    text = QStringLiteral("RTT \u00b7 none: no dissector claims this flow (timing only)");
+    text = QStringLiteral(
+        "RTT \u00b7 none: no dissector claims this flow and no echo of a counter was found in its payloads "
+        "(timing only)");
   else if (lane == Lane::Sequence && s_.data && s_.data->sequence_after_stop)
     text += QStringLiteral(" \u00b7 drawn when the capture stops");
   else if (lane == Lane::Sequence && s_.dir())
@@ -135,7 +139,7 @@ void TimelineFramePainter::paintLaneTitle(Lane lane) {
   // them (an outage spike included), a zoomed one may not.
   if (s_.manualY[static_cast<size_t>(lane)])
     text += QStringLiteral(" \u00b7 values zoomed (0 resets)");
-  else if (lane == Lane::Rtt && !timingOnly)
+  else if (lane == Lane::Rtt && !s_.rttUnknown())
     text += QStringLiteral(" \u00b7 all values (y, Ctrl+wheel zoom)");
   const QFontMetrics fm(p_.font());
   const QRect box(r.left() + 1, r.top() + 1, fm.horizontalAdvance(text) + 10, fm.height() + 2);

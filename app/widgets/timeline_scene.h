@@ -51,6 +51,10 @@ struct TimelineScene {
   bool has(Layer l) const { return (layers & static_cast<uint32_t>(l)) != 0; }
   // Null without data.
   const DirectionTimeline* dir() const { return data ? &data->of(direction) : nullptr; }
+  // A flow no dissector claims, without an echo found in its payloads: no RTT
+  // to draw (the lane's title says why).
+  bool rttUnknown() const { return data && data->timing_only && (!dir() || !dir()->echoFound); }
+  bool rttInferred() const { return data && data->timing_only && dir() && dir()->echoFound; }
 };
 
 // Where the two rows of marks of the events lane sit.

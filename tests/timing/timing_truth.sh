@@ -41,7 +41,7 @@ PY
 # A dissector written from the capture: tshark decodes the counter of each
 # of the flow's packets as the payload holds it; the analysis with it
 # decodes the flow and counts the truth's losses and late packets.
-"$cli" dissector infer "$work/t37.pcap" --db "$work/t37.sqlite" -q -w "$work/inferred.lua"
+"$cli" dissector infer "$work/t37.pcap" --db "$work/t37.sqlite" -q -Y "udp.port == 59238" -w "$work/inferred.lua"
 "$tshark" -r "$work/t37.pcap" -X lua_script:"$work/inferred.lua" -Y inferred_59238 -T fields \
   -e inferred_59238.seq -e udp.payload 2>/dev/null >"$work/inferred.tsv"
 rm -f "$work/inferred.sqlite"

@@ -1,10 +1,16 @@
 // A capture whose UDP flows no dissector claims (timing_sim.py): the window
 // never reads as all clear about them. The Summary lists them as not
 // decoded, with their freeze and silences worded by cause; the Connections
-// page names them "udp (timing only)" and leaves unknown figures empty.
+// page names them "udp (timing only)", leaves unknown figures empty and marks
+// the ones inferred from fields found in the payloads with "*".
 #include <QAbstractItemModel>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTableView>
 #include <QTest>
 #include <QTreeView>
@@ -41,6 +47,22 @@ QStringList columnTexts(const QAbstractItemModel& m, int column) {
   QStringList out;
   for (int r = 0; r < m.rowCount(); ++r) out << m.index(r, column).data().toString();
   return out;
+}
+
+// timing_sim.py's truth of flow `i` (capture order).
+QJsonObject truthFlow(const TempDir& dir, int i) {
+  QFile f(QString::fromStdString(dir / "timing.json"));
+  REQUIRE(f.open(QIODevice::ReadOnly));
+  return QJsonDocument::fromJson(f.readAll()).object()["flows"].toArray()[i].toObject();
+}
+
+// "a* / b*": both directions' figures, inferred; each within `margin` of the truth.
+void checkInferredPair(const QString& cell, double c2s, double s2c, double margin) {
+  INFO(cell.toStdString());
+  const auto m = QRegularExpression(QStringLiteral("^([0-9.,]+)~?\\* / ([0-9.,]+)~?\\*$")).match(cell);
+  REQUIRE(m.hasMatch());
+  CHECK(m.captured(1).remove(',').toDouble() == Approx(c2s).margin(margin));
+  CHECK(m.captured(2).remove(',').toDouble() == Approx(s2c).margin(margin));
 }
 
 int columnNamed(const QAbstractItemModel& m, const QString& title) {
@@ -84,7 +106,7 @@ TEST_CASE("flows no dissector claims: listed as not decoded, silences by cause, 
             .filter(QStringLiteral(
                 "the server sent nothing while the client kept sending (the peer or the path)"))
             .size() == 1);
-  CHECK(texts.filter(QStringLiteral("3 UDP flows not decoded (timing only")).size() == 1);
+  CHECK(texts.filter(QStringLiteral("4 UDP flows not decoded (timing only")).size() == 1);
   // Six lines stay together under the facts, not spread over the page.
   CHECK(problems->height() < window.height() / 3);
   REQUIRE(window.grab().save(QString::fromStdString(artifactPath("app-summary-timing-only.png"))));
@@ -94,25 +116,42 @@ TEST_CASE("flows no dissector claims: listed as not decoded, silences by cause, 
   auto* table = window.findChild<QTableView*>(QStringLiteral("connections.table"));
   REQUIRE(table);
   const QAbstractItemModel& m = *table->model();
-  REQUIRE(m.rowCount() == 3);
+  REQUIRE(m.rowCount() == 4);
   const int protocol = columnNamed(m, QStringLiteral("Protocol")),
             retx = columnNamed(m, QStringLiteral("Retx")),
             jitter = columnNamed(m, QStringLiteral("Jitter (ms)")),
-            lost = columnNamed(m, QStringLiteral("Lost"));
+            lost = columnNamed(m, QStringLiteral("Lost")),
+            rtt = columnNamed(m, QStringLiteral("RTT max (ms)"));
   REQUIRE(protocol >= 0);
   REQUIRE(retx >= 0);
   REQUIRE(jitter >= 0);
   REQUIRE(lost >= 0);
-  for (int r = 0; r < 3; ++r) {
+  REQUIRE(rtt >= 0);
+  for (int r = 0; r < 4; ++r) {
     INFO("row " << r);
     CHECK(m.index(r, protocol).data().toString() == QStringLiteral("udp (timing only)"));
     CHECK(m.index(r, retx).data().toString() == QStringLiteral("– / –"));
-    CHECK(m.index(r, jitter).data().toString() == QStringLiteral("– / –"));
   }
-  // The player's flow carries a counter: its server's losses, inferred and marked.
-  CHECK(m.index(0, lost).data().toString() == QStringLiteral("0* / 14*"));
-  CHECK(m.index(1, lost).data().toString() == QStringLiteral("– / –"));
-  CHECK(m.index(2, lost).data().toString() == QStringLiteral("– / –"));
+  // The player's flow and the server-side capture carry a counter, an echo
+  // and a clock: losses, RTT and jitter, inferred and marked; the others none.
+  // Rows in capture order: the player, mid-path, the server side, the keepalive (the truth's 0, 1, 3, 2).
+  for (const auto& [r, flow] : {std::pair{0, 0}, std::pair{2, 3}}) {
+    const QJsonObject t = truthFlow(f.dir, flow);
+    const QJsonArray counter = t["counter"].toArray(), ts = t["ts"].toArray(), echo = t["rtt"].toArray();
+    auto maxOf = [&](int d) {
+      double top = 0;
+      for (const auto& v : echo[d].toObject()["samples"].toArray()) top = std::max(top, v.toDouble());
+      return top;
+    };
+    INFO("row " << r);
+    checkInferredPair(m.index(r, lost).data().toString(), counter[0].toObject()["lost"].toDouble(),
+                      counter[1].toObject()["lost"].toDouble(), 0);
+    checkInferredPair(m.index(r, jitter).data().toString(), ts[0].toObject()["jitter_ms"].toDouble(),
+                      ts[1].toObject()["jitter_ms"].toDouble(), 0.05);
+    checkInferredPair(m.index(r, rtt).data().toString(), maxOf(0), maxOf(1), 0.05);
+  }
+  for (int r : {1, 3})
+    for (int c : {lost, jitter, rtt}) CHECK(m.index(r, c).data().toString() == QStringLiteral("– / –"));
   REQUIRE(window.grab().save(QString::fromStdString(artifactPath("app-connections-timing-only.png"))));
 }
 
@@ -121,7 +160,7 @@ TEST_CASE("Create Dissector from This Flow: the window analyses again and decode
   MainWindow& window = f.window;
   const std::string& pcap = f.pcap;
   const auto& conns = window.session().overview()->connections;
-  REQUIRE(conns.size() == 3);
+  REQUIRE(conns.size() == 4);
   CHECK(report::hasInferredCounter(conns[0]));   // the player's flow: a u16 LE counter
   CHECK(!report::hasInferredCounter(conns[1]));  // random bytes: nothing to write from
   CHECK(gui::writeInferredDissector(conns[1], QString::fromStdString(pcap), "x.lua")
@@ -151,7 +190,7 @@ TEST_CASE("Create Dissector from This Flow: the window analyses again and decode
   REQUIRE(QTest::qWaitFor([&] { return !shown.isEmpty(); }, 60000));
   CHECK(window.preferences().extra_scripts.contains(lua));  // listed in Settings, removable there
   const auto& again = window.session().overview()->connections;
-  REQUIRE(again.size() == 3);
+  REQUIRE(again.size() == 4);
   CHECK(again[0].summary.protocol == "inferred_59238");
   CHECK(!again[0].metrics.timing_only);
   CHECK(again[1].metrics.timing_only);

@@ -1,6 +1,7 @@
 // A flow no dissector claims on the Timeline: the sequence lane becomes each
 // packet's gap to the previous one, its silences are bands with their cause,
-// the RTT lane says why it is empty. Against timing_sim.py's log.
+// the RTT lane draws the samples inferred from an echo found in the payloads
+// or says why it is empty. Against timing_sim.py's log.
 #include <catch2/catch.hpp>
 
 #include <QFile>
@@ -53,7 +54,7 @@ struct TimingCapture {
 
 }  // namespace
 
-TEST_CASE("a flow no dissector claims: gaps in the sequence lane, silences as bands, no RTT") {
+TEST_CASE("a flow no dissector claims: gaps in the sequence lane, silences as bands, inferred RTT") {
   TimingCapture cap;
   StoreReader reader(cap.db);
   auto data = std::make_shared<const TimelineData>(loadTimelineData(reader, 1));
@@ -94,6 +95,40 @@ TEST_CASE("a flow no dissector claims: gaps in the sequence lane, silences as ba
   CHECK(bandHit->kind == HitKind::StallBand);
   CHECK(bandHit->ts_ns == start);
   CHECK(bandHit->text.contains(QStringLiteral("remote_quiet")));
-  // No RTT: the lane is left empty (only its title and the band's shade).
-  CHECK(s2c.rtt.size() == 0);
+  // RTT from the client's echo of the server's counter: the truth's samples,
+  // each drawn where the hit test finds it.
+  const QJsonArray rtt = cap.truth["rtt"].toArray()[1].toObject()["samples"].toArray();
+  REQUIRE(s2c.rtt.size() == size_t(rtt.size()));
+  CHECK(s2c.rtt.value(0) == Approx(rtt[0].toDouble()).margin(1e-6));
+  size_t shown = 0;
+  while (shown < s2c.rtt.size() && s2c.rtt.time(shown) < end) ++shown;  // the sample the silence ended
+  REQUIRE(shown < s2c.rtt.size());
+  const QPoint dot(int(g.time.x(s2c.rtt.time(shown))), int(g.axis(Lane::Rtt).y(s2c.rtt.value(shown))));
+  CHECK(test::sameColour(image.pixel(dot), view.scene().colours.rttSample, 40));
+  const auto rttHit = view.hitTest(dot);
+  REQUIRE(rttHit);
+  CHECK(rttHit->kind == HitKind::RttSample);
+  CHECK(rttHit->ts_ns == s2c.rtt.time(shown));
+}
+
+TEST_CASE("a flow no dissector claims and no echo found: the RTT lane is empty and says why") {
+  TimingCapture cap;
+  StoreReader reader(cap.db);
+  auto data = std::make_shared<const TimelineData>(loadTimelineData(reader, 2));  // mid-path, random bytes
+  REQUIRE(data->timing_only);
+  CHECK(data->dir[0].rtt.size() == 0);
+  CHECK(data->dir[1].rtt.size() == 0);
+  TimelineView view;
+  view.resize(1400, 850);
+  view.setData(data);
+  CHECK(view.scene().rttUnknown());
+  const QImage image = test::settledImage(view);
+  REQUIRE(image.save(QString::fromStdString(test::artifactPath("timeline-timing-only-no-echo.png"))));
+  // No sample dot anywhere in the lane.
+  const QRect lane = view.laneRect(Lane::Rtt).adjusted(2, 20, -2, -2);
+  int dots = 0;
+  for (int y = lane.top(); y < lane.bottom(); ++y)
+    for (int x = lane.left(); x < lane.right(); ++x)
+      dots += test::sameColour(image.pixel(x, y), view.scene().colours.rttSample, 10);
+  CHECK(dots == 0);
 }
