@@ -359,6 +359,7 @@ void MainWindow::onReady() {
   m_summary->setOverview(overview, m_session->dbPath(), m_session->outcome().reused);
   m_connections->setData(overview.connections, overview.settings, overview.capture);
   m_timeline->setOverview(overview);
+  m_statisticsWanted = worstConnection(overview);  // loaded when the page is first shown
   m_packets->open(m_session->dbPath(), m_session->capturePath(), m_prefs.dissectorOptions());
   if (!overview.capture.warning.empty())
     m_banner->showMessage(MessageBanner::Kind::Warning, readWarningText(overview.capture));

@@ -33,4 +33,10 @@ CaptureOverview loadCaptureOverview(rudp::StoreReader& reader) {
   return overview;
 }
 
+int64_t worstConnection(const CaptureOverview& overview) {
+  for (const rudp::Problem& p : overview.problems)
+    if (p.conn != 0) return p.conn;
+  return overview.connections.empty() ? 0 : overview.connections.front().summary.id;
+}
+
 }  // namespace rudp::gui

@@ -22,6 +22,10 @@ struct CaptureOverview {
   size_t vantageConnections = 0;                             // how many connections have that vantage
 };
 CaptureOverview loadCaptureOverview(rudp::StoreReader& reader);
+// The connection a person looks at first: the one of the worst problem that
+// has one, else the first connection; 0 for none. The Timeline and Statistics
+// pages open on it.
+int64_t worstConnection(const CaptureOverview& overview);
 
 }  // namespace rudp::gui
 

@@ -112,12 +112,7 @@ void TimelinePage::setOverview(const CaptureOverview& overview) {
     m_connectionBox->addItem(connectionLabel(c), qlonglong(c.summary.id));
   m_state->setText(overview.connections.empty() ? tr("This capture has no connections.")
                                                 : tr("Choose a connection."));
-  auto firstProblem = std::find_if(overview.problems.begin(), overview.problems.end(),
-                                   [](const Problem& p) { return p.conn != 0; });
-  if (firstProblem != overview.problems.end())
-    want(firstProblem->conn);
-  else if (!overview.connections.empty())
-    want(overview.connections.front().summary.id);
+  if (const int64_t worst = worstConnection(overview)) want(worst);
 }
 
 void TimelinePage::clear() {

@@ -38,12 +38,13 @@ if missing:
 print("report: not decoded flows listed, silences worded with their causes")
 PY
 
-# A dissector written from the capture: tshark decodes the counter of each
-# of the flow's packets as the payload holds it; the analysis with it
+# A dissector written from the capture: tshark decodes the counter, the echo
+# and the clock of each of the flow's packets as the payload holds them; the
+# analysis with it
 # decodes the flow and counts the truth's losses and late packets.
 "$cli" dissector infer "$work/t37.pcap" --db "$work/t37.sqlite" -q -Y "udp.port == 59238" -w "$work/inferred.lua"
 "$tshark" -r "$work/t37.pcap" -X lua_script:"$work/inferred.lua" -Y inferred_59238 -T fields \
-  -e inferred_59238.seq -e udp.payload 2>/dev/null >"$work/inferred.tsv"
+  -e inferred_59238.seq -e inferred_59238.ack -e inferred_59238.ts -e udp.payload 2>/dev/null >"$work/inferred.tsv"
 rm -f "$work/inferred.sqlite"
 "$cli" analyze "$work/t37.pcap" --db "$work/inferred.sqlite" -q --json -X lua_script:"$work/inferred.lua" \
   >"$work/inferred.json"
@@ -51,7 +52,10 @@ python3 - "$work/t37.json" "$work/inferred.tsv" "$work/inferred.json" <<'PY'
 import json, sys
 truth = json.load(open(sys.argv[1]))["flows"][0]
 rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[2]) if l.strip()]
-wrong = [r for r in rows if int(r[0]) != int.from_bytes(bytes.fromhex(r[1])[2:4], "little")]
+def fields(payload):
+    b = bytes.fromhex(payload)
+    return [int.from_bytes(b[2:4], "little"), int.from_bytes(b[4:6], "little"), int.from_bytes(b[6:10], "big")]
+wrong = [r for r in rows if [int(x) for x in r[:3]] != fields(r[3])]
 problems = []
 if len(rows) != sum(truth["packets"]) or wrong:
     problems.append(f"tshark decoded {len(rows)} frames (truth {sum(truth['packets'])}), {len(wrong)} wrong")
@@ -65,6 +69,6 @@ for d, name in enumerate(("client_to_server", "server_to_client")):
             problems.append(f"{name} {key} {got}, truth {want}")
 if problems:
     sys.exit("dissector infer: " + "; ".join(problems))
-print(f"dissector infer: tshark decodes the counter of all {len(rows)} frames; with it, lost and "
+print(f"dissector infer: tshark decodes the counter, echo and clock of all {len(rows)} frames; with it, lost and "
       "reordered equal the truth")
 PY

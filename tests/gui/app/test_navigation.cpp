@@ -109,6 +109,21 @@ TEST_CASE("the outage stall is the first problem and one click shows it zoomed o
   CHECK(image.save(QString::fromStdString(artifactPath("app-timeline-outage-stall.png"))));
 }
 
+TEST_CASE("the Timeline and Statistics pages open on the worst connection, not on the first") {
+  OpenSample s;
+  const int64_t worst = connectionOfClient(s.window, "10.0.1.2:40001");  // the outage (the first problem)
+  REQUIRE(worst != 1);
+  QTest::keyClick(&s.window, Qt::Key_3, Qt::AltModifier);
+  CHECK(s.window.resultPages()->currentWidget() == s.window.timelinePage());
+  auto* view = s.window.timelinePage()->view();
+  REQUIRE(QTest::qWaitFor([&] { return view->data() != nullptr; }, 20000));
+  CHECK(view->data()->conn == worst);
+  QTest::keyClick(&s.window, Qt::Key_4, Qt::ControlModifier);
+  CHECK(s.window.resultPages()->currentWidget() == s.window.statisticsPage());
+  REQUIRE(QTest::qWaitFor([&] { return s.window.statisticsPage()->data().conn != 0; }, 20000));
+  CHECK(s.window.statisticsPage()->data().conn == worst);
+}
+
 TEST_CASE("a connection chosen on the Connections page is the one the Timeline and Statistics pages show") {
   OpenSample s;
   const int64_t conn = connectionOfClient(s.window, "10.0.1.1:40000");
