@@ -124,6 +124,21 @@ struct StallEvent {
   bool estimated = false;        // rebuilt on the remote sender's timeline (remote_stall.h)
 };
 
+// A ticking stream's rate dropping or bursting (rate_watch.h).
+enum class RateChangeKind : uint8_t { Drop, Burst };
+const char* toString(RateChangeKind k);
+
+struct RateChangeEvent {
+  Direction dir{};
+  RateChangeKind kind{};
+  int64_t start_ns = 0, end_ns = 0;
+  uint64_t first_frame = 0, last_frame = 0;
+  uint64_t gaps = 0;    // packets in the run after its first
+  double rate_hz = 0;   // gaps per second over the run
+  double usual_hz = 0;  // one over the usual gap
+  bool open = false;    // still going when the flow ends
+};
+
 // Traffic of one direction in one 100 ms bucket (only buckets with packets
 // are reported; a missing bucket had none).
 struct RateEvent {

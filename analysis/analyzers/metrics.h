@@ -56,6 +56,9 @@ struct DirectionMetrics {
   // sender timestamp gives jitter_ms; this direction's field echoing the
   // other's counter gives the other direction's rtt (field_inference.h).
   InferredField seq_field, ts_field, ack_field;
+  // A flow analysed from timing alone, with a tick: its rate drops and
+  // bursts (rate_watch.h), by start.
+  std::vector<RateChangeEvent> rate_changes;
 };
 
 // Mean length of the runs in a loss-burst histogram (length -> count); 0 for none.

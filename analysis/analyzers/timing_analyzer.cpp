@@ -29,6 +29,7 @@ void TimingAnalyzer::onPacket(uint64_t frame, int64_t ts_ns, Direction d, uint32
   me.bytes += wire_bytes;
   me.gaps.add(ts_ns, false, 0, 0, 0);
   me.rate.add(ts_ns, wire_bytes, sink_);
+  me.pace.add(ts_ns, frame);
   if (ttl != 0) {
     me.ttl_seen = true;
     me.ttl_all_initial &= initialTtl(ttl);
@@ -210,6 +211,7 @@ ConnectionMetrics TimingAnalyzer::finish() {
     const double p50 = out.gaps.p50;
     if (x.gaps.shareWithin(p50 * (1 - kTickTolerance), p50 * (1 + kTickTolerance)) < kMinOnTick)
       out.gaps.tick_hz = 0;
+    if (out.gaps.tick_hz > 0) out.rate_changes = x.pace.finish();  // a rate changes only from a tick
     out.seq_field = x.seq_field;
     out.ts_field = x.ts_field;
     out.ack_field = x.ack_field;

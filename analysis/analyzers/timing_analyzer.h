@@ -30,6 +30,8 @@
 // fields are chosen once, from both directions' first packets together (an
 // echo is judged against the other side's counter): when both directions
 // have kSample packets, or one has kPending, or at the end.
+// Rate drops and bursts of a direction with a tick (rate_watch.h) are its
+// rate_changes.
 // Silences are judged only in a stream: a flow of at least kMinStreamPackets
 // packets. A DNS-style exchange of a few datagrams seconds apart has gaps,
 // not stalls.
@@ -51,6 +53,7 @@
 #include "analyzers/field_inference.h"
 #include "analyzers/jitter.h"
 #include "analyzers/metrics.h"
+#include "analyzers/rate_watch.h"
 #include "analyzers/rates.h"
 #include "analyzers/rtt.h"
 
@@ -86,7 +89,8 @@ class TimingAnalyzer {
     int64_t longest_both_quiet_ns = 0;  // the longest gap of the whole flow inside it
   };
   struct Dir {
-    Dir(Direction d, const AnalyzerConfig& cfg) : id(d), rate(d), rtt(cfg) {}
+    Dir(Direction d, const AnalyzerConfig& cfg)
+        : id(d), rate(d), pace(d, int64_t(cfg.stall_ms * 1e6)), rtt(cfg) {}
     Direction id;
     uint64_t packets = 0, bytes = 0;
     int64_t last_ns = 0;
@@ -95,6 +99,7 @@ class TimingAnalyzer {
     bool ttl_seen = false, ttl_all_initial = true;
     JitterTracker gaps;
     RateTracker rate;
+    RateWatch pace;
     std::vector<Candidate> candidates;
     std::vector<StallEvent> stalls;
     std::vector<SampledPacket> pending;  // until the fields are chosen

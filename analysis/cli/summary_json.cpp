@@ -76,6 +76,16 @@ json lossBurstsJson(const ana::DirectionMetrics& m) {
 // loss, a sender timestamp jitter, the other side's echo of the counter RTT.
 void addInferred(const ana::DirectionMetrics& m, const std::vector<double>& limits, json& d) {
   if (m.ts_field.found()) d["jitter_ms"] = m.jitter_ms;
+  if (m.gaps.tick_hz > 0) {  // a rhythm to change from
+    d["rate_changes"] = json::array();
+    for (const ana::RateChangeEvent& e : m.rate_changes)
+      d["rate_changes"].push_back({{"kind", ana::toString(e.kind)},
+                                   {"start", seconds(e.start_ns)},
+                                   {"end", seconds(e.end_ns)},
+                                   {"rate_hz", e.rate_hz},
+                                   {"usual_hz", e.usual_hz},
+                                   {"open", e.open}});
+  }
   if (m.rtt.samples > 0) d["rtt_ms"] = rttJson(m.rtt, limits);
   if (!m.seq_field.found()) return;
   d["lost"] = m.lost;

@@ -97,6 +97,21 @@ void ConnectionProblems::findInDirection(Direction d) {
     if (!insideStall(d, b.start_ns, b.end_ns)) addBurst(d, b);
   addRttOverLimit(d);
   addHighLoss(d);
+  for (const auto& e : m.rate_changes) addRateChange(e);
+}
+
+// "server→client rate fell to 16.0 packets/s (usually 64) at 5.003–8.002 s"; a
+// drop harms in proportion to the packets missing, a burst a little.
+void ConnectionProblems::addRateChange(const ana::RateChangeEvent& e) {
+  Problem p = at(ProblemKind::RateChange, e.dir, e.start_ns, e.end_ns, e.first_frame);
+  const double ms = double(e.end_ns - e.start_ns) / 1e6;
+  const bool drop = e.kind == ana::RateChangeKind::Drop;
+  p.severity = drop ? ms * (1 - e.rate_hz / e.usual_hz) / 2 : ms / 20;
+  p.text = prefix() + directionWords(e.dir) + (drop ? " rate fell to " : " burst of ") +
+           format("%.1f packets/s (usually %.0f) ", e.rate_hz, e.usual_hz) +
+           (e.open ? "from " + secondsAt(e.start_ns, start_ns_) + " to the end"
+                   : "at " + secondsAt(e.start_ns, start_ns_) + "\u2013" + secondsAt(e.end_ns, start_ns_));
+  out_.push_back(std::move(p));
 }
 
 bool ConnectionProblems::insideStall(Direction d, int64_t from_ns, int64_t to_ns) const {

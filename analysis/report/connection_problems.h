@@ -43,6 +43,7 @@ class ConnectionProblems {
   void addBurst(Direction d, const Burst& b);
   void addRttOverLimit(Direction d);
   void addHighLoss(Direction d);
+  void addRateChange(const ana::RateChangeEvent& e);
   Problem at(ProblemKind kind, Direction d, int64_t start_ns, int64_t end_ns, uint64_t frame) const;
   std::string prefix() const;
   double medianGapMs(Direction d) const;

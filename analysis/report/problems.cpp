@@ -19,6 +19,7 @@ const char* toString(ProblemKind k) {
     case ProblemKind::HighLoss: return "high loss";
     case ProblemKind::CaptureWarning: return "capture warning";
     case ProblemKind::NotDecoded: return "not decoded";
+    case ProblemKind::RateChange: return "rate change";
   }
   return "problem";
 }

@@ -21,6 +21,7 @@ enum class ProblemKind : uint8_t {
   HighLoss,           // loss rate of a direction
   CaptureWarning,     // truncated capture, undecodable or malformed frames
   NotDecoded,         // flows no dissector claims: analysed from timing alone
+  RateChange,         // a ticking flow no dissector claims: its rate dropped or burst
 };
 const char* toString(ProblemKind k);
 

@@ -18,6 +18,13 @@ using sql::Statement;
 namespace {
 int64_t i64(uint64_t v) { return static_cast<int64_t>(v); }
 
+void writeRateChange(sql::Statement& s, int64_t conn, const ana::RateChangeEvent& e) {
+  s.bind(1, conn).bind(2, int64_t(e.dir)).bind(3, std::string_view(ana::toString(e.kind)));
+  s.bind(4, e.start_ns).bind(5, e.end_ns).bind(6, i64(e.first_frame)).bind(7, i64(e.last_frame));
+  s.bind(8, i64(e.gaps)).bind(9, e.rate_hz).bind(10, e.usual_hz).bind(11, int64_t{e.open});
+  s.run();
+}
+
 // offset, size, little-endian and fit of an inferred field; NULLs when none was found.
 void bindInferred(sql::Statement& s, int& c, const ana::InferredField& f) {
   if (!f.found()) {
@@ -139,7 +146,7 @@ class ChunkedTable {
 // (batched_insert.h); the small ones row by row, indexed at the end.
 struct AnalysisWriter::Impl {
   StoreWriter& w;
-  Statement retx, loss, stall, conn, dir, burst;
+  Statement retx, loss, stall, conn, dir, burst, change;
   ChunkedTable<RttRow> rtt;
   ChunkedTable<RateRow> rate;
   explicit Impl(StoreWriter& writer)
@@ -153,6 +160,7 @@ struct AnalysisWriter::Impl {
             "?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
             "?,?,?,?,?,?,?,?,?,?)"),
         burst(w.database(), "INSERT INTO loss_bursts VALUES (?,?,?,?)"),
+        change(w.database(), "INSERT INTO rate_changes VALUES (?,?,?,?,?,?,?,?,?,?,?)"),
         rtt(w, "rtt_samples", "rtt_chunks", 10, bindRtt, rttTime),
         rate(w, "rates", "rate_chunks", 5, bindRate, rateTime) {}
 };
@@ -270,6 +278,7 @@ void AnalysisWriter::metrics(int64_t conn, const ana::ConnectionMetrics& m) {
       d->burst.bind(1, conn).bind(2, int64_t{dir}).bind(3, int64_t{len}).bind(4, i64(count));
       d->burst.run();
     }
+    for (const ana::RateChangeEvent& e : x.rate_changes) writeRateChange(d->change, conn, e);
   }
   d->w.tick();
 }

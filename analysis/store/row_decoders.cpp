@@ -62,6 +62,9 @@ ConnectionAnalysisReader::ConnectionAnalysisReader(sql::Database& db)
       dir_(db, "SELECT * FROM direction_metrics WHERE conn = ? AND dir = ?"),
       bursts_(db, "SELECT length, count FROM loss_bursts WHERE conn = ? AND dir = ? ORDER BY length"),
       stalls_(db, "SELECT * FROM stalls WHERE conn = ? AND dir = ? ORDER BY start_ns"),
+      changes_(db,
+               "SELECT kind, start_ns, end_ns, first_frame, last_frame, gaps, rate_hz, usual_hz, open"
+               " FROM rate_changes WHERE conn = ? AND dir = ? ORDER BY start_ns"),
       icmp_(db, kIcmpErrorSelect) {}
 
 const char* const kIcmpErrorSelect =
@@ -157,6 +160,22 @@ bool ConnectionAnalysisReader::readDirection(int64_t conn, Direction dir, ana::D
   stalls_.reset();
   stalls_.bind(1, conn).bind(2, int64_t(dir));
   while (stalls_.step()) m.stalls.push_back(stallEvent(stalls_, dir));
+  changes_.reset();
+  changes_.bind(1, conn).bind(2, int64_t(dir));
+  while (changes_.step()) {
+    ana::RateChangeEvent e;
+    e.dir = dir;
+    e.kind = changes_.text(0) == "drop" ? ana::RateChangeKind::Drop : ana::RateChangeKind::Burst;
+    e.start_ns = changes_.int64(1);
+    e.end_ns = changes_.int64(2);
+    e.first_frame = u64(changes_, 3);
+    e.last_frame = u64(changes_, 4);
+    e.gaps = u64(changes_, 5);
+    e.rate_hz = changes_.real(6);
+    e.usual_hz = changes_.real(7);
+    e.open = changes_.int64(8) != 0;
+    m.rate_changes.push_back(e);
+  }
   return true;
 }
 

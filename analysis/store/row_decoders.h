@@ -21,7 +21,7 @@ class ConnectionAnalysisReader {
 
  private:
   bool readDirection(int64_t conn, Direction dir, ana::DirectionMetrics& m);
-  sql::Statement conn_, dir_, bursts_, stalls_, icmp_;
+  sql::Statement conn_, dir_, bursts_, stalls_, changes_, icmp_;
 };
 
 // The ICMP errors of connection ?1 (0: of every connection), in frame order.

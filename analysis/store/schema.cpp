@@ -99,6 +99,11 @@ CREATE TABLE direction_metrics(
   PRIMARY KEY (conn, dir)) WITHOUT ROWID;
 CREATE TABLE loss_bursts(conn INTEGER NOT NULL, dir INTEGER NOT NULL, length INTEGER NOT NULL,
   count INTEGER NOT NULL, PRIMARY KEY (conn, dir, length)) WITHOUT ROWID;
+-- A ticking flow no dissector claims: its rate drops and bursts (rate_watch.h).
+CREATE TABLE rate_changes(conn INTEGER NOT NULL, dir INTEGER NOT NULL, kind TEXT NOT NULL,
+  start_ns INTEGER NOT NULL, end_ns INTEGER NOT NULL, first_frame INTEGER NOT NULL,
+  last_frame INTEGER NOT NULL, gaps INTEGER NOT NULL, rate_hz REAL NOT NULL, usual_hz REAL NOT NULL,
+  open INTEGER NOT NULL);
 -- The biggest event table (about one row per ack): source and span are
 -- codes, named by the two small tables below.
 CREATE TABLE rtt_samples(conn INTEGER NOT NULL, dir INTEGER NOT NULL, frame INTEGER NOT NULL,

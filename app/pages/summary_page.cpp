@@ -38,6 +38,7 @@ KindLook kindLook(ProblemKind kind) {
     case ProblemKind::HighLoss: return {QObject::tr("Loss"), QColor(0xd4, 0xa0, 0x17)};
     case ProblemKind::CaptureWarning: return {QObject::tr("Capture"), QColor(0x8e, 0x8e, 0x93)};
     case ProblemKind::NotDecoded: return {QObject::tr("Not decoded"), QColor(0x5b, 0x8d, 0xd6)};
+    case ProblemKind::RateChange: return {QObject::tr("Rate change"), QColor(0x8e, 0x6c, 0xc0)};
   }
   return {QObject::tr("Problem"), Qt::gray};
 }

@@ -10,8 +10,8 @@ the evidence, the vantage, packets and tick per direction, the stalls
 fields found in the payloads (or none) with what they tell: the counter's
 lost, duplicates, reordered and runs of lost packets; the sender clock's
 RFC 3550 jitter; the RTT samples the other side's echo gives (count, min,
-median, p99, max to the microsecond, and what they span). Prints one line
-per mismatch and exits 1 if there is any.
+median, p99, max to the microsecond, and what they span); the rate drops
+and bursts. Prints one line per mismatch and exits 1 if there is any.
 """
 import json
 import math
@@ -77,6 +77,25 @@ def check_echo_and_clock(where, d, t, inferred, x, fail):
             fail(f"{where}: RTT {key} {g}, truth {value}")
 
 
+def check_rate_changes(where, truth, x, fail):
+    """The scripted rate drops and bursts: kind, start and end to the microsecond, the gaps
+    between, whether open, the rate over them; none elsewhere (a direction with a tick)."""
+    if x["tick_hz"] == 0:
+        if "rate_changes" in x or truth:
+            fail(f"{where}: rate changes {x.get('rate_changes')} without a tick, truth {truth}")
+        return
+    got = [{"kind": c["kind"], "start_us": round(c["start"] * 1e6), "end_us": round(c["end"] * 1e6),
+            "open": c["open"]} for c in x.get("rate_changes", [])]
+    want = [{k: t[k] for k in ("kind", "start_us", "end_us", "open")} for t in truth]
+    if got != want:
+        fail(f"{where}: rate changes\n  got   {got}\n  truth {want}")
+        return
+    for c, t in zip(x["rate_changes"], truth):
+        rate = t["gaps"] / ((t["end_us"] - t["start_us"]) / 1e6)
+        if abs(c["rate_hz"] - rate) > 1e-3 * rate or abs(c["usual_hz"] - x["tick_hz"]) > 0.02 * x["tick_hz"]:
+            fail(f"{where}: rate {c['rate_hz']} (usually {c['usual_hz']}), truth {rate} (tick {x['tick_hz']})")
+
+
 def same_field(got, want):
     if not got or not want:
         return not got and not want
@@ -102,6 +121,7 @@ def check_flow(t, c, db, fail):
             fail(f"{name} {dname}: retransmissions given without a dissector")
         check_counter(f"{name} {dname}", t["seq"][d], t["counter"][d], c["inferred"][dname], x, fail)
         check_echo_and_clock(f"{name} {dname}", d, t, c["inferred"][dname], x, fail)
+        check_rate_changes(f"{name} {dname}", t["rate_changes"][d], x, fail)
         check_rtt_samples(db, c["id"], d, t["rtt"][d]["samples"] if t["rtt"][d] else [], f"{name} {dname}", fail)
         got_stalls += [{"dir": d, "cause": s["cause"], "start_us": round(s["start"] * 1e6),
                         "end_us": round(s["end"] * 1e6)} for s in x["stalls"]]
@@ -129,7 +149,8 @@ def main():
     n = sum(len(t["stalls"]) for t in truth["flows"])
     k = sum(1 for t in truth["flows"] for s in t["seq"] if s)
     r = sum(len(x["samples"]) for t in truth["flows"] for x in t["rtt"] if x)
-    print(f"{len(truth['flows'])} flows, {n} stalls, {k} counters, {r} echo RTT samples: "
+    p = sum(len(x) for t in truth["flows"] for x in t["rate_changes"])
+    print(f"{len(truth['flows'])} flows, {n} stalls, {k} counters, {r} echo RTT samples, {p} rate changes: "
           f"{'all equal' if not failures else 'mismatches above'}")
     sys.exit(1 if failures else 0)
 

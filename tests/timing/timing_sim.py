@@ -54,7 +54,7 @@ SERVER_SIDE = Layout(seq=(0, 4, "big"), echo=(4, 4, "big"), echo_style="next", t
 
 class Flow:
     def __init__(self, name, client, server, hz, ttl, delay, loss, capture_at, quiet, layout=None,
-                 server_lag=0.05, start=0.2):
+                 server_lag=0.05, start=0.2, paces=()):
         self.name, self.client, self.server = name, client, server
         self.hz, self.ttl, self.delay, self.loss = hz, ttl, delay, loss
         self.capture_at = capture_at  # "client", "server" or None (mid-path: both delayed)
@@ -63,22 +63,34 @@ class Flow:
         self.counter = layout is not None
         self.server_lag = server_lag  # the server's first send after the client's
         self.start = start  # the client's first send
+        self.paces = paces  # [(who, start_s, end_s, hz)]: that side sends at hz meanwhile
+
+    def hz_at(self, d, t):
+        who = ("client", "server")[d]
+        return next((hz for w, s, e, hz in self.paces if w == who and s <= t < e), self.hz[d])
 
     def sender_quiet(self, who, t):
         return any(w in (who, "both") and s <= t < s + d for w, s, d in self.quiet)
 
 
+def ticks(flow, d, duration):
+    """The ideal send times of direction d: each a period of the rate at the one before."""
+    t, out = flow.start + flow.server_lag * d, []
+    while t < duration:
+        out.append(t)
+        t += 1.0 / flow.hz_at(d, t)
+    return out
+
+
 def sends(flow, d, duration, rng):
     """Send times of direction d; a packet's index among them is its number (the counter)."""
     who = ("client", "server")[d]
-    period, out, k = 1.0 / flow.hz[d], [], 0
-    while True:
-        sent = flow.start + flow.server_lag * d + k * period + rng.uniform(-0.0005, 0.0005)
-        k += 1
-        if sent >= duration:
-            return out
-        if not flow.sender_quiet(who, sent):
+    out = []
+    for tick in ticks(flow, d, duration):
+        sent = tick + rng.uniform(-0.0005, 0.0005)
+        if sent < duration and not flow.sender_quiet(who, sent):
             out.append(sent)
+    return out
 
 
 def journeys(flow, d, duration, rng, log):
@@ -265,6 +277,24 @@ def rtt_truth(flow, pkts, d, vantage):
     return {"samples": samples, "span": "round_trip" if local else "receiver_delay"}
 
 
+def pace_truth(flow, pkts, d, duration):
+    """Direction d's scripted rate changes (the capture host's side: every packet captured as
+    sent): from the first packet sent at the new rate to the first sent after it, the gaps
+    between, and whether it lasted to the end."""
+    out = []
+    who = ("client", "server")[d]
+    mine = [p for p in pkts if p[1] == d]
+    for w, start, end, hz in flow.paces:
+        if w != who:
+            continue
+        # indices of the ideal ticks are the packets' (this side is captured as it sends)
+        first = next(i for i, t in enumerate(ticks(flow, d, duration)) if t >= start)
+        last = next((i for i, t in enumerate(ticks(flow, d, duration)) if t >= end), len(mine) - 1)
+        out.append({"kind": "drop" if hz < flow.hz[d] else "burst", "start_us": mine[first][0],
+                    "end_us": mine[last][0], "gaps": last - first, "open": end >= duration})
+    return out
+
+
 def bounds(pkts, start, end, dirs):
     """Of the captured packets of `dirs`: the last to arrive of those sent before
     `start`, and the first to arrive of those sent from `end` on."""
@@ -314,7 +344,8 @@ def flows():
         Flow("keepalive", ("192.168.1.20", 61001), ("198.51.100.77", 3478), (4, 4), (128, 52),
              (0.010, 0.010), (0.0, 0.0), "client", [], server_lag=0.012, start=0.3),
         Flow("server capture", ("203.0.113.50", 50000), ("198.51.100.5", 27015), (20, 64), (49, 64),
-             (0.035, 0.035), (0.05, 0.0), "server", [], SERVER_SIDE),
+             (0.035, 0.035), (0.05, 0.0), "server", [], SERVER_SIDE,
+             paces=[("server", 5.0, 8.0, 16), ("server", 9.5, 10.7, 256)]),
     ]
 
 
@@ -342,7 +373,8 @@ def main():
                               if f.counter else None for d in (0, 1)],
                       "ts": [ts_truth(f, pkts, d) for d in (0, 1)],
                       "ack": [echo_truth(f, pkts, d) for d in (0, 1)],
-                      "rtt": [rtt_truth(f, pkts, d, vantage) for d in (0, 1)]})
+                      "rtt": [rtt_truth(f, pkts, d, vantage) for d in (0, 1)],
+                      "rate_changes": [pace_truth(f, pkts, d, a.duration) for d in (0, 1)]})
         records += [frame(f, p) for p in pkts]
     records.sort(key=lambda r: r[0])
     with open(a.pcap, "wb") as out:
