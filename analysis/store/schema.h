@@ -7,7 +7,7 @@ namespace rudp::store {
 // Bumped on every incompatible change; readers reject other versions.
 // 2: chunk directories (rtt, rate, packet); 3: live_capture; 7: frame_index;
 // 8: tcp_notes; 9: tcp_seq_bases; 10: icmp_echo_replies.
-inline constexpr int kSchemaVersion = 12;
+inline constexpr int kSchemaVersion = 13;
 
 // Creates every table in an empty database.
 void createSchema(sql::Database& db);
