@@ -179,7 +179,7 @@ void EchoRtt::onData(const uint8_t* payload, size_t len, int64_t ns, uint64_t fr
   if (any_) {
     const int64_t step = signedStep(high_raw_, raw, counter_.size);
     if (std::llabs(step) > CounterTracker::kMaxJump) {  // a restart: what came before is gone
-      slots_.fill(Slot{});
+      std::fill(slots_.begin(), slots_.end(), Slot{});
       high_ += int64_t{kWindow};
       n = high_;
       high_raw_ = raw;
