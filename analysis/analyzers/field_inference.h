@@ -77,7 +77,8 @@ class EchoRtt {
   Slot& slot(int64_t n) { return slots_[static_cast<size_t>(n) % kWindow]; }
 
   InferredField counter_, echo_;
-  std::vector<Slot> slots_ = std::vector<Slot>(kWindow);  // on the heap: every undecoded flow holds an optional one
+  std::vector<Slot> slots_ =
+      std::vector<Slot>(kWindow);  // on the heap: every undecoded flow holds an optional one
   bool any_ = false, any_echo_ = false;
   int64_t high_ = 0;       // unwrapped highest number captured
   uint32_t high_raw_ = 0;  // its value
