@@ -47,6 +47,27 @@ TEST_CASE("jitter of a steady 30 Hz sender is zero and the tick rate is found") 
   CHECK(k.jitterMs() == Approx(1.0).margin(0.2));  // transit alternates by 1 ms
 }
 
+TEST_CASE("jitter pairs each packet's capture time with its own timestamp, past packets without one") {
+  // A steady 30 Hz sender whose every datagram is followed 10 ms later by one
+  // without a timestamp (an ENet ack-only datagram): transit never varies.
+  JitterTracker j;
+  for (int i = 0; i < 100; ++i) {
+    j.add(int64_t(i) * 33'000'000, true, uint32_t(i * 33), 1.0, 16);
+    j.add(int64_t(i) * 33'000'000 + 10'000'000, false, 0, 1.0, 16);
+  }
+  CHECK(j.jitterMs() == 0);
+}
+
+TEST_CASE("a 64 Hz tick read as 16 ms gaps is 64 Hz, the nearest usual rate, not 60") {
+  JitterTracker j;
+  int64_t t = 0;
+  for (int i = 0; i < 200; ++i) j.add(t += i == 100 ? 30'000'000 : 15'900'000, false, 0, 1.0, 32);
+  GapStats g;
+  j.fill(g);
+  CHECK(g.p50 == 16);  // the 0.5 ms bin's upper edge: 62.5 Hz, 4 % off 60 and 2.3 % off 64
+  CHECK(g.tick_hz == 64);
+}
+
 TEST_CASE("genre presets and the vantage rule") {
   CHECK(genreStallMs("fighting") == 30);
   CHECK(genreStallMs("fps") == 50);
