@@ -32,7 +32,7 @@ TEST_CASE("a drop from 50 to 10 packets/s for 2 s, with a lost packet inside, is
   std::vector<double> t{0};
   every(t, 20, 6000);  // 300 gaps at 50 Hz: the usual gap is 20 ms
   const size_t first = t.size() - 1;
-  every(t, 100, 8000);  // 20 gaps of 100 ms
+  every(t, 100, 8000);                   // 20 gaps of 100 ms
   t.erase(t.begin() + long(first) + 5);  // one lost: a 200 ms gap, still slow, not a silence
   const size_t last = t.size() - 1;
   every(t, 20, 10000);
@@ -50,7 +50,7 @@ TEST_CASE("a drop from 50 to 10 packets/s for 2 s, with a lost packet inside, is
   CHECK(!e.open);
 }
 
-TEST_CASE("a burst with one usual gap inside stays one burst; one lasting to the end is open") {
+TEST_CASE("a burst with one usual gap inside stays one burst, and a drop lasting to the end is open") {
   std::vector<double> t{0};
   every(t, 20, 6000);
   every(t, 5, 6500);
@@ -63,7 +63,7 @@ TEST_CASE("a burst with one usual gap inside stays one burst; one lasting to the
   CHECK(changes[0].kind == RateChangeKind::Burst);
   CHECK(changes[0].start_ns == 6000 * kMs);
   CHECK(changes[0].end_ns == 7500 * kMs);
-  CHECK(changes[0].gaps == 300);
+  CHECK(changes[0].gaps == 297);  // 100 gaps to 6500, the stray, 196 from 6520 to 7500
   CHECK(changes[1].kind == RateChangeKind::Drop);
   CHECK(changes[1].start_ns == 9000 * kMs);
   CHECK(changes[1].open);
@@ -78,10 +78,13 @@ TEST_CASE("short runs, two usual gaps in a row and a silence end or void a run")
   t.push_back(t.back() + 20);
   t.push_back(t.back() + 20);  // two usual gaps: the run (0.6 s) ends, too short
   every(t, 100, 8200);
-  t.push_back(t.back() + 500);  // a silence: ends the run (0.6 s)
-  every(t, 100, 9200);          // 1 s slow after the silence, ended by the flow: open
+  t.push_back(t.back() + 500);  // a silence: ends the run (0.5 s)
+  const double afterSilence = t.back();
+  every(t, 100, afterSilence + 1100);  // 1.1 s slow after the silence, ended by the flow: open
   const auto changes = watch(t);
   REQUIRE(changes.size() == 1);
-  CHECK(changes[0].start_ns == int64_t((8200 + 500) * kMs));
+  CHECK(changes[0].start_ns == int64_t(afterSilence * kMs));
+  CHECK(changes[0].end_ns == int64_t(t.back() * kMs));
+  CHECK(changes[0].gaps == 11);
   CHECK(changes[0].open);
 }
