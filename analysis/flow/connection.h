@@ -34,11 +34,14 @@ struct RoleEvidence {
 };
 
 // The roles of a flow seen without a handshake, from its first packet: the
-// side on a well-known port (below 1024) is the server; else, of a private
-// and a public address, the private one is the client behind its NAT (with
-// `byAddress`: UDP, where servers often sit on high ports); else the server
-// is on the lower port, and with equal ports the first sender is the client.
-RoleEvidence guessRoles(const Endpoint& src, const Endpoint& dst, bool byAddress);
+// side on a well-known port (below 1024) is the server; else the side many
+// peers opened flows to (`srcOpeners`, `dstOpeners`: SharedEndpoints counts,
+// kManyPeers or more on one side only); else, of a private and a public
+// address, the private one is the client behind its NAT (with `byAddress`:
+// UDP, where servers often sit on high ports); else the server is on the
+// lower port, and with equal ports the first sender is the client.
+RoleEvidence guessRoles(const Endpoint& src, const Endpoint& dst, bool byAddress, uint32_t srcOpeners = 0,
+                        uint32_t dstOpeners = 0);
 
 struct Connection {
   int64_t id = 0;        // 1-based, in order of first appearance

@@ -1,6 +1,7 @@
 #include "flow/connection_table.h"
 
 #include "core/time_gap.h"
+#include "flow/shared_endpoints.h"
 
 #include <algorithm>
 #include <cstring>
@@ -67,10 +68,13 @@ Direction dirOf(const Connection& c, const Endpoint& src) {
 }
 }  // namespace
 
-RoleEvidence guessRoles(const Endpoint& src, const Endpoint& dst, bool byAddress) {
+RoleEvidence guessRoles(const Endpoint& src, const Endpoint& dst, bool byAddress, uint32_t srcOpeners,
+                        uint32_t dstOpeners) {
   constexpr uint16_t kWellKnownPorts = 1024;
   if ((src.port < kWellKnownPorts) != (dst.port < kWellKnownPorts))
     return {dst.port < kWellKnownPorts, "well-known port"};
+  if (std::max(srcOpeners, dstOpeners) >= SharedEndpoints::kManyPeers && srcOpeners != dstOpeners)
+    return {dstOpeners > srcOpeners, "many peers opened flows to it"};
   const bool srcPrivate = isPrivateAddress(src.ip), dstPrivate = isPrivateAddress(dst.ip);
   if (byAddress && srcPrivate != dstPrivate) return {srcPrivate, "private address behind NAT"};
   if (src.port != dst.port) return {src.port > dst.port, "higher port"};
@@ -106,15 +110,23 @@ ConnectionTable::Hit ConnectionTable::create(const std::string& proto, int proto
   return Hit{conns_.back().get(), Direction::ClientToServer};
 }
 
+RoleEvidence ConnectionTable::roles(const DecodedPacket& p) const {
+  const Endpoint src{p.src, p.sport}, dst{p.dst, p.dport};
+  const bool tcp = p.l4 == L4::TCP;
+  if (!shared_) return guessRoles(src, dst, !tcp);
+  return guessRoles(src, dst, !tcp, shared_->openers(src, tcp), shared_->openers(dst, tcp));
+}
+
 ConnectionTable::Hit ConnectionTable::byPair(int keyProto, const std::string& name, int protoIndex,
-                                             const DecodedPacket& p, RoleEvidence ifNew, bool handshake) {
+                                             const DecodedPacket& p, std::optional<RoleEvidence> handshake) {
   const Endpoint src{p.src, p.sport}, dst{p.dst, p.dport};
   const Key k = pairKey(keyProto, p);
   if (auto it = index_->map.find(k); it != index_->map.end()) return Hit{it->second, dirOf(*it->second, src)};
+  const RoleEvidence ifNew = handshake ? *handshake : roles(p);
   Hit h = ifNew.src_is_client ? createOrAdopt(name, protoIndex, src, dst, p.ts_ns)
                               : createOrAdopt(name, protoIndex, dst, src, p.ts_ns);
   h.dir = ifNew.src_is_client ? Direction::ClientToServer : Direction::ServerToClient;
-  h.conn->roles_from_handshake = handshake;
+  h.conn->roles_from_handshake = handshake.has_value();
   h.conn->roles_reason = ifNew.reason;
   index_->map.emplace(k, h.conn);
   return h;
@@ -132,9 +144,8 @@ ConnectionTable::Hit ConnectionTable::contractHit(int protoIndex, const std::str
   const Endpoint src{p.src, p.sport}, dst{p.dst, p.dport};
   const bool connect = first && first->role == SegmentRole::Connect;
   const bool accept = first && first->role == SegmentRole::Accept;
-  const RoleEvidence roles =
-      connect || accept ? RoleEvidence{connect, "handshake"} : guessRoles(src, dst, true);
-  const bool srcIsClient = roles.src_is_client;
+  const std::optional<RoleEvidence> handshake =
+      connect || accept ? std::optional(RoleEvidence{connect, "handshake"}) : std::nullopt;
   const Key pair = pairKey(protoIndex, p);
   if (!first) {
     // Claimed but without segments (no connection id to go by): it belongs to
@@ -145,7 +156,7 @@ ConnectionTable::Hit ConnectionTable::contractHit(int protoIndex, const std::str
     }
   }
   if (!first || !first->is(Segment::ConnId))
-    return byPair(protoIndex, protoName, protoIndex, p, roles, connect || accept);
+    return byPair(protoIndex, protoName, protoIndex, p, handshake);
 
   const uint64_t id = first->conn_id;
   // The server endpoint is the stable one: find it on either side.
@@ -169,6 +180,8 @@ ConnectionTable::Hit ConnectionTable::contractHit(int protoIndex, const std::str
     index_->id_by_pair[pair] = c;
     return Hit{c, Direction::ServerToClient};
   }
+  const RoleEvidence roles = handshake ? *handshake : this->roles(p);
+  const bool srcIsClient = roles.src_is_client;
   const Key hosts = hostsKey(protoIndex, id, p);
   if (auto it = index_->id_by_hosts.find(hosts); it != index_->id_by_hosts.end()) {
     const Hit h = movePorts(*it->second, src, dst, srcIsClient);
@@ -180,7 +193,7 @@ ConnectionTable::Hit ConnectionTable::contractHit(int protoIndex, const std::str
   h.dir = srcIsClient ? Direction::ClientToServer : Direction::ServerToClient;
   h.conn->has_conn_id = true;
   h.conn->conn_id = id;
-  h.conn->roles_from_handshake = connect || accept;
+  h.conn->roles_from_handshake = handshake.has_value();
   h.conn->roles_reason = roles.reason;
   index_->map.emplace(Key{protoIndex, true, id, h.conn->server, {}}, h.conn);
   index_->id_by_pair[pair] = h.conn;
@@ -204,15 +217,14 @@ ConnectionTable::Hit ConnectionTable::movePorts(Connection& c, const Endpoint& s
 
 ConnectionTable::Hit ConnectionTable::tcpPacket(const DecodedPacket& p) {
   const bool syn = p.tcp.flags & 0x02, ack = p.tcp.flags & 0x10;
-  const Endpoint src{p.src, p.sport}, dst{p.dst, p.dport};
-  return byPair(kTcp, "tcp", -1, p, syn ? RoleEvidence{!ack, "SYN"} : guessRoles(src, dst, false), syn);
+  return byPair(kTcp, "tcp", -1, p, syn ? std::optional(RoleEvidence{!ack, "SYN"}) : std::nullopt);
 }
 
 ConnectionTable::Hit ConnectionTable::udpPacket(const DecodedPacket& p) {
-  const Endpoint src{p.src, p.sport}, dst{p.dst, p.dport};
+  const Endpoint src{p.src, p.sport};
   if (auto it = index_->contract_by_pair.find(pairKey(kAnyProtocol, p)); it != index_->contract_by_pair.end())
     return Hit{it->second, dirOf(*it->second, src), true};
-  return byPair(kUdp, "udp", -1, p, guessRoles(src, dst, true), false);
+  return byPair(kUdp, "udp", -1, p, std::nullopt);
 }
 
 ConnectionTable::Hit ConnectionTable::icmpError(const DecodedPacket& p) const {

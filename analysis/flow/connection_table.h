@@ -7,12 +7,15 @@
 #pragma once
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "flow/connection.h"
 #include "flow/segment.h"
 
 namespace rudp {
+
+class SharedEndpoints;
 
 class ConnectionTable {
  public:
@@ -39,6 +42,10 @@ class ConnectionTable {
   // Creates nothing.
   Hit icmpError(const DecodedPacket& p) const;
 
+  // Endpoints many peers opened flows to (learnt before the first packet):
+  // the servers of flows without a handshake. Kept by the caller.
+  void setSharedEndpoints(const SharedEndpoints* shared) { shared_ = shared; }
+
   // Counts one packet on the connection.
   static void count(const Hit& h, const DecodedPacket& p, uint32_t segments, bool malformed);
 
@@ -62,8 +69,10 @@ class ConnectionTable {
   static Key pairKey(int keyProto, const DecodedPacket& p);
   static Key hostsKey(int protoIndex, uint64_t id, const DecodedPacket& p);
   Hit movePorts(Connection& c, const Endpoint& src, const Endpoint& dst, bool srcIsClient);
+  RoleEvidence roles(const DecodedPacket& p) const;  // of a flow without a handshake
+  // `handshake`: the roles a handshake showed; else roles(p) for a new connection.
   Hit byPair(int keyProto, const std::string& name, int protoIndex, const DecodedPacket& p,
-             RoleEvidence ifNew, bool handshake);
+             std::optional<RoleEvidence> handshake);
   Hit create(const std::string& proto, int protoIndex, const Endpoint& client, const Endpoint& server,
              int64_t ts);
   Hit createOrAdopt(const std::string& proto, int protoIndex, const Endpoint& client, const Endpoint& server,
@@ -71,6 +80,7 @@ class ConnectionTable {
   Hit contractHit(int protoIndex, const std::string& protoName, const Segment* first, const DecodedPacket& p);
   std::vector<std::unique_ptr<Connection>> conns_;
   std::unique_ptr<Index> index_;
+  const SharedEndpoints* shared_ = nullptr;
   int64_t next_id_ = 1;
 };
 

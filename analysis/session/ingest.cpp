@@ -21,6 +21,7 @@
 #include "flow/connection_table.h"
 #include "flow/icmp_echoes.h"
 #include "flow/segment_extractor.h"
+#include "flow/shared_endpoints.h"
 #include "flow/tcp_notes.h"
 #include "session/capture_warnings.h"
 #include "session/connection_analyzers.h"
@@ -113,7 +114,7 @@ class BatchReader {
 // The in-order stage: connections, segments and rows, on the calling thread.
 class FlowStage {
  public:
-  FlowStage(LuaHost& host, CaptureInfo& info, const IngestOptions& opts)
+  FlowStage(LuaHost& host, CaptureInfo& info, const IngestOptions& opts, const SharedEndpoints* shared)
       : info_(info),
         protos_(host.protocols()),
         analyze_(opts.analyze_connections),
@@ -123,6 +124,7 @@ class FlowStage {
     extractors_.resize(protos_.size());
     for (size_t i = 0; i < protos_.size(); ++i)
       if (protos_[i].has_contract) extractors_[i].emplace(protos_[i].contract, host.fields().size());
+    table_.setSharedEndpoints(shared);
   }
 
   // `notes`: the frame's TCP notes when worked out before (over every frame,
@@ -301,7 +303,28 @@ struct Source {
   std::function<void(StoreWriter&)> beforeFinish = {};  // adds what only the caller knows
   // After each batch, before its rows go to the store (a live view).
   std::function<void(const RowBatch&, const ConnectionTable&, const CaptureInfo&, bool last)> onBatch = {};
+  const SharedEndpoints* shared = nullptr;  // learnt from the file's first packets; none when live
 };
+
+// The endpoints many peers opened flows to, from the capture's first packets
+// read by a reader of their own. A damaged record ends the scan: the analysis
+// reports it.
+SharedEndpoints scanSharedEndpoints(const std::string& capturePath) {
+  constexpr uint64_t kScanPackets = 65536;  // about 30 ms
+  SharedEndpoints shared;
+  try {
+    auto reader = CaptureReader::open(capturePath);
+    Decoder decoder(reader->linkType());
+    RawPacket raw;
+    DecodedPacket pkt;
+    for (uint64_t n = 0; n < kScanPackets && reader->next(raw); ++n) {
+      decoder.decode(raw, pkt);
+      shared.add(pkt);
+    }
+  } catch (const CaptureError&) {
+  }
+  return shared;
+}
 
 // Runs the pipeline over the source until its end, then completes the database.
 IngestResult ingestSource(const Source& source, const std::string& dbPath, const DissectorOptions& dissectors,
@@ -317,7 +340,7 @@ IngestResult ingestSource(const Source& source, const std::string& dbPath, const
   // Its statements must be finalized before finish() closes the database.
   std::optional<AnalysisWriter> analysis(std::in_place, store);
   store.addSettings(settingsOf(options, dissectors));
-  FlowStage flows(pool.host(), info, options);
+  FlowStage flows(pool.host(), info, options, source.shared);
   const DisplayFilter filter(options.display_filter, pool.host());
   // With a filter, Wireshark's TCP notes (stored with the frames it keeps)
   // and the TCP and UDP streams come from every frame, as tshark -Y's.
@@ -408,7 +431,9 @@ IngestResult ingestCapture(const std::string& capturePath, const std::string& db
                            const DissectorOptions& dissectors, const IngestOptions& options,
                            const ProgressSink& progress) {
   auto reader = CaptureReader::open(capturePath);
-  return ingestSource({*reader, capturePath, reader->fileSize()}, dbPath, dissectors, options, progress);
+  const SharedEndpoints shared = scanSharedEndpoints(capturePath);
+  return ingestSource({*reader, capturePath, reader->fileSize(), {}, {}, &shared}, dbPath, dissectors, options,
+                      progress);
 }
 
 IngestResult ingestLive(LiveCapture& capture, const std::string& dbPath, const DissectorOptions& dissectors,

@@ -6,8 +6,10 @@ namespace rudp::store {
 
 // Bumped on every incompatible change; readers reject other versions.
 // 2: chunk directories (rtt, rate, packet); 3: live_capture; 7: frame_index;
-// 8: tcp_notes; 9: tcp_seq_bases; 10: icmp_echo_replies.
-inline constexpr int kSchemaVersion = 13;
+// 8: tcp_notes; 9: tcp_seq_bases; 10: icmp_echo_replies; 13: rate_changes;
+// 14: the same tables, analysed anew (roles from many peers, fields found in
+// the first 32 payload bytes): a version-13 database is not reused.
+inline constexpr int kSchemaVersion = 14;
 
 // Creates every table in an empty database.
 void createSchema(sql::Database& db);

@@ -1,6 +1,10 @@
 #include <catch2/catch.hpp>
 
 #include "flow/connection_table.h"
+#include "flow/shared_endpoints.h"
+
+#include <string>
+#include <vector>
 
 using namespace rudp;
 
@@ -235,4 +239,50 @@ TEST_CASE("datagrams no dissector claims on a protocol's address pair are its fo
   // Another address pair's datagrams stay plain UDP.
   CHECK_FALSE(t.udpPacket(udp(a, 47357, b, 8000, 4)).foreign);
   CHECK(t.connections().size() == 2);
+}
+
+TEST_CASE("the endpoint three peers opened answered flows to is their server, on any port or address") {
+  // A server-side capture: the server on a private address and a port above
+  // its clients', where the NAT and port rules would both name it the client.
+  const auto server = v4(10, 1, 1, 1);
+  SharedEndpoints shared;
+  std::vector<DecodedPacket> opens;
+  for (uint8_t i = 0; i < 3; ++i) {
+    const auto client = v4(203, 0, 113, uint8_t(2 + i));
+    const uint16_t port = uint16_t(40001 + i);
+    opens.push_back(udp(client, port, server, 50000, 10 * i));
+    shared.add(opens.back());
+    CHECK(shared.openers({server, 50000}, false) == i);  // counted when answered, not before
+    shared.add(udp(server, 50000, client, port, 10 * i + 1));
+    shared.add(udp(client, port, server, 50000, 10 * i + 2));  // a flow counts once
+  }
+  CHECK(shared.openers({server, 50000}, false) == 3);
+  CHECK(shared.openers({server, 50000}, true) == 0);  // UDP and TCP apart
+  CHECK(shared.openers({v4(203, 0, 113, 2), 40001}, false) == 0);
+
+  ConnectionTable t;
+  t.setSharedEndpoints(&shared);
+  // The server's packet first: still the server.
+  auto h = t.udpPacket(udp(server, 50000, v4(203, 0, 113, 3), 40002, 100));
+  CHECK(h.dir == Direction::ServerToClient);
+  CHECK(h.conn->server.toString() == "10.1.1.1:50000");
+  CHECK(std::string(h.conn->roles_reason) == "many peers opened flows to it");
+
+  ConnectionTable without;
+  auto w = without.udpPacket(udp(server, 50000, v4(203, 0, 113, 3), 40002, 100));
+  CHECK(w.conn->client.toString() == "10.1.1.1:50000");
+  CHECK(std::string(w.conn->roles_reason) == "private address behind NAT");
+}
+
+TEST_CASE("datagrams one way only open nothing, and a well-known port outranks many peers") {
+  const auto host = v4(192, 168, 2, 100), peer = v4(148, 153, 35, 205);
+  SharedEndpoints shared;
+  for (uint16_t port = 60001; port < 60006; ++port) shared.add(udp(peer, port, host, 32951, port));
+  CHECK(shared.openers({host, 32951}, false) == 0);  // never answered: probes, not peers
+
+  CHECK(std::string(guessRoles({peer, 53}, {host, 5000}, true, 0, 3).reason) == "well-known port");
+  CHECK_FALSE(guessRoles({peer, 53}, {host, 5000}, true, 0, 3).src_is_client);
+  // As many openers on both sides (three peers each): the next rules decide.
+  CHECK(std::string(guessRoles({peer, 6000}, {host, 5000}, true, 3, 3).reason) == "private address behind NAT");
+  CHECK(guessRoles({host, 6000}, {peer, 5000}, true, 0, 2).reason != std::string("many peers opened flows to it"));
 }
