@@ -54,17 +54,13 @@ double CounterFinder::fitOf(const InferredField& f, double& stepOne) const {
 
 InferredField CounterFinder::find() const {
   InferredField best;
-  for (uint8_t size : {4, 2, 1})
-    for (uint8_t offset = 0; offset + size <= kBytes; ++offset)
-      for (bool le : {false, true}) {
-        if (size == 1 && le) continue;
-        InferredField f{offset, size, le, 0};
-        double stepOne = 0;
-        f.fit = fitOf(f, stepOne);
-        if (stepOne < kMinStepOne || f.fit < kMinFit) continue;
-        // Wider fields and smaller offsets come first: only a better fit replaces them.
-        if (!best.found() || f.fit > best.fit + 1e-12) best = f;
-      }
+  forEachField(kBytes, true, [&](InferredField f) {
+    double stepOne = 0;
+    f.fit = fitOf(f, stepOne);
+    if (stepOne < kMinStepOne || f.fit < kMinFit) return;
+    // Wider fields and smaller offsets come first: only a better fit replaces them.
+    if (!best.found() || f.fit > best.fit + 1e-12) best = f;
+  });
   return best;
 }
 

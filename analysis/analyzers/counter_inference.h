@@ -51,11 +51,23 @@ uint32_t fieldValue(const uint8_t* p, uint8_t size, bool littleEndian);
 int64_t signedStep(uint32_t from, uint32_t to, uint8_t size);
 // True when the two fields share a byte.
 bool overlaps(const InferredField& a, const InferredField& b);
+// Calls `fn(InferredField)` for every field the first `bytes` bytes hold:
+// u32, u16, then u8 (with `withBytes`), both byte orders, smaller offsets
+// first (the order the finders break ties in).
+template <typename Fn>
+void forEachField(size_t bytes, bool withBytes, Fn&& fn) {
+  for (uint8_t size : {4, 2, 1}) {
+    if (size == 1 && !withBytes) continue;
+    for (uint8_t offset = 0; offset + size <= bytes; ++offset)
+      for (bool le : {false, true})
+        if (size > 1 || !le) fn(InferredField{offset, size, le});
+  }
+}
 
 class CounterFinder {
  public:
   static constexpr size_t kSample = 256;
-  static constexpr size_t kBytes = 16;
+  static constexpr size_t kBytes = 32;
   static constexpr size_t kMinPairs = 32;
   static constexpr double kMinStepOne = 0.5;
   static constexpr double kMinFit = 0.9;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <unordered_set>
 #include <vector>
 
 namespace rudp::ana {
@@ -17,18 +18,6 @@ uint32_t valueIn(const SampledPacket& p, const InferredField& f) {
 
 bool overlapsAny(const InferredField& f, std::span<const InferredField> taken) {
   return std::any_of(taken.begin(), taken.end(), [&](const InferredField& t) { return overlaps(f, t); });
-}
-
-// Every field of the sample's heads: u32, u16, then u8 (when `bytes` allows),
-// both byte orders, smaller offsets first.
-template <typename Fn>
-void eachField(bool withBytes, Fn&& fn) {
-  for (uint8_t size : {4, 2, 1}) {
-    if (size == 1 && !withBytes) continue;
-    for (uint8_t offset = 0; offset + size <= CounterFinder::kBytes; ++offset)
-      for (bool le : {false, true})
-        if (size > 1 || !le) fn(InferredField{offset, size, le});
-  }
 }
 
 struct Unwrapped {
@@ -77,11 +66,12 @@ std::pair<double, double> clockFit(const Unwrapped& u, double unitHz) {
 
 InferredField findTimestamp(std::span<const SampledPacket> sample, const InferredField& seq) {
   InferredField best;
+  // The whole sample first (no field is tried when it is too short), then each field's packets.
   if (sample.size() <= CounterFinder::kMinPairs || sample.back().ns - sample.front().ns < kMinSpanNs)
     return best;
   double bestSpread = std::numeric_limits<double>::infinity();
   const InferredField taken[] = {seq};
-  eachField(false, [&](InferredField f) {
+  forEachField(CounterFinder::kBytes, false, [&](InferredField f) {
     if (overlapsAny(f, taken)) return;
     const Unwrapped u = unwrap(sample, f);
     // A clock does not run backwards (a late packet may step back once).
@@ -134,6 +124,15 @@ Highest highestBefore(std::span<const SampledPacket> echoing, std::span<const Sa
   return h;
 }
 
+// The numbers of `counter` the other direction's packets carried, cut to `mask`.
+std::unordered_set<uint32_t> sentNumbers(std::span<const SampledPacket> other, const InferredField& counter,
+                                         uint32_t mask) {
+  std::unordered_set<uint32_t> sent;
+  for (const SampledPacket& p : other)
+    if (covers(p, counter)) sent.insert(valueIn(p, counter) & mask);
+  return sent;
+}
+
 }  // namespace
 
 InferredField findEcho(std::span<const SampledPacket> echoing, std::span<const InferredField> mine,
@@ -141,11 +140,12 @@ InferredField findEcho(std::span<const SampledPacket> echoing, std::span<const I
   InferredField best;
   if (!counter.found()) return best;
   const Highest h = highestBefore(echoing, other, counter);
-  eachField(true, [&](InferredField f) {
+  forEachField(CounterFinder::kBytes, true, [&](InferredField f) {
     if (f.size > counter.size || overlapsAny(f, mine)) return;
     const uint64_t mask = (uint64_t{1} << (8 * f.size)) - 1;
     const int64_t maxLag = std::min<int64_t>(kMaxEchoLag, int64_t(mask >> 2));
-    uint64_t judged = 0, within = 0, ahead = 0, changes = 0;
+    const std::unordered_set<uint32_t> sent = sentNumbers(other, counter, uint32_t(mask));
+    uint64_t judged = 0, within = 0, ahead = 0, changes = 0, named = 0;
     bool any = false;
     uint32_t prev = 0;
     for (size_t i = 0; i < echoing.size(); ++i) {
@@ -156,11 +156,16 @@ InferredField findEcho(std::span<const SampledPacket> echoing, std::span<const I
       ++judged;
       within += lag >= -1 && lag <= maxLag;
       ahead += lag == -1;
-      changes += any && v != prev;
+      if (any && v != prev) {
+        ++changes;
+        named += sent.contains(v) || sent.contains((v - 1) & uint32_t(mask));
+      }
       any = true;
       prev = v;
     }
-    if (judged < CounterFinder::kMinPairs || changes < kMinEchoChanges) return;
+    if (judged < CounterFinder::kMinPairs || changes < kMinEchoChanges ||
+        double(named) < CounterFinder::kMinFit * double(changes))
+      return;
     f.fit = double(within) / double(judged);
     // The widest field that fits: a byte of a wider echo also fits, and
     // better by chance (a u8 wraps every 256 numbers).

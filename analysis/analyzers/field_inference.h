@@ -16,9 +16,12 @@
 // captured before its packet, so the field is never ahead of the highest
 // number the other side had sent by then (by one at most: a "next expected"
 // field, KCP's una style) and never more than kMaxEchoLag behind. The field
-// must change at least kMinEchoChanges times (a constant is no echo) and be
-// at most as wide as the counter (a truncated echo is fine). The widest
-// field that fits wins, then the best fit.
+// must change at least kMinEchoChanges times (a constant is no echo), name
+// numbers the other side was captured sending (or the next one) in kMinFit
+// of its changes (a field that merely rises more slowly, as a call number
+// beside a packet serial, names none), and be at most as wide as the counter
+// (a truncated echo is fine). The widest field that fits wins, then the best
+// fit.
 //
 // EchoRtt turns them into RTT samples of the counter's direction: from a
 // packet's capture to the first reverse packet whose echo changed to its

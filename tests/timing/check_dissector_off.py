@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """One capture analysed twice: with its dissector (decoded) and with the
-dissectors off (timing only, figures inferred from the first 16 payload
+dissectors off (timing only, figures inferred from the first 32 payload
 bytes). Where both analyses have the same information the figures must be
 equal, exactly; every figure that legitimately differs has its reason, and
 where the reason can be checked it is.
@@ -11,8 +11,9 @@ Usage: check_dissector_off.py CASE PREFIX [DECODE_TSV]
            `rudpscope-cli analyze --json` and its database, without and with
            --no-default-dissectors
   DECODE_TSV  grudp only: `rudpscope-cli decode -e frame.number -e ip.src
-           -e udp.srcport -e grudp.type -e grudp.seq` of the capture (the
-           number every datagram carries at offset 8, pure ACKs included)
+           -e udp.srcport -e grudp.type -e grudp.seq -e grudp.ts` of the
+           capture (the number every datagram carries at offset 8 and the
+           clock at offset 20, pure ACKs included)
 
 Directions are matched by their sender's address: without a handshake the
 timing analysis may name the other end the client (ENet here: the higher
@@ -41,7 +42,8 @@ KCP_WHY = {
                "its sn (offset 12) is the acked PUSH's, the peer's number",
     "jitter_ms": "offset 8 holds the sender's clock only when a PUSH comes first; an ACK first carries the acked "
                  "PUSH's ts, the peer's clock (about 300 ms apart here)",
-    "rtt": "no echo without a counter to echo (una, the cumulative ack, is at offset 16, past the 16 bytes read)",
+    "rtt": "no echo without a counter to echo (una, the cumulative ack at offset 16, follows the peer's PUSH sn, "
+           "which is no per-datagram counter)",
 }
 ENET_WHY = {
     "tick_hz": "decoded gaps are between datagrams carrying a new command number; the timing gaps are between all "
@@ -62,10 +64,13 @@ def same_both_ways(why):
 
 
 GRUDP_FIELDS = {"seq": {"offset": 8, "size": 4, "byte_order": "be"},
-                "ack": {"offset": 12, "size": 4, "byte_order": "be", "echoes": "last received"}}
+                "ack": {"offset": 12, "size": 4, "byte_order": "be", "echoes": "last received"},
+                "ts": {"offset": 20, "size": 4, "byte_order": "be", "unit_hz": 1000.0}}
 GRUDP_DUPS = ("a pure ACK carries the next seq without taking it and a retransmission repeats its seq: the "
               "counter sees those numbers twice, the decoded analysis knows both by type and ts")
-GRUDP_JITTER = "ts is at offset 20, past the 16 bytes the inference reads"
+GRUDP_JITTER = ("reconciled", "jitter_every_datagram",
+                "the decoded jitter is over each number's first copy (pure ACKs and retransmissions known by type "
+                "and left out); the inferred one over every datagram, each with its own clock value")
 
 # rules: EQUAL, a reason (str), or ("reconciled", check name, reason).
 CASES = {
@@ -170,12 +175,14 @@ class Numbers:
     def __init__(self, path):
         self.frames = {}
         self.where = {}  # (sender, number) -> the frames carrying it
+        self.clock = {}  # frame -> grudp.ts (ms)
         for line in open(path):
             cols = line.rstrip("\n").split("\t")
-            if len(cols) == 5 and cols[4]:
+            if len(cols) == 6 and cols[4]:
                 f, sender, number = int(cols[0]), f"{cols[1]}:{cols[2]}", int(cols[4])
                 self.frames[f] = (sender, int(cols[3]), number)
                 self.where.setdefault((sender, number), []).append(f)
+                self.clock[f] = int(cols[5])
 
     def captured_before(self, sender, number, frame):
         return sum(1 for f in self.where.get((sender, number), []) if f < frame)
@@ -221,7 +228,28 @@ def check_pure_ack_numbers(on, off, d, od, numbers, fail):
     return f"= {a} - {k} numbers only a captured pure ACK carried"
 
 
-RECONCILE = {"karn": check_karn, "pure_ack_numbers": check_pure_ack_numbers}
+def check_jitter_every_datagram(on, off, d, od, numbers, fail):
+    """The inferred jitter is RFC 3550's over every datagram of the sender, in capture order, each with the
+    clock the dissector decodes (grudp.ts, ms) and its capture time: the same sum, to the last bit."""
+    sender = on.sender(d)
+    times = dict(on.db.execute("SELECT frame, ts_ns FROM packets WHERE conn = ? AND dir = ?",
+                               (on.conn["id"], DIRS.index(d))))
+    j, last = 0.0, None
+    for f in sorted(f for f, x in numbers.frames.items() if x[0] == sender):
+        ns, ts = times[f], numbers.clock[f]
+        if last is not None:
+            step = (ts - last[1]) & 0xFFFFFFFF
+            step = step - (1 << 32) if step > 0x7FFFFFFF else step
+            j += (abs((ns - last[0]) / 1e6 - step * 1.0) - j) / 16.0
+        last = (ns, ts)
+    got = off.conn["directions"][od].get("jitter_ms")
+    if got != j:
+        fail(f"{d} jitter_ms: inferred {got}, RFC 3550 over every datagram's grudp.ts gives {j}")
+    return f"= {j:.6g}, RFC 3550 over every datagram's grudp.ts"
+
+
+RECONCILE = {"karn": check_karn, "pure_ack_numbers": check_pure_ack_numbers,
+             "jitter_every_datagram": check_jitter_every_datagram}
 
 
 def check_stalls(on, off, fail, threshold_ns=200_000_000):

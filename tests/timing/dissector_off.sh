@@ -32,7 +32,7 @@ done
 if [ -n "$sim" ]; then
   "$sim" --out "$work/grudp.pcap" --connections 1 --duration 30 --loss 0.05 --seed 7 --vantage client
   analyze "$work/grudp.pcap" grudp
-  "$cli" decode "$work/grudp.pcap" -e frame.number -e ip.src -e udp.srcport -e grudp.type -e grudp.seq \
+  "$cli" decode "$work/grudp.pcap" -e frame.number -e ip.src -e udp.srcport -e grudp.type -e grudp.seq -e grudp.ts \
     >"$work/grudp.tsv"
   python3 "$here/check_dissector_off.py" grudp "$work/grudp" "$work/grudp.tsv" || status=1
 else
