@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <iomanip>
 #include <sstream>
 
 #include "report/wording.h"
@@ -102,7 +103,18 @@ void writeContract(std::ostream& out, const std::vector<Layout>& layouts, const 
         out << (first ? " " : ", ") << "{ field = \"" << x.abbr << "\", bits = " << 8 * x.field.size << " }";
         first = false;
       }
-  out << " },\n}\n]==]\n";
+  out << " },\n";
+  // The contract names one clock: a shared one, or the only direction's.
+  std::vector<const Field*> clocks;
+  for (const Layout& l : layouts)
+    for (const Field& x : l)
+      if (x.var.ends_with("ts")) clocks.push_back(&x);
+  if (clocks.size() == 1) {
+    const ana::InferredField& f = clocks[0]->field;
+    out << "  ts = { field = \"" << clocks[0]->abbr << "\", unit_ms = " << std::setprecision(17)
+        << 1e3 / f.unit_hz << ", bits = " << 8 * f.size << " },\n";
+  }
+  out << "}\n]==]\n";
 }
 
 }  // namespace

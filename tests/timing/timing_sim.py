@@ -203,16 +203,37 @@ def ts_truth(flow, pkts, d):
     in capture order: D = (R_j - R_i) - (S_j - S_i), J += (|D| - J) / 16 (jitter.h)."""
     if flow.layout is None or flow.layout.ts is None:
         return None
-    lay, j, prev = flow.layout, 0.0, None
-    for p in (p for p in pkts if p[1] == d):
+    lay = flow.layout
+    mine = [p for p in pkts if p[1] == d]
+    return {"field": dict(field_json(lay.ts), unit_hz=lay.ts_hz, fit=clock_fit(pkts, d, lay)),
+            "jitter_ms": rfc3550(mine, lay),
+            # Over the packets whose counter is ahead of every earlier one (no duplicate, no late
+            # packet): what the analysis with a contract's unreliable numbering and clock gives.
+            "jitter_new_numbers_ms": rfc3550([p for p, new in zip(mine, ahead(mine, lay.seq)) if new], lay)}
+
+
+def rfc3550(pkts, lay):
+    j, prev = 0.0, None
+    for p in pkts:
         s = value(p[2], lay.ts)
         if prev:
             step = (s - prev[1]) % (1 << 32)
             step -= (1 << 32) if step >= 1 << 31 else 0
             j += (abs((p[0] - prev[0]) / 1e3 - step * 1e3 / lay.ts_hz) - j) / 16
         prev = (p[0], s)
-    return {"field": dict(field_json(lay.ts), unit_hz=lay.ts_hz, fit=clock_fit(pkts, d, lay)),
-            "jitter_ms": j}
+    return j
+
+
+def ahead(pkts, seq):
+    """Per packet: its counter is ahead of the highest so far (serial arithmetic, half the range)."""
+    bits, high, out = 8 * seq[1], None, []
+    for p in pkts:
+        n = value(p[2], seq)
+        fwd = None if high is None else (n - high) % (1 << bits)
+        new = high is None or 0 < fwd < (1 << (bits - 1))
+        high = n if new else high
+        out.append(new)
+    return out
 
 
 def clock_fit(pkts, d, lay):

@@ -67,8 +67,12 @@ for d, name in enumerate(("client_to_server", "server_to_client")):
         got, want = conn["directions"][name][key], truth["counter"][d][key]
         if got != want:
             problems.append(f"{name} {key} {got}, truth {want}")
+    # The contract's clock: jitter over the datagrams with a new number (a contract's unreliable numbering).
+    got, want = conn["directions"][name].get("jitter_ms"), truth["ts"][d]["jitter_new_numbers_ms"]
+    if got is None or abs(got - want) > 1e-9:
+        problems.append(f"{name} jitter_ms {got}, truth {want}")
 if problems:
     sys.exit("dissector infer: " + "; ".join(problems))
-print(f"dissector infer: tshark decodes the counter, echo and clock of all {len(rows)} frames; with it, lost and "
-      "reordered equal the truth")
+print(f"dissector infer: tshark decodes the counter, echo and clock of all {len(rows)} frames; with it, lost, "
+      "reordered and the clock's jitter equal the truth")
 PY
