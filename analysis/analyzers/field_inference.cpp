@@ -140,11 +140,15 @@ InferredField findEcho(std::span<const SampledPacket> echoing, std::span<const I
   InferredField best;
   if (!counter.found()) return best;
   const Highest h = highestBefore(echoing, other, counter);
+  std::unordered_set<uint32_t> sentBySize[5];  // the other side's numbers cut to 1, 2 or 4 bytes
+  for (uint8_t size : {1, 2, 4})
+    if (size <= counter.size)
+      sentBySize[size] = sentNumbers(other, counter, uint32_t((uint64_t{1} << (8 * size)) - 1));
   forEachField(CounterFinder::kBytes, true, [&](InferredField f) {
     if (f.size > counter.size || overlapsAny(f, mine)) return;
     const uint64_t mask = (uint64_t{1} << (8 * f.size)) - 1;
     const int64_t maxLag = std::min<int64_t>(kMaxEchoLag, int64_t(mask >> 2));
-    const std::unordered_set<uint32_t> sent = sentNumbers(other, counter, uint32_t(mask));
+    const std::unordered_set<uint32_t>& sent = sentBySize[f.size];
     uint64_t judged = 0, within = 0, ahead = 0, changes = 0, named = 0;
     bool any = false;
     uint32_t prev = 0;

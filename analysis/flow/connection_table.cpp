@@ -155,8 +155,7 @@ ConnectionTable::Hit ConnectionTable::contractHit(int protoIndex, const std::str
       return Hit{c, c->client == src ? Direction::ClientToServer : Direction::ServerToClient};
     }
   }
-  if (!first || !first->is(Segment::ConnId))
-    return byPair(protoIndex, protoName, protoIndex, p, handshake);
+  if (!first || !first->is(Segment::ConnId)) return byPair(protoIndex, protoName, protoIndex, p, handshake);
 
   const uint64_t id = first->conn_id;
   // The server endpoint is the stable one: find it on either side.

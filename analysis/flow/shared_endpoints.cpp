@@ -24,7 +24,8 @@ void SharedEndpoints::add(const DecodedPacket& p) {
   const Endpoint src{p.src, p.sport}, dst{p.dst, p.dport};
   const int tcp = p.l4 == L4::TCP;
   const bool fromLower = src < dst;
-  const auto [it, opened] = flows_[tcp].try_emplace({std::min(src, dst), std::max(src, dst)}, Flow{fromLower});
+  const auto [it, opened] =
+      flows_[tcp].try_emplace({std::min(src, dst), std::max(src, dst)}, Flow{fromLower});
   Flow& f = it->second;
   if (opened || f.answered || f.opened_by_lower == fromLower) return;
   f.answered = true;

@@ -321,8 +321,7 @@ SharedEndpoints scanSharedEndpoints(const std::string& capturePath) {
       decoder.decode(raw, pkt);
       shared.add(pkt);
     }
-  } catch (const CaptureError&) {
-  }
+  } catch (const CaptureError&) {}
   return shared;
 }
 
@@ -432,8 +431,8 @@ IngestResult ingestCapture(const std::string& capturePath, const std::string& db
                            const ProgressSink& progress) {
   auto reader = CaptureReader::open(capturePath);
   const SharedEndpoints shared = scanSharedEndpoints(capturePath);
-  return ingestSource({*reader, capturePath, reader->fileSize(), {}, {}, &shared}, dbPath, dissectors, options,
-                      progress);
+  return ingestSource({*reader, capturePath, reader->fileSize(), {}, {}, &shared}, dbPath, dissectors,
+                      options, progress);
 }
 
 IngestResult ingestLive(LiveCapture& capture, const std::string& dbPath, const DissectorOptions& dissectors,
