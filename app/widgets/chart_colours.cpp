@@ -41,6 +41,7 @@ ChartColours ChartColours::fromPalette(const QPalette& p) {
 
   c.stallBand = withAlpha(pick(d, "#d62728", "#ff6b6b"), d ? 60 : 45);
   c.recoveryBand = withAlpha(pick(d, "#e6b800", "#d29922"), d ? 50 : 55);
+  c.rateChangeBand = withAlpha(pick(d, "#8e6cc0", "#b392f0"), d ? 55 : 50);  // the Summary's "Rate change"
 
   c.seqSent = c.text;  // tcptrace: data white on its black background
   c.seqRetransmitted = c.retxTimeout;

@@ -15,7 +15,7 @@ struct ChartColours {
   QColor background, plot, text, dimText, axis, grid;
   QColor rttSample, srtt, rto, limit;
   QColor retxTimeout, retxFast, retxSpurious, loss;
-  QColor stallBand, recoveryBand;
+  QColor stallBand, recoveryBand, rateChangeBand;
   QColor seqSent, seqRetransmitted, seqAcked;
   QColor packetRate, byteRate;
   QColor crosshair, cursor, rubberBand;

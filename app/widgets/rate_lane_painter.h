@@ -15,6 +15,7 @@ class RateLanePainter : public LanePainter {
 
  private:
   bool packets() const { return lane_ == Lane::PacketRate; }
+  void paintRateChanges(const DirectionTimeline& d);
   QColor colour() const { return packets() ? s_.colours.packetRate : s_.colours.byteRate; }
 };
 

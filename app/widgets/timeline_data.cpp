@@ -48,6 +48,7 @@ TimelineData loadTimelineData(StoreReader& reader, int64_t conn) {
   for (size_t d = 0; d < 2; ++d) {
     builder.data().dir[d].seqFound = c && c->metrics.dir[d].seq_field.found();
     builder.data().dir[d].echoFound = c && c->metrics.timing_only && c->metrics.dir[d].rtt.samples > 0;
+    if (c) builder.data().dir[d].rateChanges = c->metrics.dir[d].rate_changes;
   }
   for (Direction d : {Direction::ClientToServer, Direction::ServerToClient})
     builder.setEvents(d, {reader.rttSamples(conn, d), reader.retransmissions(conn, d), reader.losses(conn, d),

@@ -52,13 +52,14 @@ struct RecoveryBand {
 
 // One direction's data (the direction whose data the events are about).
 struct DirectionTimeline {
-  LodSeries rtt, srtt, rto;               // ms; frame = the packet carrying the ack
-  std::vector<RetxMark> retransmissions;  // by time
-  std::vector<LossMark> losses;           // by time
-  std::vector<ana::StallEvent> stalls;    // by start
-  std::vector<RecoveryBand> recoveries;   // by start
-  std::vector<TimeBand> recoveryUnion;    // the recoveries merged, for drawing
-  LodSeries packetRate, byteRate;         // per second, steps of rate_bucket_ns
+  LodSeries rtt, srtt, rto;                       // ms; frame = the packet carrying the ack
+  std::vector<RetxMark> retransmissions;          // by time
+  std::vector<LossMark> losses;                   // by time
+  std::vector<ana::StallEvent> stalls;            // by start
+  std::vector<ana::RateChangeEvent> rateChanges;  // drops and bursts of a ticking stream, by start
+  std::vector<RecoveryBand> recoveries;           // by start
+  std::vector<TimeBand> recoveryUnion;            // the recoveries merged, for drawing
+  LodSeries packetRate, byteRate;                 // per second, steps of rate_bucket_ns
   // tcptrace's graph: seqs relative to seqBase (unwrapped), the other
   // direction's acks in the same space.
   LodSeries seqSent, seqRetransmitted, seqAcked;

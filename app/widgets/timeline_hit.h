@@ -15,7 +15,8 @@ enum class HitKind {
   Loss,
   StallBand,
   RecoveryBand,
-  SeqPoint,  // a sent or retransmitted seq, or an ack, in the sequence graph
+  RateChangeBand,  // a drop or burst of a ticking stream, in the rate lanes
+  SeqPoint,        // a sent or retransmitted seq, or an ack, in the sequence graph
 };
 const char* toString(HitKind k);
 

@@ -17,6 +17,7 @@ const char* toString(HitKind k) {
     case HitKind::Loss: return "loss";
     case HitKind::StallBand: return "stall";
     case HitKind::RecoveryBand: return "head-of-line recovery";
+    case HitKind::RateChangeBand: return "rate change";
     case HitKind::SeqPoint: return "seq point";
   }
   return "";
@@ -177,6 +178,25 @@ std::optional<TimelineHit> TimelineHitTester::hitGap(QPointF p, const DirectionT
                      d.gaps.time(i),    d.gaps.value(i), text};
 }
 
+// "rate fell to 16.0 packets/s (usually 64) from 5.000 s to 8.000 s, frame 812",
+// as the problems list words it.
+TimelineHit TimelineHitTester::rateChangeHit(const ana::RateChangeEvent& e, Lane lane) const {
+  const bool drop = e.kind == ana::RateChangeKind::Drop;
+  const QString end = e.open ? QStringLiteral("the end") : timeText(e.end_ns);
+  return TimelineHit{HitKind::RateChangeBand,
+                     lane,
+                     e.first_frame,
+                     e.start_ns,
+                     static_cast<double>(e.end_ns - e.start_ns) / 1e6,
+                     QStringLiteral("%1 %2 packets/s (usually %3) from %4 to %5, frame %6")
+                         .arg(drop ? QStringLiteral("rate fell to") : QStringLiteral("burst of"))
+                         .arg(e.rate_hz, 0, 'f', 1)
+                         .arg(e.usual_hz, 0, 'f', 0)
+                         .arg(timeText(e.start_ns))
+                         .arg(end)
+                         .arg(e.first_frame)};
+}
+
 std::optional<TimelineHit> TimelineHitTester::hitBands(QPointF p, const DirectionTimeline& d) const {
   const auto lane = g_.layout.laneAt(p.toPoint());
   auto inside = [&](int64_t start, int64_t end, int minWidth) {
@@ -196,6 +216,9 @@ std::optional<TimelineHit> TimelineHitTester::hitBands(QPointF p, const Directio
                                .arg(QString::fromLatin1(ana::toString(st.cause)))
                                .arg(timeText(st.start_ns))
                                .arg(st.first_frame)};
+  if (lane == Lane::PacketRate || lane == Lane::ByteRate)
+    for (const ana::RateChangeEvent& e : d.rateChanges)
+      if (inside(e.start_ns, e.end_ns, BandPainter::kStallMinWidth)) return rateChangeHit(e, *lane);
   if (s_.has(Layer::RecoveryBands))
     for (const RecoveryBand& b : d.recoveries)
       if (inside(b.start_ns, b.end_ns, BandPainter::kRecoveryMinWidth))

@@ -24,6 +24,7 @@ class TimelineHitTester {
   std::optional<TimelineHit> hitSequence(QPointF p, const DirectionTimeline& d) const;
   std::optional<TimelineHit> hitGap(QPointF p, const DirectionTimeline& d) const;
   std::optional<TimelineHit> hitBands(QPointF p, const DirectionTimeline& d) const;
+  TimelineHit rateChangeHit(const ana::RateChangeEvent& e, Lane lane) const;
   // The point of `series` nearest to p within kRadius; its index and distance.
   std::optional<std::pair<size_t, double>> nearest(const LodSeries& series, Lane lane, QPointF p) const;
   QString timeText(int64_t t) const;

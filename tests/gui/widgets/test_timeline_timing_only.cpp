@@ -27,6 +27,7 @@ struct TimingCapture {
   QTemporaryDir dir;
   std::string pcap, db;
   QJsonObject truth;  // timing_sim.py's: the first flow is the client-side capture
+  QJsonArray flows;   // all of them
   TimingCapture() {
     REQUIRE(dir.isValid());
     pcap = dir.filePath("timing.pcap").toStdString();
@@ -39,7 +40,8 @@ struct TimingCapture {
     REQUIRE(sim.exitCode() == 0);
     QFile f(truthPath);
     REQUIRE(f.open(QIODevice::ReadOnly));
-    truth = QJsonDocument::fromJson(f.readAll()).object()["flows"].toArray()[0].toObject();
+    flows = QJsonDocument::fromJson(f.readAll()).object()["flows"].toArray();
+    truth = flows[0].toObject();
     ingestCapture(pcap, db, DissectorOptions{});
   }
   // The first flow's scripted stall of `cause` (times in ns, as stored).
@@ -131,4 +133,62 @@ TEST_CASE("a flow no dissector claims and no echo found: the RTT lane is empty a
     for (int x = lane.left(); x < lane.right(); ++x)
       dots += test::sameColour(image.pixel(x, y), view.scene().colours.rttSample, 10);
   CHECK(dots == 0);
+}
+
+TEST_CASE("a ticking stream's rate drop and burst are bands in the rate lanes, worded in their tooltips") {
+  TimingCapture cap;
+  const QJsonObject flow = cap.flows[3].toObject();  // the server-side capture: 64 Hz, a drop, a burst
+  const QJsonArray changes = flow["rate_changes"].toArray()[1].toArray();
+  REQUIRE(changes.size() == 2);
+  StoreReader reader(cap.db);
+  int64_t conn = 0;
+  for (const ConnectionSummary& c : reader.connections())
+    if (c.server == flow["server"].toString().toStdString()) conn = c.id;
+  REQUIRE(conn != 0);
+  auto data = std::make_shared<const TimelineData>(loadTimelineData(reader, conn));
+  const DirectionTimeline& s2c = data->of(Direction::ServerToClient);
+  REQUIRE(s2c.rateChanges.size() == 2);
+  CHECK(data->of(Direction::ClientToServer).rateChanges.empty());
+
+  TimelineView view;
+  view.resize(1400, 850);
+  view.setData(data);
+  view.setDirection(Direction::ServerToClient);
+  auto ns = [&](int i, const char* key) { return changes[i].toObject()[key].toInteger() * 1000; };
+  view.zoomTo(ns(0, "start_us") - 1'000'000'000, ns(1, "end_us") + 1'000'000'000);
+  const QImage image = test::settledImage(view);
+  REQUIRE(image.save(QString::fromStdString(test::artifactPath("timeline-rate-changes.png"))));
+
+  const QColor band = test::blend(view.scene().colours.rateChangeBand, view.scene().colours.plot);
+  const QRect lane = view.laneRect(Lane::PacketRate);
+  // A row of the lane's top free of grid lines: plain plot left of the first change.
+  int row = lane.top() + 2;
+  const int left = int(view.xForTime(ns(0, "start_us"))) - 20;
+  while (row < lane.top() + 20 && !test::sameColour(image.pixel(left, row), view.scene().colours.plot, 3))
+    ++row;
+  REQUIRE(row < lane.top() + 20);
+  const char* words[] = {"rate fell to", "burst of"};
+  for (int i = 0; i < 2; ++i) {
+    const int64_t start = ns(i, "start_us"), end = ns(i, "end_us");
+    CHECK(s2c.rateChanges[size_t(i)].start_ns == start);
+    CHECK(s2c.rateChanges[size_t(i)].end_ns == end);
+    const QPoint inside(int(view.xForTime((3 * start + end) / 4)), row);  // left of the legend
+    CHECK(test::sameColour(image.pixel(inside), band, 3));
+    const auto hit = view.hitTest(inside);
+    REQUIRE(hit);
+    CHECK(hit->kind == HitKind::RateChangeBand);
+    CHECK(hit->ts_ns == start);
+    CHECK(hit->text.contains(QString::fromLatin1(words[i])));
+    CHECK(hit->text.contains(QStringLiteral("(usually 64)")));
+    // The band ends where the change does: plain plot just after it.
+    const QPoint after(int(view.xForTime(end)) + 4, row);
+    CHECK(test::sameColour(image.pixel(after), view.scene().colours.plot, 3));
+  }
+  // Between the two changes, and in a lane that is not a rate lane, no band.
+  const QPoint between(int(view.xForTime((ns(0, "end_us") + ns(1, "start_us")) / 2)), row);
+  const auto none = view.hitTest(between);
+  CHECK((!none || none->kind != HitKind::RateChangeBand));
+  const QRect events = view.laneRect(Lane::Events);
+  const QPoint eventsInside(int(view.xForTime((ns(0, "start_us") + ns(0, "end_us")) / 2)), events.top() + 3);
+  CHECK_FALSE(test::sameColour(image.pixel(eventsInside), band, 3));
 }
