@@ -68,25 +68,45 @@ int64_t CounterTracker::stepFrom(uint32_t from, uint32_t to) const {
   return signedStep(from, to, field_.size);
 }
 
-void CounterTracker::addRun(int64_t first, int64_t length) {
-  runs_[first] = length;
-  ++bursts_[static_cast<uint32_t>(length)];
+void CounterTracker::addRun(int64_t first, Run run) {
+  ++bursts_[static_cast<uint32_t>(run.length)];
+  runs_[first] = run;
+}
+
+void CounterTracker::emitRun(const Run& run, EventSink* sink) const {
+  if (!sink) return;
+  LossEvent e;
+  e.frame = run.frame;
+  e.ts_ns = run.ts_ns;
+  e.dir = dir_;
+  e.first_seq = run.first_raw;
+  e.count = static_cast<uint32_t>(run.length);
+  sink->onLoss(e);
+}
+
+void CounterTracker::flush(EventSink* sink) {
+  for (const auto& [first, run] : runs_) emitRun(run, sink);
+  runs_.clear();
 }
 
 void CounterTracker::fillLate(int64_t n) {
   auto it = runs_.upper_bound(n);
   if (it == runs_.begin()) return;
   --it;
-  const auto [first, length] = *it;
+  const auto [first, run] = *it;
+  const int64_t length = run.length;
   if (n >= first + length) return;
   if (--bursts_[static_cast<uint32_t>(length)] == 0) bursts_.erase(static_cast<uint32_t>(length));
   runs_.erase(it);
-  if (n > first) addRun(first, n - first);
-  if (first + length - 1 > n) addRun(n + 1, first + length - 1 - n);
+  // The pieces keep the packet that revealed the gap.
+  if (n > first) addRun(first, Run{n - first, run.first_raw, run.frame, run.ts_ns});
+  if (first + length - 1 > n)
+    addRun(n + 1, Run{first + length - 1 - n, run.first_raw + static_cast<uint32_t>(n + 1 - first), run.frame,
+                      run.ts_ns});
 }
 
-void CounterTracker::restart(int64_t n) {
-  runs_.clear();
+void CounterTracker::restart(int64_t n, EventSink* sink) {
+  flush(sink);
   seen_.fill(false);
   high_ = n;
   seen(n) = true;
@@ -98,33 +118,28 @@ void CounterTracker::add(const uint8_t* payload, size_t len, int64_t ts_ns, uint
   if (!any_) {
     any_ = true;
     last_raw_ = raw;
-    restart(0);
+    restart(0, sink);
     return;
   }
   const int64_t step = stepFrom(last_raw_, raw);
   if (std::llabs(step) > kMaxJump) {
     ++restarts_;
     last_raw_ = raw;
-    restart(0);
+    restart(0, sink);
     return;
   }
   const int64_t n = high_ + step;
   if (step > 0) {
     for (int64_t k = high_ + 1; k < n && k <= high_ + int64_t{kWindow}; ++k) seen(k) = false;
-    // Runs that left the window can no longer be filled.
-    while (!runs_.empty() && runs_.begin()->first + runs_.begin()->second <= n - int64_t{kWindow})
+    // Runs that left the window can no longer be filled: final now.
+    while (!runs_.empty() && runs_.begin()->first + runs_.begin()->second.length <= n - int64_t{kWindow}) {
+      emitRun(runs_.begin()->second, sink);
       runs_.erase(runs_.begin());
+    }
     if (step > 1) {
       const uint64_t gap = static_cast<uint64_t>(step - 1);
       lost_ += gap;
-      addRun(high_ + 1, step - 1);
-      LossEvent e;
-      e.frame = frame;
-      e.ts_ns = ts_ns;
-      e.dir = dir_;
-      e.first_seq = static_cast<uint32_t>(raw - static_cast<uint32_t>(gap));
-      e.count = static_cast<uint32_t>(gap);
-      if (sink) sink->onLoss(e);
+      addRun(high_ + 1, Run{step - 1, static_cast<uint32_t>(raw - static_cast<uint32_t>(gap)), frame, ts_ns});
     }
     high_ = n;
     last_raw_ = raw;

@@ -16,13 +16,14 @@
 // high byte is still 0 looks like a u8), then the smaller offset.
 //
 // CounterTracker then reads that field from every packet of the direction:
-// a step of +k (1 < k <= kMaxJump) is k-1 packets lost before the capture
-// (a LossEvent, placed at the packet after the gap); a number at or below
-// the highest is a duplicate when it was seen within the last kWindow
-// numbers, else a late (reordered) packet, which takes its loss back and
-// splits its run of losses in the burst histogram (the LossEvent already
-// streamed stays); a jump beyond kMaxJump either way is a restart of the
-// counter, not a loss.
+// a step of +k (1 < k <= kMaxJump) is k-1 packets lost before the capture,
+// placed at the packet after the gap; a number at or below the highest is a
+// duplicate when it was seen within the last kWindow numbers, else a late
+// (reordered) packet, which takes its loss back and splits its run of losses
+// in the burst histogram; a jump beyond kMaxJump either way is a restart of
+// the counter, not a loss. A run's LossEvent is streamed once no late packet
+// can fill it any more (it left the window, the counter restarted, or
+// flush() at the end), so the events add up to lost().
 #pragma once
 #include <array>
 #include <cstddef>
@@ -100,6 +101,8 @@ class CounterTracker {
   CounterTracker(InferredField field, Direction dir) : field_(field), dir_(dir) {}
   // One packet of the direction, capture order.
   void add(const uint8_t* payload, size_t len, int64_t ts_ns, uint64_t frame, EventSink* sink);
+  // The LossEvents of the runs still open (at the end of the flow).
+  void flush(EventSink* sink);
 
   uint64_t lost() const { return lost_; }
   uint64_t duplicates() const { return duplicates_; }
@@ -108,11 +111,19 @@ class CounterTracker {
   const std::map<uint32_t, uint64_t>& lossBursts() const { return bursts_; }
 
  private:
+  // Lost numbers first..first+length-1, noticed at the packet after the gap.
+  struct Run {
+    int64_t length = 0;
+    uint32_t first_raw = 0;  // the field's value of `first`
+    uint64_t frame = 0;      // the packet after the gap
+    int64_t ts_ns = 0;
+  };
   int64_t stepFrom(uint32_t from, uint32_t to) const;  // signed, modulo the field's width
-  void addRun(int64_t first, int64_t length);
+  void addRun(int64_t first, Run run);
   void fillLate(int64_t n);  // a number of an open run of losses arrived
+  void emitRun(const Run& run, EventSink* sink) const;
   bool& seen(int64_t n) { return seen_[static_cast<size_t>(n) % kWindow]; }
-  void restart(int64_t n);
+  void restart(int64_t n, EventSink* sink);
 
   InferredField field_;
   Direction dir_;
@@ -122,7 +133,7 @@ class CounterTracker {
   std::array<bool, kWindow> seen_{};
   uint64_t lost_ = 0, duplicates_ = 0, reordered_ = 0, restarts_ = 0;
   std::map<uint32_t, uint64_t> bursts_;
-  std::map<int64_t, int64_t> runs_;  // open runs of lost numbers in the window: first -> length
+  std::map<int64_t, Run> runs_;  // open runs of lost numbers in the window, by first number
 };
 
 }  // namespace rudp::ana

@@ -218,6 +218,7 @@ ConnectionMetrics TimingAnalyzer::finish() {
     if (x.ts_jitter) out.jitter_ms = x.ts_jitter->jitterMs();
     if (x.rtt.samples() > 0) x.rtt.fill(out.rtt, spanFor(m.vantage, d));
     if (x.counter) {
+      x.counter->flush(sink_);       // the losses no late packet filled
       out.data_packets = x.packets;  // every packet took a number
       out.lost = x.counter->lost();
       out.duplicates = x.counter->duplicates();

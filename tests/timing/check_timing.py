@@ -41,6 +41,18 @@ def nearest_rank(samples, q):
     return s[max(1, math.ceil(q * len(s) - 1e-9)) - 1]
 
 
+def check_loss_events(db, conn, d, truth, where, fail):
+    """The stored loss events (the Timeline's marks) are the final runs of missing numbers: a run a late
+    packet filled is not among them, so their counts are the truth's runs and add up to lost."""
+    counts = [r[0] for r in db.execute("SELECT count FROM losses WHERE conn = ? AND dir = ?", (conn, d))]
+    want = {} if truth is None else truth["loss_bursts"]
+    got = {}
+    for n in counts:
+        got[str(n)] = got.get(str(n), 0) + 1
+    if got != want:
+        fail(f"{where}: loss events by length {got}, truth's runs {want}")
+
+
 def check_rtt_samples(db, conn, d, truth, where, fail):
     """Every sample the store holds for this direction, in capture order, to the microsecond."""
     got = [r[0] for r in db.execute("SELECT rtt_ms FROM rtt_samples WHERE conn = ? AND dir = ? ORDER BY rowid",
@@ -122,6 +134,7 @@ def check_flow(t, c, db, fail):
         check_counter(f"{name} {dname}", t["seq"][d], t["counter"][d], c["inferred"][dname], x, fail)
         check_echo_and_clock(f"{name} {dname}", d, t, c["inferred"][dname], x, fail)
         check_rate_changes(f"{name} {dname}", t["rate_changes"][d], x, fail)
+        check_loss_events(db, c["id"], d, t["counter"][d], f"{name} {dname}", fail)
         check_rtt_samples(db, c["id"], d, t["rtt"][d]["samples"] if t["rtt"][d] else [], f"{name} {dname}", fail)
         got_stalls += [{"dir": d, "cause": s["cause"], "start_us": round(s["start"] * 1e6),
                         "end_us": round(s["end"] * 1e6)} for s in x["stalls"]]
