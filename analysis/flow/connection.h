@@ -17,6 +17,9 @@ struct Endpoint {
   std::string toString() const;  // "10.0.0.1:7777", "[::1]:7777"
 };
 
+// FNV-1a over the endpoint's address bytes and port, continuing from `h`.
+uint64_t hashEndpoint(const Endpoint& e, uint64_t h = 1469598103934665603ull);
+
 struct DirectionStats {
   uint64_t packets = 0;        // datagrams / TCP segments
   uint64_t bytes = 0;          // bytes on the wire (frame length)

@@ -9,6 +9,16 @@
 
 namespace rudp {
 
+uint64_t hashEndpoint(const Endpoint& e, uint64_t h) {
+  auto mix = [&](const void* p, size_t n) {
+    const auto* b = static_cast<const uint8_t*>(p);
+    for (size_t i = 0; i < n; ++i) h = (h ^ b[i]) * 1099511628211ull;
+  };
+  mix(e.ip.bytes.data(), e.ip.family == 6 ? 16 : 4);
+  mix(&e.port, 2);
+  return h;
+}
+
 std::string Endpoint::toString() const {
   if (ip.family == 6) return "[" + ip.toString() + "]:" + std::to_string(port);
   return ip.toString() + ":" + std::to_string(port);
@@ -28,16 +38,9 @@ struct ConnectionTable::Key {
 struct ConnectionTable::KeyHash {
   size_t operator()(const Key& k) const {
     uint64_t h = 1469598103934665603ull ^ static_cast<uint64_t>(k.proto + 7);
-    auto mix = [&](const void* p, size_t n) {
-      const auto* b = static_cast<const uint8_t*>(p);
-      for (size_t i = 0; i < n; ++i) h = (h ^ b[i]) * 1099511628211ull;
-    };
-    mix(&k.id, sizeof k.id);
-    mix(k.a.ip.bytes.data(), k.a.ip.family == 6 ? 16 : 4);
-    mix(&k.a.port, 2);
-    mix(k.b.ip.bytes.data(), k.b.ip.family == 6 ? 16 : 4);
-    mix(&k.b.port, 2);
-    return static_cast<size_t>(h);
+    const auto* id = reinterpret_cast<const uint8_t*>(&k.id);
+    for (size_t i = 0; i < sizeof k.id; ++i) h = (h ^ id[i]) * 1099511628211ull;
+    return static_cast<size_t>(hashEndpoint(k.b, hashEndpoint(k.a, h)));
   }
 };
 

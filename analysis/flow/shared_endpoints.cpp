@@ -4,19 +4,12 @@
 
 namespace rudp {
 
-namespace {
-size_t hashEndpoint(const Endpoint& e) {
-  uint64_t h = 1469598103934665603ull;
-  const size_t n = e.ip.family == 6 ? 16 : 4;
-  for (size_t i = 0; i < n; ++i) h = (h ^ e.ip.bytes[i]) * 1099511628211ull;
-  return static_cast<size_t>((h ^ e.port) * 1099511628211ull);
+size_t SharedEndpoints::Hash::operator()(const Endpoint& e) const {
+  return static_cast<size_t>(hashEndpoint(e));
 }
-}  // namespace
-
-size_t SharedEndpoints::Hash::operator()(const Endpoint& e) const { return hashEndpoint(e); }
 
 size_t SharedEndpoints::PairHash::operator()(const std::pair<Endpoint, Endpoint>& p) const {
-  return hashEndpoint(p.first) * 31 + hashEndpoint(p.second);
+  return static_cast<size_t>(hashEndpoint(p.second, hashEndpoint(p.first)));
 }
 
 void SharedEndpoints::add(const DecodedPacket& p) {

@@ -107,8 +107,7 @@ void ConnectionProblems::addRateChange(const ana::RateChangeEvent& e) {
   const double ms = double(e.end_ns - e.start_ns) / 1e6;
   const bool drop = e.kind == ana::RateChangeKind::Drop;
   p.severity = drop ? ms * (1 - e.rate_hz / e.usual_hz) / 2 : ms / 20;
-  p.text = prefix() + directionWords(e.dir) + (drop ? " rate fell to " : " burst of ") +
-           format("%.1f packets/s (usually %.0f) ", e.rate_hz, e.usual_hz) +
+  p.text = prefix() + directionWords(e.dir) + " " + rateChangeWords(e) + " " +
            (e.open ? "from " + secondsAt(e.start_ns, start_ns_) + " to the end"
                    : "at " + secondsAt(e.start_ns, start_ns_) + "\u2013" + secondsAt(e.end_ns, start_ns_));
   out_.push_back(std::move(p));

@@ -61,6 +61,11 @@ std::string inferredFieldText(const ana::InferredField& f) {
   return text + percentText(f.fit) + " of packets fit";
 }
 
+std::string rateChangeWords(const ana::RateChangeEvent& e) {
+  return format("%s %.1f packets/s (usually %.0f)",
+                e.kind == ana::RateChangeKind::Drop ? "rate fell to" : "burst of", e.rate_hz, e.usual_hz);
+}
+
 std::string bytesText(uint64_t bytes) {
   const double b = static_cast<double>(bytes);
   if (bytes < 1000) return format("%" PRIu64 " B", bytes);

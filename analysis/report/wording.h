@@ -33,6 +33,8 @@ const char* rttSpanWords(ana::RttSpan span);
 // a clock adds its unit ("u32 BE at offset 6, in ms, ..."), an echo of the next
 // number expected says so.
 std::string inferredFieldText(const ana::InferredField& f);
+// "rate fell to 16.0 packets/s (usually 64)", "burst of 256.0 packets/s (usually 64)".
+std::string rateChangeWords(const ana::RateChangeEvent& e);
 
 // True when the capture sits at the sender of direction `d` (so every copy
 // of its data, lost or not, is in the capture).

@@ -310,7 +310,7 @@ struct Source {
 // read by a reader of their own. A damaged record ends the scan: the analysis
 // reports it.
 SharedEndpoints scanSharedEndpoints(const std::string& capturePath) {
-  constexpr uint64_t kScanPackets = 65536;  // about 30 ms
+  constexpr uint64_t kScanPackets = 65536;  // 11 ms on the 1M-packet benchmark's capture
   SharedEndpoints shared;
   try {
     auto reader = CaptureReader::open(capturePath);

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "report/wording.h"
 #include "widgets/band_painter.h"
 #include "widgets/events_lane_painter.h"
 #include "widgets/mark_shapes.h"
@@ -181,17 +182,14 @@ std::optional<TimelineHit> TimelineHitTester::hitGap(QPointF p, const DirectionT
 // "rate fell to 16.0 packets/s (usually 64) from 5.000 s to 8.000 s, frame 812",
 // as the problems list words it.
 TimelineHit TimelineHitTester::rateChangeHit(const ana::RateChangeEvent& e, Lane lane) const {
-  const bool drop = e.kind == ana::RateChangeKind::Drop;
   const QString end = e.open ? QStringLiteral("the end") : timeText(e.end_ns);
   return TimelineHit{HitKind::RateChangeBand,
                      lane,
                      e.first_frame,
                      e.start_ns,
                      static_cast<double>(e.end_ns - e.start_ns) / 1e6,
-                     QStringLiteral("%1 %2 packets/s (usually %3) from %4 to %5, frame %6")
-                         .arg(drop ? QStringLiteral("rate fell to") : QStringLiteral("burst of"))
-                         .arg(e.rate_hz, 0, 'f', 1)
-                         .arg(e.usual_hz, 0, 'f', 0)
+                     QStringLiteral("%1 from %2 to %3, frame %4")
+                         .arg(QString::fromStdString(report::rateChangeWords(e)))
                          .arg(timeText(e.start_ns))
                          .arg(end)
                          .arg(e.first_frame)};
