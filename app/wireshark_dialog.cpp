@@ -81,7 +81,8 @@ WiresharkDialog::Status WiresharkDialog::lookUp() {
   Status status;
   try {
     status.folder = ws::findLuaPluginFolder();
-    const ws::DissectorInstaller installer(defaultDissectorDir(), status.folder.path);
+    const ws::DissectorInstaller installer(defaultDissectorDir(), status.folder.path,
+                                           status.folder.configPath);
     status.sourceFolder = installer.sourceFolder();
     status.files = installer.status();
     status.note = ws::superuserNote(status.folder.version, ws::runningAsRoot());
@@ -157,14 +158,16 @@ void WiresharkDialog::install() {
     return;
   }
   try {
-    report(ws::DissectorInstaller(m_status.sourceFolder, m_status.folder.path).install(!others.isEmpty()));
+    report(ws::DissectorInstaller(m_status.sourceFolder, m_status.folder.path, m_status.folder.configPath)
+               .install(!others.isEmpty()));
   } catch (const std::exception& e) { m_result->setText(tr("Cannot install: %1").arg(qs(e.what()))); }
   refresh();
 }
 
 void WiresharkDialog::uninstall() {
   try {
-    report(ws::DissectorInstaller(m_status.sourceFolder, m_status.folder.path).uninstall());
+    report(ws::DissectorInstaller(m_status.sourceFolder, m_status.folder.path, m_status.folder.configPath)
+               .uninstall());
   } catch (const std::exception& e) { m_result->setText(tr("Cannot uninstall: %1").arg(qs(e.what()))); }
   refresh();
 }

@@ -39,7 +39,10 @@
 -- ACKNOWLEDGE; DISCONNECT any), peer commands on channel 0xFF, CONNECT only
 -- with peer id 0xFFF, an ACK's header sequence number equal to the number it
 -- acknowledges (ENet writes both), reliable commands only in datagrams with a
--- sent time, and the commands ending exactly at the end of the datagram. Preferences:
+-- sent time, and the commands ending exactly at the end of the datagram; and
+-- only while at least as many of the address pair's datagrams parsed as ENet
+-- as did not (one datagram of another protocol's flow that happens to parse,
+-- e.g. a RakNet NAK, is not ENet). Preferences:
 --   enet.ports     UDP ports always decoded as ENet (range, default none:
 --                  ENet has no standard port)
 --   enet.checksum  the hosts use enet_crc32 checksums (default off)
@@ -363,19 +366,49 @@ function enet.dissector(tvb, pinfo, tree)
   return dissect(tvb, pinfo, tree, hl, word, cmds, err)
 end
 
-local function heuristic(tvb, pinfo, tree)
+-- The commands of a datagram that parses as ENet in full, else nil.
+local function strict_parse(tvb)
   local len = tvb:len()
   local hl, word = header(tvb, len)
-  if not hl or hl >= len then return false end
-  if band(word, 0x4000) ~= 0 then return false end
+  if not hl or hl >= len then return nil end
+  if band(word, 0x4000) ~= 0 then return nil end
   local cmds, err = parse_commands(tvb, hl, len, band(word, 0x0FFF), true)
-  if err then return false end
+  if err then return nil end
   -- Reliable commands always travel with a sent time.
   if band(word, 0x8000) == 0 then
     for i = 1, #cmds do
-      if band(tvb(cmds[i].off, 1):uint(), 0x80) ~= 0 then return false end
+      if band(tvb(cmds[i].off, 1):uint(), 0x80) ~= 0 then return nil end
     end
   end
+  return hl, word, cmds
+end
+
+-- Per address pair: datagrams the heuristic took as ENet, and the others it saw.
+local tally = {}
+function enet.init()
+  tally = {}
+end
+
+local function pair_key(pinfo)
+  local a = tostring(pinfo.src) .. ":" .. pinfo.src_port
+  local b = tostring(pinfo.dst) .. ":" .. pinfo.dst_port
+  if a < b then return a .. "-" .. b end
+  return b .. "-" .. a
+end
+
+local function heuristic(tvb, pinfo, tree)
+  local key = pair_key(pinfo)
+  local t = tally[key]
+  if not t then
+    t = { enet = 0, other = 0 }
+    tally[key] = t
+  end
+  local hl, word, cmds = strict_parse(tvb)
+  if not hl or t.enet + 1 < t.other then
+    t.other = t.other + 1
+    return false
+  end
+  t.enet = t.enet + 1
   dissect(tvb, pinfo, tree, hl, word, cmds, nil)
   return true
 end

@@ -13,7 +13,7 @@ if [[ "${1:-}" == "--test" ]]; then
   pkgs+=(catch2 tshark nftables iproute2 tcpdump sqlite3 xvfb clang libclang-rt-14-dev valgrind
         libenet-dev golang-github-xtaci-kcp-dev kcptun time python3 x11-utils debootstrap git
         dpkg-dev file desktop-file-utils appstream man-db shared-mime-info zstd clang-tidy clang-format
-        libcap2-bin)
+        libcap2-bin python3-pip)
 fi
 missing=()
 for p in "${pkgs[@]}"; do
@@ -36,4 +36,13 @@ if [[ "${1:-}" == "--test" ]]; then
   fi
   id rudpscope-test >/dev/null 2>&1 || useradd --system --user-group --no-create-home --shell /usr/sbin/nologin rudpscope-test
   usermod -aG wireshark rudpscope-test
+  # RakNet 4 for the lab's real-library endpoint (tests/kcp_enet/lab.sh --proto
+  # raknet): PyPI's `raknet` wheel bundles RakNet's C++ sources (BSD-3-Clause)
+  # for Debian 12's Python 3.11. Not a product dependency.
+  RAKNET_DIR=/usr/local/lib/rudpscope-lab/python
+  if ! PYTHONPATH=$RAKNET_DIR python3 -c 'import raknet' 2>/dev/null; then
+    python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore \
+      --target "$RAKNET_DIR" raknet==0.3.0 \
+      || echo "debian-deps.sh: cannot install the raknet wheel from PyPI; the RakNet lab will be skipped" >&2
+  fi
 fi

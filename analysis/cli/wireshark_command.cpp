@@ -11,6 +11,7 @@
 #include "core/error.h"
 #include "store/db_path.h"
 #include "store/store_reader.h"
+#include "wireshark/disabled_protocols.h"
 #include "wireshark/dissector_installer.h"
 #include "wireshark/frame_export.h"
 #include "wireshark/frame_selection.h"
@@ -43,6 +44,10 @@ void printChanges(const std::vector<ws::FileChange>& changes) {
 int runStatus(const ws::DissectorInstaller& installer, const ws::LuaPluginFolder& folder) {
   for (const auto& f : installer.status())
     std::printf("  %-12s %-9s  %s\n", f.name.c_str(), ws::stateName(f.state), ws::stateMeaning(f.state));
+  const ws::DisabledProtocols disabled(installer.configFolder());
+  for (const auto& name : installer.replacedProtocols())
+    std::printf("  %-12s %-9s  Wireshark's built-in %s, which ours replaces (%s)\n", name.c_str(),
+                disabled.contains(name) ? "off" : "on", name.c_str(), disabled.path().c_str());
   printRootNote(folder);
   return 0;
 }
@@ -90,6 +95,7 @@ int runOpen(const WiresharkArgs& args, const ws::DissectorInstaller& installer) 
   options.sourceFolder = installer.sourceFolder();
   options.goToFrame = ws::renumbered(frames, args.goToFrame);
   options.displayFilter = args.displayFilter;
+  options.disableProtocols = installer.replacedProtocols();
   const auto argv = ws::launchCommand(options, installed);
   std::string line;
   for (const auto& a : argv) line += (line.empty() ? "" : " ") + shellQuoted(a);
@@ -110,7 +116,7 @@ int runOpen(const WiresharkArgs& args, const ws::DissectorInstaller& installer) 
 
 int runWireshark(const WiresharkArgs& args) {
   const ws::LuaPluginFolder folder = ws::findLuaPluginFolder();
-  const ws::DissectorInstaller installer(defaultDissectorDir(), folder.path);
+  const ws::DissectorInstaller installer(defaultDissectorDir(), folder.path, folder.configPath);
   if (args.action == "open") return runOpen(args, installer);
   printFolder(folder, installer.sourceFolder());
   if (args.action == "status") return runStatus(installer, folder);

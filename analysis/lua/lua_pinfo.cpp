@@ -3,6 +3,8 @@
 // Pinfo and the columns are singletons; their values are read from the
 // packet being dissected. Column text is only kept when the caller asked
 // for columns: otherwise set/append are no-ops.
+#include <arpa/inet.h>
+
 #include <cstring>
 
 #include "lua/state.h"
@@ -259,6 +261,18 @@ int addrLe(lua_State* L) {
   return 1;
 }
 
+// Address.ip("192.0.2.1"): an IPv4 address, as Wireshark 4.0's (which also
+// resolves host names; rudpscope never resolves: a name gives 0.0.0.0, as an
+// unresolvable one does there).
+int addrIp(lua_State* L) {
+  const char* text = luaL_checkstring(L, 1);
+  IpAddress a;
+  a.family = 4;
+  if (inet_pton(AF_INET, text, a.bytes.data()) != 1) a.bytes.fill(0);
+  pushAddress(L, S(L), a);
+  return 1;
+}
+
 }  // namespace
 
 void openPinfo(lua_State* L, State* s) {
@@ -277,6 +291,11 @@ void openPinfo(lua_State* L, State* s) {
   static const luaL_Reg addrMeta[] = {
       {"__tostring", addrToString}, {"__eq", addrEq}, {"__lt", addrLt}, {"__le", addrLe}, {nullptr, nullptr}};
   registerClass(L, s, T::Address, nullptr, addrMeta);
+  lua_newtable(L);
+  lua_pushlightuserdata(L, s);
+  lua_pushcclosure(L, addrIp, 1);
+  lua_setfield(L, -2, "ip");
+  lua_setglobal(L, "Address");
 
   // A holder table: [1..3] the Column objects, .cols the Columns object,
   // .pinfo the Pinfo object.

@@ -6,6 +6,7 @@
 
 #include "core/error.h"
 #include "core/file_hash.h"
+#include "wireshark/disabled_protocols.h"
 #include "wireshark/file_io.h"
 #include "wireshark/install_manifest.h"
 
@@ -59,8 +60,41 @@ const char* stateMeaning(FileState state) {
   return "?";
 }
 
-DissectorInstaller::DissectorInstaller(std::string sourceFolder, std::string pluginFolder)
-    : source_(std::move(sourceFolder)), plugins_(std::move(pluginFolder)) {}
+DissectorInstaller::DissectorInstaller(std::string sourceFolder, std::string pluginFolder,
+                                       std::string configFolder)
+    : source_(std::move(sourceFolder)), plugins_(std::move(pluginFolder)), config_(std::move(configFolder)) {}
+
+namespace {
+// Manifest entries for names install added to disabled_protos: a '/' never
+// names a file of the plugin folder.
+const std::string kDisabledPrefix = "disabled_protos/";
+}  // namespace
+
+std::vector<std::string> DissectorInstaller::replacedProtocols() const {
+  std::vector<std::string> names;
+  for (const auto& file : sourceNames())
+    for (auto& n : wireshark::replacedProtocols(readWholeFile(sourcePath(file))))
+      names.push_back(std::move(n));
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
+std::vector<FileChange> DissectorInstaller::disableReplaced(InstallManifest& manifest) const {
+  const DisabledProtocols disabled(config_);
+  std::vector<FileChange> changes;
+  for (const auto& name : replacedProtocols()) {
+    const std::string what = "Wireshark's built-in " + name;
+    if (disabled.contains(name)) {
+      changes.push_back({"disabled_protos", what + ": already off"});
+      continue;
+    }
+    disabled.add(name);
+    manifest.record(kDisabledPrefix + name, "added");
+    changes.push_back({"disabled_protos", what + ": turned off (" + disabled.path() + "), ours decodes it"});
+  }
+  return changes;
+}
 
 std::string DissectorInstaller::sourcePath(const std::string& name) const {
   return (fs::path(source_) / name).string();
@@ -113,6 +147,7 @@ std::vector<FileChange> DissectorInstaller::install(bool overwriteOthers) const 
                                    ? "up to date"
                                    : std::string("written (was ") + stateName(f.state) + ")"});
   }
+  for (auto& c : disableReplaced(manifest)) changes.push_back(std::move(c));
   manifest.save(plugins_);
   return changes;
 }
@@ -122,6 +157,13 @@ std::vector<FileChange> DissectorInstaller::uninstall() const {
   std::vector<FileChange> changes;
   const auto recordedFiles = manifest.entries();  // a copy: forget() edits the manifest
   for (const auto& [name, recorded] : recordedFiles) {
+    if (name.rfind(kDisabledPrefix, 0) == 0) {
+      const std::string proto = name.substr(kDisabledPrefix.size());
+      DisabledProtocols(config_).remove(proto);
+      manifest.forget(name);
+      changes.push_back({"disabled_protos", "Wireshark's built-in " + proto + ": back on"});
+      continue;
+    }
     const std::string path = pluginPath(name);
     const auto present = hashIfPresent(path);
     const auto ours = hashIfPresent(sourcePath(name));

@@ -1,12 +1,16 @@
 // Copies our dissectors (the *.lua of session/dissectors.h's
 // defaultDissectorDir()) into a Wireshark personal Lua plugin folder, tells
-// what state each copy is in, and removes only what we installed. What we
-// wrote is recorded in the folder's InstallManifest.
+// what state each copy is in, and removes only what we installed. Built-in
+// dissectors one of ours replaces (disabled_protocols.h) are turned off in
+// the personal configuration's `disabled_protos`. What we wrote or added is
+// recorded in the plugin folder's InstallManifest.
 #pragma once
 #include <string>
 #include <vector>
 
 namespace rudp::wireshark {
+
+class InstallManifest;
 
 enum class FileState {
   Installed,  // the folder's copy is identical to ours
@@ -34,10 +38,15 @@ struct FileChange {
 
 class DissectorInstaller {
  public:
-  DissectorInstaller(std::string sourceFolder, std::string pluginFolder);
+  DissectorInstaller(std::string sourceFolder, std::string pluginFolder, std::string configFolder);
 
   const std::string& sourceFolder() const { return source_; }
   const std::string& pluginFolder() const { return plugins_; }
+  const std::string& configFolder() const { return config_; }
+
+  // The built-in protocols our dissectors replace, sorted, without repeats.
+  // Throws Error when a source file cannot be read.
+  std::vector<std::string> replacedProtocols() const;
 
   // One entry per *.lua of the source folder, sorted by name. Throws Error
   // when the source folder cannot be listed or a file cannot be read.
@@ -45,14 +54,17 @@ class DissectorInstaller {
   // Every file installed and current.
   static bool allInstalled(const std::vector<DissectorFile>& files);
 
-  // Writes every missing or outdated file (each atomically) and records it.
+  // Writes every missing or outdated file (each atomically) and records it,
+  // then adds each replaced protocol missing from `disabled_protos` (and
+  // records that it did).
   // A foreign or modified file is overwritten only with `overwriteOthers`;
   // without it nothing at all is written and Error names the file. Throws
   // Error when the folder cannot be created or written.
   std::vector<FileChange> install(bool overwriteOthers) const;
   // Removes the files we installed that are unchanged since (or identical to
-  // ours); keeps the others, and every file we did not install. Throws Error
-  // when a file cannot be removed.
+  // ours); keeps the others, and every file we did not install. Takes out of
+  // `disabled_protos` only the names install added. Throws Error when a file
+  // cannot be removed.
   std::vector<FileChange> uninstall() const;
 
  private:
@@ -60,7 +72,9 @@ class DissectorInstaller {
   std::string sourcePath(const std::string& name) const;
   std::string pluginPath(const std::string& name) const;
 
-  std::string source_, plugins_;
+  std::vector<FileChange> disableReplaced(InstallManifest& manifest) const;
+
+  std::string source_, plugins_, config_;
 };
 
 }  // namespace rudp::wireshark

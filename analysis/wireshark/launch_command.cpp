@@ -7,6 +7,7 @@ namespace rudp::wireshark {
 std::vector<std::string> launchCommand(const LaunchOptions& options,
                                        const std::vector<DissectorFile>& installed) {
   std::vector<std::string> argv = {options.program, "-r", options.capture};
+  for (const auto& name : options.disableProtocols) argv.insert(argv.end(), {"--disable-protocol", name});
   for (const auto& f : installed)
     if (f.state == FileState::Missing)
       argv.insert(argv.end(),

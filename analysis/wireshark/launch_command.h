@@ -14,9 +14,13 @@ struct LaunchOptions {
   std::string sourceFolder;   // where our dissectors are (defaultDissectorDir())
   uint64_t goToFrame = 0;     // -g, 0: none (a frame number of `capture`)
   std::string displayFilter;  // -Y, empty: none
+  // --disable-protocol for each: the built-ins ours replace
+  // (DissectorInstaller::replacedProtocols()).
+  std::vector<std::string> disableProtocols;
 };
 
-// argv: PROGRAM -r CAPTURE, then -X lua_script:FILE for each of our
+// argv: PROGRAM -r CAPTURE, --disable-protocol NAME for each replaced
+// built-in, then -X lua_script:FILE for each of our
 // dissectors missing from the plugin folder, then -g / -Y. An installed
 // copy (current, outdated or not ours) is loaded by Wireshark itself; also
 // passing ours would register the same protocol twice, which Wireshark

@@ -30,12 +30,21 @@ std::string WiresharkVersion::text() const {
   return std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(micro);
 }
 
-std::string parsePersonalLuaPlugins(const std::string& foldersOutput) {
-  static const std::string kKey = "Personal Lua Plugins:";
+namespace {
+std::string foldersLine(const std::string& foldersOutput, const std::string& key) {
   std::istringstream lines(foldersOutput);
   for (std::string line; std::getline(lines, line);)
-    if (line.rfind(kKey, 0) == 0) return trimmed(line.substr(kKey.size()));
+    if (line.rfind(key, 0) == 0) return trimmed(line.substr(key.size()));
   return {};
+}
+}  // namespace
+
+std::string parsePersonalLuaPlugins(const std::string& foldersOutput) {
+  return foldersLine(foldersOutput, "Personal Lua Plugins:");
+}
+
+std::string parsePersonalConfiguration(const std::string& foldersOutput) {
+  return foldersLine(foldersOutput, "Personal configuration:");
 }
 
 WiresharkVersion parseTsharkVersion(const std::string& versionOutput) {
@@ -59,12 +68,23 @@ std::string defaultLuaPluginFolder() {
 #endif
 }
 
+// The User's Guide, "Files and Folders": the personal configuration folder.
+std::string defaultConfigFolder() {
+#ifdef _WIN32
+  return envOr("APPDATA", ".") + "\\Wireshark";
+#else
+  return envOr("XDG_CONFIG_HOME", envOr("HOME", ".") + "/.config") + "/wireshark";
+#endif
+}
+
 LuaPluginFolder findLuaPluginFolder(const std::string& tshark) {
   LuaPluginFolder folder;
   const auto folders = programOutput({tshark, "-G", "folders"});
   if (const auto version = programOutput({tshark, "--version"}))
     folder.version = parseTsharkVersion(*version);
   folder.path = folders ? parsePersonalLuaPlugins(*folders) : std::string();
+  folder.configPath = folders ? parsePersonalConfiguration(*folders) : std::string();
+  if (folder.configPath.empty()) folder.configPath = defaultConfigFolder();
   if (!folder.path.empty()) {
     folder.source = LuaPluginFolder::Source::Tshark;
     folder.how = "reported by `" + tshark + " -G folders`";

@@ -19,6 +19,10 @@ struct LuaPluginFolder {
   enum class Source { Tshark, Default } source = Source::Default;
   std::string how;           // one line, e.g. "reported by `tshark -G folders`"
   WiresharkVersion version;  // of the tshark found; unknown without one
+  // Wireshark's personal configuration folder (its `disabled_protos` lives
+  // there): tshark's "Personal configuration:" line, else the documented
+  // default.
+  std::string configPath;
 };
 
 // Runs `tshark -G folders` and `tshark --version` (`tshark` from PATH unless
@@ -29,11 +33,16 @@ LuaPluginFolder findLuaPluginFolder(const std::string& tshark = "tshark");
 // The value of the "Personal Lua Plugins:" line of `tshark -G folders`;
 // empty when there is none.
 std::string parsePersonalLuaPlugins(const std::string& foldersOutput);
+// The value of the "Personal configuration:" line; empty when there is none.
+std::string parsePersonalConfiguration(const std::string& foldersOutput);
 // From the first line of `tshark --version`, "TShark (Wireshark) 4.0.17 (...)".
 WiresharkVersion parseTsharkVersion(const std::string& versionOutput);
 // Wireshark's documented personal plugin folder for this platform, from
 // HOME (APPDATA on Windows).
 std::string defaultLuaPluginFolder();
+// Wireshark's documented personal configuration folder:
+// $XDG_CONFIG_HOME/wireshark, else ~/.config/wireshark (%APPDATA%\Wireshark).
+std::string defaultConfigFolder();
 
 // Whether Wireshark will load personal Lua plugins for this user, as one
 // line, or empty when nothing needs saying (not root). `root`: the effective

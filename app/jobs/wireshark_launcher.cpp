@@ -110,13 +110,14 @@ WiresharkLauncher::Plan WiresharkLauncher::prepare(const WiresharkRequest& reque
     }
     plan.written = ws::exportFrames(request.capture.toStdString(), frames, pcapng.toStdString()).written;
     const auto folder = ws::findLuaPluginFolder();
-    const ws::DissectorInstaller installer(defaultDissectorDir(), folder.path);
+    const ws::DissectorInstaller installer(defaultDissectorDir(), folder.path, folder.configPath);
     const auto installed = installer.status();
     ws::LaunchOptions options;
     options.program = program.toStdString();
     options.capture = pcapng.toStdString();
     options.sourceFolder = installer.sourceFolder();
     options.goToFrame = ws::renumbered(frames, request.goToFrame);
+    options.disableProtocols = installer.replacedProtocols();
     const auto argv = ws::launchCommand(options, installed);
     for (size_t i = 1; i < argv.size(); ++i) plan.arguments << QString::fromStdString(argv[i]);
     const bool root = ws::runningAsRoot();

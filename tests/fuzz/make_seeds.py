@@ -172,6 +172,20 @@ def main():
         blob = struct.pack("<BHHB", mode, sp, dp, 16) + pl
         put("lua", "grudp_%02d_%s" % (len(seen), hashlib.sha1(blob).hexdigest()[:8]), blob)
 
+    # lua: RakNet 4 (raknet.lua) from the committed lab capture, one datagram
+    # of each first byte (offline messages, datagrams, ACK, NAK), heuristic
+    # mode (no table port) so the conversation logic runs too.
+    with open(os.path.join(ROOT, "tests", "kcp_enet", "data", "raknet_loss5", "client.pcap"), "rb") as f:
+        lt, frames = read_pcap(f.read())
+    kinds = set()
+    for (sp, dp), pl in udp_payloads(lt, frames):
+        key = (pl[0], len(pl) > 200)
+        if key in kinds:
+            continue
+        kinds.add(key)
+        blob = struct.pack("<BHHB", 2, sp, dp, 16) + pl[:1600]
+        put("lua", "raknet_%02d_%s" % (len(kinds), hashlib.sha1(blob).hexdigest()[:8]), blob)
+
     # flow: GRUDP contract (mode 0) and a synthetic one (mode 1), a few packets each.
     import random
     rnd = random.Random(5)

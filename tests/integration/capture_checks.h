@@ -41,7 +41,7 @@ inline std::vector<std::string> decodeLines(const std::string& capture,
 // `decode -V` of `capture`, checked to equal tshark -n -V's with the shipped dissectors.
 inline std::string verboseAsTshark(const std::string& capture) {
   std::vector<std::string> ts = {TSHARK_EXECUTABLE, "-n", "-r", capture, "-V"};
-  for (const auto& s : shippedDissectors()) ts.insert(ts.end(), {"-X", "lua_script:" + s});
+  for (const auto& a : tsharkDissectorArgs()) ts.push_back(a);
   const ProcessResult t = run(ts), o = run({RUDPSCOPE_CLI, "decode", capture, "-V"});
   INFO(capture << "\n" << t.err << o.err);
   REQUIRE(t.status == 0);

@@ -139,7 +139,7 @@ std::string icmpCapture(const TempDir& dir) {
 // tshark's summary lines and decode's, both run on `capture`.
 std::pair<std::vector<std::string>, std::vector<std::string>> summaries(const std::string& capture) {
   std::vector<std::string> ts = {TSHARK_EXECUTABLE, "-n", "-r", capture};
-  for (const auto& s : shippedDissectors()) ts.insert(ts.end(), {"-X", "lua_script:" + s});
+  for (const auto& a : tsharkDissectorArgs()) ts.push_back(a);
   const ProcessResult t = run(ts), o = run({RUDPSCOPE_CLI, "decode", capture});
   INFO(t.err << o.err);
   REQUIRE(t.status == 0);

@@ -55,7 +55,7 @@ std::string mergeCaptures(const TempDir& dir) {
 std::vector<std::string> tsharkArgs(const std::string& capture, const std::string& filter) {
   std::vector<std::string> a = {TSHARK_EXECUTABLE, "-n", "-r", capture};
   a.insert(a.end(), {"-o", "tcp.relative_sequence_numbers:FALSE"});
-  for (const auto& s : shippedDissectors()) a.insert(a.end(), {"-X", "lua_script:" + s});
+  for (const auto& arg : tsharkDissectorArgs()) a.push_back(arg);
   a.insert(a.end(), {"-Y", filter, "-T", "fields", "-e", "frame.number"});
   return a;
 }

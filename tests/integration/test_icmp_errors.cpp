@@ -199,7 +199,7 @@ TEST_CASE("udp.stream and its times count quoted and empty datagrams as tshark d
   // (Not the ICMP error's frame: tshark runs GRUDP's dissector on the quoted
   // datagram, rudpscope does not.)
   std::vector<std::string> ts = {TSHARK_EXECUTABLE, "-n", "-r", capture, "-V", "-O", "udp", "-Y", "!icmp"};
-  for (const auto& s : shippedDissectors()) ts.insert(ts.end(), {"-X", "lua_script:" + s});
+  for (const auto& a : tsharkDissectorArgs()) ts.push_back(a);
   const ProcessResult t = run(ts),
                       o = run({RUDPSCOPE_CLI, "decode", capture, "-V", "-O", "udp", "-Y", "!icmp"});
   REQUIRE(t.status == 0);

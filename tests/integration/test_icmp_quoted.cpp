@@ -32,7 +32,7 @@ Bytes withSecondWord(Bytes icmp, uint32_t word, bool damage = false) {
 }
 
 std::vector<std::string> withDissectors(std::vector<std::string> argv) {
-  for (const auto& s : shippedDissectors()) argv.insert(argv.end(), {"-X", "lua_script:" + s});
+  for (const auto& a : tsharkDissectorArgs()) argv.push_back(a);
   return argv;
 }
 

@@ -52,7 +52,7 @@ std::string analyse(const std::string& capture, const TempDir& dir) {
 std::vector<std::vector<std::string>> tsharkColumns(const std::string& capture,
                                                     const std::string& timeFormat) {
   std::vector<std::string> argv = {TSHARK_EXECUTABLE, "-n", "-r", capture, "-t", timeFormat, "-T", "fields"};
-  for (const auto& f : shippedDissectors()) argv.insert(argv.end(), {"-X", "lua_script:" + f});
+  for (const auto& a : tsharkDissectorArgs()) argv.push_back(a);
   for (const char* c : {"frame.number", "_ws.col.Time", "_ws.col.Source", "_ws.col.Destination",
                         "_ws.col.Protocol", "_ws.col.Length", "_ws.col.Info"})
     argv.insert(argv.end(), {"-e", c});

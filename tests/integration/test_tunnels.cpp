@@ -304,7 +304,7 @@ TEST_CASE("decode -V shows each tunnel's own header as tshark does: a GRE checks
 
   // -O expands only the layers named, as tshark's does.
   std::vector<std::string> ts = {TSHARK_EXECUTABLE, "-n", "-r", f, "-O", "gre,vxlan,gtp,geneve"};
-  for (const auto& s : shippedDissectors()) ts.insert(ts.end(), {"-X", "lua_script:" + s});
+  for (const auto& a : tsharkDissectorArgs()) ts.push_back(a);
   const ProcessResult t = run(ts), o = run({RUDPSCOPE_CLI, "decode", f, "-O", "gre,vxlan,gtp,geneve"});
   REQUIRE(t.status == 0);
   REQUIRE(o.status == 0);

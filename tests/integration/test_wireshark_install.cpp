@@ -13,8 +13,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::map<std::string, std::string> kAllInstalled = {
-    {"enet.lua", "installed"}, {"grudp.lua", "installed"}, {"kcp.lua", "installed"}};
+const std::map<std::string, std::string> kAllInstalled = {{"enet.lua", "installed"},
+                                                          {"grudp.lua", "installed"},
+                                                          {"kcp.lua", "installed"},
+                                                          {"raknet.lua", "installed"}};
 
 std::string simCapture(const TempDir& dir) {
   const std::string cap = dir / "sim.pcap";
@@ -51,7 +53,7 @@ TEST_CASE("installed dissectors decode every GRUDP frame in plain tshark") {
   CHECK(r.out.find("Wireshark personal Lua plugins folder: " + pluginFolderOf(home) + "\n") !=
         std::string::npos);
   CHECK(r.out.find("found: reported by `tshark -G folders`") != std::string::npos);
-  for (const char* name : {"enet.lua", "grudp.lua", "kcp.lua"}) {
+  for (const char* name : {"enet.lua", "grudp.lua", "kcp.lua", "raknet.lua"}) {
     CHECK(r.out.find(std::string("  ") + name) != std::string::npos);
     CHECK(fileText(pluginFolderOf(home) + "/" + name) ==
           fileText(std::string(RUDPSCOPE_SOURCE_DIR) + "/dissectors/" + name));
@@ -69,6 +71,59 @@ TEST_CASE("installed dissectors decode every GRUDP frame in plain tshark") {
   CHECK(statesIn(wiresharkCli(env, {"status"}).out) == kAllInstalled);
 }
 
+TEST_CASE(
+    "install turns Wireshark's built-in raknet off so plain tshark decodes RakNet with ours, uninstall turns "
+    "it back on") {
+  TempDir home("ws-home");
+  const Env env = {{"HOME", home.path.string()}};
+  const std::string cap = std::string(RUDPSCOPE_SOURCE_DIR) + "/tests/kcp_enet/data/raknet_loss5/client.pcap";
+  const std::string config = (home.path / ".config" / "wireshark").string();
+  writeText(config + "/disabled_protos", "bogus_proto\n");  // the user's own line stays
+  auto frames = [&](const char* filter) {
+    const auto r =
+        runWithEnv(env, {TSHARK_EXECUTABLE, "-r", cap, "-Y", filter, "-T", "fields", "-e", "frame.number"});
+    return r.status == 0 ? splitLines(r.out).size() : size_t(0);
+  };
+  const size_t all =
+      splitLines(run({TSHARK_EXECUTABLE, "-r", cap, "-T", "fields", "-e", "frame.number"}).out).size();
+  REQUIRE(all == 1022);
+  CHECK(frames("raknet") == all);  // the built-in one claims every frame
+  CHECK(frames("raknet4") == 0);   // an unknown protocol: tshark refuses the filter
+
+  const auto r = wiresharkCli(env, {"install"});
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("Wireshark's built-in raknet: turned off (" + config +
+                   "/disabled_protos), ours decodes it") != std::string::npos);
+  CHECK(fileText(config + "/disabled_protos") == "bogus_proto\nraknet\n");
+  CHECK(frames("raknet4") == all);
+  CHECK(frames("raknet") == 0);
+  const auto status = wiresharkCli(env, {"status"});
+  CHECK(status.out.find("  raknet       off") != std::string::npos);
+
+  // A second install adds nothing.
+  const auto again = wiresharkCli(env, {"install"});
+  CHECK(again.out.find("Wireshark's built-in raknet: already off") != std::string::npos);
+  CHECK(fileText(config + "/disabled_protos") == "bogus_proto\nraknet\n");
+
+  const auto u = wiresharkCli(env, {"uninstall"});
+  INFO(u.out << u.err);
+  REQUIRE(u.status == 0);
+  CHECK(u.out.find("Wireshark's built-in raknet: back on") != std::string::npos);
+  CHECK(fileText(config + "/disabled_protos") == "bogus_proto\n");
+  CHECK(frames("raknet") == all);
+}
+
+TEST_CASE("a built-in the user had turned off stays off after uninstall") {
+  TempDir home("ws-home");
+  const Env env = {{"HOME", home.path.string()}};
+  const std::string config = (home.path / ".config" / "wireshark").string();
+  writeText(config + "/disabled_protos", "raknet\n");
+  REQUIRE(wiresharkCli(env, {"install"}).status == 0);
+  REQUIRE(wiresharkCli(env, {"uninstall"}).status == 0);
+  CHECK(fileText(config + "/disabled_protos") == "raknet\n");
+}
+
 TEST_CASE("status tells installed, outdated and missing apart") {
   TempDir home("ws-home"), copies("ws-copies");
   const std::string ours = copyDissectors(copies, "dissectors");
@@ -79,7 +134,8 @@ TEST_CASE("status tells installed, outdated and missing apart") {
   CHECK(missing.out.find("rudpscope's dissectors: " + ours + "\n") != std::string::npos);
   CHECK(statesIn(missing.out) == std::map<std::string, std::string>{{"enet.lua", "missing"},
                                                                     {"grudp.lua", "missing"},
-                                                                    {"kcp.lua", "missing"}});
+                                                                    {"kcp.lua", "missing"},
+                                                                    {"raknet.lua", "missing"}});
 
   REQUIRE(wiresharkCli(env, {"install"}).status == 0);
   CHECK(statesIn(wiresharkCli(env, {"status"}).out) == kAllInstalled);
@@ -88,7 +144,8 @@ TEST_CASE("status tells installed, outdated and missing apart") {
   const auto outdated = wiresharkCli(env, {"status"});
   CHECK(statesIn(outdated.out) == std::map<std::string, std::string>{{"enet.lua", "installed"},
                                                                      {"grudp.lua", "outdated"},
-                                                                     {"kcp.lua", "installed"}});
+                                                                     {"kcp.lua", "installed"},
+                                                                     {"raknet.lua", "installed"}});
 
   const auto update = wiresharkCli(env, {"install"});
   REQUIRE(update.status == 0);
@@ -106,8 +163,10 @@ TEST_CASE("a file rudpscope did not install is never overwritten without --force
   writeText(theirs, theirText);
 
   CHECK(statesIn(wiresharkCli(env, {"status"}).out) ==
-        std::map<std::string, std::string>{
-            {"enet.lua", "missing"}, {"grudp.lua", "foreign"}, {"kcp.lua", "missing"}});
+        std::map<std::string, std::string>{{"enet.lua", "missing"},
+                                           {"grudp.lua", "foreign"},
+                                           {"kcp.lua", "missing"},
+                                           {"raknet.lua", "missing"}});
   requireOneLineError(wiresharkCli(env, {"install"}),
                       theirs +
                           "' is a different file of that name that rudpscope did not install; not "

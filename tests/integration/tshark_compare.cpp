@@ -10,6 +10,8 @@
 #include "process.h"
 #include "session/dissectors.h"
 #include "session/field_printer.h"
+#include "wireshark/disabled_protocols.h"
+#include "wireshark/file_io.h"
 
 namespace fs = std::filesystem;
 
@@ -39,6 +41,15 @@ std::vector<std::string> shippedDissectors() {
   return files;
 }
 
+std::vector<std::string> tsharkDissectorArgs() {
+  std::vector<std::string> args;
+  for (const auto& f : shippedDissectors())
+    for (const auto& name : wireshark::replacedProtocols(wireshark::readWholeFile(f)))
+      args.insert(args.end(), {"--disable-protocol", name});
+  for (const auto& f : shippedDissectors()) args.insert(args.end(), {"-X", "lua_script:" + f});
+  return args;
+}
+
 std::vector<std::string> allDecodeFields() {
   LuaHost host;
   DissectorOptions opts;
@@ -56,10 +67,8 @@ size_t compareWithTshark(const std::string& capture, const std::vector<std::stri
                          const std::vector<std::string>& prefs, const std::string& displayFilter) {
   std::vector<std::string> ts = {TSHARK_EXECUTABLE, "-n", "-r", capture, "-T", "fields"};
   std::vector<std::string> ours = {RUDPSCOPE_CLI, "decode", capture};
-  for (const auto& f : shippedDissectors()) {
-    ts.push_back("-X");
-    ts.push_back("lua_script:" + f);
-  }
+  const auto dissectorArgs = tsharkDissectorArgs();
+  ts.insert(ts.end(), dissectorArgs.begin(), dissectorArgs.end());
   for (const auto& p : prefs) {
     ts.push_back("-o");
     ts.push_back(p);

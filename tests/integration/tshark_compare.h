@@ -8,6 +8,10 @@ namespace rudp::test {
 
 // dissectors/*.lua of the source tree, sorted.
 std::vector<std::string> shippedDissectors();
+// tshark's arguments for loading them as Wireshark would once installed:
+// --disable-protocol for each built-in one replaces ("-- rudpscope.replaces:"),
+// then -X lua_script:FILE for each.
+std::vector<std::string> tsharkDissectorArgs();
 
 // Every committed capture tshark reads whole, sorted: tests/data/link and
 // tests/kcp_enet/data (not the cut ones) and resources/sample.pcap. The TCP

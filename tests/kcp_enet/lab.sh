@@ -7,16 +7,19 @@
 #   c0 10.78.1.2 <-veth-> r1 10.78.1.1 | r2 10.78.2.1 <-veth-> s0 10.78.2.2
 #                        nft forward: numgen random drop per direction
 #
-# Usage: lab.sh --proto enet|kcp|kcptun --out DIR [--loss PCT | --loss-c2s PCT --loss-s2c PCT]
+# Usage: lab.sh --proto enet|kcp|kcptun|raknet --out DIR [--loss PCT | --loss-c2s PCT --loss-s2c PCT]
 #               [--duration S] [--seed N] [--port N] [--fec DATA:PARITY]
 #   enet    enet_workload.c on libenet
 #   kcp     kcp_workload (Go, kcp-go): plain KCP, or FEC framing with --fec
 #   kcptun  Debian's kcptun --crypt none (nonce + CRC32 framing; FEC with
 #           --fec, default 0:0) carrying tcp_game.py's TCP stream to an echo
+#   raknet  raknet_workload.py on RakNet 4 (PyPI raknet 0.3.0, installed by
+#           packaging/debian-deps.sh --test into $RAKNET_PYTHONPATH)
 # Writes into DIR: client.pcap (captured on c0), server.pcap (on s0),
 # client.json / server.json (the workload's counters; kcptun: its last
 # --snmplog row), nft.json (router counters: seen_c2s, seen_s2c, drop_c2s,
-# drop_s2c in packets), lab.log.
+# drop_s2c in packets), lab.log; raknet also client-messages.jsonl and
+# server-messages.jsonl (every message sent and received, with times).
 # Exit status: 0 ok, 77 cannot run here (not root / no netns / no libenet-dev
 # or Go with kcp-go or kcptun / missing tool), anything else: the lab failed.
 set -euo pipefail
@@ -40,13 +43,13 @@ while [[ $# -gt 0 ]]; do
     *) echo "lab.sh: unknown argument $1" >&2; usage ;;
   esac
 done
-[[ -n $OUT && ( $PROTO == enet || $PROTO == kcp || $PROTO == kcptun ) ]] || usage
+[[ -n $OUT && $PROTO =~ ^(enet|kcp|kcptun|raknet)$ ]] || usage
 [[ $FEC =~ ^[0-9]+:[0-9]+$ ]] || usage
 DS=${FEC%:*} PS=${FEC#*:}
 # Server ports below the ephemeral range (32768-60999), so the client's port
 # is the higher one (KCP has no handshake: the analysis takes the lower port
 # for the server's).
-[[ -n $PORT ]] || case $PROTO in enet) PORT=17091 ;; kcp) PORT=29900 ;; kcptun) PORT=29901 ;; esac
+[[ -n $PORT ]] || case $PROTO in enet) PORT=17091 ;; kcp) PORT=29900 ;; kcptun) PORT=29901 ;; raknet) PORT=19133 ;; esac
 
 skip() { echo "lab.sh: SKIP: $*" >&2; exit 77; }
 [[ $(id -u) -eq 0 ]] || skip "needs root (network namespaces, nftables, capture)"
@@ -76,6 +79,10 @@ if [[ $PROTO == enet ]]; then
   [[ -f /usr/include/enet/enet.h ]] || skip "libenet-dev not installed"
   build_c enet_workload "$HERE/enet_workload.c" -lenet || { echo "lab.sh: cannot build enet_workload" >&2; exit 1; }
   WORKLOAD=$BIN/enet_workload
+elif [[ $PROTO == raknet ]]; then
+  RAKNET_PYTHONPATH=${RAKNET_PYTHONPATH:-/usr/local/lib/rudpscope-lab/python}
+  PYTHONPATH=$RAKNET_PYTHONPATH python3 -c 'import raknet' 2>/dev/null \
+    || skip "the raknet Python package is not in $RAKNET_PYTHONPATH (packaging/debian-deps.sh --test installs it)"
 elif [[ $PROTO == kcptun ]]; then
   command -v kcptun-server >/dev/null && command -v kcptun-client >/dev/null || skip "kcptun not installed"
   command -v python3 >/dev/null || skip "python3 not installed"
@@ -167,6 +174,21 @@ PY
   }
   snmp_json "$OUT/client-snmp.csv" client >"$OUT/client.json"
   snmp_json "$OUT/server-snmp.csv" server >"$OUT/server.json"
+elif [[ $PROTO == raknet ]]; then
+  RK=(env PYTHONPATH="$RAKNET_PYTHONPATH" python3 "$HERE/raknet_workload.py")
+  ip netns exec "$NS" "${PIN[@]}" "${RT[@]}" "${RK[@]}" server "$PORT" "$DURATION" "$SEED" \
+    "$OUT/server-messages.jsonl" >"$OUT/server.json" 2>>"$LOG" &
+  SPID=$!
+  PIDS+=($SPID)
+  sleep 0.5
+  ip netns exec "$NC" "${PIN[@]}" "${RT[@]}" "${RK[@]}" client $S_IP "$PORT" "$DURATION" "$SEED" \
+    "$OUT/client-messages.jsonl" >"$OUT/client.json" 2>>"$LOG" &
+  CPID=$!
+  PIDS+=($CPID)
+  rc=0
+  wait $CPID || rc=$?
+  wait $SPID || rc=$?
+  [[ $rc -eq 0 ]] || { log "raknet workload failed ($rc)"; exit 1; }
 else
   ip netns exec "$NS" "${PIN[@]}" "${RT[@]}" "$WORKLOAD" server "$PORT" "$DURATION" "$SEED" $([[ $PROTO == kcp ]] && echo "$DS $PS") \
     >"$OUT/server.json" 2>>"$LOG" &

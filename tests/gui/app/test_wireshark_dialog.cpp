@@ -36,10 +36,13 @@ States statesOf(const std::vector<ws::DissectorFile>& files) {
 }
 
 States coreStates() {
-  return statesOf(ws::DissectorInstaller(defaultDissectorDir(), ws::findLuaPluginFolder().path).status());
+  const auto folder = ws::findLuaPluginFolder();
+  return statesOf(ws::DissectorInstaller(defaultDissectorDir(), folder.path, folder.configPath).status());
 }
 
-States all(const char* state) { return {{"enet.lua", state}, {"grudp.lua", state}, {"kcp.lua", state}}; }
+States all(const char* state) {
+  return {{"enet.lua", state}, {"grudp.lua", state}, {"kcp.lua", state}, {"raknet.lua", state}};
+}
 
 void waitForStatus(WiresharkDialog& dialog, QSignalSpy& spy) {
   REQUIRE(spy.wait(30000));
@@ -87,15 +90,20 @@ TEST_CASE("the Wireshark dialog shows the core's states, installs and uninstalls
   waitForStatus(dialog, shown);
   CHECK(statesOf(dialog.shownFiles()) == all("installed"));
   CHECK(coreStates() == all("installed"));
+  const QString disabledProtos = QString::fromStdString(home / ".config/wireshark/disabled_protos");
   CHECK(dialog.resultLabel()->text() ==
-        "enet.lua: written (was missing); grudp.lua: written (was missing); kcp.lua: written (was missing)");
+        "enet.lua: written (was missing); grudp.lua: written (was missing); kcp.lua: written (was missing); "
+        "raknet.lua: written (was missing); disabled_protos: Wireshark's built-in raknet: turned off (" +
+            disabledProtos + "), ours decodes it");
   CHECK_FALSE(install->isEnabled());  // nothing left to install
   dialog.grab().save(QString::fromStdString(artifactPath("wireshark_dialog.png")));
 
   QTest::mouseClick(uninstall, Qt::LeftButton);
   waitForStatus(dialog, shown);
   CHECK(statesOf(dialog.shownFiles()) == all("missing"));
-  CHECK(dialog.resultLabel()->text() == "enet.lua: removed; grudp.lua: removed; kcp.lua: removed");
+  CHECK(dialog.resultLabel()->text() ==
+        "disabled_protos: Wireshark's built-in raknet: back on; enet.lua: removed; grudp.lua: removed; "
+        "kcp.lua: removed; raknet.lua: removed");
   CHECK(!std::filesystem::exists(plugins + "/grudp.lua"));
 }
 
@@ -110,7 +118,8 @@ TEST_CASE("the Wireshark dialog asks before overwriting a file rudpscope did not
   QSignalSpy shown(&dialog, &WiresharkDialog::statusShown);
   dialog.show();
   waitForStatus(dialog, shown);
-  const States withForeign = {{"enet.lua", "missing"}, {"grudp.lua", "foreign"}, {"kcp.lua", "missing"}};
+  const States withForeign = {
+      {"enet.lua", "missing"}, {"grudp.lua", "foreign"}, {"kcp.lua", "missing"}, {"raknet.lua", "missing"}};
   CHECK(statesOf(dialog.shownFiles()) == withForeign);
   CHECK(coreStates() == withForeign);
   dialog.grab().save(QString::fromStdString(artifactPath("wireshark_dialog_foreign.png")));
