@@ -14,6 +14,26 @@
 -- little-endian 24-bit; lengths, split fields, ports and times big-endian.
 
 
+--[==[ rudpscope.contract
+return {
+  version = 2,
+  proto = "raknet4",
+  packet = { number = "raknet4.packet_number", bits = 24 },
+  acks = { style = "ranges", first = "raknet4.range.packet_number.min",
+           last = "raknet4.range.packet_number.max", nak = "raknet4.packet.is_NAK" },
+  message = {
+    segment = "raknet4.message",
+    id = { field = "raknet4.reliable.number", bits = 24 },
+    class = { field = "raknet4.message.reliability",
+              values = { [0] = "unreliable", [1] = "unreliable sequenced", [2] = "reliable",
+                         [3] = "reliable ordered", [4] = "reliable sequenced" } },
+    order = { index = "raknet4.ordering.index", channel = "raknet4.ordering.channel", bits = 24 },
+    split = { id = "raknet4.split.id", index = "raknet4.split.index", count = "raknet4.split.count" },
+    length = "raknet4.payload.length",
+  },
+}
+]==]
+
 local raknet = Proto("raknet4", "RakNet 4 reliable UDP")
 
 local OFFLINE_NAMES = {

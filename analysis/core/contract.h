@@ -21,6 +21,40 @@ enum class SegmentRole : uint8_t { Other, Data, Ack, Connect, Accept, Disconnect
 enum class Reliability : uint8_t { FromField, Reliable, Unreliable, Unsequenced };
 enum class AckStyle : uint8_t { None, HighestBitmap, Cumulative, PerSegment };
 
+// Delivery classes of a two-level protocol's messages (RakNet's reliability).
+enum class MessageClass : uint8_t {
+  Unreliable,
+  UnreliableSequenced,
+  Reliable,
+  ReliableOrdered,
+  ReliableSequenced,
+};
+const char* toString(MessageClass c);
+inline bool isReliable(MessageClass c) {
+  return c == MessageClass::Reliable || c == MessageClass::ReliableOrdered ||
+         c == MessageClass::ReliableSequenced;
+}
+
+// Version 2: packets numbered once, acknowledged by ranges (and NAKs), never
+// resent; the messages they carry resent under new packet numbers (RakNet,
+// and the shape of QUIC, UDT, GameNetworkingSockets). Field ids as below.
+struct TwoLevelContract {
+  int number = -1;  // the packet's number (one per datagram)
+  int number_bits = 24;
+  int ack_first = -1;    // an ack record's first number (every occurrence starts a record)
+  int ack_last = -1;     // its last number; a record without one acks one number
+  int nak = -1;          // bool: the datagram's records name packets missing, not arrived
+  int msg_segment = -1;  // every occurrence starts a message
+  int msg_id = -1;       // the number that identifies a message's copies (reliable messages)
+  int msg_id_bits = 24;
+  int msg_class = -1;  // selects a MessageClass in `classes`
+  std::map<uint64_t, MessageClass> classes;
+  int order_index = -1, order_channel = -1;
+  int order_bits = 24;
+  int split_id = -1, split_index = -1, split_count = -1;
+  int msg_length = -1;
+};
+
 struct KindRole {
   SegmentRole role = SegmentRole::Other;
   bool consumes_seq = true;  // false: the segment's seq is not a new number (GRUDP pure ACK)
@@ -28,7 +62,7 @@ struct KindRole {
 };
 
 struct Contract {
-  int version = 1;
+  int version = 1;       // 2: the two-level model (`two_level`); the fields below are version 1's
   std::string proto;     // dissector filter name, e.g. "grudp"
   int proto_index = -1;  // index in Host::protocols()
 
@@ -76,6 +110,9 @@ struct Contract {
   bool fast_repeat = false;
   bool fast_deferred = false;
   int fast_acks = 0;
+
+  TwoLevelContract two_level;
+  bool twoLevel() const { return version == 2; }
 };
 
 }  // namespace rudp

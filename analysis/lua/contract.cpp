@@ -47,6 +47,20 @@ struct Parser {
     return f;
   }
 
+  // `f` (a field id, or -1) when its values are numbers the analysis counts with.
+  int requireNumber(int f, const std::string& path) const {
+    if (f < 0) return f;
+    const FieldType type = s->fields[static_cast<size_t>(f)].type;
+    const bool number = (type >= FieldType::UInt8 && type <= FieldType::Int64) || type == FieldType::FrameNum;
+    if (!number)
+      fail("'" + path + "' must be an integer field (ProtoField.uint8 .. uint64, int8 .. int64), not '" +
+           s->fields[static_cast<size_t>(f)].abbrev + "'");
+    return f;
+  }
+  int optNumberField(int t, const char* key, const std::string& path) const {
+    return requireNumber(optField(t, key, path), path);
+  }
+
   double optNumber(int t, const char* key, double def, const std::string& path) const {
     if (!get(t, key)) return def;
     if (lua_type(L, -1) != LUA_TNUMBER) fail("'" + path + "' must be a number");
@@ -108,14 +122,16 @@ struct Parser {
     return k;
   }
 
-  Contract parse(int t) const {
+  // `version` and `proto`, common to both versions.
+  Contract header(int t) const {
     Contract c;
-    checkKeys(t,
-              {"version", "proto", "segment", "conn_id", "kind", "seq", "reliable", "unsequenced", "ack",
-               "ts", "channel", "length", "window", "unreliable_seq", "retx"},
-              "the contract");
-    c.version = optInt(t, "version", 1, 1, 1, "version");
-    if (c.version != 1) fail("unsupported version " + std::to_string(c.version));
+    if (get(t, "version")) {
+      const bool whole =
+          lua_type(L, -1) == LUA_TNUMBER && (lua_tonumber(L, -1) == 1 || lua_tonumber(L, -1) == 2);
+      lua_pop(L, 1);
+      if (!whole) fail("'version' must be 1 or 2");
+    }
+    c.version = optInt(t, "version", 1, 1, 2, "version");
     if (!get(t, "proto") || lua_type(L, -1) != LUA_TSTRING)
       fail("'proto' (the dissector's filter name) is required");
     c.proto = lua_tostring(L, -1);
@@ -123,6 +139,128 @@ struct Parser {
     for (size_t p = 0; p < s->protos.size(); ++p)
       if (s->protos[p].name == c.proto) c.proto_index = static_cast<int>(p);
     if (c.proto_index < 0) fail("unknown protocol '" + c.proto + "'");
+    return c;
+  }
+
+  // A sub-table t[key], pushed; fails unless it is a table with only `allowed` keys.
+  bool table(int t, const char* key, std::initializer_list<const char*> allowed) const {
+    if (!get(t, key)) return false;
+    if (!lua_istable(L, -1)) fail(std::string("'") + key + "' must be a table");
+    checkKeys(lua_gettop(L), allowed, key);
+    return true;
+  }
+
+  // Version 2 (the two-level model): packet, acks, message.
+  Contract parseTwoLevel(int t) const {
+    Contract c = header(t);
+    checkKeys(t, {"version", "proto", "conn_id", "packet", "acks", "message"}, "a version 2 contract");
+    TwoLevelContract& v = c.two_level;
+    c.conn_id = optField(t, "conn_id", "conn_id");
+    if (!table(t, "packet", {"number", "bits"})) fail("'packet' = {number=, bits=} is required in version 2");
+    const int p = lua_gettop(L);
+    v.number = optNumberField(p, "number", "packet.number");
+    if (v.number < 0) fail("'packet.number' is required");
+    v.number_bits = optInt(p, "bits", 24, 8, 32, "packet.bits");
+    lua_pop(L, 1);
+    if (!table(t, "acks", {"style", "first", "last", "nak"})) fail("'acks' is required in version 2");
+    const int a = lua_gettop(L);
+    std::string style = "ranges";
+    if (get(a, "style")) {
+      style = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
+      lua_pop(L, 1);
+    }
+    if (style != "ranges") fail("unknown acks.style '" + style + "' (valid: ranges)");
+    v.ack_first = optNumberField(a, "first", "acks.first");
+    v.ack_last = optNumberField(a, "last", "acks.last");
+    v.nak = optField(a, "nak", "acks.nak");
+    if (v.ack_first < 0) fail("'acks.first' is required");
+    lua_pop(L, 1);
+    if (!table(t, "message", {"segment", "id", "class", "order", "split", "length"}))
+      fail("'message' is required in version 2");
+    parseMessage(lua_gettop(L), v);
+    lua_pop(L, 1);
+    checkSingles(v);
+    return c;
+  }
+
+  void parseMessage(int m, TwoLevelContract& v) const {
+    v.msg_segment = optField(m, "segment", "message.segment");
+    if (v.msg_segment < 0) fail("'message.segment' is required");
+    v.msg_length = optNumberField(m, "length", "message.length");
+    if (table(m, "id", {"field", "bits"})) {
+      v.msg_id = optNumberField(lua_gettop(L), "field", "message.id.field");
+      v.msg_id_bits = optInt(lua_gettop(L), "bits", 24, 8, 32, "message.id.bits");
+      lua_pop(L, 1);
+    }
+    if (v.msg_id < 0) fail("'message.id' = {field=, bits=} is required");
+    if (table(m, "class", {"field", "values"})) {
+      const int k = lua_gettop(L);
+      v.msg_class = optNumberField(k, "field", "message.class.field");
+      if (v.msg_class < 0 || !get(k, "values") || !lua_istable(L, -1))
+        fail("'message.class' needs field= and values={[number]=class}");
+      lua_pushnil(L);
+      while (lua_next(L, -2)) {
+        if (lua_type(L, -2) != LUA_TNUMBER || lua_type(L, -1) != LUA_TSTRING)
+          fail("'message.class.values' maps numbers to class names");
+        v.classes[static_cast<uint64_t>(lua_tonumber(L, -2))] = messageClass(lua_tostring(L, -1));
+        lua_pop(L, 1);
+      }
+      lua_pop(L, 2);
+    }
+    if (table(m, "order", {"index", "channel", "bits"})) {
+      v.order_index = optNumberField(lua_gettop(L), "index", "message.order.index");
+      v.order_channel = optNumberField(lua_gettop(L), "channel", "message.order.channel");
+      v.order_bits = optInt(lua_gettop(L), "bits", 24, 8, 32, "message.order.bits");
+      if (v.order_index < 0) fail("'message.order.index' is required");
+      lua_pop(L, 1);
+    }
+    if (table(m, "split", {"id", "index", "count"})) {
+      v.split_id = optNumberField(lua_gettop(L), "id", "message.split.id");
+      v.split_index = optNumberField(lua_gettop(L), "index", "message.split.index");
+      v.split_count = optNumberField(lua_gettop(L), "count", "message.split.count");
+      if (v.split_id < 0 || v.split_index < 0 || v.split_count < 0)
+        fail("'message.split' needs id=, index= and count=");
+      lua_pop(L, 1);
+    }
+  }
+
+  MessageClass messageClass(const std::string& name) const {
+    for (int i = 0; i <= static_cast<int>(MessageClass::ReliableSequenced); ++i)
+      if (name == toString(static_cast<MessageClass>(i))) return static_cast<MessageClass>(i);
+    fail("unknown message class '" + name +
+         "' (valid: unreliable, unreliable sequenced, reliable, reliable ordered, reliable sequenced)");
+  }
+
+  // A field is read once per datagram (the packet number, the NAK flag) or
+  // once per record or message; one field in two of those roles would be
+  // read as a list and as a single value at once.
+  void checkSingles(const TwoLevelContract& v) const {
+    const std::pair<int, const char*> once[] = {{v.number, "packet.number"}, {v.nak, "acks.nak"}};
+    const std::pair<int, const char*> repeated[] = {{v.ack_first, "acks.first"},
+                                                    {v.ack_last, "acks.last"},
+                                                    {v.msg_segment, "message.segment"},
+                                                    {v.msg_id, "message.id"},
+                                                    {v.msg_class, "message.class"},
+                                                    {v.order_index, "message.order.index"},
+                                                    {v.order_channel, "message.order.channel"},
+                                                    {v.split_id, "message.split.id"},
+                                                    {v.split_index, "message.split.index"},
+                                                    {v.split_count, "message.split.count"},
+                                                    {v.msg_length, "message.length"}};
+    for (const auto& [f, name] : once)
+      for (const auto& [g, other] : repeated)
+        if (f >= 0 && f == g)
+          fail(std::string("'") + name + "' is read once per datagram and '" + other +
+               "' once per record or message: they cannot name the same field");
+  }
+
+  Contract parse(int t) const {
+    Contract c = header(t);
+    if (c.version == 2) return parseTwoLevel(t);
+    checkKeys(t,
+              {"version", "proto", "segment", "conn_id", "kind", "seq", "reliable", "unsequenced", "ack",
+               "ts", "channel", "length", "window", "unreliable_seq", "retx"},
+              "the contract");
     c.segment = optField(t, "segment", "segment");
     c.conn_id = optField(t, "conn_id", "conn_id");
     c.reliable = optField(t, "reliable", "reliable");
@@ -134,7 +272,7 @@ struct Parser {
       const int q = lua_gettop(L);
       if (lua_istable(L, q)) {
         checkKeys(q, {"field", "bits", "space", "reliable_only"}, "seq");
-        c.seq = optField(q, "field", "seq.field");
+        c.seq = optNumberField(q, "field", "seq.field");
         c.seq_bits = optInt(q, "bits", 32, 8, 32, "seq.bits");
         c.seq_space = optField(q, "space", "seq.space");
         if (get(q, "reliable_only")) {
@@ -144,7 +282,7 @@ struct Parser {
         }
         if (c.seq < 0) fail("'seq.field' is required");
       } else {
-        c.seq = field(q, "seq");
+        c.seq = requireNumber(field(q, "seq"), "seq");
       }
       if (c.seq_bits < 1 || c.seq_bits > 64) fail("'seq.bits' must be 1..64");
       lua_pop(L, 1);

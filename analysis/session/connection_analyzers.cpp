@@ -19,8 +19,16 @@ A& ConnectionAnalyzers::analyzer(int64_t connId, Make make) {
 }
 
 void ConnectionAnalyzers::contractPacket(const Connection& c, uint64_t frame, int64_t ts_ns, Direction dir,
-                                         const std::vector<Segment>& segs, const DecodedPacket& p) {
+                                         const std::vector<Segment>& segs, const TwoLevelDatagram& datagram,
+                                         const DecodedPacket& p) {
   if (c.proto_index < 0 || !protos_[c.proto_index].has_contract) return;
+  const Contract& contract = protos_[c.proto_index].contract;
+  if (contract.twoLevel()) {
+    auto& a = analyzer<ana::TwoLevelAnalyzer>(
+        c.id, [&] { return std::make_unique<ana::TwoLevelAnalyzer>(contract.two_level, cfg_, this); });
+    a.onPacket(frame, ts_ns, dir, datagram, p.origlen);
+    return;
+  }
   auto& a = analyzer<ana::ContractAnalyzer>(c.id, [&] {
     return std::make_unique<ana::ContractAnalyzer>(protos_[c.proto_index].contract, cfg_, this);
   });

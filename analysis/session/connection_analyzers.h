@@ -12,6 +12,7 @@
 #include "analyzers/contract_analyzer.h"
 #include "analyzers/tcp_analyzer.h"
 #include "analyzers/timing_analyzer.h"
+#include "analyzers/two_level_analyzer.h"
 #include "core/proto_info.h"
 #include "flow/connection.h"
 #include "session/store_thread.h"
@@ -25,8 +26,11 @@ class ConnectionAnalyzers : public ana::EventSink {
 
   // Events of the following packets go to `out`.
   void setOutput(RowBatch* out) { out_ = out; }
+  // A datagram of a protocol with a contract: `segs` for version 1,
+  // `datagram` for version 2 (the two-level model).
   void contractPacket(const Connection& c, uint64_t frame, int64_t ts_ns, Direction dir,
-                      const std::vector<Segment>& segs, const DecodedPacket& p);
+                      const std::vector<Segment>& segs, const TwoLevelDatagram& datagram,
+                      const DecodedPacket& p);
   void tcpPacket(const Connection& c, uint64_t frame, int64_t ts_ns, Direction dir, const DecodedPacket& p);
   // A datagram of a "udp" connection (no dissector claimed it). When a
   // protocol adopts the connection later its contract analyzer replaces this.
@@ -45,7 +49,8 @@ class ConnectionAnalyzers : public ana::EventSink {
 
  private:
   using Entry = std::variant<std::monostate, std::unique_ptr<ana::ContractAnalyzer>,
-                             std::unique_ptr<ana::TcpAnalyzer>, std::unique_ptr<ana::TimingAnalyzer>>;
+                             std::unique_ptr<ana::TwoLevelAnalyzer>, std::unique_ptr<ana::TcpAnalyzer>,
+                             std::unique_ptr<ana::TimingAnalyzer>>;
   // The connection's analyzer of type A, made by `make` when it has another.
   template <class A, class Make>
   A& analyzer(int64_t connId, Make make);

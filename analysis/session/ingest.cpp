@@ -23,6 +23,7 @@
 #include "flow/segment_extractor.h"
 #include "flow/shared_endpoints.h"
 #include "flow/tcp_notes.h"
+#include "flow/two_level_datagram.h"
 #include "session/capture_warnings.h"
 #include "session/connection_analyzers.h"
 #include "session/dissect_pool.h"
@@ -122,8 +123,14 @@ class FlowStage {
         max_open_(std::max<size_t>(opts.max_open_connections, 4)),
         analyzers_(protos_, opts.analysis) {
     extractors_.resize(protos_.size());
-    for (size_t i = 0; i < protos_.size(); ++i)
-      if (protos_[i].has_contract) extractors_[i].emplace(protos_[i].contract, host.fields().size());
+    two_level_.resize(protos_.size());
+    for (size_t i = 0; i < protos_.size(); ++i) {
+      if (!protos_[i].has_contract) continue;
+      if (protos_[i].contract.twoLevel())
+        two_level_[i].emplace(protos_[i].contract.two_level, host.fields().size());
+      else
+        extractors_[i].emplace(protos_[i].contract, host.fields().size());
+    }
     table_.setSharedEndpoints(shared);
   }
 
@@ -165,7 +172,9 @@ class FlowStage {
       }
       malformed = res.lua_error || res.malformed;
       if (res.proto >= 0) {
+        dgram_.clear();
         if (auto& ex = extractors_[res.proto]) ex->extract(res, segs_);
+        if (auto& ex = two_level_[res.proto]) ex->extract(res, dgram_, segs_);
         hit = table_.contractPacket(res.proto, protos_[res.proto].name,
                                     segs_.empty() ? nullptr : &segs_.front(), pkt);
       } else {
@@ -194,7 +203,7 @@ class FlowStage {
       else if (analyze_ && hit.conn->proto_index < 0)  // no dissector claims the flow
         analyzers_.udpPacket(*hit.conn, pkt.frame, pkt.ts_ns, hit.dir, pkt);
       else if (analyze_ && !hit.foreign)  // the protocol's analysis is of its own datagrams
-        analyzers_.contractPacket(*hit.conn, pkt.frame, pkt.ts_ns, hit.dir, segs_, pkt);
+        analyzers_.contractPacket(*hit.conn, pkt.frame, pkt.ts_ns, hit.dir, segs_, dgram_, pkt);
     }
     out.add(row, segs_);
   }
@@ -261,7 +270,9 @@ class FlowStage {
   bool swept_ = false;
   int64_t last_sweep_ns_ = 0;
   size_t closed_early_ = 0;
-  std::vector<std::optional<SegmentExtractor>> extractors_;
+  std::vector<std::optional<SegmentExtractor>> extractors_;  // contract version 1
+  std::vector<std::optional<TwoLevelExtractor>> two_level_;  // version 2
+  TwoLevelDatagram dgram_;
   ConnectionTable table_;
   ConnectionAnalyzers analyzers_;
   TcpNoteTracker tcp_notes_;

@@ -14,18 +14,60 @@ namespace {
 // Every field of Wireshark 4.0's raknet dissector except the expert items,
 // the FT_NONE subtree markers and the reassembly ones (raknet.lua shows split
 // messages fragment by fragment).
-const std::vector<std::string> kFields = {
-    "offline.message.id", "client.guid", "timestamp", "offline_message.data_id", "MTU", "proto_ver",
-    "server_id", "ip.version", "ip.v4_address", "ip.v6_address", "port", "use_encryption",
-    "server.public_key", "cookie", "client.wrote_challenge", "client.challenge", "client.address",
-    "server.address", "server.answer", "server_id_str_len", "server_id_str", "packet.type",
-    "packet.is_for_connected", "packet.is_ACK", "packet.has_B_and_AS", "packet.is_NAK", "packet.is_pair",
-    "packet.is_continuous_send", "packet.needs_B_and_AS", "AS", "NACK.record_count", "range.packet_number",
-    "range.max_equals_to_min", "range.packet_number.min", "range.packet_number.max", "packet_number",
-    "message.flags", "message.reliability", "message.has_split_packet", "payload.length", "reliable.number",
-    "sequencing.index", "ordering.index", "ordering.channel", "split.count", "split.id", "split.index",
-    "system.message.id", "client.proof", "use_client_key", "client.identity", "password", "system.index",
-    "internal.address"};
+const std::vector<std::string> kFields = {"offline.message.id",
+                                          "client.guid",
+                                          "timestamp",
+                                          "offline_message.data_id",
+                                          "MTU",
+                                          "proto_ver",
+                                          "server_id",
+                                          "ip.version",
+                                          "ip.v4_address",
+                                          "ip.v6_address",
+                                          "port",
+                                          "use_encryption",
+                                          "server.public_key",
+                                          "cookie",
+                                          "client.wrote_challenge",
+                                          "client.challenge",
+                                          "client.address",
+                                          "server.address",
+                                          "server.answer",
+                                          "server_id_str_len",
+                                          "server_id_str",
+                                          "packet.type",
+                                          "packet.is_for_connected",
+                                          "packet.is_ACK",
+                                          "packet.has_B_and_AS",
+                                          "packet.is_NAK",
+                                          "packet.is_pair",
+                                          "packet.is_continuous_send",
+                                          "packet.needs_B_and_AS",
+                                          "AS",
+                                          "NACK.record_count",
+                                          "range.packet_number",
+                                          "range.max_equals_to_min",
+                                          "range.packet_number.min",
+                                          "range.packet_number.max",
+                                          "packet_number",
+                                          "message.flags",
+                                          "message.reliability",
+                                          "message.has_split_packet",
+                                          "payload.length",
+                                          "reliable.number",
+                                          "sequencing.index",
+                                          "ordering.index",
+                                          "ordering.channel",
+                                          "split.count",
+                                          "split.id",
+                                          "split.index",
+                                          "system.message.id",
+                                          "client.proof",
+                                          "use_client_key",
+                                          "client.identity",
+                                          "password",
+                                          "system.index",
+                                          "internal.address"};
 
 std::vector<std::string> linesOf(std::vector<std::string> argv, const std::string& prefix) {
   for (const auto& f : kFields) argv.insert(argv.end(), {"-e", prefix + f});
@@ -92,9 +134,9 @@ TEST_CASE("the ENet heuristic does not take one datagram of a flow another proto
   tg::PcapBuilder pcap(1);
   int64_t t = 1'000'000;
   for (uint8_t n = 0; n < 5; ++n) pcap.packet(t += 1000, frame(40000, 19132, other(n)));
-  pcap.packet(t += 1000, frame(40000, 19132, enetPing));            // frame 6: in the other flow
-  pcap.packet(t += 1000, frame(40001, 17091, other(9)));            // frame 7: one stray datagram
-  pcap.packet(t += 1000, frame(40001, 17091, enetPing));            // frame 8: ENet's own flow
+  pcap.packet(t += 1000, frame(40000, 19132, enetPing));  // frame 6: in the other flow
+  pcap.packet(t += 1000, frame(40001, 17091, other(9)));  // frame 7: one stray datagram
+  pcap.packet(t += 1000, frame(40001, 17091, enetPing));  // frame 8: ENet's own flow
   const std::string cap = dir / "mixed.pcap";
   tg::writeFile(cap, pcap.bytes());
 
@@ -108,8 +150,8 @@ TEST_CASE("the ENet heuristic does not take one datagram of a flow another proto
   const auto t2 = run(ts);
   REQUIRE(r.status == 0);
   REQUIRE(t2.status == 0);
-  const std::vector<std::string> expected = {"1\t\t15", "2\t\t15", "3\t\t15", "4\t\t15", "5\t\t15",
-                                             "6\t\t16", "7\t\t15", "8\t5\t16"};
+  const std::vector<std::string> expected = {"1\t\t15", "2\t\t15", "3\t\t15", "4\t\t15",
+                                             "5\t\t15", "6\t\t16", "7\t\t15", "8\t5\t16"};
   CHECK(splitLines(r.out) == expected);
   CHECK(splitLines(t2.out) == expected);
 }

@@ -76,7 +76,8 @@ TEST_CASE("contract numbers out of range are errors, not undefined behaviour", "
       {"seq = { field = \"tbadn.seq\", bits = 16.5 }", "'seq.bits' must be a whole number from 8 to 32"},
       {"ts = { field = \"tbadn.seq\", bits = -1 }", "'ts.bits' must be a whole number from 8 to 32"},
       {"ts = { field = \"tbadn.seq\", unit_ms = 0 }", "'ts.unit_ms' must be above 0 and at most 1e6"},
-      {"version = 2", "'version' must be a whole number from 1 to 1"},
+      {"version = 3", "'version' must be 1 or 2"},
+      {"version = 1.5", "'version' must be 1 or 2"},
       {"retx = { fast_acks = 1.5 }", "'retx.fast_acks' must be a whole number from 0 to 255"},
       {"retx = { fast_acks = 256 }", "'retx.fast_acks' must be a whole number from 0 to 255"},
   };
@@ -98,4 +99,68 @@ TEST_CASE("contract numbers out of range are errors, not undefined behaviour", "
     } catch (const DissectorError& e) { CHECK(std::string(e.what()).find(message) != std::string::npos); }
     std::filesystem::remove(path);
   }
+}
+
+TEST_CASE("a version 2 contract's mistakes are load errors that say what is valid", "[lua][contract]") {
+  const std::string good_acks = "acks = { first = \"tv2.num\" }, ";
+  const std::string good_msg = "message = { segment = \"tv2.msg\", id = { field = \"tv2.num2\" } }";
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"packet = { number = \"tv2.num\" }, " + good_acks, "'message' is required in version 2"},
+      {"packet = { number = \"tv2.name\" }, " + good_acks + good_msg,
+       "'packet.number' must be an integer field (ProtoField.uint8 .. uint64, int8 .. int64), not "
+       "'tv2.name'"},
+      {"packet = { number = \"tv2.num\" }, acks = { style = \"bitmap\", first = \"tv2.num2\" }, " + good_msg,
+       "unknown acks.style 'bitmap' (valid: ranges)"},
+      {"packet = { number = \"tv2.num2\" }, " + good_acks + good_msg,
+       "'packet.number' is read once per datagram and 'message.id' once per record or message: they cannot "
+       "name the same field"},
+      {"packet = { number = \"tv2.num\" }, " + good_acks +
+           "message = { segment = \"tv2.msg\", id = { field = \"tv2.num2\" }, class = { field = "
+           "\"tv2.num2\", "
+           "values = { [0] = \"semi-reliable\" } } }",
+       "unknown message class 'semi-reliable' (valid: unreliable, unreliable sequenced, reliable, reliable "
+       "ordered, reliable sequenced)"},
+      {"packet = { number = \"tv2.num\" }, " + good_acks +
+           "message = { segment = \"tv2.msg\", id = { field = \"tv2.num2\" }, sequence = 1 }",
+       "unknown key 'sequence' in message"},
+      {"packet = { number = \"tv2.num\" }, seq = \"tv2.num\", " + good_acks + good_msg,
+       "unknown key 'seq' in a version 2 contract"},
+  };
+  for (const auto& [entry, message] : cases) {
+    INFO(entry);
+    const std::string path = std::filesystem::temp_directory_path() / "rudpscope_badv2.lua";
+    {
+      std::ofstream f(path);
+      f << "--[==[ rudpscope.contract\nreturn { version = 2, proto = \"tv2\", " << entry << " }\n]==]\n"
+        << "local p = Proto(\"tv2\", \"Version 2 test\")\n"
+        << "local num = ProtoField.uint24(\"tv2.num\", \"Number\")\n"
+        << "local num2 = ProtoField.uint24(\"tv2.num2\", \"Number 2\")\n"
+        << "local name = ProtoField.string(\"tv2.name\", \"Name\")\n"
+        << "local msg = ProtoField.none(\"tv2.msg\", \"Message\")\n"
+        << "p.fields = { num, num2, name, msg }\n"
+        << "function p.dissector(tvb, pinfo, tree) tree:add(num, tvb(0, 3)) end\n";
+    }
+    LuaHost h;
+    try {
+      h.loadScript(path);
+      FAIL("no error");
+    } catch (const DissectorError& e) { CHECK(std::string(e.what()).find(message) != std::string::npos); }
+    std::filesystem::remove(path);
+  }
+}
+
+TEST_CASE("a version 1 contract refuses a string field as seq", "[lua][contract]") {
+  const std::string path = std::filesystem::temp_directory_path() / "rudpscope_strseq.lua";
+  {
+    std::ofstream f(path);
+    f << "--[==[ rudpscope.contract\nreturn { proto = \"tstr\", seq = \"tstr.name\" }\n]==]\n"
+      << "local p = Proto(\"tstr\", \"String seq test\")\n"
+      << "local name = ProtoField.string(\"tstr.name\", \"Name\")\n"
+      << "p.fields = { name }\n"
+      << "function p.dissector(tvb, pinfo, tree) tree:add(name, tvb(0, 3)) end\n";
+  }
+  LuaHost h;
+  CHECK_THROWS_WITH(h.loadScript(path), Catch::Contains("'seq' must be an integer field (ProtoField.uint8 .. "
+                                                        "uint64, int8 .. int64), not 'tstr.name'"));
+  std::filesystem::remove(path);
 }
