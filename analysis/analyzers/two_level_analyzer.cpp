@@ -10,9 +10,13 @@ namespace {
 double msBetween(int64_t from_ns, int64_t to_ns) { return double(to_ns - from_ns) / 1e6; }
 }  // namespace
 
-TwoLevelAnalyzer::TwoLevelAnalyzer(const TwoLevelContract& contract, const AnalyzerConfig& cfg, EventSink* sink)
+TwoLevelAnalyzer::TwoLevelAnalyzer(const TwoLevelContract& contract, const AnalyzerConfig& cfg,
+                                   EventSink* sink)
     : sink_(sink),
       cfg_(cfg),
+      number_mask_(uint32_t((uint64_t{1} << contract.number_bits) - 1)),
+      id_mask_(uint32_t((uint64_t{1} << contract.msg_id_bits) - 1)),
+      order_bits_(contract.order_bits),
       dirs_{Dir(Direction::ClientToServer, cfg_, contract.number_bits, contract.msg_id_bits),
             Dir(Direction::ServerToClient, cfg_, contract.number_bits, contract.msg_id_bits)} {}
 
@@ -79,9 +83,9 @@ void TwoLevelAnalyzer::resend(Dir& d, Msg& m, uint64_t id, uint64_t packet, uint
   const Sent* prev = nullptr;
   if (auto p = d.sent.find(m.last_packet); p != d.sent.end()) prev = &p->second;
   const bool ackedBefore = prev && prev->acked && prev->ack_ns <= ns;
-  const RetxCause cause = ackedBefore                                  ? RetxCause::Spurious
+  const RetxCause cause = ackedBefore                                 ? RetxCause::Spurious
                           : prev && prev->naked && prev->nak_ns <= ns ? RetxCause::Fast
-                                                                       : RetxCause::Timeout;
+                                                                      : RetxCause::Timeout;
   ++m.copies;
   const uint64_t previous_frame = m.last_frame;
   const int64_t previous_ns = m.last_ns;
@@ -99,15 +103,18 @@ void TwoLevelAnalyzer::resend(Dir& d, Msg& m, uint64_t id, uint64_t packet, uint
   ++(cause == RetxCause::Spurious ? d.m.retransmissions_spurious
      : cause == RetxCause::Fast   ? d.m.retransmissions_fast
                                   : d.m.retransmissions_timeout);
-  RetransmissionEvent ev{frame, ns, d.id, uint32_t(id), m.first_frame, previous_frame, m.copies,
-                         msBetween(previous_ns, ns), cause};
+  RetransmissionEvent ev{frame,         ns,
+                         d.id,          uint32_t(id & id_mask_),
+                         m.first_frame, previous_frame,
+                         m.copies,      msBetween(previous_ns, ns),
+                         cause};
   if (sink_) sink_->onRetransmission(ev);
 }
 
 // Head-of-line blocking per ordering channel: an index is delivered once it
 // and every earlier index have arrived (all their fragments).
 void TwoLevelAnalyzer::onOrdered(Dir& d, const Message& msg, int64_t ns) {
-  Channel& ch = d.channels[msg.channel];
+  Channel& ch = d.channels.try_emplace(msg.channel, order_bits_).first->second;
   const uint64_t index = ch.index.take(msg.order_index);
   if (!ch.started) {
     ch.started = true;
@@ -118,6 +125,9 @@ void TwoLevelAnalyzer::onOrdered(Dir& d, const Message& msg, int64_t ns) {
   o.need = msg.split ? std::max<uint32_t>(1, msg.split_count) : 1;
   ++o.fragments;
   o.arrival_ns = std::max(o.arrival_ns, ns);
+  // An index that never arrives (lost before a capture that ends, or given
+  // up by the sender) blocks nothing: past kMaxWaiting, it is skipped.
+  if (ch.waiting.size() > kMaxWaiting) ch.next = ch.waiting.begin()->first;
   while (!ch.waiting.empty() && ch.waiting.begin()->first == ch.next &&
          ch.waiting.begin()->second.fragments >= ch.waiting.begin()->second.need) {
     const int64_t arrived = ch.waiting.begin()->second.arrival_ns;
@@ -137,27 +147,52 @@ void TwoLevelAnalyzer::onOrdered(Dir& d, const Message& msg, int64_t ns) {
 // The ack and NAK records of a datagram, about `data`'s packets.
 void TwoLevelAnalyzer::onAcks(Dir& data, const TwoLevelDatagram& d, uint64_t frame, int64_t ns) {
   if (d.acks.empty() || !data.numbers.started()) return;
+  if (d.nak) {
+    onNak(data, d, frame, ns);
+    return;
+  }
   const Sent* largest = nullptr;
   for (const AckRecord& r : d.acks) {
     const uint64_t first = data.numbers.nearest(r.first);
     const uint64_t last = std::max(first, data.numbers.nearest(r.last));
     for (auto it = data.sent.lower_bound(first); it != data.sent.end() && it->first <= last; ++it) {
-      Sent& s = it->second;
-      if (d.nak) {
-        if (s.acked || s.naked) continue;
-        s.naked = true;
-        s.nak_ns = ns;
-        lossRun(data, it->first, 1, frame, ns, s.frame);
-      } else if (!s.acked) {
-        acked(data, s, frame, ns);
-        largest = &s;
-      }
+      if (it->second.acked) continue;
+      acked(data, it->second, frame, ns);
+      largest = &it->second;
     }
   }
   if (!largest) return;
   RttEvent ev{frame, largest->frame, ns, data.id, msBetween(largest->ns, ns), RttSource::SeqAck};
   data.rtt.add(ev);
   if (sink_) sink_->onRtt(ev);
+}
+
+// NAK records: the captured packets they name did not arrive; consecutive
+// numbers are one loss run.
+void TwoLevelAnalyzer::onNak(Dir& data, const TwoLevelDatagram& d, uint64_t frame, int64_t ns) {
+  for (const AckRecord& r : d.acks) {
+    const uint64_t first = data.numbers.nearest(r.first);
+    const uint64_t last = std::max(first, data.numbers.nearest(r.last));
+    uint64_t run_first = 0, run_frame = 0;
+    uint32_t run = 0;
+    auto flush = [&] {
+      if (run) lossRun(data, run_first, run, frame, ns, run_frame);
+      run = 0;
+    };
+    for (auto it = data.sent.lower_bound(first); it != data.sent.end() && it->first <= last; ++it) {
+      Sent& s = it->second;
+      if (s.acked || s.naked) {
+        flush();
+        continue;
+      }
+      s.naked = true;
+      s.nak_ns = ns;
+      if (run && it->first != run_first + run) flush();
+      if (!run) run_first = it->first, run_frame = s.frame;
+      ++run;
+    }
+    flush();
+  }
 }
 
 void TwoLevelAnalyzer::acked(Dir& data, Sent& s, uint64_t frame, int64_t ns) {
@@ -178,7 +213,7 @@ void TwoLevelAnalyzer::lossRun(Dir& d, uint64_t first, uint32_t count, uint64_t 
                                uint64_t first_frame) {
   d.m.lost += count;
   ++d.m.loss_bursts[count];
-  LossEvent ev{frame, ns, d.id, uint32_t(first), count, first_frame};
+  LossEvent ev{frame, ns, d.id, uint32_t(first & number_mask_), count, first_frame};
   if (sink_) sink_->onLoss(ev);
 }
 

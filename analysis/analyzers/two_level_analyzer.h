@@ -34,8 +34,9 @@
 //     the receiver.
 //   - Stalls: StallTracker on the sender's timeline: reliable messages
 //     outstanding and no ack delivering one for the threshold.
-// Memory: the packets and messages not yet acknowledged, and those of the
-// last kKeepPackets numbers (older acknowledged ones are dropped).
+// Memory: the packets of the last kKeepPackets numbers and the messages they
+// carried; per ordering channel at most kMaxWaiting indices; per split id one
+// number.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -57,6 +58,7 @@ namespace rudp::ana {
 class TwoLevelAnalyzer {
  public:
   static constexpr uint64_t kKeepPackets = 1u << 16;
+  static constexpr size_t kMaxWaiting = 4096;  // ordering indices waiting for an earlier one, per channel
 
   TwoLevelAnalyzer(const TwoLevelContract& contract, const AnalyzerConfig& cfg, EventSink* sink);
   TwoLevelAnalyzer(const TwoLevelAnalyzer&) = delete;
@@ -85,7 +87,8 @@ class TwoLevelAnalyzer {
     int64_t arrival_ns = 0;  // of its last fragment's first copy
   };
   struct Channel {
-    SerialUnwrapper index{24};
+    explicit Channel(int bits) : index(bits) {}
+    SerialUnwrapper index;
     bool started = false;
     uint64_t next = 0;
     int64_t delivered_ns = 0;
@@ -117,12 +120,15 @@ class TwoLevelAnalyzer {
   void resend(Dir& d, Msg& m, uint64_t id, uint64_t packet, uint64_t frame, int64_t ns);
   void onOrdered(Dir& d, const Message& msg, int64_t ns);
   void onAcks(Dir& data, const TwoLevelDatagram& d, uint64_t frame, int64_t ns);
+  void onNak(Dir& data, const TwoLevelDatagram& d, uint64_t frame, int64_t ns);
   void acked(Dir& data, Sent& s, uint64_t frame, int64_t ns);
   void lossRun(Dir& d, uint64_t first, uint32_t count, uint64_t frame, int64_t ns, uint64_t first_frame);
   void forgetOld(Dir& d);
 
   EventSink* sink_;
   AnalyzerConfig cfg_;
+  uint32_t number_mask_, id_mask_;  // events carry the numbers as the wire has them
+  int order_bits_;
   std::array<Dir, 2> dirs_;
   bool finished_ = false;
 };

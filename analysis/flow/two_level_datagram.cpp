@@ -74,7 +74,8 @@ void TwoLevelExtractor::read(Slot slot, uint64_t value, TwoLevelDatagram& out) c
   }
 }
 
-void TwoLevelExtractor::extract(const DissectResult& r, TwoLevelDatagram& out, std::vector<Segment>& segs) const {
+void TwoLevelExtractor::extract(const DissectResult& r, TwoLevelDatagram& out,
+                                std::vector<Segment>& segs) const {
   out.clear();
   segs.clear();
   for (const FieldValue& v : r.values)

@@ -1,6 +1,7 @@
 // Fuzz target 4b: the connection analyzers (rudp_analyzers) fed arbitrary
 // segment streams: ContractAnalyzer under a contract built from the input,
-// or TcpAnalyzer under arbitrary TCP headers. Seqs, acks and timestamps are
+// TwoLevelAnalyzer under arbitrary datagrams (mode & 3 == 3), or TcpAnalyzer
+// under arbitrary TCP headers. Seqs, acks and timestamps are
 // mostly small steps from the last ones, so the fuzzer reaches windows,
 // wraps, retransmissions and losses instead of only random jumps.
 //
@@ -8,6 +9,7 @@
 //   u8 dir/nsegs | u8 ts step | segments (contract) or TCP header bytes
 #include "analyzers/contract_analyzer.h"
 #include "analyzers/tcp_analyzer.h"
+#include "analyzers/two_level_analyzer.h"
 #include "fuzz_common.h"
 
 using namespace rudp;
@@ -28,6 +30,54 @@ struct Sink : EventSink {
 // Bounded per connection by design (analyzers/contract_analyzer.h: two seq
 // windows of at most 4096 slots and fixed-size trackers).
 constexpr size_t kMaxAnalyzerBytes = 64u << 20;
+
+// Datagrams of a two-level protocol: numbers, ack records and messages in
+// small steps from the last ones, so resends, NAKs, gaps, wraps and split
+// messages are reached. Per datagram: u8 h (bit 0 direction, 1 numbered,
+// 2 NAK, 3-4 records, 5-6 messages, 7 long step) | u8 step | fields.
+void twoLevel(fuzz::Reader& in, const AnalyzerConfig& cfg, EventSink& sink, int64_t ns) {
+  TwoLevelContract contract;
+  contract.number_bits = 8 + in.u8() % 25;
+  contract.msg_id_bits = 8 + in.u8() % 25;
+  TwoLevelAnalyzer an(contract, cfg, &sink);
+  uint32_t number[2] = {0, 0}, id[2] = {0, 0}, order[2] = {0, 0};
+  TwoLevelDatagram d;
+  for (uint64_t frame = 1; !in.empty() && frame < 20000; ++frame) {
+    const uint8_t h = in.u8();
+    const int dir = h & 1;
+    ns += static_cast<int64_t>(in.u8()) * ((h & 0x80) ? 100'000'000 : 1'000'000);
+    d.clear();
+    d.has_number = h & 2;
+    const auto dn = static_cast<int8_t>(in.u8());
+    number[dir] = dn == -128 ? in.u32() : number[dir] + 1 + dn;
+    d.number = number[dir];
+    d.nak = h & 4;
+    d.repeated_number = (h & 0x1c) == 0x1c;
+    for (int r = 0; r < ((h >> 3) & 3); ++r) {
+      const uint32_t first = number[dir ^ 1] - in.u8();
+      d.acks.push_back({first, first + in.u8()});
+    }
+    for (int m = 0; m < ((h >> 5) & 3); ++m) {
+      Message msg;
+      const uint8_t k = in.u8();
+      msg.cls = static_cast<MessageClass>(k % 5);
+      msg.has_id = k & 8;
+      id[dir] += static_cast<int8_t>(in.u8());
+      msg.id = id[dir];
+      msg.has_order = k & 16;
+      order[dir] += static_cast<int8_t>(in.u8());
+      msg.order_index = order[dir];
+      msg.channel = (k >> 5) & 3;
+      msg.split = k & 0x80;
+      msg.split_id = in.u8();
+      msg.split_count = in.u8();
+      msg.split_index = in.u8();
+      d.messages.push_back(msg);
+    }
+    an.onPacket(frame, ns, static_cast<Direction>(dir), d, 60 + in.u8());
+  }
+  (void)an.finish();
+}
 
 Contract contractFrom(uint8_t mode, fuzz::Reader& in) {
   Contract c;
@@ -65,7 +115,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   int64_t ns = 1'700'000'000'000'000'000;
   uint64_t frame = 0;
 
-  if ((mode & 1) == 0) {
+  if ((mode & 3) == 3) {
+    twoLevel(in, cfg, sink, ns);
+  } else if ((mode & 1) == 0) {
     const Contract c = contractFrom(mode, in);
     ContractAnalyzer an(c, cfg, &sink);
     Segment segs[4];

@@ -23,9 +23,27 @@ struct Datagram {
 };
 
 std::vector<Datagram> builtinRead(const std::string& capture) {
-  const auto r = run({TSHARK_EXECUTABLE, "-n", "-r", capture, "-T", "fields", "-E", "aggregator=;", "-e", "ip.src",
-                      "-e", "raknet.packet_number", "-e", "raknet.reliable.number", "-e", "raknet.packet.is_ACK",
-                      "-e", "raknet.range.max_equals_to_min", "-e", "raknet.range.packet_number.min", "-e",
+  const auto r = run({TSHARK_EXECUTABLE,
+                      "-n",
+                      "-r",
+                      capture,
+                      "-T",
+                      "fields",
+                      "-E",
+                      "aggregator=;",
+                      "-e",
+                      "ip.src",
+                      "-e",
+                      "raknet.packet_number",
+                      "-e",
+                      "raknet.reliable.number",
+                      "-e",
+                      "raknet.packet.is_ACK",
+                      "-e",
+                      "raknet.range.max_equals_to_min",
+                      "-e",
+                      "raknet.range.packet_number.min",
+                      "-e",
                       "raknet.range.packet_number.max"});
   INFO(r.err);
   REQUIRE(r.status == 0);
@@ -94,7 +112,8 @@ json direction(const json& analysis, const char* dir) {
 
 }  // namespace
 
-TEST_CASE("RakNet 4: message resends, datagrams lost and RTT against the lab run's two captures", "[raknet]") {
+TEST_CASE("RakNet 4: message resends, datagrams lost and RTT against the lab run's two captures",
+          "[raknet]") {
   const std::string dir = dataDir("raknet_loss5");
   const auto client = builtinRead(dir + "/client.pcap");
   const auto server = builtinRead(dir + "/server.pcap");
@@ -129,8 +148,10 @@ TEST_CASE("RakNet 4: message resends, datagrams lost and RTT against the lab run
   SECTION("at each receiver, every datagram lost before it (after the first number it captured)") {
     // The server never captured c2s packet 0 (that Connection Request), so
     // nothing told it a number came before 1.
-    CHECK(direction(atServer, "client_to_server")["lost"] == lostOf(c2sSent, c2sArrived, *c2sArrived.begin()));
-    CHECK(direction(atClient, "server_to_client")["lost"] == lostOf(s2cSent, s2cArrived, *s2cArrived.begin()));
+    CHECK(direction(atServer, "client_to_server")["lost"] ==
+          lostOf(c2sSent, c2sArrived, *c2sArrived.begin()));
+    CHECK(direction(atClient, "server_to_client")["lost"] ==
+          lostOf(s2cSent, s2cArrived, *s2cArrived.begin()));
     CHECK(*c2sArrived.begin() == 1);
   }
   SECTION("at the receiver, a resend is one whose earlier copy had arrived") {
@@ -149,4 +170,34 @@ TEST_CASE("RakNet 4: message resends, datagrams lost and RTT against the lab run
     // after the data, so the capture cannot be placed.
     CHECK(connection(atClient, "raknet4")["vantage"] == "unknown");
   }
+}
+
+TEST_CASE("RakNet 4 through a 40 ms path: the capture is placed at the client from the acks' timing",
+          "[raknet]") {
+  // tests/lab/lab_cell.sh --stack raknet --loss 5 --delay 40 --seconds 15 --seed 4: the client's own
+  // capture, the router's counters (nft.json) and the relay's (relay.json).
+  const std::string dir = dataDir("raknet_lab_loss5_delay40");
+  const auto client = builtinRead(dir + "/client.pcapng");
+  const json nft = readJson(dir + "/nft.json");
+  const json a = analyze(dir + "/client.pcapng");
+  const json conn = connection(a, "raknet4");
+  const json cs = conn["directions"]["client_to_server"], sc = conn["directions"]["server_to_client"];
+  const std::string client_ip = "10.79.1.2";
+  // Acks of the client's data come a round trip later, the client's acks of
+  // the server's a RakNet update later: the capture is at the client.
+  CHECK(conn["vantage"] == "client");
+  CHECK(cs["rtt_ms"]["span"] == "round_trip");
+  CHECK(sc["rtt_ms"]["span"] == "receiver_delay");
+  CHECK(cs["rtt_ms"]["min"].get<double>() >= 80.0);  // 2 x the one-way delay
+  CHECK(cs["rtt_ms"]["min"].get<double>() <= 82.0);
+  // Every datagram each way, as the router counted them.
+  CHECK(cs["packets"] == nft["seen_c2s"]);
+  CHECK(sc["packets"].get<uint64_t>() == nft["seen_s2c"].get<uint64_t>() - nft["drop_s2c"].get<uint64_t>());
+  // Every resend the client made; the server's datagrams lost on the way,
+  // from the gaps in their numbers (at most the router's drops, which also
+  // count ACK-only datagrams, which have no number).
+  CHECK(cs["retransmissions"] == resends(client, client_ip));
+  CHECK(resends(client, client_ip) == 39);
+  CHECK(sc["lost"].get<uint64_t>() >= 1);
+  CHECK(sc["lost"].get<uint64_t>() <= nft["drop_s2c"].get<uint64_t>());
 }

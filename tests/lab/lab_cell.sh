@@ -7,7 +7,7 @@
 #   c0 10.79.1.2 <-veth-> r1 | delay_relay (AF_PACKET) | r2 <-veth-> s0 10.79.2.2
 #                        nft netdev egress on r2 / r1: numgen random drop
 #
-# Usage: lab_cell.sh --stack tcp-cubic|tcp-bbr|grudp|enet|kcp --loss PCT --delay MS
+# Usage: lab_cell.sh --stack tcp-cubic|tcp-bbr|grudp|enet|kcp|raknet --loss PCT --delay MS
 #                    --seconds S --capture FILE --out DIR --cli RUDPSCOPE_CLI [--seed N]
 #                    [--capture-as USER: a wireshark-group user capturing through dumpcap]
 # Writes FILE (pcapng, captured on c0) and into DIR: client.json, server.json
@@ -52,6 +52,13 @@ case $STACK in
   grudp) WORKLOAD=$(tool grudp-endpoint) PROTO=udp PORT=7777 ;;
   enet) WORKLOAD=$(tool enet_workload) PROTO=udp PORT=17091 ;;
   kcp) WORKLOAD=$(tool kcp_workload) PROTO=udp PORT=29900 ;;
+  raknet)
+    # RakNet 4 through PyPI's raknet wheel (packaging/debian-deps.sh --test installs it).
+    WORKLOAD=$(tool raknet_workload.py) PROTO=udp PORT=19133
+    RAKNET_PYTHONPATH=${RAKNET_PYTHONPATH:-/usr/local/lib/rudpscope-lab/python}
+    PYTHONPATH=$RAKNET_PYTHONPATH python3 -c 'import raknet' 2>/dev/null \
+      || skip "the raknet Python package is not in $RAKNET_PYTHONPATH"
+    WORKLOAD_CMD=(env PYTHONPATH="$RAKNET_PYTHONPATH" python3 "$WORKLOAD") ;;
   *) usage ;;
 esac
 
@@ -147,6 +154,10 @@ case $STACK in
     inS_rt "$WORKLOAD" server --port $PORT --exit-after-clients --seed $((SEED * 2 + 1)) \
       --json "$OUT/server.json" --quiet 2>>"$LOG" &
     SRV=$! ;;
+  raknet)
+    inS_rt "${WORKLOAD_CMD[@]}" server $PORT "$SECONDS_" "$SEED" "$OUT/server-messages.jsonl" \
+      >"$OUT/server.json" 2>>"$LOG" &
+    SRV=$! ;;
   *)
     inS_rt "$WORKLOAD" server $PORT "$SECS" "$SEED" >"$OUT/server.json" 2>>"$LOG" &
     SRV=$! ;;
@@ -167,6 +178,10 @@ case $STACK in
     CLI_PID=$! ;;
   kcp)
     inC_rt "$WORKLOAD" client "$S_IP:$PORT" "$SECS" "$SEED" 0 0 >"$OUT/client.json" 2>>"$LOG" &
+    CLI_PID=$! ;;
+  raknet)
+    inC_rt "${WORKLOAD_CMD[@]}" client "$S_IP" $PORT "$SECONDS_" "$SEED" "$OUT/client-messages.jsonl" \
+      >"$OUT/client.json" 2>>"$LOG" &
     CLI_PID=$! ;;
 esac
 PIDS+=($CLI_PID)

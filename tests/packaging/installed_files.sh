@@ -11,7 +11,9 @@ id=org.rudpscope.rudpscope
   echo "bin/rudpscope-cli"
   # rudpscope-cli lab's programs (tests/lab/CMakeLists.txt); the ENet and KCP
   # endpoints only where their libraries were there to build them.
-  for f in delay_relay grudp-endpoint lab_cell.sh tcp_workload three_ns.sh veth_offload; do echo "lib/rudpscope/lab/$f"; done
+  for f in delay_relay grudp-endpoint lab_cell.sh raknet_workload.py tcp_workload three_ns.sh veth_offload; do
+    echo "lib/rudpscope/lab/$f"
+  done
   if [[ -f /usr/include/enet/enet.h ]]; then echo "lib/rudpscope/lab/enet_workload"; fi
   if command -v go >/dev/null && [[ -d /usr/share/gocode/src/github.com/xtaci/kcp-go ]]; then echo "lib/rudpscope/lab/kcp_workload"; fi
   echo "share/applications/$id.desktop"

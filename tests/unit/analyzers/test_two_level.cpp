@@ -59,7 +59,9 @@ struct Run {
   TwoLevelContract contract;
   TwoLevelAnalyzer a{contract, cfg, &rec};
   uint64_t frame = 0;
-  void feed(int64_t ms, Direction dir, const TwoLevelDatagram& d) { a.onPacket(++frame, ms * kMs, dir, d, 100); }
+  void feed(int64_t ms, Direction dir, const TwoLevelDatagram& d) {
+    a.onPacket(++frame, ms * kMs, dir, d, 100);
+  }
 };
 
 }  // namespace
@@ -69,10 +71,10 @@ TEST_CASE("a resend's cause comes from its previous copy's packet: NAKed, acknow
   r.feed(0, kCs, packet(0, {reliable(0)}));
   r.feed(1, kCs, packet(1, {reliable(1)}));
   r.feed(2, kCs, packet(2, {reliable(2)}));
-  r.feed(30, kSc, acks({{1, 1}}));          // frame 4: packet 1 arrived
-  r.feed(31, kSc, acks({{0, 0}}, true));    // frame 5: packet 0 did not
-  r.feed(32, kCs, packet(3, {reliable(0)}));  // frame 6: fast, after the NAK
-  r.feed(40, kCs, packet(4, {reliable(1)}));  // frame 7: spurious, its packet was acked
+  r.feed(30, kSc, acks({{1, 1}}));             // frame 4: packet 1 arrived
+  r.feed(31, kSc, acks({{0, 0}}, true));       // frame 5: packet 0 did not
+  r.feed(32, kCs, packet(3, {reliable(0)}));   // frame 6: fast, after the NAK
+  r.feed(40, kCs, packet(4, {reliable(1)}));   // frame 7: spurious, its packet was acked
   r.feed(400, kCs, packet(5, {reliable(2)}));  // frame 8: timeout
   const ConnectionMetrics m = r.a.finish();
   const DirectionMetrics& cs = m.dir[0];
@@ -164,4 +166,24 @@ TEST_CASE("a datagram with two packet numbers is counted but not analysed") {
   const ConnectionMetrics m = r.a.finish();
   CHECK(m.dir[0].packets == 1);
   CHECK(m.dir[0].data_packets == 0);
+}
+
+TEST_CASE("a NAK of consecutive packets is one loss run, and events carry the numbers as sent") {
+  Run r;  // 24-bit packet numbers
+  const uint32_t numbers[] = {0xFFFFFE, 0xFFFFFF, 0, 1};
+  for (uint32_t i = 0; i < 4; ++i) r.feed(int64_t(i), kCs, packet(numbers[i], {reliable(7 + i)}));
+  r.feed(20, kSc, acks({{0xFFFFFE, 0xFFFFFF}, {1, 1}}, true));  // 0xFFFFFE, 0xFFFFFF and 1; 0 arrived
+  r.feed(21, kSc, acks({{0, 0}}));
+  r.feed(22, kCs, packet(2, {reliable(7)}));
+  const ConnectionMetrics m = r.a.finish();
+  CHECK(m.dir[0].lost == 3);
+  CHECK(m.dir[0].loss_bursts == std::map<uint32_t, uint64_t>{{1, 1}, {2, 1}});
+  REQUIRE(r.rec.loss.size() == 2);
+  CHECK(r.rec.loss[0].first_seq == 0xFFFFFE);
+  CHECK(r.rec.loss[0].count == 2);
+  CHECK(r.rec.loss[0].first_frame == 1);
+  CHECK(r.rec.loss[1].first_seq == 1);
+  REQUIRE(r.rec.retx.size() == 1);
+  CHECK(r.rec.retx[0].seq == 7);
+  CHECK(r.rec.retx[0].cause == RetxCause::Fast);
 }
