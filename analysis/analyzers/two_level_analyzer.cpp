@@ -217,8 +217,8 @@ void TwoLevelAnalyzer::lossRun(Dir& d, uint64_t first, uint32_t count, uint64_t 
   if (sink_) sink_->onLoss(ev);
 }
 
-// Keeps the packets of the last kKeepPackets numbers and any not acknowledged;
-// messages leave with their last copy's packet once delivered.
+// Keeps the packets of the last kKeepPackets numbers, acknowledged or not;
+// a message leaves with its last copy's packet.
 void TwoLevelAnalyzer::forgetOld(Dir& d) {
   while (!d.sent.empty() && d.sent.begin()->first + kKeepPackets < d.highest) {
     for (uint64_t id : d.sent.begin()->second.reliable) {
