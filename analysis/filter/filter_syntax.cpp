@@ -117,7 +117,10 @@ class Lexer {
         t.type = k.type;
         t.op = k.op;
       }
-    if (t.type == Tok::Word && t.text[0] == ':') {
+    // A leading ':' marks a literal, except in an IPv6 address written with
+    // a leading "::" (::1, ::ffff:10.0.0.1); ":::1" is the marker and ::1.
+    const bool ipv6Head = t.text.size() > 1 && t.text[1] == ':' && (t.text.size() == 2 || t.text[2] != ':');
+    if (t.type == Tok::Word && t.text[0] == ':' && !ipv6Head) {
       t.literal = true;
       t.text.erase(0, 1);
     }
