@@ -13,7 +13,7 @@ if [[ "${1:-}" == "--test" ]]; then
   pkgs+=(catch2 tshark nftables iproute2 tcpdump sqlite3 xvfb clang libclang-rt-14-dev valgrind
         libenet-dev golang-github-xtaci-kcp-dev kcptun time python3 x11-utils debootstrap git
         dpkg-dev file desktop-file-utils appstream man-db shared-mime-info zstd clang-tidy clang-format
-        libcap2-bin python3-pip)
+        libcap2-bin python3-pip libudt-dev)
 fi
 missing=()
 for p in "${pkgs[@]}"; do

@@ -60,7 +60,7 @@ void ContractAnalyzer::onAck(Dir& d, const Segment& s, uint64_t frame, int64_t n
     case AckStyle::Cumulative: {
       // `ack` = next seq expected: everything before it arrived.
       extend(ack - 1);
-      for (uint32_t q = d.judge_next; seqBefore(q, ack) && d.win.contains(q); ++q) cover(d, q, frame, ns);
+      coverCumulative(d, ack, frame, ns);
       if (!advanced && d.win.contains(ack)) markHole(d.win.at(ack), ns);  // duplicate ack
       judge_end = ack;
       break;
@@ -112,6 +112,23 @@ void ContractAnalyzer::onAck(Dir& d, const Segment& s, uint64_t frame, int64_t n
   if (has_ack && s.is(Segment::Echo)) echoSample(d, ack, s.ts_echo, frame, ns);
 }
 
+void ContractAnalyzer::onNak(Dir& d, const Segment& s, int64_t ns) {
+  // A loss list names seqs the peer misses: each one not acked since is a
+  // hole, so a copy that follows is a NAK-driven (fast) repair. Entries for
+  // seqs outside the window (before the capture, or garbage) say nothing here.
+  if (!d.win.started()) return;
+  const uint32_t first = unwrap(d, s.nak_first), last = unwrap(d, s.nak_last);
+  if (seqBefore(last, first)) return;
+  for (uint32_t q = first; d.win.contains(q); ++q) {
+    SeqSlot& slot = d.win.at(q);
+    if (!slot.has(SeqSlot::Covered)) {
+      markHole(slot, ns);
+      slot.flags |= SeqSlot::NakHole;
+    }
+    if (q == last) break;
+  }
+}
+
 void ContractAnalyzer::markHole(SeqSlot& slot, int64_t ns) const {
   // The latest ack showing the seq missing; with fast_deferred the first
   // one since the last copy (the one that started the sender's count).
@@ -119,11 +136,27 @@ void ContractAnalyzer::markHole(SeqSlot& slot, int64_t ns) const {
   if (slot.hole_acks < 255) ++slot.hole_acks;
 }
 
-bool ContractAnalyzer::cover(Dir& d, uint32_t seq, uint64_t frame, int64_t ns) {
+void ContractAnalyzer::coverCumulative(Dir& d, uint32_t ack, uint64_t frame, int64_t ns) {
+  // One RTT sample per ack, as Linux TCP takes it: from the newest seq it
+  // covers, and none when it also covers a retransmitted seq (Karn's rule for
+  // the whole ack: data held behind a hole would time the hole, not the path).
+  bool clean = true;
+  uint32_t newest = ack;
+  for (uint32_t q = d.judge_next; seqBefore(q, ack) && d.win.contains(q); ++q) {
+    const SeqSlot& s = d.win.at(q);
+    if (s.has(SeqSlot::Covered)) continue;
+    clean &= s.copies <= 1 && !s.has(SeqSlot::RetxCounted);
+    newest = q;
+  }
+  for (uint32_t q = d.judge_next; seqBefore(q, ack) && d.win.contains(q); ++q)
+    cover(d, q, frame, ns, clean && q == newest);
+}
+
+bool ContractAnalyzer::cover(Dir& d, uint32_t seq, uint64_t frame, int64_t ns, bool rttSample) {
   if (!d.win.contains(seq)) return false;
   SeqSlot& s = d.win.at(seq);
   if (s.has(SeqSlot::Covered)) return false;
-  s.flags |= SeqSlot::Covered;
+  s.flags = uint16_t((s.flags & ~SeqSlot::NakHole) | SeqSlot::Covered);
   s.hole_ns = -1;
   s.hole_acks = 0;
   s.cover_ns = ns;
@@ -136,16 +169,8 @@ bool ContractAnalyzer::cover(Dir& d, uint32_t seq, uint64_t frame, int64_t ns) {
   }
   if (s.has(SeqSlot::Seen) && s.has(SeqSlot::Reliable) && !s.has(SeqSlot::RetxCounted))
     d.response.add(s.first_ns, ns);
-  if (!echo_rtt_ && s.has(SeqSlot::Seen) && s.copies == 1) {
-    RttEvent ev{frame,
-                s.last.frame,
-                ns,
-                d.id,
-                double(ns - s.last.ns) / 1e6,
-                RttSource::SeqAck,
-                spanFor(vantage_, d.id)};
-    d.rtt.add(ev);
-    if (sink_) sink_->onRtt(ev);
+  if (rttSample && !echo_rtt_ && s.has(SeqSlot::Seen) && s.copies == 1) {
+    addRtt(d, {frame, s.last.frame, ns, d.id, double(ns - s.last.ns) / 1e6, RttSource::SeqAck, RttSpan{}});
   }
   return true;
 }
@@ -160,8 +185,12 @@ void ContractAnalyzer::echoSample(Dir& d, uint32_t ack, uint32_t echo, uint64_t 
   if (!s.has(SeqSlot::Seen)) return;
   const CopyInfo* c = s.last.ts == echo ? &s.last : (s.copies > 1 && s.prev.ts == echo ? &s.prev : nullptr);
   if (!c || ns < c->ns) return;
-  RttEvent ev{
-      frame, c->frame, ns, d.id, double(ns - c->ns) / 1e6, RttSource::TsEcho, spanFor(vantage_, d.id)};
+  addRtt(d, {frame, c->frame, ns, d.id, double(ns - c->ns) / 1e6, RttSource::TsEcho, RttSpan{}});
+}
+
+void ContractAnalyzer::addRtt(Dir& d, RttEvent ev) {
+  // Each sample may place the capture (vantage.h): the span follows.
+  ev.span = spanFor(vantage_, d.id);
   d.rtt.add(ev);
   const Dir& cs = dirs_[0];
   const Dir& sc = dirs_[1];

@@ -191,7 +191,9 @@ void ContractAnalyzer::onPacket(uint64_t frame, int64_t ns, Direction dir, const
       case SegmentRole::Connect:
         if (connect_ns_ < 0) connect_ns_ = ns;
         peer.remote.onPeerOpen(ns);
-        ++conn_.connect_attempts;
+        // The server's half of a handshake both ends call connect (UDT's
+        // request and response) is not an attempt.
+        if (dir == Direction::ClientToServer) ++conn_.connect_attempts;
         break;
       case SegmentRole::Accept:
         if (accept_ns_ < 0) accept_ns_ = ns;
@@ -209,6 +211,7 @@ void ContractAnalyzer::onPacket(uint64_t frame, int64_t ns, Direction dir, const
     if (ack_style_ != AckStyle::None &&
         (s.is(Segment::Ack) || (ack_style_ == AckStyle::PerSegment && s.is(Segment::Una))))
       onAck(peer, s, frame, ns);
+    if (s.is(Segment::Nak)) onNak(peer, s, ns);
     if (s.is(Segment::Seq) && s.consumes_seq && s.role != SegmentRole::Ack) onData(d, s, frame, ns, ip_id);
     if (s.is(Segment::Window)) {
       peer.m.min_window = std::min(peer.m.min_window, s.window);

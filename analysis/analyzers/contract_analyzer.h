@@ -169,7 +169,11 @@ class ContractAnalyzer {
   double holdMaxMs(const Dir& d) const;
   // contract_acks.cpp
   void onAck(Dir& d, const Segment& s, uint64_t frame, int64_t ns);
-  bool cover(Dir& d, uint32_t seq, uint64_t frame, int64_t ns);
+  void onNak(Dir& d, const Segment& s, int64_t ns);
+  // Marks `seq` acknowledged; `rttSample`: it may give a seq/ack RTT sample.
+  bool cover(Dir& d, uint32_t seq, uint64_t frame, int64_t ns, bool rttSample = true);
+  void coverCumulative(Dir& d, uint32_t ack, uint64_t frame, int64_t ns);
+  void addRtt(Dir& d, RttEvent ev);
   void markHole(SeqSlot& slot, int64_t ns) const;
   void echoSample(Dir& d, uint32_t ack, uint32_t ts_echo, uint64_t frame, int64_t ns);
   void judgeUpTo(Dir& d, uint32_t end, uint64_t frame, int64_t ns);

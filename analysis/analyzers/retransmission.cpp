@@ -133,7 +133,11 @@ void ContractAnalyzer::retransmission(Dir& d, SeqSlot& s, bool direct, uint64_t 
       // is the timer's only when the timer expired before that ack came.
       timer_due = since - double(ns - s.hole_ns) / 1e6 >= timer;
     }
-    const bool hole = s.hole_ns >= 0 && (!sender || fast_deferred_ || ns - s.hole_ns <= kFastAtSenderNs);
+    // A NAK names the seq: its copy is NAK-driven however long the sender took
+    // to send it, unless its timer fired first (below).
+    const bool nak = s.has(SeqSlot::NakHole) && s.hole_ns >= 0;
+    const bool hole =
+        s.hole_ns >= 0 && (!sender || fast_deferred_ || nak || ns - s.hole_ns <= kFastAtSenderNs);
     // At the sender the trigger is visible: the copy leaves as the ack comes
     // in. Elsewhere (and at a sender whose fast copies wait for its next
     // flush) the copy must also beat the sender's (estimated) timer.
@@ -146,7 +150,7 @@ void ContractAnalyzer::retransmission(Dir& d, SeqSlot& s, bool direct, uint64_t 
     // only in a flush with no new data; beside new data the copy is its timer's.
     const bool early_barred = fast_acks_ > 0 && s.hole_acks < fast_acks_ && d.new_data_in_packet;
     const bool fast = hole && !(immediate ? on_timer : timer_due) && !early_barred &&
-                      (fast_repeat_ || !s.has(SeqSlot::FastDone));
+                      (fast_repeat_ || nak || !s.has(SeqSlot::FastDone));
     e.cause = fast ? RetxCause::Fast : RetxCause::Timeout;
     if (fast) s.flags |= SeqSlot::FastDone;
   }
@@ -159,6 +163,7 @@ void ContractAnalyzer::retransmission(Dir& d, SeqSlot& s, bool direct, uint64_t 
   d.stall.onRetransmission(acked);
   s.hole_ns = -1;
   s.hole_acks = 0;
+  s.flags = uint16_t(s.flags & ~SeqSlot::NakHole);
   // The sender re-arms its timer, doubled per copy already sent.
   // (A sender that repeats fast retransmissions, KCP, restarts it undoubled after one.)
   const bool reset = fast_repeat_ && e.cause == RetxCause::Fast;

@@ -33,6 +33,7 @@ struct SeqSlot {
     FastDone = 1 << 8,  // one fast retransmission already seen
     HasTs = 1 << 9,
     Pending = 1 << 10,  // reliable, passed by the acks but not covered yet
+    NakHole = 1 << 11,  // the hole was named by a loss list (NAK) since the last copy
   };
   uint32_t seq = 0;
   uint16_t flags = 0;

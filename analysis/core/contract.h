@@ -12,6 +12,7 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -71,6 +72,9 @@ struct Contract {
   int conn_id = -1;
   int kind = -1;  // field whose value selects a KindRole in `kinds`
   std::map<uint64_t, KindRole> kinds;
+  // The role of a segment that carries no kind field (UDT: only control
+  // packets have a type); unset: the segment has no role from `kind`.
+  std::optional<KindRole> kind_absent;
   int seq = -1;
   int seq_bits = 32;
   int seq_space = -1;  // field whose value selects an independent seq space (ENet: channel); -1 = one
@@ -91,6 +95,9 @@ struct Contract {
   int ack_bitmap = -1;  // HighestBitmap: bit i = (ack - 1 - i) received
   int ack_valid = -1;   // bool field; -1 = ack valid whenever present
   int una = -1;         // optional cumulative ack beside a per-segment one (KCP)
+  // A loss list (UDT's NAK): each `nak_first` starts an entry naming a seq
+  // the receiver misses; `nak_last`, when it follows, makes it a range.
+  int nak_first = -1, nak_last = -1;
   int ts = -1;
   int ts_echo = -1;
   int ts_echo_valid = -1;  // bool field; -1 = valid whenever present

@@ -20,6 +20,7 @@ struct Segment {
     Window = 1 << 9,
     Kind = 1 << 10,
     Space = 1 << 11,
+    Nak = 1 << 12,  // nak_first..nak_last: seqs the sender of this segment misses
   };
   static constexpr int kNumberings = 2;  // Contract::unreliable_seq entries kept
   uint16_t has = 0;
@@ -31,6 +32,8 @@ struct Segment {
   uint32_t seq = 0, ack = 0, ack_bits = 0, una = 0, ts = 0, ts_echo = 0;
   uint32_t channel = 0, length = 0, window = 0;
   uint32_t space = 0;  // seq space (Contract::seq_space), when Has::Space
+  uint32_t nak_first = 0,
+           nak_last = 0;  // one loss-list entry; a datagram's further entries are segments of their own
   // Contract::unreliable_seq values: numbering i's number (bit i of un_has),
   // its group (bit 2+i) and its space (bit 4+i).
   uint8_t un_has = 0;

@@ -1,5 +1,7 @@
 #include "flow/segment_extractor.h"
 
+#include <utility>
+
 namespace rudp {
 
 SegmentExtractor::SegmentExtractor(const Contract& contract, size_t fieldCount)
@@ -33,6 +35,8 @@ SegmentExtractor::SegmentExtractor(const Contract& contract, size_t fieldCount)
   set(c_.channel, Channel);
   set(c_.length, Length);
   set(c_.window, Window);
+  set(c_.nak_first, NakFirst);
+  set(c_.nak_last, NakLast);
   if (c_.segment >= 0 && c_.segment != c_.conn_id && c_.segment != c_.kind) set(c_.segment, SegStart);
 }
 
@@ -41,13 +45,17 @@ void SegmentExtractor::finish(Segment& s, bool ackValid, bool echoValid, bool re
   if (!ackValid) s.has &= ~(Segment::Ack | Segment::AckBits);
   if (!echoValid) s.has &= ~Segment::Echo;
   Reliability rel = Reliability::FromField;
+  const KindRole* kind = nullptr;
   if (s.is(Segment::Kind)) {
     auto it = c_.kinds.find(s.kind);
-    if (it != c_.kinds.end()) {
-      s.role = it->second.role;
-      s.consumes_seq = it->second.consumes_seq;
-      rel = it->second.reliability;
-    }
+    if (it != c_.kinds.end()) kind = &it->second;
+  } else if (c_.kind_absent) {
+    kind = &*c_.kind_absent;
+  }
+  if (kind) {
+    s.role = kind->role;
+    s.consumes_seq = kind->consumes_seq;
+    rel = kind->reliability;
   }
   if (rel == Reliability::FromField) {
     rel =
@@ -71,10 +79,22 @@ void SegmentExtractor::extract(const DissectResult& r, std::vector<Segment>& out
   bool ackValid = ackDefault, echoValid = echoDefault, reliable = false, unsequenced = false;
   bool sAckValid = ackDefault, sEchoValid = echoDefault, sReliable = false, sUnseq = false;
 
+  // A loss list's entries after the first: each becomes a segment of its own
+  // that carries only the entry and what identifies the segment.
+  std::vector<std::pair<uint32_t, uint32_t>> moreNaks;
   auto flush = [&]() {
     if (!any) return;
     finish(cur, ackValid, echoValid, reliable, unsequenced);
     out.push_back(cur);
+    for (const auto& [first, last] : moreNaks) {
+      Segment n = cur;
+      n.has &= Segment::ConnId | Segment::Kind | Segment::Ts | Segment::Nak;
+      n.consumes_seq = false;
+      n.nak_first = first;
+      n.nak_last = last;
+      out.push_back(n);
+    }
+    moreNaks.clear();
   };
   auto begin = [&]() {
     cur = shared;
@@ -156,6 +176,20 @@ void SegmentExtractor::extract(const DissectResult& r, std::vector<Segment>& out
       case Window:
         s.window = u32;
         s.has |= Segment::Window;
+        break;
+      case NakFirst:
+        if (s.is(Segment::Nak))
+          moreNaks.emplace_back(u32, u32);
+        else {
+          s.nak_first = s.nak_last = u32;
+          s.has |= Segment::Nak;
+        }
+        break;
+      case NakLast:
+        if (!moreNaks.empty())
+          moreNaks.back().second = u32;
+        else if (s.is(Segment::Nak))
+          s.nak_last = u32;
         break;
       case None:
       case SegStart: break;

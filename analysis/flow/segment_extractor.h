@@ -35,7 +35,9 @@ class SegmentExtractor {
     EchoValid,
     Channel,
     Length,
-    Window
+    Window,
+    NakFirst,
+    NakLast
   };
   void finish(Segment& s, bool ackValid, bool echoValid, bool reliable, bool unsequenced) const;
 

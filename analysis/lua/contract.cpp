@@ -118,7 +118,9 @@ struct Parser {
     else if (r == "other")
       k.role = SegmentRole::Other;
     else
-      fail("unknown role '" + r + "' in kind.roles");
+      fail("unknown role '" + r +
+           "' in kind (valid: data, data reliable, data unreliable, data unsequenced, ack, connect, accept, "
+           "disconnect, ping, pong, other)");
     return k;
   }
 
@@ -259,7 +261,7 @@ struct Parser {
     if (c.version == 2) return parseTwoLevel(t);
     checkKeys(t,
               {"version", "proto", "segment", "conn_id", "kind", "seq", "reliable", "unsequenced", "ack",
-               "ts", "channel", "length", "window", "unreliable_seq", "retx"},
+               "nak", "ts", "channel", "length", "window", "unreliable_seq", "retx"},
               "the contract");
     c.segment = optField(t, "segment", "segment");
     c.conn_id = optField(t, "conn_id", "conn_id");
@@ -340,8 +342,8 @@ struct Parser {
     }
     if (get(t, "kind")) {
       const int k = lua_gettop(L);
-      if (!lua_istable(L, k)) fail("'kind' must be a table {field=, roles=}");
-      checkKeys(k, {"field", "roles"}, "kind");
+      if (!lua_istable(L, k)) fail("'kind' must be a table {field=, roles=, absent=}");
+      checkKeys(k, {"field", "roles", "absent"}, "kind");
       c.kind = optField(k, "field", "kind.field");
       if (c.kind < 0) fail("'kind.field' is required");
       if (get(k, "roles")) {
@@ -354,6 +356,11 @@ struct Parser {
           c.kinds[static_cast<uint64_t>(lua_tonumber(L, -2))] = role(lua_tostring(L, -1));
           lua_pop(L, 1);
         }
+        lua_pop(L, 1);
+      }
+      if (get(k, "absent")) {
+        if (lua_type(L, -1) != LUA_TSTRING) fail("'kind.absent' must be a role name");
+        c.kind_absent = role(lua_tostring(L, -1));
         lua_pop(L, 1);
       }
       lua_pop(L, 1);
@@ -374,12 +381,21 @@ struct Parser {
       else if (style == "per-segment")
         c.ack_style = AckStyle::PerSegment;
       else
-        fail("unknown ack.style '" + style + "'");
+        fail("unknown ack.style '" + style + "' (valid: highest+bitmap, cumulative, per-segment)");
       c.ack = optField(a, "field", "ack.field");
       c.ack_bitmap = optField(a, "bitmap", "ack.bitmap");
       c.ack_valid = optField(a, "valid", "ack.valid");
       c.una = optField(a, "una", "ack.una");
       if (c.ack < 0) fail("'ack.field' is required");
+      lua_pop(L, 1);
+    }
+    if (get(t, "nak")) {
+      const int a = lua_gettop(L);
+      if (!lua_istable(L, a)) fail("'nak' must be a table {first=, last=}");
+      checkKeys(a, {"first", "last"}, "nak");
+      c.nak_first = optNumberField(a, "first", "nak.first");
+      c.nak_last = optNumberField(a, "last", "nak.last");
+      if (c.nak_first < 0) fail("'nak.first' is required");
       lua_pop(L, 1);
     }
     if (get(t, "ts")) {

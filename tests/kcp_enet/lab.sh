@@ -7,7 +7,7 @@
 #   c0 10.78.1.2 <-veth-> r1 10.78.1.1 | r2 10.78.2.1 <-veth-> s0 10.78.2.2
 #                        nft forward: numgen random drop per direction
 #
-# Usage: lab.sh --proto enet|kcp|kcptun|raknet --out DIR [--loss PCT | --loss-c2s PCT --loss-s2c PCT]
+# Usage: lab.sh --proto enet|kcp|kcptun|raknet|udt --out DIR [--loss PCT | --loss-c2s PCT --loss-s2c PCT]
 #               [--duration S] [--seed N] [--port N] [--fec DATA:PARITY]
 #   enet    enet_workload.c on libenet
 #   kcp     kcp_workload (Go, kcp-go): plain KCP, or FEC framing with --fec
@@ -15,10 +15,12 @@
 #           --fec, default 0:0) carrying tcp_game.py's TCP stream to an echo
 #   raknet  raknet_workload.py on RakNet 4 (PyPI raknet 0.3.0, installed by
 #           packaging/debian-deps.sh --test into $RAKNET_PYTHONPATH)
+#   udt     udt_workload.cpp on UDT4 (libudt-dev 4.11), UDT_DGRAM messages;
+#           its JSON carries UDT's perfmon totals
 # Writes into DIR: client.pcap (captured on c0), server.pcap (on s0),
 # client.json / server.json (the workload's counters; kcptun: its last
 # --snmplog row), nft.json (router counters: seen_c2s, seen_s2c, drop_c2s,
-# drop_s2c in packets), lab.log; raknet also client-messages.jsonl and
+# drop_s2c in packets), lab.log; raknet and udt also client-messages.jsonl and
 # server-messages.jsonl (every message sent and received, with times).
 # Exit status: 0 ok, 77 cannot run here (not root / no netns / no libenet-dev
 # or Go with kcp-go or kcptun / missing tool), anything else: the lab failed.
@@ -43,13 +45,13 @@ while [[ $# -gt 0 ]]; do
     *) echo "lab.sh: unknown argument $1" >&2; usage ;;
   esac
 done
-[[ -n $OUT && $PROTO =~ ^(enet|kcp|kcptun|raknet)$ ]] || usage
+[[ -n $OUT && $PROTO =~ ^(enet|kcp|kcptun|raknet|udt)$ ]] || usage
 [[ $FEC =~ ^[0-9]+:[0-9]+$ ]] || usage
 DS=${FEC%:*} PS=${FEC#*:}
 # Server ports below the ephemeral range (32768-60999), so the client's port
 # is the higher one (KCP has no handshake: the analysis takes the lower port
 # for the server's).
-[[ -n $PORT ]] || case $PROTO in enet) PORT=17091 ;; kcp) PORT=29900 ;; kcptun) PORT=29901 ;; raknet) PORT=19133 ;; esac
+[[ -n $PORT ]] || case $PROTO in enet) PORT=17091 ;; kcp) PORT=29900 ;; kcptun) PORT=29901 ;; raknet) PORT=19133 ;; udt) PORT=19000 ;; esac
 
 skip() { echo "lab.sh: SKIP: $*" >&2; exit 77; }
 [[ $(id -u) -eq 0 ]] || skip "needs root (network namespaces, nftables, capture)"
@@ -79,6 +81,13 @@ if [[ $PROTO == enet ]]; then
   [[ -f /usr/include/enet/enet.h ]] || skip "libenet-dev not installed"
   build_c enet_workload "$HERE/enet_workload.c" -lenet || { echo "lab.sh: cannot build enet_workload" >&2; exit 1; }
   WORKLOAD=$BIN/enet_workload
+elif [[ $PROTO == udt ]]; then
+  [[ -f /usr/include/udt/udt.h ]] || skip "libudt-dev not installed"
+  command -v c++ >/dev/null || skip "c++ not installed"
+  if [[ ! -x $BIN/udt_workload || $HERE/udt_workload.cpp -nt $BIN/udt_workload ]]; then
+    c++ -std=c++17 -O2 -Wall -o "$BIN/udt_workload.tmp.$$" "$HERE/udt_workload.cpp" -ludt -pthread 2>>"$LOG" \
+      && mv -f "$BIN/udt_workload.tmp.$$" "$BIN/udt_workload" || { echo "lab.sh: cannot build udt_workload" >&2; exit 1; }
+  fi
 elif [[ $PROTO == raknet ]]; then
   RAKNET_PYTHONPATH=${RAKNET_PYTHONPATH:-/usr/local/lib/rudpscope-lab/python}
   PYTHONPATH=$RAKNET_PYTHONPATH python3 -c 'import raknet' 2>/dev/null \
@@ -174,8 +183,9 @@ PY
   }
   snmp_json "$OUT/client-snmp.csv" client >"$OUT/client.json"
   snmp_json "$OUT/server-snmp.csv" server >"$OUT/server.json"
-elif [[ $PROTO == raknet ]]; then
-  RK=(env PYTHONPATH="$RAKNET_PYTHONPATH" python3 "$HERE/raknet_workload.py")
+elif [[ $PROTO == raknet || $PROTO == udt ]]; then
+  if [[ $PROTO == udt ]]; then RK=("$BIN/udt_workload")
+  else RK=(env PYTHONPATH="$RAKNET_PYTHONPATH" python3 "$HERE/raknet_workload.py"); fi
   ip netns exec "$NS" "${PIN[@]}" "${RT[@]}" "${RK[@]}" server "$PORT" "$DURATION" "$SEED" \
     "$OUT/server-messages.jsonl" >"$OUT/server.json" 2>>"$LOG" &
   SPID=$!
@@ -188,7 +198,7 @@ elif [[ $PROTO == raknet ]]; then
   rc=0
   wait $CPID || rc=$?
   wait $SPID || rc=$?
-  [[ $rc -eq 0 ]] || { log "raknet workload failed ($rc)"; exit 1; }
+  [[ $rc -eq 0 ]] || { log "$PROTO workload failed ($rc)"; exit 1; }
 else
   ip netns exec "$NS" "${PIN[@]}" "${RT[@]}" "$WORKLOAD" server "$PORT" "$DURATION" "$SEED" $([[ $PROTO == kcp ]] && echo "$DS $PS") \
     >"$OUT/server.json" 2>>"$LOG" &

@@ -7,7 +7,7 @@
 #   c0 10.79.1.2 <-veth-> r1 | delay_relay (AF_PACKET) | r2 <-veth-> s0 10.79.2.2
 #                        nft netdev egress on r2 / r1: numgen random drop
 #
-# Usage: lab_cell.sh --stack tcp-cubic|tcp-bbr|grudp|enet|kcp|raknet --loss PCT --delay MS
+# Usage: lab_cell.sh --stack tcp-cubic|tcp-bbr|grudp|enet|kcp|raknet|udt --loss PCT --delay MS
 #                    --seconds S --capture FILE --out DIR --cli RUDPSCOPE_CLI [--seed N]
 #                    [--capture-as USER: a wireshark-group user capturing through dumpcap]
 # Writes FILE (pcapng, captured on c0) and into DIR: client.json, server.json
@@ -59,6 +59,10 @@ case $STACK in
     PYTHONPATH=$RAKNET_PYTHONPATH python3 -c 'import raknet' 2>/dev/null \
       || skip "the raknet Python package is not in $RAKNET_PYTHONPATH"
     WORKLOAD_CMD=(env PYTHONPATH="$RAKNET_PYTHONPATH" python3 "$WORKLOAD") ;;
+  udt)
+    # UDT4 on Debian's libudt (built in the build tree only: not packaged).
+    WORKLOAD=$(tool udt_workload) PROTO=udp PORT=19000
+    WORKLOAD_CMD=("$WORKLOAD") ;;
   *) usage ;;
 esac
 
@@ -154,7 +158,7 @@ case $STACK in
     inS_rt "$WORKLOAD" server --port $PORT --exit-after-clients --seed $((SEED * 2 + 1)) \
       --json "$OUT/server.json" --quiet 2>>"$LOG" &
     SRV=$! ;;
-  raknet)
+  raknet | udt)
     inS_rt "${WORKLOAD_CMD[@]}" server $PORT "$SECONDS_" "$SEED" "$OUT/server-messages.jsonl" \
       >"$OUT/server.json" 2>>"$LOG" &
     SRV=$! ;;
@@ -179,7 +183,7 @@ case $STACK in
   kcp)
     inC_rt "$WORKLOAD" client "$S_IP:$PORT" "$SECS" "$SEED" 0 0 >"$OUT/client.json" 2>>"$LOG" &
     CLI_PID=$! ;;
-  raknet)
+  raknet | udt)
     inC_rt "${WORKLOAD_CMD[@]}" client "$S_IP" $PORT "$SECONDS_" "$SEED" "$OUT/client-messages.jsonl" \
       >"$OUT/client.json" 2>>"$LOG" &
     CLI_PID=$! ;;

@@ -38,7 +38,8 @@ Segment kcpAck(uint32_t sn, uint32_t una, uint32_t ts_of_sn) {
 }
 }  // namespace
 
-TEST_CASE("cumulative acks: seq/ack RTT under Karn's rule, fast after a duplicate ack") {
+TEST_CASE(
+    "cumulative acks: one seq/ack RTT per ack, none from an ack over a resent seq, fast after a duplicate") {
   Recorder r;
   AnalyzerConfig cfg;
   ContractAnalyzer a(styled(AckStyle::Cumulative, false), cfg, &r);
@@ -48,24 +49,75 @@ TEST_CASE("cumulative acks: seq/ack RTT under Karn's rule, fast after a duplicat
   send(C2S, 10, data(1, 10));
   send(C2S, 20, data(2, 20));
   send(S2C, 50, cumAck(1));    // 50 ms for seq 0
-  send(S2C, 70, cumAck(3));    // 1 and 2: 60 and 50 ms
+  send(S2C, 70, cumAck(3));    // 1 and 2: one sample, from the newest (2: 50 ms)
   send(C2S, 80, data(3, 80));  // lost
   send(C2S, 90, data(4, 90));
   send(S2C, 140, cumAck(3));  // duplicate ack: 3 is missing
   send(C2S, 140, data(3, 140));
-  send(S2C, 190, cumAck(5));  // covers the copy of 3: no sample for 3; 4 gives one
+  send(S2C, 190, cumAck(5));  // covers the copy of 3: 4's 100 ms would time the hole, not the path
   auto m = a.finish();
   const auto& cs = m.dir[0];
-  REQUIRE(r.rtt.size() == 4);
+  REQUIRE(r.rtt.size() == 2);
   CHECK(r.rtt[0].source == RttSource::SeqAck);
   CHECK(r.rtt[0].rtt_ms == Approx(50));
-  CHECK(r.rtt[1].rtt_ms == Approx(60));
-  CHECK(r.rtt[2].rtt_ms == Approx(50));
-  CHECK(r.rtt[3].rtt_ms == Approx(100));
+  CHECK(r.rtt[0].data_frame == 1);
+  CHECK(r.rtt[1].rtt_ms == Approx(50));
+  CHECK(r.rtt[1].data_frame == 3);
   CHECK(cs.retransmissions == 1);
+  CHECK(cs.retransmissions_fast == 1);
   CHECK(cs.lost == 0);
   REQUIRE(r.retx.size() == 1);
   CHECK(r.retx[0].since_previous_ms == Approx(60));
+}
+
+namespace {
+Segment nak(uint32_t first, uint32_t last) {
+  Seg s;
+  s.pureAck(0, 0);
+  s.s.has = Segment::Nak;
+  s.s.nak_first = first;
+  s.s.nak_last = last;
+  return s.s;
+}
+}  // namespace
+
+TEST_CASE("a loss list (NAK) makes the copy that follows it NAK-driven, however slow the sender") {
+  Recorder r;
+  AnalyzerConfig cfg;
+  Contract c = styled(AckStyle::Cumulative, false);
+  c.rto_min_ms = 300;
+  ContractAnalyzer a(c, cfg, &r);
+  uint64_t f = 0;
+  auto send = [&](Direction d, int64_t us, Segment s) { a.onPacket(++f, us * 1000, d, &s, 1, 100); };
+  // Seen at the sender: 80 ms round trips; 2, 4 and 5 lost; the peer NAKs a
+  // gap when the next seq arrives and sends no duplicate acks.
+  send(C2S, 0, data(0, 0));
+  send(C2S, 10000, data(1, 10));
+  send(C2S, 20000, data(2, 20));
+  send(C2S, 30000, data(3, 30));
+  send(C2S, 40000, data(4, 40));
+  send(C2S, 50000, data(5, 50));
+  send(C2S, 60000, data(6, 60));
+  send(S2C, 80000, cumAck(1));
+  send(S2C, 90000, cumAck(2));
+  send(S2C, 110000, nak(2, 2));  // the copy of 2 leaves 900 us later (a busy sender)
+  send(C2S, 110900, data(2, 110));
+  send(S2C, 140000, nak(4, 5));  // a range
+  send(C2S, 140040, data(4, 140));
+  send(C2S, 140060, data(5, 140));
+  send(C2S, 500000, data(3, 500));  // the acks after the copies were lost: 3 leaves on the timer
+  send(S2C, 580000, cumAck(7));
+  auto m = a.finish();
+  const auto& cs = m.dir[0];
+  CHECK(cs.retransmissions == 4);
+  CHECK(cs.retransmissions_fast == 3);
+  CHECK(cs.retransmissions_timeout == 1);
+  CHECK(cs.retransmissions_spurious == 0);
+  REQUIRE(r.retx.size() == 4);
+  CHECK(r.retx[0].seq == 2);
+  CHECK(r.retx[0].cause == RetxCause::Fast);
+  CHECK(r.retx[3].seq == 3);
+  CHECK(r.retx[3].cause == RetxCause::Timeout);
 }
 
 TEST_CASE("per-segment acks with una (KCP): several segments in one datagram") {

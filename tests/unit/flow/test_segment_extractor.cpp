@@ -197,3 +197,50 @@ TEST_CASE("seq.space, reliable_only and unreliable numberings: one field may car
   CHECK(out[2].un[1] == 41);
   CHECK_FALSE(out[2].is(Segment::Seq));
 }
+
+TEST_CASE("kind.absent gives its role to a datagram without the kind field (UDT data)") {
+  Contract c = makeContract(false);
+  c.kind_absent = KindRole{SegmentRole::Data, true, Reliability::Reliable};
+  SegmentExtractor ex(c, 14);
+  std::vector<Segment> out;
+  DissectResult data;
+  add(data, 2, 77);
+  ex.extract(data, out);
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].role == SegmentRole::Data);
+  CHECK(out[0].reliability == Reliability::Reliable);
+  CHECK(out[0].is(Segment::Seq));
+  DissectResult ack;  // a kind present keeps its own role
+  add(ack, 1, 1);
+  add(ack, 4, 78);
+  ex.extract(ack, out);
+  REQUIRE(out.size() == 1);
+  CHECK(out[0].role == SegmentRole::Ack);
+}
+
+TEST_CASE("a loss list's entries: the first in the segment, each further one a segment of its own") {
+  Contract c = makeContract(false);
+  c.nak_first = 12;
+  c.nak_last = 13;
+  SegmentExtractor ex(c, 14);
+  DissectResult r;
+  add(r, 0, 9);   // conn id: copied to every entry's segment
+  add(r, 1, 1);   // kind: ack
+  add(r, 12, 5);  // 5..8
+  add(r, 13, 8);
+  add(r, 12, 11);  // 11 alone
+  add(r, 12, 20);  // 20..21
+  add(r, 13, 21);
+  std::vector<Segment> out;
+  ex.extract(r, out);
+  REQUIRE(out.size() == 3);
+  const std::pair<uint32_t, uint32_t> want[] = {{5, 8}, {11, 11}, {20, 21}};
+  for (size_t i = 0; i < 3; ++i) {
+    INFO(i);
+    CHECK(out[i].is(Segment::Nak));
+    CHECK(out[i].nak_first == want[i].first);
+    CHECK(out[i].nak_last == want[i].second);
+    CHECK(out[i].conn_id == 9);
+    CHECK_FALSE(out[i].is(Segment::Seq));
+  }
+}

@@ -69,13 +69,43 @@ TEST_CASE("a contract naming an unknown field is an error naming the file", "[lu
   }
 }
 
+namespace {
+
+// Loads a dissector whose contract block is `return { CONTRACT }` and whose
+// fields are `FIELDS` (Lua declaring the ProtoFields named in `p.fields`), and
+// returns the load error, or "no error".
+std::string contractLoadError(const std::string& contract, const std::string& fields) {
+  const std::string path = std::filesystem::temp_directory_path() / "rudpscope_contract_case.lua";
+  {
+    std::ofstream f(path);
+    f << "--[==[ rudpscope.contract\nreturn { " << contract << " }\n]==]\n"
+      << "local p = Proto(\"tc\", \"Contract test\")\n"
+      << fields << "\n"
+      << "function p.dissector(tvb, pinfo, tree) end\n";
+  }
+  std::string error = "no error";
+  try {
+    LuaHost h;
+    h.loadScript(path);
+  } catch (const DissectorError& e) { error = e.what(); }
+  std::filesystem::remove(path);
+  return error;
+}
+
+const std::string kV1Fields =
+    "local seq = ProtoField.uint32(\"tc.seq\", \"Seq\")\n"
+    "local kind = ProtoField.uint8(\"tc.kind\", \"Kind\")\n"
+    "local name = ProtoField.string(\"tc.name\", \"Name\")\n"
+    "p.fields = { seq, kind, name }";
+
+}  // namespace
+
 TEST_CASE("contract numbers out of range are errors, not undefined behaviour", "[lua][contract]") {
-  // Written to a temporary file: each case is one contract block.
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {"seq = { field = \"tbadn.seq\", bits = 1e300 }", "'seq.bits' must be a whole number from 8 to 32"},
-      {"seq = { field = \"tbadn.seq\", bits = 16.5 }", "'seq.bits' must be a whole number from 8 to 32"},
-      {"ts = { field = \"tbadn.seq\", bits = -1 }", "'ts.bits' must be a whole number from 8 to 32"},
-      {"ts = { field = \"tbadn.seq\", unit_ms = 0 }", "'ts.unit_ms' must be above 0 and at most 1e6"},
+      {"seq = { field = \"tc.seq\", bits = 1e300 }", "'seq.bits' must be a whole number from 8 to 32"},
+      {"seq = { field = \"tc.seq\", bits = 16.5 }", "'seq.bits' must be a whole number from 8 to 32"},
+      {"ts = { field = \"tc.seq\", bits = -1 }", "'ts.bits' must be a whole number from 8 to 32"},
+      {"ts = { field = \"tc.seq\", unit_ms = 0 }", "'ts.unit_ms' must be above 0 and at most 1e6"},
       {"version = 3", "'version' must be 1 or 2"},
       {"version = 1.5", "'version' must be 1 or 2"},
       {"retx = { fast_acks = 1.5 }", "'retx.fast_acks' must be a whole number from 0 to 255"},
@@ -83,84 +113,66 @@ TEST_CASE("contract numbers out of range are errors, not undefined behaviour", "
   };
   for (const auto& [entry, message] : cases) {
     INFO(entry);
-    const std::string path = std::filesystem::temp_directory_path() / "rudpscope_badnum.lua";
-    {
-      std::ofstream f(path);
-      f << "--[==[ rudpscope.contract\nreturn { proto = \"tbadn\", " << entry << " }\n]==]\n"
-        << "local p = Proto(\"tbadn\", \"Bad number test\")\n"
-        << "local seq = ProtoField.uint32(\"tbadn.seq\", \"Seq\")\n"
-        << "p.fields = { seq }\n"
-        << "function p.dissector(tvb, pinfo, tree) tree:add(seq, tvb(0, 4)) end\n";
-    }
-    LuaHost h;
-    try {
-      h.loadScript(path);
-      FAIL("no error");
-    } catch (const DissectorError& e) { CHECK(std::string(e.what()).find(message) != std::string::npos); }
-    std::filesystem::remove(path);
+    CHECK_THAT(contractLoadError("proto = \"tc\", " + entry, kV1Fields), Catch::Contains(message));
   }
 }
 
 TEST_CASE("a version 2 contract's mistakes are load errors that say what is valid", "[lua][contract]") {
-  const std::string good_acks = "acks = { first = \"tv2.num\" }, ";
-  const std::string good_msg = "message = { segment = \"tv2.msg\", id = { field = \"tv2.num2\" } }";
+  const std::string fields =
+      "local num = ProtoField.uint24(\"tc.num\", \"Number\")\n"
+      "local num2 = ProtoField.uint24(\"tc.num2\", \"Number 2\")\n"
+      "local name = ProtoField.string(\"tc.name\", \"Name\")\n"
+      "local msg = ProtoField.none(\"tc.msg\", \"Message\")\n"
+      "p.fields = { num, num2, name, msg }";
+  const std::string good_acks = "acks = { first = \"tc.num\" }, ";
+  const std::string good_msg = "message = { segment = \"tc.msg\", id = { field = \"tc.num2\" } }";
   const std::vector<std::pair<std::string, std::string>> cases = {
-      {"packet = { number = \"tv2.num\" }, " + good_acks, "'message' is required in version 2"},
-      {"packet = { number = \"tv2.name\" }, " + good_acks + good_msg,
+      {"packet = { number = \"tc.num\" }, " + good_acks, "'message' is required in version 2"},
+      {"packet = { number = \"tc.name\" }, " + good_acks + good_msg,
        "'packet.number' must be an integer field (ProtoField.uint8 .. uint64, int8 .. int64), not "
-       "'tv2.name'"},
-      {"packet = { number = \"tv2.num\" }, acks = { style = \"bitmap\", first = \"tv2.num2\" }, " + good_msg,
+       "'tc.name'"},
+      {"packet = { number = \"tc.num\" }, acks = { style = \"bitmap\", first = \"tc.num2\" }, " + good_msg,
        "unknown acks.style 'bitmap' (valid: ranges)"},
-      {"packet = { number = \"tv2.num2\" }, " + good_acks + good_msg,
+      {"packet = { number = \"tc.num2\" }, " + good_acks + good_msg,
        "'packet.number' is read once per datagram and 'message.id' once per record or message: they cannot "
        "name the same field"},
-      {"packet = { number = \"tv2.num\" }, " + good_acks +
-           "message = { segment = \"tv2.msg\", id = { field = \"tv2.num2\" }, class = { field = "
-           "\"tv2.num2\", "
+      {"packet = { number = \"tc.num\" }, " + good_acks +
+           "message = { segment = \"tc.msg\", id = { field = \"tc.num2\" }, class = { field = "
+           "\"tc.num2\", "
            "values = { [0] = \"semi-reliable\" } } }",
        "unknown message class 'semi-reliable' (valid: unreliable, unreliable sequenced, reliable, reliable "
        "ordered, reliable sequenced)"},
-      {"packet = { number = \"tv2.num\" }, " + good_acks +
-           "message = { segment = \"tv2.msg\", id = { field = \"tv2.num2\" }, sequence = 1 }",
+      {"packet = { number = \"tc.num\" }, " + good_acks +
+           "message = { segment = \"tc.msg\", id = { field = \"tc.num2\" }, sequence = 1 }",
        "unknown key 'sequence' in message"},
-      {"packet = { number = \"tv2.num\" }, seq = \"tv2.num\", " + good_acks + good_msg,
+      {"packet = { number = \"tc.num\" }, seq = \"tc.num\", " + good_acks + good_msg,
        "unknown key 'seq' in a version 2 contract"},
   };
   for (const auto& [entry, message] : cases) {
     INFO(entry);
-    const std::string path = std::filesystem::temp_directory_path() / "rudpscope_badv2.lua";
-    {
-      std::ofstream f(path);
-      f << "--[==[ rudpscope.contract\nreturn { version = 2, proto = \"tv2\", " << entry << " }\n]==]\n"
-        << "local p = Proto(\"tv2\", \"Version 2 test\")\n"
-        << "local num = ProtoField.uint24(\"tv2.num\", \"Number\")\n"
-        << "local num2 = ProtoField.uint24(\"tv2.num2\", \"Number 2\")\n"
-        << "local name = ProtoField.string(\"tv2.name\", \"Name\")\n"
-        << "local msg = ProtoField.none(\"tv2.msg\", \"Message\")\n"
-        << "p.fields = { num, num2, name, msg }\n"
-        << "function p.dissector(tvb, pinfo, tree) tree:add(num, tvb(0, 3)) end\n";
-    }
-    LuaHost h;
-    try {
-      h.loadScript(path);
-      FAIL("no error");
-    } catch (const DissectorError& e) { CHECK(std::string(e.what()).find(message) != std::string::npos); }
-    std::filesystem::remove(path);
+    CHECK_THAT(contractLoadError("version = 2, proto = \"tc\", " + entry, fields), Catch::Contains(message));
   }
 }
 
 TEST_CASE("a version 1 contract refuses a string field as seq", "[lua][contract]") {
-  const std::string path = std::filesystem::temp_directory_path() / "rudpscope_strseq.lua";
-  {
-    std::ofstream f(path);
-    f << "--[==[ rudpscope.contract\nreturn { proto = \"tstr\", seq = \"tstr.name\" }\n]==]\n"
-      << "local p = Proto(\"tstr\", \"String seq test\")\n"
-      << "local name = ProtoField.string(\"tstr.name\", \"Name\")\n"
-      << "p.fields = { name }\n"
-      << "function p.dissector(tvb, pinfo, tree) tree:add(name, tvb(0, 3)) end\n";
-  }
-  LuaHost h;
-  CHECK_THROWS_WITH(h.loadScript(path), Catch::Contains("'seq' must be an integer field (ProtoField.uint8 .. "
-                                                        "uint64, int8 .. int64), not 'tstr.name'"));
-  std::filesystem::remove(path);
+  CHECK_THAT(
+      contractLoadError("proto = \"tc\", seq = \"tc.name\"", kV1Fields),
+      Catch::Contains("'seq' must be an integer field (ProtoField.uint8 .. uint64, int8 .. int64), not "
+                      "'tc.name'"));
+}
+
+TEST_CASE("kind.absent gives a role to segments without the kind field, and must name a role",
+          "[lua][contract]") {
+  CHECK_THAT(
+      contractLoadError("proto = \"tc\", kind = { field = \"tc.kind\", absent = \"payload\" }", kV1Fields),
+      Catch::Contains("unknown role 'payload' in kind (valid: data, data reliable, data unreliable, data "
+                      "unsequenced, ack, connect, accept, disconnect, ping, pong, other)"));
+  CHECK_THAT(contractLoadError("proto = \"tc\", kind = { field = \"tc.kind\", absent = 1 }", kV1Fields),
+             Catch::Contains("'kind.absent' must be a role name"));
+  CHECK_THAT(contractLoadError("proto = \"tc\", kind = { field = \"tc.kind\", roles = { [2] = \"acks\" } }",
+                               kV1Fields),
+             Catch::Contains("unknown role 'acks' in kind (valid: "));
+  CHECK(contractLoadError("proto = \"tc\", seq = \"tc.seq\", kind = { field = \"tc.kind\", roles = { [2] = "
+                          "\"ack\" }, absent = \"data reliable\" }",
+                          kV1Fields) == "no error");
 }
