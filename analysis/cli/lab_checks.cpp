@@ -180,6 +180,34 @@ void checkKcp(Checker& k, const Cell& x) {
   k.equal("messages received damaged", value(ca.at("recv_bad")) + value(sa.at("recv_bad")), 0);
 }
 
+// UDT's perfmon totals, sampled by each end before it closed.
+void checkUdt(Checker& k, const Cell& x) {
+  const json& cp = x.client().at("perfmon");
+  k.equal("c2s data packets = client pktSentTotal", value(x.c2s.at("data_packets")),
+          value(cp.at("pktSentTotal")));
+  k.equal("c2s retransmissions = client pktRetransTotal", value(x.c2s.at("retransmissions")),
+          value(cp.at("pktRetransTotal")));
+  k.within("c2s RTT p50 = client msRTT (smoothed)", value(x.c2s.at("rtt_ms").at("p50")),
+           value(cp.at("msRTT")), kLibraryRttToleranceMs);
+  k.equal("messages received = sent (both ways)",
+          value(x.client().at("received")) + value(x.server().at("received")),
+          value(x.server().at("sent")) + value(x.client().at("sent")));
+}
+
+// The RakNet binding exposes no statistics: the messages delivered, and the
+// connection kept.
+void checkRaknet(Checker& k, const Cell& x) {
+  double sent = 0, received = 0;
+  for (const char* kind : {"input", "event", "blob"})  // the reliable ones
+    for (const json* end : {&x.client(), &x.server()}) {
+      sent += value(end->at("app").at("sent").at(kind));
+      received += value(end->at("app").at("recv").at(kind));
+    }
+  k.equal("reliable messages received = sent (both ways)", received, sent);
+  k.equal("client connected and never lost the connection",
+          x.client().at("connected") == true && x.client().at("lost_connection") == false, 1);
+}
+
 // The stack's connection: exactly one (KCP: the one with a conv).
 const json* stackConnection(const json& connections, const std::string& protocol) {
   const json* found = nullptr;
@@ -207,7 +235,12 @@ void addFigures(LabCheckResult& r, const Cell& x) {
 
 }  // namespace
 
-std::string labProtocol(const std::string& stack) { return stack.rfind("tcp-", 0) == 0 ? "tcp" : stack; }
+std::string labProtocol(const std::string& stack) {
+  if (stack.rfind("tcp-", 0) == 0) return "tcp";
+  if (stack == "raknet") return "raknet4";  // the dissectors' names: Wireshark owns raknet and udt
+  if (stack == "udt") return "udt4";
+  return stack;
+}
 
 json readLabCounters(const std::string& countersDir) {
   json all = json::object();
@@ -234,6 +267,8 @@ LabCheckResult checkLabCell(const LabCell& cell, const json& counters, const jso
     if (cell.stack == "grudp") checkGrudp(k, x);
     if (cell.stack == "enet") checkEnet(k, x, enetDisconnectResends);
     if (cell.stack == "kcp") checkKcp(k, x);
+    if (cell.stack == "udt") checkUdt(k, x);
+    if (cell.stack == "raknet") checkRaknet(k, x);
   } catch (const json::exception& e) { k.equal(std::string("counters readable (") + e.what() + ")", 0, 1); }
   return r;
 }

@@ -33,8 +33,11 @@ const std::string kLabClientIp = "10.79.1.2";
 
 void checkArgs(const LabArgs& args) {
   for (const auto& s : args.stacks)
-    if (std::find(labStacks().begin(), labStacks().end(), s) == labStacks().end())
-      throw Error("lab: unknown stack '" + s + "' (known: tcp-cubic, tcp-bbr, grudp, enet, kcp)");
+    if (std::find(labStacks().begin(), labStacks().end(), s) == labStacks().end()) {
+      std::string known;
+      for (const auto& k : labStacks()) known += (known.empty() ? "" : ", ") + k;
+      throw Error("lab: unknown stack '" + s + "' (known: " + known + ")");
+    }
   for (double l : args.loss_percent)
     if (!(l >= 0 && l <= 100)) throw Error("lab: loss " + labNumber(l) + " % is not within 0-100");
   for (double d : args.delay_ms)
@@ -130,7 +133,9 @@ int finish(const LabArgs& args, const std::vector<LabCellOutcome>& outcomes) {
 
 CLI::App* addLabCommand(CLI::App& app, LabArgs& args) {
   auto* cmd = app.add_subcommand("lab", "Run the stack comparison experiment in network namespaces (root)");
-  cmd->add_option("--stacks", args.stacks, "tcp-cubic,tcp-bbr,grudp,enet,kcp")->delimiter(',')->required();
+  cmd->add_option("--stacks", args.stacks, "tcp-cubic,tcp-bbr,grudp,enet,kcp,raknet,udt")
+      ->delimiter(',')
+      ->required();
   cmd->add_option("--loss", args.loss_percent, "Loss rates in %, e.g. 1,3,5")->delimiter(',')->required();
   cmd->add_option("--delay", args.delay_ms, "One-way delays in ms, e.g. 30,50")->delimiter(',')->required();
   cmd->add_option("--seconds", args.seconds, "Seconds per run (default 60)")->check(CLI::PositiveNumber);

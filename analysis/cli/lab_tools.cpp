@@ -25,13 +25,15 @@ std::string whyAbsent(const std::string& program) {
     return " (built only where Go and golang-github-xtaci-kcp-dev are installed: "
            "tests/kcp_enet/build_kcp_workload.sh)";
   if (program == "enet_workload") return " (built only where libenet-dev is installed)";
+  if (program == "udt_workload") return " (built in the build tree only, where libudt-dev is installed)";
   return "";
 }
 
 }  // namespace
 
 const std::vector<std::string>& labStacks() {
-  static const std::vector<std::string> stacks = {"tcp-cubic", "tcp-bbr", "grudp", "enet", "kcp"};
+  static const std::vector<std::string> stacks = {"tcp-cubic", "tcp-bbr", "grudp", "enet",
+                                                  "kcp",       "raknet",  "udt"};
   return stacks;
 }
 
@@ -51,6 +53,8 @@ std::string stackProgram(const std::string& stack) {
   if (stack == "grudp") return "grudp-endpoint";
   if (stack == "enet") return "enet_workload";
   if (stack == "kcp") return "kcp_workload";
+  if (stack == "raknet") return "raknet_workload.py";
+  if (stack == "udt") return "udt_workload";
   return {};
 }
 
