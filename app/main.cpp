@@ -1,8 +1,10 @@
-// rudpscope [--page NAME] [--quit-after-load] [FILE]: the GUI. A capture
+// rudpscope [--page NAME] [--quit-after-load] [-X lua_script:FILE] [-o NAME:VALUE] [FILE]: the GUI. A capture
 // given on the command line (or by the file manager through the .desktop
 // file) opens at start. --capture IFACE starts a live capture instead (as
 // Capture > Start; with --capture-duration it stops by itself and opens).
 // --compare CAPTURE|DIR ... opens the Compare page with those captures.
+// -X lua_script:FILE and -o NAME:VALUE (as Wireshark's) load one more
+// dissector and set a dissector preference for this run, not saved.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
@@ -55,6 +57,40 @@ rudp::LiveOptions liveOptions(const QString& iface, const QString& filter, QStri
   return o;
 }
 
+// -X and -o values, or a one-line usage error.
+struct RunPreferences {
+  QStringList scripts;
+  QList<QPair<QString, QString>> prefs;
+  QString error;
+};
+
+RunPreferences runPreferences(const QStringList& extensions, const QStringList& options) {
+  RunPreferences r;
+  const QString luaScript = QStringLiteral("lua_script:");
+  for (const QString& x : extensions) {
+    if (!x.startsWith(luaScript) || x.size() == luaScript.size()) {
+      r.error = QStringLiteral("-X takes lua_script:FILE (no other extension option is supported), not '%1'")
+                    .arg(x);
+      return r;
+    }
+    const QFileInfo file(x.mid(luaScript.size()));
+    if (!file.isFile()) {
+      r.error = QStringLiteral("-X %1: no such file").arg(x);
+      return r;
+    }
+    r.scripts << file.absoluteFilePath();
+  }
+  for (const QString& o : options) {
+    const qsizetype colon = o.indexOf(QLatin1Char(':'));
+    if (colon <= 0) {
+      r.error = QStringLiteral("-o takes NAME:VALUE (e.g. grudp.port:7777), not '%1'").arg(o);
+      return r;
+    }
+    r.prefs.append({o.left(colon), o.mid(colon + 1)});
+  }
+  return r;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -101,7 +137,20 @@ int main(int argc, char** argv) {
       QStringLiteral(
           "compare the captures given as FILEs (captures or folders of captures) on the Compare page"));
   parser.addOption(compare);
+  const QCommandLineOption extension(
+      QStringLiteral("X"), QStringLiteral("lua_script:FILE loads one more dissector (this run only)"),
+      QStringLiteral("lua_script:FILE"));
+  const QCommandLineOption preference(
+      QStringLiteral("o"),
+      QStringLiteral("sets a dissector preference, e.g. grudp.port:7777 (this run only)"),
+      QStringLiteral("NAME:VALUE"));
+  parser.addOptions({extension, preference});
   parser.process(app);
+  const RunPreferences run = runPreferences(parser.values(extension), parser.values(preference));
+  if (!run.error.isEmpty()) {
+    std::fprintf(stderr, "rudpscope: %s\n", run.error.toLocal8Bit().constData());
+    return 2;
+  }
   const QStringList pages{QStringLiteral("summary"), QStringLiteral("connections"),
                           QStringLiteral("timeline"), QStringLiteral("statistics"),
                           QStringLiteral("packets")};
@@ -118,6 +167,7 @@ int main(int argc, char** argv) {
   }
 
   MainWindow window;
+  window.addRunPreferences(run.scripts, run.prefs);
   window.show();
   if (files.isEmpty() && !parser.isSet(capture)) return app.exec();
   QObject::connect(

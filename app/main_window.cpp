@@ -236,6 +236,17 @@ void MainWindow::applyPreferences(const AnalysisPreferences& prefs) {
   if (!m_session->capturePath().isEmpty()) m_session->open(m_session->capturePath(), m_prefs, false);
 }
 
+void MainWindow::addRunPreferences(const QStringList& scripts,
+                                   const QList<QPair<QString, QString>>& dissectorPrefs) {
+  for (const QString& script : scripts)
+    if (!m_prefs.extra_scripts.contains(script)) m_prefs.extra_scripts << script;
+  for (const auto& pref : dissectorPrefs) {
+    m_prefs.dissector_prefs.removeIf([&](const auto& p) { return p.first == pref.first; });
+    m_prefs.dissector_prefs << pref;
+  }
+  m_compare->setPreferences(m_prefs);
+}
+
 void MainWindow::addDissectorScript(const QString& path) {
   AnalysisPreferences prefs = m_prefs;
   if (!prefs.extra_scripts.contains(path)) prefs.extra_scripts << path;

@@ -55,6 +55,9 @@ class MainWindow : public QMainWindow {
   // Saves the preferences; re-analyses the open capture when they changed.
   void applyPreferences(const AnalysisPreferences& prefs);
   const AnalysisPreferences& preferences() const { return m_prefs; }
+  // The command line's -X lua_script:FILE and -o name:value, added to the
+  // saved preferences for this run only (as Wireshark's), not saved.
+  void addRunPreferences(const QStringList& scripts, const QList<QPair<QString, QString>>& dissectorPrefs);
   void showPage(Page page);
   // A connection's place on the timeline (a problem, a stall).
   void showOnTimeline(int64_t conn, Direction dir, int64_t start_ns, int64_t end_ns, uint64_t frame);
