@@ -116,6 +116,16 @@ void registerClass(lua_State* L, State* s, T t, const luaL_Reg* methods, const l
   s->mt_ref[static_cast<int>(t)] = luaL_ref(L, LUA_REGISTRYINDEX);
 }
 
+void reportMissingMembers(lua_State* L, const char* name) {
+  lua_getglobal(L, name);
+  lua_newtable(L);
+  lua_pushstring(L, name);
+  lua_pushcclosure(L, missingMember, 1);
+  lua_setfield(L, -2, "__index");
+  lua_setmetatable(L, -2);
+  lua_pop(L, 1);
+}
+
 void registerFunctions(lua_State* L, State* s, const char* name, const luaL_Reg* fns) {
   lua_getglobal(L, name);
   if (!lua_istable(L, -1)) {

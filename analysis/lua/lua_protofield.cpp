@@ -205,6 +205,7 @@ void openProtoField(lua_State* L, State* s) {
                                  {"new", fieldNew},
                                  {nullptr, nullptr}};
   registerFunctions(L, s, "ProtoField", fns);
+  reportMissingMembers(L, "ProtoField");
   lua_newtable(L);
   for (const auto& f : kFtypes) {
     lua_pushinteger(L, f.value);

@@ -241,6 +241,9 @@ void registerFunctions(lua_State* L, State* s, const char* name, const luaL_Reg*
 void pushWhere(lua_State* L);
 // "file:line: 'what' is not implemented by rudpscope's Lua host"
 [[noreturn]] void notImplemented(lua_State* L, const std::string& what);
+// Global table `name`'s unknown keys (Wireshark API the host lacks, such as
+// ProtoField.ipv6) raise notImplemented instead of reading nil.
+void reportMissingMembers(lua_State* L, const char* name);
 // A Wireshark C exception (ReportedBoundsError etc.): marks the packet
 // malformed and unwinds the dissector.
 [[noreturn]] void throwMalformed(lua_State* L, const char* msg);

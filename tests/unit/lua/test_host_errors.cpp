@@ -1,6 +1,9 @@
 // Errors: Lua errors per packet, range and size errors, missing APIs, limits.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <fstream>
+
 #include "core/error.h"
 #include "test_support.h"
 
@@ -109,5 +112,23 @@ TEST_CASE("garbage payloads never crash the GRUDP dissector", "[lua]") {
     h.dissectUdp(pkt, i % 2 == 0, r);
     CHECK_FALSE(r.lua_error);
     if (!p.empty()) CHECK(r.proto == 0);  // an empty payload is "not mine" (0 bytes consumed)
+  }
+}
+
+TEST_CASE("ProtoField types the host lacks fail at load naming them, not as a call of nil", "[lua]") {
+  for (const std::string type : {"ipv6", "guid", "absolute_time", "relative_time", "eui64", "oid"}) {
+    INFO(type);
+    const std::string path = std::filesystem::temp_directory_path() / "rudpscope_missing_field.lua";
+    std::ofstream(path) << "local p = Proto(\"tmissf\", \"Missing field type\")\n"
+                        << "local f = ProtoField." << type << "(\"tmissf.x\", \"X\")\n";
+    LuaHost h;
+    try {
+      h.loadScript(path);
+      FAIL("no error");
+    } catch (const DissectorError& e) {
+      CHECK(std::string(e.what()) == "rudpscope_missing_field.lua:2: 'ProtoField." + type +
+                                         "' is not implemented by rudpscope's Lua host");
+    }
+    std::filesystem::remove(path);
   }
 }
