@@ -149,7 +149,11 @@ void ContractAnalyzer::retransmission(Dir& d, SeqSlot& s, bool direct, uint64_t 
     // Fewer acks than fast_acks make an early retransmit, which kcp-go sends
     // only in a flush with no new data; beside new data the copy is its timer's.
     const bool early_barred = fast_acks_ > 0 && s.hole_acks < fast_acks_ && d.new_data_in_packet;
-    const bool fast = hole && !(immediate ? on_timer : timer_due) && !early_barred &&
+    // Away from the sender, a copy that reaches the capture more than a timer
+    // after the NAK answers its timer, not the NAK (the NAK was lost on its
+    // way, or the copy sent for it was).
+    const bool nak_expired = nak && !sender && timer > 0 && double(ns - s.hole_ns) / 1e6 > timer;
+    const bool fast = hole && !(immediate ? on_timer : timer_due) && !early_barred && !nak_expired &&
                       (fast_repeat_ || nak || !s.has(SeqSlot::FastDone));
     e.cause = fast ? RetxCause::Fast : RetxCause::Timeout;
     if (fast) s.flags |= SeqSlot::FastDone;

@@ -128,6 +128,44 @@ def icmp_error_frames():
             (ipv6(58, icmp(1, 4, ipv6(17, udp)), b6, a6), 0)]
 
 
+def udt_seeds():
+    """lua: UDT4 (udt.lua), heuristic mode: one datagram of each kind from the
+    committed lab capture (the handshake claims the address pair, then data,
+    the three ACK sizes, NAKs with one number and with a range, ACK2,
+    keep-alive, shutdown), and the kinds the lab run did not send: a NAK of
+    several entries ending in a cut range, delay warning, message drop
+    request, peer error, a user-defined type. Every seed gets the client's
+    port order: the target always sends from 10.0.0.1 to 10.0.0.2, so both
+    directions of the run are one address pair only that way, the one the
+    handshake seed claims."""
+    with open(os.path.join(ROOT, "tests", "kcp_enet", "data", "udt_loss5", "client.pcap"), "rb") as f:
+        lt, frames = read_pcap(f.read())
+    kinds, ports = set(), None
+    for (sp, dp), pl in udp_payloads(lt, frames):
+        if len(pl) < 16:
+            continue
+        w0 = struct.unpack(">I", pl[:4])[0]
+        key = (w0 >> 16, len(pl)) if w0 & 0x80000000 else (0, len(pl) > 100)
+        if key in kinds:
+            continue
+        kinds.add(key)
+        ports = ports or (sp, dp)
+        blob = struct.pack("<BHHB", 2, ports[0], ports[1], 16) + pl[:1600]
+        put("lua", "udt_%02d_%s" % (len(kinds), hashlib.sha1(blob).hexdigest()[:8]), blob)
+
+    def control(ctype, info, *body):
+        return struct.pack(">IIII", 0x80000000 | ctype << 16, info, 0, 0xf4ae82) + b"".join(
+            struct.pack(">I", w) for w in body)
+
+    isn = 1780848226
+    for pl in [control(3, 0, 0x80000000 | isn + 3, isn + 5, isn + 7, 0x80000000 | isn + 9),
+               control(4, 0, 0), control(7, 0xe0000007, isn + 20, isn + 23), control(8, 4000, 0),
+               control(0x7fff, 9, 0)]:
+        kinds.add(pl)
+        blob = struct.pack("<BHHB", 2, ports[0], ports[1], 16) + pl
+        put("lua", "udt_%02d_%s" % (len(kinds), hashlib.sha1(blob).hexdigest()[:8]), blob)
+
+
 def main():
     sim = sys.argv[1] if len(sys.argv) > 1 else None
     captures = {}
@@ -185,6 +223,7 @@ def main():
         kinds.add(key)
         blob = struct.pack("<BHHB", 2, sp, dp, 16) + pl[:1600]
         put("lua", "raknet_%02d_%s" % (len(kinds), hashlib.sha1(blob).hexdigest()[:8]), blob)
+    udt_seeds()
 
     # flow: GRUDP contract (mode 0) and a synthetic one (mode 1), a few packets each.
     import random

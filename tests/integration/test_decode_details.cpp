@@ -235,7 +235,7 @@ TEST_CASE("decode -O names an unknown protocol in one line, and -e with -V is re
   CHECK(r.out.empty());
   CHECK_THAT(r.err, Catch::Contains(
                         "-O nosuch: neither a built-in layer nor a protocol a loaded dissector registers "
-                        "(known: enet, grudp, kcp, raknet4, frame, eth, "));
+                        "(known: enet, grudp, kcp, raknet4, udt4, frame, eth, "));
   r = run({RUDPSCOPE_CLI, "decode", sample, "-V", "-e", "frame.number"});
   CHECK(r.status != 0);
 }

@@ -110,9 +110,10 @@ TEST_CASE("rudpscope-cli wireshark open writes the frames and prints the wiresha
       {"open", source("resources/sample.pcap"), "--frames", "3-5,10", "-g", "4", "-w", out, "--dry-run"});
   INFO(r.err);
   REQUIRE(r.status == 0);
-  CHECK(r.out == "wireshark -r " + out + " --disable-protocol raknet -X lua_script:" + dissectors +
-                     "/enet.lua -X lua_script:" + dissectors + "/grudp.lua -X lua_script:" + dissectors +
-                     "/kcp.lua -X lua_script:" + dissectors + "/raknet.lua -g 2\n");
+  CHECK(r.out == "wireshark -r " + out + " --disable-protocol raknet --disable-protocol udt -X lua_script:" +
+                     dissectors + "/enet.lua -X lua_script:" + dissectors +
+                     "/grudp.lua -X lua_script:" + dissectors + "/kcp.lua -X lua_script:" + dissectors +
+                     "/raknet.lua -X lua_script:" + dissectors + "/udt.lua -g 2\n");
   CHECK(r.err == "rudpscope-cli: 4 frames written to " + out + "\n");
   CHECK(perFrame(out, kTimes) == pick(perFrame(source("resources/sample.pcap"), kTimes), {3, 4, 5, 10}));
 

@@ -16,7 +16,8 @@ namespace {
 const std::map<std::string, std::string> kAllInstalled = {{"enet.lua", "installed"},
                                                           {"grudp.lua", "installed"},
                                                           {"kcp.lua", "installed"},
-                                                          {"raknet.lua", "installed"}};
+                                                          {"raknet.lua", "installed"},
+                                                          {"udt.lua", "installed"}};
 
 std::string simCapture(const TempDir& dir) {
   const std::string cap = dir / "sim.pcap";
@@ -53,7 +54,7 @@ TEST_CASE("installed dissectors decode every GRUDP frame in plain tshark") {
   CHECK(r.out.find("Wireshark personal Lua plugins folder: " + pluginFolderOf(home) + "\n") !=
         std::string::npos);
   CHECK(r.out.find("found: reported by `tshark -G folders`") != std::string::npos);
-  for (const char* name : {"enet.lua", "grudp.lua", "kcp.lua", "raknet.lua"}) {
+  for (const char* name : {"enet.lua", "grudp.lua", "kcp.lua", "raknet.lua", "udt.lua"}) {
     CHECK(r.out.find(std::string("  ") + name) != std::string::npos);
     CHECK(fileText(pluginFolderOf(home) + "/" + name) ==
           fileText(std::string(RUDPSCOPE_SOURCE_DIR) + "/dissectors/" + name));
@@ -95,7 +96,7 @@ TEST_CASE(
   REQUIRE(r.status == 0);
   CHECK(r.out.find("Wireshark's built-in raknet: turned off (" + config +
                    "/disabled_protos), ours decodes it") != std::string::npos);
-  CHECK(fileText(config + "/disabled_protos") == "bogus_proto\nraknet\n");
+  CHECK(fileText(config + "/disabled_protos") == "bogus_proto\nraknet\nudt\n");
   CHECK(frames("raknet4") == all);
   CHECK(frames("raknet") == 0);
   const auto status = wiresharkCli(env, {"status"});
@@ -104,7 +105,7 @@ TEST_CASE(
   // A second install adds nothing.
   const auto again = wiresharkCli(env, {"install"});
   CHECK(again.out.find("Wireshark's built-in raknet: already off") != std::string::npos);
-  CHECK(fileText(config + "/disabled_protos") == "bogus_proto\nraknet\n");
+  CHECK(fileText(config + "/disabled_protos") == "bogus_proto\nraknet\nudt\n");
 
   const auto u = wiresharkCli(env, {"uninstall"});
   INFO(u.out << u.err);
@@ -112,6 +113,33 @@ TEST_CASE(
   CHECK(u.out.find("Wireshark's built-in raknet: back on") != std::string::npos);
   CHECK(fileText(config + "/disabled_protos") == "bogus_proto\n");
   CHECK(frames("raknet") == all);
+}
+
+TEST_CASE("install turns Wireshark's built-in udt off so plain tshark decodes UDT4 with ours") {
+  TempDir home("ws-home");
+  const Env env = {{"HOME", home.path.string()}};
+  const std::string cap = std::string(RUDPSCOPE_SOURCE_DIR) + "/tests/kcp_enet/data/udt_loss5/client.pcap";
+  auto frames = [&](const char* filter) {
+    const auto r =
+        runWithEnv(env, {TSHARK_EXECUTABLE, "-r", cap, "-Y", filter, "-T", "fields", "-e", "frame.number"});
+    return r.status == 0 ? splitLines(r.out).size() : size_t(0);
+  };
+  const size_t all =
+      splitLines(run({TSHARK_EXECUTABLE, "-r", cap, "-T", "fields", "-e", "frame.number"}).out).size();
+  REQUIRE(all == 1563);
+  CHECK(frames("udt") == all);  // the built-in one claims the conversation from the handshake
+  CHECK(frames("udt4") == 0);
+
+  const auto r = wiresharkCli(env, {"install"});
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("Wireshark's built-in udt: turned off (") != std::string::npos);
+  CHECK(frames("udt4") == all);
+  CHECK(frames("udt") == 0);
+  CHECK(wiresharkCli(env, {"status"}).out.find("  udt          off") != std::string::npos);
+
+  REQUIRE(wiresharkCli(env, {"uninstall"}).status == 0);
+  CHECK(frames("udt") == all);
 }
 
 TEST_CASE("a built-in the user had turned off stays off after uninstall") {
@@ -135,7 +163,8 @@ TEST_CASE("status tells installed, outdated and missing apart") {
   CHECK(statesIn(missing.out) == std::map<std::string, std::string>{{"enet.lua", "missing"},
                                                                     {"grudp.lua", "missing"},
                                                                     {"kcp.lua", "missing"},
-                                                                    {"raknet.lua", "missing"}});
+                                                                    {"raknet.lua", "missing"},
+                                                                    {"udt.lua", "missing"}});
 
   REQUIRE(wiresharkCli(env, {"install"}).status == 0);
   CHECK(statesIn(wiresharkCli(env, {"status"}).out) == kAllInstalled);
@@ -145,7 +174,8 @@ TEST_CASE("status tells installed, outdated and missing apart") {
   CHECK(statesIn(outdated.out) == std::map<std::string, std::string>{{"enet.lua", "installed"},
                                                                      {"grudp.lua", "outdated"},
                                                                      {"kcp.lua", "installed"},
-                                                                     {"raknet.lua", "installed"}});
+                                                                     {"raknet.lua", "installed"},
+                                                                     {"udt.lua", "installed"}});
 
   const auto update = wiresharkCli(env, {"install"});
   REQUIRE(update.status == 0);
@@ -166,7 +196,8 @@ TEST_CASE("a file rudpscope did not install is never overwritten without --force
         std::map<std::string, std::string>{{"enet.lua", "missing"},
                                            {"grudp.lua", "foreign"},
                                            {"kcp.lua", "missing"},
-                                           {"raknet.lua", "missing"}});
+                                           {"raknet.lua", "missing"},
+                                           {"udt.lua", "missing"}});
   requireOneLineError(wiresharkCli(env, {"install"}),
                       theirs +
                           "' is a different file of that name that rudpscope did not install; not "

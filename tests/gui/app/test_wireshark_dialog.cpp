@@ -41,7 +41,11 @@ States coreStates() {
 }
 
 States all(const char* state) {
-  return {{"enet.lua", state}, {"grudp.lua", state}, {"kcp.lua", state}, {"raknet.lua", state}};
+  return {{"enet.lua", state},
+          {"grudp.lua", state},
+          {"kcp.lua", state},
+          {"raknet.lua", state},
+          {"udt.lua", state}};
 }
 
 void waitForStatus(WiresharkDialog& dialog, QSignalSpy& spy) {
@@ -93,7 +97,9 @@ TEST_CASE("the Wireshark dialog shows the core's states, installs and uninstalls
   const QString disabledProtos = QString::fromStdString(home / ".config/wireshark/disabled_protos");
   CHECK(dialog.resultLabel()->text() ==
         "enet.lua: written (was missing); grudp.lua: written (was missing); kcp.lua: written (was missing); "
-        "raknet.lua: written (was missing); disabled_protos: Wireshark's built-in raknet: turned off (" +
+        "raknet.lua: written (was missing); udt.lua: written (was missing); disabled_protos: Wireshark's "
+        "built-in raknet: turned off (" +
+            disabledProtos + "), ours decodes it; disabled_protos: Wireshark's built-in udt: turned off (" +
             disabledProtos + "), ours decodes it");
   CHECK_FALSE(install->isEnabled());  // nothing left to install
   dialog.grab().save(QString::fromStdString(artifactPath("wireshark_dialog.png")));
@@ -102,8 +108,9 @@ TEST_CASE("the Wireshark dialog shows the core's states, installs and uninstalls
   waitForStatus(dialog, shown);
   CHECK(statesOf(dialog.shownFiles()) == all("missing"));
   CHECK(dialog.resultLabel()->text() ==
-        "disabled_protos: Wireshark's built-in raknet: back on; enet.lua: removed; grudp.lua: removed; "
-        "kcp.lua: removed; raknet.lua: removed");
+        "disabled_protos: Wireshark's built-in raknet: back on; disabled_protos: Wireshark's built-in udt: "
+        "back on; enet.lua: removed; grudp.lua: removed; kcp.lua: removed; raknet.lua: removed; udt.lua: "
+        "removed");
   CHECK(!std::filesystem::exists(plugins + "/grudp.lua"));
 }
 
@@ -118,8 +125,11 @@ TEST_CASE("the Wireshark dialog asks before overwriting a file rudpscope did not
   QSignalSpy shown(&dialog, &WiresharkDialog::statusShown);
   dialog.show();
   waitForStatus(dialog, shown);
-  const States withForeign = {
-      {"enet.lua", "missing"}, {"grudp.lua", "foreign"}, {"kcp.lua", "missing"}, {"raknet.lua", "missing"}};
+  const States withForeign = {{"enet.lua", "missing"},
+                              {"grudp.lua", "foreign"},
+                              {"kcp.lua", "missing"},
+                              {"raknet.lua", "missing"},
+                              {"udt.lua", "missing"}};
   CHECK(statesOf(dialog.shownFiles()) == withForeign);
   CHECK(coreStates() == withForeign);
   dialog.grab().save(QString::fromStdString(artifactPath("wireshark_dialog_foreign.png")));

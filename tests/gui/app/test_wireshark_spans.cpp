@@ -100,7 +100,7 @@ void checkLaunch(Fixture& f, QAction* action, const ConnectionSummary& conn, int
   action->trigger();
   REQUIRE(launched.wait(60000));
   const QStringList args = launched[0][1].toStringList();
-  REQUIRE(args.size() == 14);
+  REQUIRE(args.size() == 18);  // expectedArguments() and -g N
   std::vector<uint64_t> frames;
   {
     StoreReader reader(f.window.session().dbPath().toStdString());

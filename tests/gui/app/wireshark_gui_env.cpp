@@ -42,8 +42,8 @@ QByteArray pathWith(const TempDir& bin) {
 }
 
 QStringList expectedArguments(const QString& pcapng) {
-  QStringList args = {"-r", pcapng, "--disable-protocol", "raknet"};
-  for (const char* name : {"enet.lua", "grudp.lua", "kcp.lua", "raknet.lua"})
+  QStringList args = {"-r", pcapng, "--disable-protocol", "raknet", "--disable-protocol", "udt"};
+  for (const char* name : {"enet.lua", "grudp.lua", "kcp.lua", "raknet.lua", "udt.lua"})
     args << "-X" << QString::fromStdString("lua_script:" + defaultDissectorDir() + "/" + name);
   return args;
 }

@@ -1,8 +1,11 @@
 // The rudpscope.contract block.
 #include <catch2/catch.hpp>
 
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -75,7 +78,9 @@ namespace {
 // fields are `FIELDS` (Lua declaring the ProtoFields named in `p.fields`), and
 // returns the load error, or "no error".
 std::string contractLoadError(const std::string& contract, const std::string& fields) {
-  const std::string path = std::filesystem::temp_directory_path() / "rudpscope_contract_case.lua";
+  // One file per process: ctest runs the test cases in parallel.
+  const std::string path = std::filesystem::temp_directory_path() /
+                           ("rudpscope_contract_case_" + std::to_string(::getpid()) + ".lua");
   {
     std::ofstream f(path);
     f << "--[==[ rudpscope.contract\nreturn { " << contract << " }\n]==]\n"
