@@ -151,6 +151,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         s.channel = in.u8() & 3;
         s.length = in.u8();
         s.window = in.u8();
+        if (s.is(Segment::Nak)) {  // a loss-list entry, now and then one far beyond the window
+          s.nak_first = seq[d ^ 1] - in.u8();
+          const uint8_t span = in.u8();
+          s.nak_last = s.nak_first + (span == 255 ? in.u32() : span % 64);
+        }
       }
       const int32_t ip_id = (h & 0x40) ? in.u16() : -1;
       an.onPacket(++frame, ns, static_cast<Direction>(d), n ? segs : nullptr, n, 60 + in.u8(), ip_id);
