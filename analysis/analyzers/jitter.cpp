@@ -20,6 +20,7 @@ void JitterTracker::add(int64_t ns, bool has_ts, uint32_t ts, double unit_ms, ui
     int64_t sd = d > (mask >> 1) ? int64_t(d) - int64_t(mask) - 1 : int64_t(d);
     const double D = double(ns - last_ts_ns_) / 1e6 - double(sd) * unit_ms;
     j_ += (std::abs(D) - j_) / 16.0;
+    any_d_ = true;
   }
   if (has_ts) {
     last_ts_ = ts;

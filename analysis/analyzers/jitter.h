@@ -13,6 +13,7 @@
 // 30, 50, 60, 64, 120, 128 Hz) within 10%, else the rounded value.
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "analyzers/metrics.h"
@@ -22,7 +23,8 @@ namespace rudp::ana {
 class JitterTracker {
  public:
   void add(int64_t capture_ns, bool has_ts, uint32_t ts, double ts_unit_ms, uint32_t ts_bits);
-  double jitterMs() const { return j_; }
+  // None until two packets carried the sender's timestamp.
+  std::optional<double> jitterMs() const { return any_d_ ? std::optional(j_) : std::nullopt; }
   double medianGapMs() const { return gapQuantile(0.5); }
   void fill(GapStats& out) const;
   // The share of gaps in (lo_ms, hi_ms], to the histogram's 0.5 ms bins.
@@ -33,7 +35,7 @@ class JitterTracker {
   double gapQuantile(double q) const;
   static constexpr uint32_t kBins = 1000;
   static constexpr double kBinMs = 0.5;
-  bool any_ = false, any_ts_ = false;
+  bool any_ = false, any_ts_ = false, any_d_ = false;
   int64_t last_ns_ = 0;
   uint32_t last_ts_ = 0;
   int64_t last_ts_ns_ = 0;  // capture time of the packet that carried last_ts_ (D pairs one packet's R and S)

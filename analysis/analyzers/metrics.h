@@ -3,6 +3,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <vector>
 
 #include "analyzers/counter_inference.h"
@@ -42,7 +43,9 @@ struct DirectionMetrics {
   // First captured copy to the first ack covering it, for every reliable seq
   // (TCP: segment) whose first copy was its original; srtt/rto unused.
   RttStats response;
-  double jitter_ms = 0;  // RFC 3550 interarrival jitter
+  // RFC 3550 interarrival jitter; none without two packets carrying the
+  // sender's timestamp (a protocol without one, TCP without the option).
+  std::optional<double> jitter_ms;
   GapStats gaps;
   std::vector<StallEvent> stalls;  // also streamed to the sink
   double hol_blocking_ms = 0;      // sum over ordered reliable packets of their wait

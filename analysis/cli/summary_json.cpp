@@ -75,7 +75,7 @@ json lossBurstsJson(const ana::DirectionMetrics& m) {
 // tell (the connection's "inferred" object names them): a counter gives
 // loss, a sender timestamp jitter, the other side's echo of the counter RTT.
 void addInferred(const ana::DirectionMetrics& m, const std::vector<double>& limits, json& d) {
-  if (m.ts_field.found()) d["jitter_ms"] = m.jitter_ms;
+  if (m.ts_field.found() && m.jitter_ms) d["jitter_ms"] = *m.jitter_ms;
   if (m.gaps.tick_hz > 0) {  // a rhythm to change from
     d["rate_changes"] = json::array();
     for (const ana::RateChangeEvent& e : m.rate_changes)
@@ -135,7 +135,7 @@ void addAnalysis(const ana::DirectionMetrics& m, bool timingOnly, const std::vec
   d["reordered"] = m.reordered;
   d["duplicates"] = m.duplicates;
   d["network_duplicates"] = m.network_duplicates;
-  d["jitter_ms"] = m.jitter_ms;
+  d["jitter_ms"] = m.jitter_ms ? json(*m.jitter_ms) : json(nullptr);
   d["hol_blocking_ms"] = m.hol_blocking_ms;
   d["hol_max_ms"] = m.hol_max_ms;
   d["hol_blocked_packets"] = m.hol_blocked_packets;

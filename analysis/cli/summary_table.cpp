@@ -18,6 +18,9 @@ std::string num(double v, const char* fmt = "%.1f") {
 
 std::string count(uint64_t v) { return std::to_string(v); }
 
+// "-" where no packet pair carried the sender's timestamp.
+std::string jitterText(const ana::DirectionMetrics& m) { return m.jitter_ms ? num(*m.jitter_ms) : "-"; }
+
 std::string stallsText(const std::vector<ana::StallEvent>& stalls) {
   if (stalls.empty()) return "-";
   double longest = 0;
@@ -51,7 +54,7 @@ void printDirection(const ConnectionRecord& r, int dir, const std::vector<double
   auto ms = [&](double v) { return rtt.samples ? num(v) + mark : std::string("-"); };
   if (r.metrics.timing_only) {  // no headers read: the silences, and what fields found in the payloads tell
     const std::string lost = m.seq_field.found() ? count(m.lost) + "*" : "-";
-    const std::string jitter = m.ts_field.found() ? num(m.jitter_ms) + "*" : "-";
+    const std::string jitter = m.ts_field.found() ? jitterText(m) + "*" : "-";
     std::printf("      %-4s %8s %10s %5s %5s %5s %5s %6s %8s %8s %8s %7s %7s  %s\n", name,
                 count(s.packets).c_str(), count(s.bytes).c_str(), "-", "-", "-", "-", lost.c_str(),
                 ms(rtt.p50).c_str(), ms(rtt.p95).c_str(), ms(rtt.max).c_str(),
@@ -63,8 +66,8 @@ void printDirection(const ConnectionRecord& r, int dir, const std::vector<double
               count(s.packets).c_str(), count(s.bytes).c_str(), count(m.retransmissions).c_str(),
               count(m.retransmissions_timeout).c_str(), count(m.retransmissions_fast).c_str(),
               count(m.retransmissions_spurious).c_str(), count(m.lost).c_str(), ms(rtt.p50).c_str(),
-              ms(rtt.p95).c_str(), ms(rtt.max).c_str(), above300(rtt, limits).c_str(),
-              num(m.jitter_ms).c_str(), stallsText(m.stalls).c_str());
+              ms(rtt.p95).c_str(), ms(rtt.max).c_str(), above300(rtt, limits).c_str(), jitterText(m).c_str(),
+              stallsText(m.stalls).c_str());
 }
 
 // The first few ICMP errors about a connection's datagrams (a server that

@@ -128,18 +128,29 @@ int falseFn(lua_State* L) {
   lua_pushboolean(L, 0);
   return 1;
 }
-// critical/warn/message/info/debug: Wireshark's log functions.
-int logFn(lua_State* L) {
+// The arguments as one line, in one write so that lanes' lines do not
+// interleave. A host that repeats another's load (a further dissector lane)
+// keeps its load-time lines to itself: Wireshark loads each file once, so a
+// file's top-level prints appear once.
+int writeLine(lua_State* L, char separator, FILE* to) {
+  const State* s = S(L);
+  if (s->repeat_load && !s->in_packet) return 0;
+  std::string line;
   const int n = lua_gettop(L);
   for (int i = 1; i <= n; ++i) {
     size_t len = 0;
     const char* str = toDisplayString(L, i, &len);
-    fwrite(str, 1, len, stderr);
+    line.append(str, len);
     lua_pop(L, 1);
-    fputc(i < n ? ' ' : '\n', stderr);
+    line += i < n ? separator : '\n';
   }
+  if (n == 0) line = "\n";
+  fwrite(line.data(), 1, line.size(), to);
   return 0;
 }
+// critical/warn/message/info/debug: Wireshark's log functions.
+int logFn(lua_State* L) { return writeLine(L, ' ', stderr); }
+int printFn(lua_State* L) { return writeLine(L, '\t', stdout); }
 int typeOf(lua_State* L) {
   if (lua_getmetatable(L, 1)) {
     lua_getfield(L, -1, "__name");
@@ -153,7 +164,7 @@ void openGlobals(lua_State* L, State* s) {
   const luaL_Reg fns[] = {{"get_version", getVersion}, {"set_plugin_info", noop}, {"gui_enabled", falseFn},
                           {"typeof", typeOf},          {"critical", logFn},       {"warn", logFn},
                           {"message", logFn},          {"info", logFn},           {"debug_log", logFn},
-                          {nullptr, nullptr}};
+                          {"print", printFn},          {nullptr, nullptr}};
   lua_pushglobaltable(L);
   luaL_setfuncs(L, fns, pushUpvalues(L, s));
   lua_pop(L, 1);
@@ -223,6 +234,7 @@ LuaHost::LuaHost() : d(std::make_unique<Impl>()) {
   openExpert(L, &s);
   openByteArray(L, &s);
   openUInt64(L, &s);
+  openField(L, &s);
   openGlobals(L, &s);
 
   // The objects every packet reuses: its Tvb and the root TreeItem.
@@ -304,6 +316,8 @@ void LuaHost::loadScript(const std::string& path) {
   commitFields(&s);
   loadContract(&s, source);
 }
+
+void LuaHost::setRepeatLoad(bool repeat) { d->s.repeat_load = repeat; }
 
 bool LuaHost::tcpRelativeSequenceNumbers() const { return d->s.tcp_relative_seq; }
 

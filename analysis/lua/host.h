@@ -108,6 +108,10 @@ class LuaHost {
   // unreadable file, syntax error, error while running it, calling an API
   // function the host does not implement.
   void loadScript(const std::string& path);
+  // This host loads files another host of the process has loaded (a further
+  // dissector lane): what their top-level code and init print is not
+  // printed again. Before loadScript().
+  void setRepeatLoad(bool repeat);
   // "grudp.port" = "9999", as tshark's -o. Applied by finishLoading().
   void setPreference(const std::string& name, const std::string& value);
   // Commits fields, applies preferences (running prefs_changed), runs init.

@@ -8,9 +8,9 @@ namespace rudp::lua {
 
 const char* typeName(T t) {
   static const char* const names[] = {
-      "",      "Proto",   "ProtoField",  "Tvb",       "TvbRange",       "TreeItem",
-      "Pinfo", "Columns", "Column",      "Address",   "DissectorTable", "Dissector",
-      "Pref",  "Prefs",   "ProtoExpert", "ByteArray", "UInt64",         "Int64"};
+      "",       "Proto",   "ProtoField",     "Tvb",       "TvbRange", "TreeItem", "Pinfo",       "Columns",
+      "Column", "Address", "DissectorTable", "Dissector", "Pref",     "Prefs",    "ProtoExpert", "ByteArray",
+      "UInt64", "Int64",   "Field",          "FieldInfo"};
   return names[static_cast<int>(t)];
 }
 

@@ -15,11 +15,6 @@ namespace {
 
 enum Col { kProtocol = 0, kInfo = 1, kOther = 2 };
 
-void pushAddress(lua_State* L, State* s, const IpAddress& a) {
-  auto* u = newUd<AddressUd>(L, s, T::Address);
-  u->addr = a;
-}
-
 int pinfoIndex(lua_State* L) {
   State* s = S(L);
   const char* k = luaL_checkstring(L, 2);
@@ -274,6 +269,11 @@ int addrIp(lua_State* L) {
 }
 
 }  // namespace
+
+void pushAddress(lua_State* L, State* s, const IpAddress& a) {
+  auto* u = newUd<AddressUd>(L, s, T::Address);
+  u->addr = a;
+}
 
 void openPinfo(lua_State* L, State* s) {
   static const luaL_Reg pinfoMeta[] = {

@@ -35,6 +35,8 @@ enum class T : uint64_t {
   ByteArray,
   UInt64,
   Int64,
+  Field,
+  FieldInfo,
   Count
 };
 constexpr uint64_t kTagBase = 0xC0DE5C0900000000ull;
@@ -162,6 +164,7 @@ struct State {
   std::map<std::string, std::string> pref_overrides;
   bool tcp_relative_seq = true;  // a built-in layer's preference
   bool privileged = false;       // core/privileges.h: only trusted Lua files load
+  bool repeat_load = false;      // LuaHost::setRepeatLoad
   std::vector<Expert> experts;
   std::string script;  // file being loaded (basename)
 
@@ -262,11 +265,13 @@ void openExpert(lua_State* L, State* s);
 void openByteArray(lua_State* L, State* s);
 void openUInt64(lua_State* L, State* s);
 void openBit(lua_State* L, State* s);
+void openField(lua_State* L, State* s);
 
 // Shared helpers across files.
 void pushRange(lua_State* L, State* s, const uint8_t* data, uint32_t tvb_len, uint32_t tvb_reported,
                uint32_t off, uint32_t len);
 void pushTreeItem(lua_State* L, State* s, int node);
+void pushAddress(lua_State* L, State* s, const IpAddress& a);
 void pushUInt64(lua_State* L, State* s, uint64_t v);
 void pushInt64(lua_State* L, State* s, int64_t v);
 void pushByteArray(lua_State* L, State* s, const uint8_t* p, size_t n);

@@ -23,6 +23,9 @@ std::string bothRows(const std::string& text, const char* cls) {
 
 std::string ms(double v) { return format("%.1f", v); }
 
+// "–" where no packet pair carried the sender's timestamp.
+std::string jitterCell(const ana::DirectionMetrics& m) { return m.jitter_ms ? ms(*m.jitter_ms) : "\u2013"; }
+
 // The highest limit and its share column, or none.
 struct TopLimit {
   size_t index = SIZE_MAX;
@@ -70,12 +73,12 @@ void writeDirectionCells(std::ostream& out, const ConnectionRecord& r, Direction
         << cell(m.seq_field.found() ? percentText(lossFraction(m, r.metrics.vantage, d)) + inferred
                                     : "\u2013")
         << "<td class=\"none\" colspan=\"3\">not decoded (timing only)</td>" << stallCells(m.stalls)
-        << cell(m.ts_field.found() ? ms(m.jitter_ms) + inferred : "\u2013");
+        << cell(m.ts_field.found() ? jitterCell(m) + inferred : "\u2013");
     return;
   }
   out << rttCells(m.rtt, limit) << cell(percentText(lossFraction(m, r.metrics.vantage, d)))
       << cell(std::to_string(m.retransmissions_timeout)) << cell(std::to_string(m.retransmissions_fast))
-      << cell(std::to_string(m.retransmissions_spurious)) << stallCells(m.stalls) << cell(ms(m.jitter_ms));
+      << cell(std::to_string(m.retransmissions_spurious)) << stallCells(m.stalls) << cell(jitterCell(m));
 }
 
 void writeConnection(std::ostream& out, const ConnectionRecord& r, const TopLimit& limit,

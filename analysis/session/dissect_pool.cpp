@@ -10,6 +10,7 @@ DissectPool::DissectPool(const DissectorOptions& opts, unsigned lanes) {
   if (lanes == 0) lanes = 1;
   for (unsigned i = 0; i < lanes; ++i) {
     hosts_.push_back(std::make_unique<LuaHost>());
+    hosts_.back()->setRepeatLoad(i > 0);
     loadDissectors(*hosts_.back(), opts);
   }
   // One lane dissects on the calling thread inside waitFor(). Several lanes

@@ -13,6 +13,9 @@ uint64_t u64(const Statement& st, int col) { return static_cast<uint64_t>(st.int
 std::optional<int64_t> optInt(const Statement& st, int col) {
   return st.isNull(col) ? std::nullopt : std::optional<int64_t>(st.int64(col));
 }
+std::optional<double> optReal(const Statement& st, int col) {
+  return st.isNull(col) ? std::nullopt : std::optional<double>(st.real(col));
+}
 // offset, size, little-endian and fit at column c (NULL: none found); c moves past them.
 ana::InferredField inferredField(const Statement& s, int& c) {
   ana::InferredField f;
@@ -132,7 +135,7 @@ bool ConnectionAnalysisReader::readDirection(int64_t conn, Direction dir, ana::D
     *v = s.real(c++);  // NULL (no samples) reads as 0, as the analyzers leave it
   r.span = ana::fromString(s.text(c++), ana::RttSpan::BeyondCapture, ana::RttSpan::Unknown);
   r.exact_percentiles = s.int64(c++) != 0;
-  m.jitter_ms = s.real(c++);
+  m.jitter_ms = optReal(s, c++);
   m.gaps.samples = u64(s, c++);
   for (double* v : {&m.gaps.p50, &m.gaps.p95, &m.gaps.p99, &m.gaps.max}) *v = s.real(c++);
   for (double* v : {&m.gaps.tick_hz, &m.hol_blocking_ms, &m.hol_max_ms}) *v = s.real(c++);

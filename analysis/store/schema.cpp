@@ -85,7 +85,7 @@ CREATE TABLE direction_metrics(
   rtt_samples INTEGER NOT NULL, rtt_min REAL, rtt_p50 REAL, rtt_p95 REAL, rtt_p99 REAL,
   rtt_max REAL, rtt_mean REAL, rtt_above_1 REAL, rtt_above_2 REAL, rtt_above_3 REAL,
   srtt REAL, rto REAL, rtt_span TEXT NOT NULL, rtt_exact INTEGER NOT NULL,
-  jitter_ms REAL NOT NULL, gap_samples INTEGER NOT NULL, gap_p50 REAL, gap_p95 REAL,
+  jitter_ms REAL, gap_samples INTEGER NOT NULL, gap_p50 REAL, gap_p95 REAL,
   gap_p99 REAL, gap_max REAL, tick_hz REAL NOT NULL,
   hol_blocking_ms REAL NOT NULL, hol_max_ms REAL NOT NULL, hol_blocked_packets INTEGER NOT NULL,
   hol_observable INTEGER NOT NULL, min_window INTEGER,

@@ -9,7 +9,7 @@ namespace rudp::store {
 // 8: tcp_notes; 9: tcp_seq_bases; 10: icmp_echo_replies; 13: rate_changes;
 // 14: the same tables, analysed anew (roles from many peers, fields found in
 // the first 32 payload bytes): a version-13 database is not reused.
-inline constexpr int kSchemaVersion = 14;
+inline constexpr int kSchemaVersion = 15;
 
 // Creates every table in an empty database.
 void createSchema(sql::Database& db);

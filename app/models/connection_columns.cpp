@@ -12,8 +12,6 @@ using Whole = std::function<QVariant(const ConnectionRecord&)>;
 using PerDir = std::function<QVariant(const ConnectionRecord&, Direction)>;
 using Metric = std::function<QVariant(const ana::DirectionMetrics&)>;
 
-QVariant fromOptional(const std::optional<double>& v) { return v ? QVariant(*v) : QVariant(); }
-
 ConnectionColumn column(QString id, QString title, QString tip, NumberKind kind) {
   ConnectionColumn c;
   c.id = std::move(id);
@@ -222,7 +220,7 @@ ConnectionColumn jitterColumn() {
       "RFC 3550 interarrival jitter, in ms. *: a flow no dissector claims, from a sender clock found in the "
       "payload.",
       NumberKind::Milliseconds, Combine::Max, &ana::DirectionMetrics::ts_field,
-      [](const ana::DirectionMetrics& m) { return QVariant(m.jitter_ms); });
+      [](const ana::DirectionMetrics& m) { return fromOptional(m.jitter_ms); });
   c.perDirection = finalOnly(c.perDirection);
   return c;
 }

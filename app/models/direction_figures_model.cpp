@@ -70,7 +70,7 @@ const std::vector<FigureSpec>& figureSpecs() {
       {"RTT mean (ms)", "Mean RTT.", NumberKind::Milliseconds, rtt(&ana::RttStats::mean)},
       {"Jitter (ms)", "RFC 3550 interarrival jitter: smoothed variation of the packet spacing.",
        NumberKind::Milliseconds,
-       decoded([](const DirectionStatistics& d) { return QVariant(d.jitter_ms); }, clocked)},
+       decoded([](const DirectionStatistics& d) { return fromOptional(d.jitter_ms); }, clocked)},
       {"Spacing p50 (ms)", "Median time between consecutive packets.", NumberKind::Milliseconds,
        gap(&ana::GapStats::p50)},
       {"Spacing p95 (ms)", "95th percentile time between consecutive packets.", NumberKind::Milliseconds,

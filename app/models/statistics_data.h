@@ -4,6 +4,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,7 +28,7 @@ struct DirectionStatistics {
   BurstHistogram loss_bursts;  // burst length -> count
   double mean_loss_burst = 0;
   uint64_t lost = 0;
-  double jitter_ms = 0;                      // RFC 3550 interarrival jitter
+  std::optional<double> jitter_ms;           // RFC 3550 interarrival jitter; none without sender timestamps
   ana::GapStats gaps;                        // packet spacing percentiles and detected tick rate
   std::vector<IcmpErrorRecord> icmp_errors;  // quoting this direction's datagrams, in frame order
 };

@@ -4,6 +4,8 @@ namespace rudp::gui {
 
 QString missingText() { return QStringLiteral("–"); }
 
+QVariant fromOptional(const std::optional<double>& v) { return v ? QVariant(*v) : QVariant(); }
+
 QString countText(uint64_t v) { return QString::number(v); }
 
 QString msText(double ms) { return QString::number(ms, 'f', 1); }

@@ -4,6 +4,7 @@
 #include <QString>
 #include <QVariant>
 #include <cstdint>
+#include <optional>
 
 #include "flow/connection.h"
 
@@ -32,5 +33,7 @@ QString directionPairText(const QString& c2s, const QString& s2c);
 // Milliseconds and Decimal: one decimal; Percent: two; Seconds: three.
 enum class NumberKind { Count, Milliseconds, Decimal, Percent, Seconds, Text };
 QString variantText(const QVariant& v, NumberKind kind);
+// A figure that may be unknown: an invalid QVariant when it is.
+QVariant fromOptional(const std::optional<double>& v);
 
 }  // namespace rudp::gui

@@ -200,4 +200,7 @@ TEST_CASE("RakNet 4 through a 40 ms path: the capture is placed at the client fr
   CHECK(resends(client, client_ip) == 39);
   CHECK(sc["lost"].get<uint64_t>() >= 1);
   CHECK(sc["lost"].get<uint64_t>() <= nft["drop_s2c"].get<uint64_t>());
+  // RakNet carries no sender timestamp: no jitter, not 0.
+  CHECK(cs["jitter_ms"].is_null());
+  CHECK(sc["jitter_ms"].is_null());
 }

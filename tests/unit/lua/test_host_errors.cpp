@@ -69,7 +69,7 @@ TEST_CASE("an unimplemented API fails at run time on that packet only", "[lua]")
   CHECK(r.lua_error);
   CHECK(r.error == "missing_run.lua:8: 'Tvb.foo' is not implemented by rudpscope's Lua host");
   r = l.run({2}, 5002);
-  CHECK(r.error == "missing_run.lua:10: 'Field' is not implemented by rudpscope's Lua host");
+  CHECK(r.error == "missing_run.lua:10: 'Listener' is not implemented by rudpscope's Lua host");
   r = l.run({3}, 5002);
   CHECK_FALSE(r.lua_error);
   CHECK(fieldText(l.h, r, "tmissrun.b") == "3");

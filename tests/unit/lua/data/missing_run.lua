@@ -7,7 +7,7 @@ function p.dissector(tvb, pinfo, tree)
   if tvb(0, 1):uint() == 1 then
     local x = tvb:foo()
   elseif tvb(0, 1):uint() == 2 then
-    local f = Field.new("ip.src")
+    local l = Listener.new("udp")
   end
 end
 DissectorTable.get("udp.port"):add(5002, p)
