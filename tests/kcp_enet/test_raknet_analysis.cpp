@@ -5,6 +5,7 @@
 // from the receiver's (every datagram that arrived; loss is in a router
 // between them). The wheel exposes no RakNet statistics, so these captures
 // are the record of every datagram the router passed or dropped.
+#include <algorithm>
 #include <set>
 
 #include "kcp_enet_checks.h"
@@ -14,13 +15,34 @@ using namespace kcpenet;
 namespace {
 
 struct Datagram {
+  uint64_t frame = 0;
+  double time = 0;  // frame.time_epoch
   std::string src;
   bool numbered = false;
   uint32_t number = 0;
   std::vector<uint32_t> reliable;  // reliable message numbers, one per copy
+  std::vector<int64_t> split;      // per message: its split id, -1 when not split
   bool ack = false;
   std::vector<std::pair<uint32_t, uint32_t>> ranges;  // of an ACK
 };
+
+// Per reliable message of a datagram (those that carry a reliable number:
+// reliability 2, 3, 4, 6, 7), its split id, -1 when it is not split.
+std::vector<int64_t> splitIdsOfReliable(const std::string& reliabilities, const std::string& hasSplit,
+                                        const std::string& splitIds) {
+  std::vector<int64_t> out;
+  if (reliabilities.empty()) return out;
+  const auto rel = split(reliabilities, ';'), flags = split(hasSplit, ';');
+  const auto ids = splitIds.empty() ? std::vector<std::string>{} : split(splitIds, ';');
+  size_t nextId = 0;
+  for (size_t i = 0; i < rel.size(); ++i) {
+    const bool isSplit = flags.at(i) == "1";
+    const int64_t id = isSplit ? int64_t(num(ids.at(nextId++))) : -1;
+    const uint64_t r = num(rel[i]);
+    if (r == 2 || r == 3 || r == 4 || r == 6 || r == 7) out.push_back(id);
+  }
+  return out;
+}
 
 std::vector<Datagram> builtinRead(const std::string& capture) {
   const auto r = run({TSHARK_EXECUTABLE,
@@ -31,6 +53,10 @@ std::vector<Datagram> builtinRead(const std::string& capture) {
                       "fields",
                       "-E",
                       "aggregator=;",
+                      "-e",
+                      "frame.number",
+                      "-e",
+                      "frame.time_epoch",
                       "-e",
                       "ip.src",
                       "-e",
@@ -44,29 +70,39 @@ std::vector<Datagram> builtinRead(const std::string& capture) {
                       "-e",
                       "raknet.range.packet_number.min",
                       "-e",
-                      "raknet.range.packet_number.max"});
+                      "raknet.range.packet_number.max",
+                      "-e",
+                      "raknet.message.reliability",
+                      "-e",
+                      "raknet.message.has_split_packet",
+                      "-e",
+                      "raknet.split.id"});
   INFO(r.err);
   REQUIRE(r.status == 0);
   std::vector<Datagram> out;
   for (const auto& line : splitLines(r.out)) {
     const auto cols = split(line, '\t');
+    auto col = [&](size_t i) { return i < cols.size() ? cols[i] : std::string(); };
     Datagram d;
-    d.src = cols.at(0);
-    d.numbered = cols.size() > 1 && !cols[1].empty();
-    if (d.numbered) d.number = uint32_t(num(cols[1]));
-    if (cols.size() > 2)
-      for (const auto& n : split(cols[2], ';')) d.reliable.push_back(uint32_t(num(n)));
-    d.ack = cols.size() > 3 && cols[3] == "1";
+    d.frame = num(col(0));
+    d.time = std::stod(col(1));
+    d.src = col(2);
+    d.numbered = !col(3).empty();
+    if (d.numbered) d.number = uint32_t(num(col(3)));
+    if (!col(4).empty())
+      for (const auto& n : split(col(4), ';')) d.reliable.push_back(uint32_t(num(n)));
+    d.ack = col(5) == "1";
     if (d.ack) {
       // A record's max is only there when max_equals_to_min is 0.
-      const auto singles = split(cols.at(4), ';'), mins = split(cols.at(5), ';');
-      const auto maxs = cols.size() > 6 ? split(cols[6], ';') : std::vector<std::string>{};
+      const auto singles = split(col(6), ';'), mins = split(col(7), ';');
+      const auto maxs = col(8).empty() ? std::vector<std::string>{} : split(col(8), ';');
       size_t m = 0;
       for (size_t i = 0; i < singles.size(); ++i) {
         const auto lo = uint32_t(num(mins.at(i)));
         d.ranges.emplace_back(lo, singles[i] == "1" ? lo : uint32_t(num(maxs.at(m++))));
       }
     }
+    d.split = splitIdsOfReliable(col(9), col(10), col(11));
     out.push_back(d);
   }
   return out;
@@ -79,14 +115,29 @@ std::set<uint32_t> numbersFrom(const std::vector<Datagram>& capture, const std::
   return out;
 }
 
-// Copies of a reliable message number already sent (the run resent no
-// fragment of a split message, so fragments and messages count alike).
-uint64_t resends(const std::vector<Datagram>& capture, const std::string& src) {
+// Message resends from `src` in frames [first, last]: each copy of a
+// reliable message number already sent, except that the fragments of one
+// split message count as one message (its k-th copy of any fragment is one
+// resend, however many fragments went again).
+uint64_t resends(const std::vector<Datagram>& capture, const std::string& src, uint64_t first = 0,
+                 uint64_t last = UINT64_MAX) {
   std::map<uint32_t, int> copies;
+  std::map<int64_t, int> splitCopies;  // split id -> most copies of one fragment so far
   uint64_t n = 0;
-  for (const auto& d : capture)
-    if (d.src == src)
-      for (uint32_t id : d.reliable) n += ++copies[id] > 1;
+  for (const auto& d : capture) {
+    if (d.src != src) continue;
+    for (size_t i = 0; i < d.reliable.size(); ++i) {
+      const int k = ++copies[d.reliable[i]];
+      const int64_t splitId = i < d.split.size() ? d.split[i] : -1;
+      bool counts = k > 1;
+      if (splitId >= 0) {
+        counts = k > splitCopies[splitId];
+        splitCopies[splitId] = std::max(splitCopies[splitId], k);
+        counts = counts && k > 1;
+      }
+      n += counts && d.frame >= first && d.frame <= last;
+    }
+  }
   return n;
 }
 
@@ -203,4 +254,39 @@ TEST_CASE("RakNet 4 through a 40 ms path: the capture is placed at the client fr
   // RakNet carries no sender timestamp: no jitter, not 0.
   CHECK(cs["jitter_ms"].is_null());
   CHECK(sc["jitter_ms"].is_null());
+}
+
+TEST_CASE(
+    "RakNet 4 through a 1.5 s outage: one stall with its resends, the fragments of a split message as one",
+    "[raknet]") {
+  // tests/lab/lab_cell.sh --stack raknet --loss 5 --delay 40 --seconds 15 --seed 4 --outage 6:1.5: the
+  // client's capture; outage.json: the epoch times the router's drop-all rules went in and came out.
+  const std::string dir = dataDir("raknet_lab_outage");
+  const auto client = builtinRead(dir + "/client.pcapng");
+  const json outage = readJson(dir + "/outage.json");
+  const json conn = connection(analyze(dir + "/client.pcapng"), "raknet4");
+  const json cs = conn["directions"]["client_to_server"];
+  const std::string client_ip = "10.79.1.2";
+  // Every message resend the client made; a blob's three fragments sent
+  // again together are one resend (253 copies of reliable numbers).
+  CHECK(cs["retransmissions"] == resends(client, client_ip));
+  CHECK(resends(client, client_ip) == 251);
+  // The outage is one stall, found from the capture alone: it starts with
+  // the first data the client sent into it and ends with the first ack that
+  // came back after it (the rules' times carry nft's own latency, tens of ms).
+  const json stalls = cs["stalls"];
+  REQUIRE(stalls.size() == 1);
+  const json& st = stalls[0];
+  CHECK(st["cause"] == "retransmission_timeout");
+  const double start = st["start"].get<double>(), end = st["end"].get<double>();
+  const double outStart = outage["start"].get<double>(), outEnd = outage["end"].get<double>();
+  CHECK(start >= outStart);
+  CHECK(start - outStart < 0.034);  // a 30 Hz input follows within a tick
+  CHECK(end > outEnd - 0.1);
+  CHECK(end < outEnd + 0.1);
+  // Its resends are the client's resends between its first and last frame.
+  CHECK(st["retransmissions"] == resends(client, client_ip, st["first_frame"], st["last_frame"]));
+  CHECK(st["retransmissions"] == 208);
+  CHECK(cs["stalls"].size() == 1);
+  CHECK(conn["directions"]["server_to_client"]["stalls"].empty());
 }

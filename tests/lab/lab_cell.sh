@@ -10,18 +10,20 @@
 # Usage: lab_cell.sh --stack tcp-cubic|tcp-bbr|grudp|enet|kcp|raknet|udt --loss PCT --delay MS
 #                    --seconds S --capture FILE --out DIR --cli RUDPSCOPE_CLI [--seed N]
 #                    [--capture-as USER: a wireshark-group user capturing through dumpcap]
+#                    [--outage AT:SECONDS: the router drops everything both ways from AT s after
+#                     the client starts, for SECONDS; outage.json gives its epoch times and drops]
 # Writes FILE (pcapng, captured on c0) and into DIR: client.json, server.json
 # (the endpoints' counters), nft.json (router: seen/drop per direction),
-# relay.json, for TCP
+# relay.json, outage.json (with --outage), for TCP
 # nstat-client.json / nstat-server.json, capture.log, lab.log.
 # Exit status: 0 ok, 77 cannot run (not root / missing tool), 2 bad usage,
 # anything else: the cell failed. Namespaces are removed on every exit.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-STACK="" LOSS=0 DELAY=0 SECONDS_=10 CAPTURE="" OUT="" CLI="" SEED=1 CAPTURE_AS=""
+STACK="" LOSS=0 DELAY=0 SECONDS_=10 CAPTURE="" OUT="" CLI="" SEED=1 CAPTURE_AS="" OUTAGE=""
 
-usage() { sed -n '9,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '9,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --stack) STACK=$2; shift 2 ;;
@@ -33,10 +35,12 @@ while [[ $# -gt 0 ]]; do
     --cli) CLI=$2; shift 2 ;;
     --seed) SEED=$2; shift 2 ;;
     --capture-as) CAPTURE_AS=$2; shift 2 ;;
+    --outage) OUTAGE=$2; shift 2 ;;
     *) echo "lab_cell.sh: unknown argument $1" >&2; usage ;;
   esac
 done
 [[ -n $STACK && -n $CAPTURE && -n $OUT && -n $CLI ]] || usage
+[[ -z $OUTAGE || $OUTAGE =~ ^[0-9.]+:[0-9.]+$ ]] || usage
 skip() { echo "lab_cell.sh: SKIP: $*" >&2; exit 77; }
 [[ $(id -u) -eq 0 ]] || skip "needs root (network namespaces, nftables, capture)"
 for t in ip nft nstat ss; do command -v "$t" >/dev/null || skip "$t not installed"; done
@@ -106,6 +110,11 @@ table netdev lab {
     ip saddr $S_IP ip protocol $PROTO counter name seen_s2c
     ip saddr $S_IP ip protocol $PROTO numgen random mod 1000 < $PM counter name drop_s2c drop
   }
+  # --outage: rules added for its window only, after the counting above.
+  counter outage_c2s { }
+  counter outage_s2c { }
+  chain outage_to_server { type filter hook egress device r2 priority 1; policy accept; }
+  chain outage_to_client { type filter hook egress device r1 priority 1; policy accept; }
 }
 EOF
 inR nft list ruleset >"$OUT/nft-rules.txt"
@@ -189,9 +198,32 @@ case $STACK in
     CLI_PID=$! ;;
 esac
 PIDS+=($CLI_PID)
+# The outage: every packet of the stack's protocol dropped both ways for its
+# window (the relay's random loss and the counters above are unaffected).
+if [[ -n $OUTAGE ]]; then
+  (
+    sleep "${OUTAGE%%:*}"
+    start=$(date +%s.%N)
+    inR nft add rule netdev lab outage_to_server ip saddr "$C_IP" ip protocol $PROTO counter name outage_c2s drop
+    inR nft add rule netdev lab outage_to_client ip saddr "$S_IP" ip protocol $PROTO counter name outage_s2c drop
+    sleep "${OUTAGE#*:}"
+    inR nft flush chain netdev lab outage_to_server
+    inR nft flush chain netdev lab outage_to_client
+    end=$(date +%s.%N)
+    c2s=$(inR nft list counter netdev lab outage_c2s | awk '/packets/ { print $2 }')
+    s2c=$(inR nft list counter netdev lab outage_s2c | awk '/packets/ { print $2 }')
+    [[ -n $c2s && -n $s2c ]] || { log "outage: no counters"; exit 1; }
+    printf '{"start": %s, "end": %s, "dropped_c2s": %s, "dropped_s2c": %s}\n' "$start" "$end" "$c2s" "$s2c" \
+      >"$OUT/outage.json"
+    log "outage $start to $end: dropped $c2s c2s, $s2c s2c"
+  ) &
+  OUTAGE_PID=$!
+  PIDS+=($OUTAGE_PID)
+fi
 RC=0
 wait $CLI_PID || RC=$?
 wait $SRV || RC=$?
+[[ -z $OUTAGE ]] || wait "$OUTAGE_PID" || RC=$?
 # TCP: until nothing but TIME-WAIT is left (a lost last ACK makes the server resend its FIN).
 if [[ $PROTO == tcp ]]; then
   for _ in $(seq 300); do
