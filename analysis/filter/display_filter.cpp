@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "filter/filter_node.h"
+#include "filter/filter_number.h"
 #include "lua/host.h"
 
 namespace rudp {
@@ -89,13 +90,17 @@ bool isInteger(FilterType t) {
 
 namespace {
 
-void values(const FilterFields& fields, const FilterTerm& t, const FilterFrame& f,
+// The term's values into `out`; false when a field it names is absent.
+bool values(const FilterFields& fields, const FilterTerm& t, const FilterFrame& f,
             std::vector<FilterValue>& out) {
   out.clear();
-  if (t.field)
-    fields.collect(*t.field, f, out);
-  else
+  if (t.arithmetic) return t.arithmetic->values(fields, f, out);
+  if (!t.field) {
     out.push_back(t.literal.value);
+    return true;
+  }
+  fields.collect(*t.field, f, out);
+  return !out.empty();
 }
 
 }  // namespace
@@ -105,13 +110,15 @@ bool DisplayFilter::Node::pair(const FilterValue& x, const FilterValue& y) const
   if (op == FilterOp::Matches)
     return pcre2_match(regex->code, reinterpret_cast<PCRE2_SPTR>(x.bytes.data()), x.bytes.size(), 0, 0,
                        regex->match, nullptr) >= 0;
-  return holds(op, compareValues(type, x, y));
+  if (!arithmetic) return holds(op, compareValues(type, x, y));
+  const std::optional<int> order = compareNumbers(x, y);
+  return order && holds(op, *order);
 }
 
 bool DisplayFilter::Node::relation(const FilterFields& fields, const FilterFrame& f) const {
-  values(fields, a, f, xs);
-  values(fields, b, f, ys);
-  if (xs.empty() || ys.empty()) return false;  // a missing field fails every relation
+  // A missing field fails every relation; an arithmetic side can have no
+  // values all the same (x / 0): then == fails and != holds.
+  if (!values(fields, a, f, xs) || !values(fields, b, f, ys)) return false;
   auto any = [&](bool wanted) {
     for (const FilterValue& x : xs)
       for (const FilterValue& y : ys)
@@ -131,7 +138,8 @@ bool DisplayFilter::Node::test(const FilterFields& fields, const FilterFrame& f)
     case Kind::Or: return left->test(fields, f) || right->test(fields, f);
     case Kind::And: return left->test(fields, f) && right->test(fields, f);
     case Kind::Not: return !left->test(fields, f);
-    case Kind::Exists: values(fields, a, f, xs); return !xs.empty();
+    case Kind::Exists: return values(fields, a, f, xs);
+    case Kind::Value: return values(fields, a, f, xs) && std::any_of(xs.begin(), xs.end(), nonZero);
     case Kind::Compare: return relation(fields, f);
     case Kind::In: {
       values(fields, a, f, xs);
@@ -143,13 +151,6 @@ bool DisplayFilter::Node::test(const FilterFields& fields, const FilterFrame& f)
       });
       return negated_in != in;  // "not in" is "!(... in ...)": true where the field is absent
     }
-    case Kind::BitAnd:
-      values(fields, a, f, xs);
-      return std::any_of(xs.begin(), xs.end(), [&](const FilterValue& x) {
-        FilterValue m = x;
-        m.u = x.u & b.literal.value.u;
-        return compare_masked ? holds(op, compareValues(type, m, masked.literal.value)) : m.u != 0;
-      });
   }
   return false;
 }
@@ -171,10 +172,10 @@ class Compiler {
         out->right = compile(*n.right);
         break;
       case Kind::Not: out->left = compile(*n.left); break;
-      case Kind::Exists: out->a.field = &requireField(n.lhs); break;
+      case Kind::Exists: out->a.field = &requireField(n.lhs.operand); break;
       case Kind::Compare: compare(n, *out); break;
       case Kind::In: in(n, *out); break;
-      case Kind::BitAnd: bitAnd(n, *out); break;
+      case Kind::Value: out->a.arithmetic = arithmetic(n.lhs, nullptr); break;
     }
     return out;
   }
@@ -197,8 +198,16 @@ class Compiler {
     return *f;
   }
 
+  std::shared_ptr<const FilterArithmetic> arithmetic(const FilterExpr& e, const FilterFieldDef* context) {
+    return FilterArithmetic::compile(e, context, fields_,
+                                     [this](const FilterOperand& o) { return field(o); });
+  }
+
+  static bool compatible(FilterType a, FilterType b) { return a == b || (isInteger(a) && isInteger(b)); }
+
   void compare(const FilterNode& n, DisplayFilter::Node& out) {
-    const FilterOperand *l = &n.lhs, *r = &n.rhs;
+    if (!n.lhs.isOperand() || !n.rhs.isOperand()) return arithmeticCompare(n, out);
+    const FilterOperand *l = &n.lhs.operand, *r = &n.rhs.operand;
     out.op = n.op;
     if (!field(*l) && field(*r)) {
       if (n.op == FilterOp::Contains || n.op == FilterOp::Matches) requireField(*l);
@@ -207,10 +216,9 @@ class Compiler {
     }
     out.a.field = &requireField(*l);
     out.type = out.a.field->type;
-    checkOperator(out.op, n.op_text, *out.a.field, *l);
+    checkOperator(out.op, n.op_text, *out.a.field, l->pos, l->len);
     if (const FilterFieldDef* other = field(*r)) {
-      const bool compatible = other->type == out.type || (isInteger(other->type) && isInteger(out.type));
-      if (!compatible)
+      if (!compatible(other->type, out.type))
         throw FilterError(out.a.field->name + " and " + other->name + " are not of compatible types.", n.pos,
                           n.len);
       out.b.field = other;
@@ -220,9 +228,32 @@ class Compiler {
     out.b.literal = readLiteral(*r, *out.a.field, fields_);
   }
 
+  // A relation with arithmetic on a side: the left side's first field
+  // types it (and a plain value on the right), as in tshark.
+  void arithmeticCompare(const FilterNode& n, DisplayFilter::Node& out) {
+    if (n.lhs.isOperand() && !field(n.lhs.operand))
+      throw FilterError("Left side of \"" + n.op_text + "\" expression must be a field or function, not " +
+                            n.lhs.operand.text + ".",
+                        n.lhs.pos, n.lhs.len);
+    out.a.arithmetic = arithmetic(n.lhs, nullptr);
+    const FilterFieldDef& type = out.a.arithmetic->type();
+    checkOperator(n.op, n.op_text, type, n.lhs.pos, n.lhs.len);
+    out.op = n.op;
+    out.type = type.type;
+    out.arithmetic = true;
+    if (n.rhs.isOperand() && !field(n.rhs.operand)) {  // a value, value names included
+      out.b.arithmetic = FilterArithmetic::constant(readLiteral(n.rhs.operand, type, fields_), type);
+      return;
+    }
+    out.b.arithmetic = arithmetic(n.rhs, &type);
+    if (!compatible(out.b.arithmetic->type().type, type.type))
+      throw FilterError(type.name + " and " + out.b.arithmetic->type().name + " are not of compatible types.",
+                        n.rhs.pos, n.rhs.len);
+  }
+
   // `written`: the operator as the filter spells it, which tshark's message repeats.
-  void checkOperator(FilterOp op, const std::string& written, const FilterFieldDef& f,
-                     const FilterOperand& at) const {
+  void checkOperator(FilterOp op, const std::string& written, const FilterFieldDef& f, size_t pos,
+                     size_t len) const {
     const bool text =
         f.type == FilterType::Bytes || f.type == FilterType::String || f.type == FilterType::Ether;
     const bool ordering =
@@ -235,10 +266,10 @@ class Compiler {
     if (!ok)
       throw FilterError(
           f.name + " (type=" + filterTypeName(f.type) + ") cannot participate in " + written + " comparison.",
-          at.pos, at.len);
+          pos, len);
     if (f.type == FilterType::Protocol && !f.has_bytes)
       throw FilterError("rudpscope keeps no bytes of " + f.name + " to compare; test it alone or use frame.",
-                        at.pos, at.len);
+                        pos, len);
   }
 
   static void regex(const FilterOperand& o, DisplayFilter::Node& out) {
@@ -259,7 +290,7 @@ class Compiler {
   }
 
   void in(const FilterNode& n, DisplayFilter::Node& out) {
-    out.a.field = &requireField(n.lhs);
+    out.a.field = &requireField(n.lhs.operand);
     out.type = out.a.field->type;
     out.negated_in = n.negated_in;
     for (const FilterSetItem& item : n.set) {
@@ -267,19 +298,6 @@ class Compiler {
       FilterLiteral high = item.range ? readLiteral(item.high, *out.a.field, fields_) : low;
       out.set.emplace_back(std::move(low), std::move(high));
     }
-  }
-
-  void bitAnd(const FilterNode& n, DisplayFilter::Node& out) {
-    out.a.field = &requireField(n.lhs);
-    out.type = out.a.field->type;
-    if (!isInteger(out.type))
-      throw FilterError(
-          out.a.field->name + " (type=" + filterTypeName(out.type) + ") cannot be masked with &.", n.lhs.pos,
-          n.lhs.len);
-    out.b.literal = readLiteral(n.rhs, *out.a.field, fields_);
-    out.compare_masked = n.compare_masked;
-    out.op = n.op;
-    if (n.compare_masked) out.masked.literal = readLiteral(n.masked_value, *out.a.field, fields_);
   }
 
   const FilterFields& fields_;

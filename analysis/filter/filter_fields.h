@@ -47,14 +47,20 @@ struct FilterFieldDef {
   bool has_bytes = false;
 };
 
+// How an arithmetic operand or result is held, as Wireshark 4.0's fvalue
+// types: 32-bit integers for fields up to 4 bytes, 64-bit ones for wider
+// fields, nanoseconds for times. Field: a value outside arithmetic.
+enum class FilterRep : uint8_t { Field, U32, S32, U64, S64, Time, Double };
+
 // One occurrence of a field in a frame. Views point into the frame, the
 // dissection result or the filter; valid while those are.
 struct FilterValue {
-  uint64_t u = 0;          // Unsigned, Bool; Signed, RelTime, AbsTime (ns) as two's complement
-  double d = 0;            // Double
-  IpAddress ip;            // IPv4, IPv6
-  int prefix = -1;         // a literal's subnet bits; -1 the whole address
-  std::string_view bytes;  // Ether, Bytes, String, Protocol
+  uint64_t u = 0;                    // Unsigned, Bool; Signed, RelTime, AbsTime (ns) as two's complement
+  double d = 0;                      // Double
+  IpAddress ip;                      // IPv4, IPv6
+  int prefix = -1;                   // a literal's subnet bits; -1 the whole address
+  std::string_view bytes;            // Ether, Bytes, String, Protocol
+  FilterRep rep = FilterRep::Field;  // S32/S64/Time: `u` holds the value sign-extended
 };
 
 // What one frame offers a filter.

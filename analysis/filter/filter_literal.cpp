@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 
 #include "lua/host.h"
 
@@ -74,7 +75,7 @@ FilterLiteral seconds(const FilterOperand& o) {
   const size_t digitsFrom = i;
   int64_t whole = 0, frac = 0;
   for (; i < t.size() && std::isdigit(static_cast<unsigned char>(t[i])); ++i)
-    whole = whole * 10 + (t[i] - '0');
+    if (i - digitsFrom < 12) whole = whole * 10 + (t[i] - '0');
   bool ok = i > digitsFrom && i - digitsFrom <= 12;
   if (ok && i < t.size() && t[i] == '.') {
     int places = 0;
@@ -83,7 +84,11 @@ FilterLiteral seconds(const FilterOperand& o) {
     for (; places < 9; ++places) frac *= 10;
   }
   if (!ok || i != t.size()) fail(o, quoted(o) + " is not a valid time in seconds.");
-  const int64_t ns = whole * 1000000000 + frac;
+  // Past int64 nanoseconds (about 292 years) a time stays at the limit: it
+  // still orders after every frame's.
+  int64_t ns = 0;
+  if (__builtin_mul_overflow(whole, 1000000000, &ns) || __builtin_add_overflow(ns, frac, &ns))
+    ns = std::numeric_limits<int64_t>::max();
   return number(static_cast<uint64_t>(t[0] == '-' ? -ns : ns));
 }
 

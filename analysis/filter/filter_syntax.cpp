@@ -2,12 +2,34 @@
 
 #include <cctype>
 #include <cstring>
+#include <optional>
 
 namespace rudp {
 
 namespace {
 
-enum class Tok { End, Word, String, LParen, RParen, LBrace, RBrace, Comma, Op, And, Or, Not, In, Amp, Bad };
+enum class Tok {
+  End,
+  Word,
+  String,
+  LParen,
+  RParen,
+  LBrace,
+  RBrace,
+  Comma,
+  Op,
+  And,
+  Or,
+  Not,
+  In,
+  Amp,
+  Plus,
+  Minus,
+  Star,
+  Slash,
+  Percent,
+  Bad
+};
 
 struct Token {
   Tok type = Tok::End;
@@ -18,8 +40,17 @@ struct Token {
 };
 
 // Characters of a bare word: field names, numbers, addresses, byte strings.
+// A word never starts with '-' (that is a minus) and '/' continues one only
+// after an address (addressSoFar).
 bool wordChar(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || std::strchr("_.:/-+", c) != nullptr;
+  return std::isalnum(static_cast<unsigned char>(c)) || std::strchr("_.:/-", c) != nullptr;
+}
+
+// Whether `w` can be the address of a subnet (10.0.0.0/8, fe80::/64), so a
+// '/' after it is the prefix; after anything else (frame.len/2) it divides.
+bool addressSoFar(std::string_view w) {
+  const bool hexOnly = w.find_first_not_of("0123456789abcdefABCDEF.:") == std::string_view::npos;
+  return hexOnly && w.find_first_of(".:") != std::string_view::npos;
 }
 
 struct Keyword {
@@ -67,6 +98,11 @@ const Symbol kSymbols[] = {
     {"~", Tok::Op, FilterOp::Matches},
     {"!", Tok::Not, {}},
     {"&", Tok::Amp, {}},
+    {"+", Tok::Plus, {}},
+    {"-", Tok::Minus, {}},
+    {"*", Tok::Star, {}},
+    {"/", Tok::Slash, {}},
+    {"%", Tok::Percent, {}},
     {"(", Tok::LParen, {}},
     {")", Tok::RParen, {}},
     {"{", Tok::LBrace, {}},
@@ -109,7 +145,12 @@ class Lexer {
 
   Token word(Token& t) {
     size_t end = at_;
-    while (end < s_.size() && wordChar(s_[end])) ++end;
+    while (end < s_.size() && wordChar(s_[end])) {
+      const bool prefix = end + 1 < s_.size() && std::isdigit(static_cast<unsigned char>(s_[end + 1])) &&
+                          addressSoFar(s_.substr(at_, end - at_));
+      if (s_[end] == '/' && !prefix) break;
+      ++end;
+    }
     t.text = std::string(s_.substr(at_, end - at_));
     t.type = Tok::Word;
     for (const Keyword& k : kKeywords)
@@ -214,6 +255,7 @@ class Parser {
   std::unique_ptr<FilterNode> orExpr() {
     auto n = andExpr();
     while (cur_.type == Tok::Or) {
+      countOperator();
       advance();
       n = binary(FilterNode::Kind::Or, std::move(n), andExpr());
     }
@@ -222,13 +264,35 @@ class Parser {
   std::unique_ptr<FilterNode> andExpr() {
     auto n = unary();
     while (cur_.type == Tok::And) {
+      countOperator();
       advance();
       n = binary(FilterNode::Kind::And, std::move(n), unary());
     }
     return n;
   }
 
+  // The parser recurses into (...), {...} and not: deeper nesting, or more
+  // operators (each a level of the tree), is refused. tshark 4.0 refuses
+  // about 100 parentheses already.
+  static constexpr int kMostNesting = 256, kMostOperators = 2000;
+  class Nested {
+   public:
+    explicit Nested(Parser& p) : p_(p) {
+      if (++p_.depth_ > kMostNesting) p_.fail("the filter nests more than 256 levels deep.");
+    }
+    ~Nested() { --p_.depth_; }
+    Nested(const Nested&) = delete;
+    Nested& operator=(const Nested&) = delete;
+
+   private:
+    Parser& p_;
+  };
+  void countOperator() {
+    if (++operators_ > kMostOperators) fail("the filter has more than 2000 operators.");
+  }
+
   std::unique_ptr<FilterNode> unary() {
+    const Nested nested(*this);
     if (cur_.type == Tok::Not) {
       const size_t pos = cur_.pos;
       advance();
@@ -266,40 +330,95 @@ class Parser {
     return o;
   }
 
+  // A relation, a set test, or an operand or arithmetic expression alone.
   std::unique_ptr<FilterNode> relation() {
     auto n = std::make_unique<FilterNode>();
-    n->lhs = operand();
+    n->lhs = arithmetic();
     n->pos = n->lhs.pos;
-    n->kind = FilterNode::Kind::Exists;
+    n->kind = n->lhs.isOperand() ? FilterNode::Kind::Exists : FilterNode::Kind::Value;
+    const bool textual = cur_.op == FilterOp::Contains || cur_.op == FilterOp::Matches;
     if (cur_.type == Tok::Op) {
+      if (textual && !n->lhs.isOperand()) unexpected();  // 4.0: only an operand contains or matches
       n->kind = FilterNode::Kind::Compare;
       n->op = cur_.op;
       n->op_text = cur_.text;
       advance();
-      n->rhs = operand();
-    } else if (cur_.type == Tok::Amp) {
-      n->kind = FilterNode::Kind::BitAnd;
-      advance();
-      n->rhs = operand();
-      if (cur_.type == Tok::Op) {
-        n->compare_masked = true;
-        n->op = cur_.op;
-        n->op_text = cur_.text;
-        advance();
-        n->masked_value = operand();
-      }
+      n->rhs = textual ? operandExpr() : arithmetic();
     } else if (cur_.type == Tok::In || cur_.type == Tok::Not) {
+      if (!n->lhs.isOperand()) unexpected();
       n->kind = FilterNode::Kind::In;
       n->negated_in = cur_.type == Tok::Not;
       advance();
       if (n->negated_in) {
-        if (cur_.type != Tok::In) fail("\"" + cur_.text + "\" was unexpected in this context.");
+        if (cur_.type != Tok::In) unexpected();
         advance();
       }
       set(*n);
     }
     n->len = last_end_ - n->pos;
     return n;
+  }
+
+  [[noreturn]] void unexpected() const { fail("\"" + cur_.text + "\" was unexpected in this context."); }
+
+  FilterExpr operandExpr() {
+    FilterExpr e;
+    e.operand = operand();
+    e.pos = e.operand.pos;
+    e.len = e.operand.len;
+    return e;
+  }
+
+  // The binary operators of one precedence level: 0 &, 1 + -, 2 * / %.
+  static std::optional<FilterExpr::Kind> binaryOperator(Tok t, int level) {
+    using K = FilterExpr::Kind;
+    if (level == 0) return t == Tok::Amp ? std::optional(K::BitAnd) : std::nullopt;
+    if (level == 1 && (t == Tok::Plus || t == Tok::Minus)) return t == Tok::Plus ? K::Add : K::Subtract;
+    if (level != 2) return std::nullopt;
+    if (t == Tok::Star) return K::Multiply;
+    if (t == Tok::Slash) return K::Divide;
+    return t == Tok::Percent ? std::optional(K::Modulo) : std::nullopt;
+  }
+
+  FilterExpr arithmetic(int level = 0) {
+    FilterExpr e = level == 2 ? unaryExpr() : arithmetic(level + 1);
+    while (const auto kind = binaryOperator(cur_.type, level)) {
+      FilterExpr joined;
+      joined.kind = *kind;
+      joined.op_text = cur_.text;
+      countOperator();
+      advance();
+      joined.right = std::make_unique<FilterExpr>(level == 2 ? unaryExpr() : arithmetic(level + 1));
+      joined.pos = e.pos;
+      joined.len = joined.right->pos + joined.right->len - e.pos;
+      joined.left = std::make_unique<FilterExpr>(std::move(e));
+      e = std::move(joined);
+    }
+    return e;
+  }
+
+  // -operand, +operand, {expression} or an operand.
+  FilterExpr unaryExpr() {
+    const Token sign = cur_;
+    if (sign.type == Tok::LBrace) {
+      const Nested nested(*this);
+      advance();
+      FilterExpr e = arithmetic();
+      if (cur_.type != Tok::RBrace) unexpected();
+      advance();
+      return e;
+    }
+    if (sign.type != Tok::Minus && sign.type != Tok::Plus) return operandExpr();
+    advance();
+    FilterExpr inner = operandExpr();
+    if (sign.type == Tok::Plus) return inner;
+    FilterExpr e;
+    e.kind = FilterExpr::Kind::Negate;
+    e.op_text = sign.text;
+    e.pos = sign.pos;
+    e.len = inner.pos + inner.len - sign.pos;
+    e.left = std::make_unique<FilterExpr>(std::move(inner));
+    return e;
   }
 
   void set(FilterNode& n) {
@@ -317,7 +436,7 @@ class Parser {
   // A value, or a range written "lo..hi" (one word), "lo .. hi" or "lo ..hi".
   FilterSetItem setItem() {
     FilterSetItem item;
-    item.low = operand();
+    item.low = signedOperand();
     std::string rest;
     size_t restPos = 0;
     const size_t dots =
@@ -336,7 +455,7 @@ class Parser {
     }
     item.range = true;
     if (rest.empty()) {
-      item.high = operand();
+      item.high = signedOperand();
     } else {
       item.high = item.low;
       item.high.text = rest;
@@ -346,10 +465,23 @@ class Parser {
     return item;
   }
 
+  // A set member may be written with a sign (-1, +2): one word here.
+  FilterOperand signedOperand() {
+    if (cur_.type != Tok::Minus && cur_.type != Tok::Plus) return operand();
+    const Token sign = cur_;
+    advance();
+    FilterOperand o = operand();
+    if (sign.type == Tok::Minus) o.text.insert(0, "-");
+    o.len = o.pos + o.len - sign.pos;
+    o.pos = sign.pos;
+    return o;
+  }
+
   Lexer lexer_;
   std::string_view text_;
   Token cur_;
   size_t last_end_ = 0;
+  int depth_ = 0, operators_ = 0;
 };
 
 }  // namespace

@@ -43,16 +43,27 @@ struct FilterSetItem {
   bool range = false;
 };
 
+// An arithmetic expression as written, or one operand alone. Wireshark
+// 4.0's precedence: & below + and -, below * / and %, below unary - and +
+// (which take one operand, not a {group}); {braces} group.
+struct FilterExpr {
+  enum class Kind { Operand, Negate, Add, Subtract, Multiply, Divide, Modulo, BitAnd } kind = Kind::Operand;
+  FilterOperand operand;                    // Operand
+  std::unique_ptr<FilterExpr> left, right;  // Negate: left
+  std::string op_text;                      // the operator as written ("+", "&")
+  size_t pos = 0, len = 0;
+  bool isOperand() const { return kind == Kind::Operand; }
+};
+
 struct FilterNode {
-  enum class Kind { Or, And, Not, Exists, Compare, In, BitAnd } kind;
+  // Value: an arithmetic expression alone, true where one of its values is not zero.
+  enum class Kind { Or, And, Not, Exists, Compare, In, Value } kind;
   size_t pos = 0, len = 0;
   std::unique_ptr<FilterNode> left, right;  // Or/And: both; Not: left
-  FilterOperand lhs;                        // Exists, Compare, In, BitAnd
-  FilterOperand rhs;                        // Compare; BitAnd: the mask
-  FilterOp op = FilterOp::AnyEq;            // Compare; BitAnd with `compare_masked`
+  FilterExpr lhs;                           // Exists, In: an operand; Compare, Value
+  FilterExpr rhs;                           // Compare
+  FilterOp op = FilterOp::AnyEq;            // Compare
   std::string op_text;                      // the operator as written ("==", "eq")
-  bool compare_masked = false;              // BitAnd followed by a relation: (lhs & rhs) op value
-  FilterOperand masked_value;               // that value
   std::vector<FilterSetItem> set;           // In
   bool negated_in = false;                  // `not in`
 };

@@ -76,7 +76,7 @@ class Translator {
         return FrameCondition{};  // every frame has them
       case Kind::Compare: return compare(n);
       case Kind::In: return in(n);
-      case Kind::BitAnd: return std::nullopt;
+      case Kind::Value: return std::nullopt;  // arithmetic: the frames are read
     }
     return std::nullopt;
   }
@@ -100,7 +100,7 @@ class Translator {
   std::optional<FrameCondition> compare(const DisplayFilter::Node& n) const {
     const StoredField* f = storedField(n.a);
     const std::optional<Op> op = storedOp(n.op);
-    if (!f || !op || n.b.field) return std::nullopt;
+    if (!f || !op || n.b.field || n.arithmetic) return std::nullopt;
     return test(*f, *op, n.b.literal.value);
   }
 

@@ -166,6 +166,27 @@ def udt_seeds():
         put("lua", "udt_%02d_%s" % (len(kinds), hashlib.sha1(blob).hexdigest()[:8]), blob)
 
 
+# filter: display filters, text as typed: relations, sets, strings, and
+# arithmetic (4.0's + - * / % &, unary minus, {grouping}).
+FILTERS = [
+    "grudp", "grudp.type == DATA && ip.addr == 10.0.0.0/8", "udp.port not in {7777, 40000..40001}",
+    "!(kcp.cmd === PUSH) || enet", 'udp contains "RU" or frame matches "(?-i)\\x52U"',
+    "eth.dst == 02:00:0a:00:01:01 and tcp.flags & 0x12", "frame.time_delta_displayed >= 0.05",
+    "grudp.ts - grudp.ts_echo > 0", "frame.len * 2 >= 200", "udp.srcport % 2 == 1", "-udp.length < -20",
+    "udp.length - 8 * 2 > 100", "{udp.length - 8} * 2 > 100", "kcp.sn - kcp.una !== 0",
+    "udp.srcport / 0 === 5", "udp.length / {udp.srcport - 7777} >= 0", "udp.length - - 8 > 100",
+    "frame.len & 1 + 1 == 2", "frame.len/2 > 100 && ip.dst==10.0.0.0/8",
+    "frame.time_relative + frame.time_delta > 1", "udt4.hs.reqtype * -1 > 0",
+    "not {frame.len - udp.length} % 3 == 0 || -frame.len", "ip.src + 1 == 1",
+]
+
+
+def filter_seeds():
+    for i, text in enumerate(FILTERS):
+        blob = text.encode()
+        put("filter", "f%02d_%s" % (i + 1, hashlib.sha1(blob).hexdigest()[:8]), blob)
+
+
 def main():
     sim = sys.argv[1] if len(sys.argv) > 1 else None
     captures = {}
@@ -224,6 +245,7 @@ def main():
         blob = struct.pack("<BHHB", 2, sp, dp, 16) + pl[:1600]
         put("lua", "raknet_%02d_%s" % (len(kinds), hashlib.sha1(blob).hexdigest()[:8]), blob)
     udt_seeds()
+    filter_seeds()
 
     # flow: GRUDP contract (mode 0) and a synthetic one (mode 1), a few packets each.
     import random

@@ -3,8 +3,8 @@
 // shipped dissectors: every filter of data/display_filters.txt on all
 // committed captures merged into one file (absent and repeated fields,
 // value strings, bitmasks, addresses, subnets, times, contains/matches,
-// precedence), a sample of them on each capture alone, and a bad filter
-// fails with one line on stderr and no output, as tshark refuses it.
+// precedence, arithmetic), a sample of them on each capture alone, and a bad
+// filter fails with one line on stderr and no output, as tshark refuses it.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -137,6 +137,34 @@ std::vector<std::string> perCaptureFilters() {
   return some;
 }
 
+// Filters tshark 4.0 refuses: an unknown field, a missing operand, an open
+// parenthesis, a string for an integer, a set without commas (4.0 needs
+// them), a bad number, a name no value string has, xor (not in 4.0), a label
+// (FT_NONE) compared with a value; arithmetic on an address, a MAC address,
+// a string field, a quoted string, a Boolean, a time multiplied, a value
+// first on the left, a '-' inside a word (one name), a set test or () on
+// arithmetic, a value out of the left field's range.
+const char* const kRefused[] = {"foo.bar",
+                                "udp.port ==",
+                                "(udp",
+                                "udp.port > \"abc\"",
+                                "ip.src in {10.0.0.1 10.0.0.2}",
+                                "udp.srcport == 9999x",
+                                "grudp.type == NOPE",
+                                "udp ^^ tcp",
+                                "tcp.analysis.flags == 1",
+                                "ip.src + 1 == 1",
+                                "eth.src - eth.dst",
+                                "kcp.framing * 2 == 4",
+                                "frame.len + \"a\" == 1",
+                                "tcp.flags.syn + 1 == 2",
+                                "frame.time_relative * 2 > 2",
+                                "1 + 2 == 3",
+                                "frame.len-1 == 59",
+                                "udp.length * 2 in {100}",
+                                "(frame.len + 1) * 2 > 3",
+                                "udp.srcport * 1000 > 70000"};
+
 }  // namespace
 
 TEST_CASE("decode -Y selects tshark's frames for every filter of display_filters.txt, captures merged") {
@@ -165,13 +193,7 @@ TEST_CASE("decode -Y selects tshark's frames on each committed capture alone") {
 
 TEST_CASE("decode -Y with a filter tshark refuses fails in one line on stderr and prints nothing") {
   const std::string sample = RUDPSCOPE_SOURCE_DIR "/resources/sample.pcap";
-  // Unknown field, missing operand, open parenthesis, a string for an
-  // integer, a set without commas (4.0 needs them), a bad number, a name no
-  // value string has, xor, which 4.0 does not have, and a label (FT_NONE)
-  // compared with a value.
-  for (const char* bad :
-       {"foo.bar", "udp.port ==", "(udp", "udp.port > \"abc\"", "ip.src in {10.0.0.1 10.0.0.2}",
-        "udp.srcport == 9999x", "grudp.type == NOPE", "udp ^^ tcp", "tcp.analysis.flags == 1"}) {
+  for (const char* bad : kRefused) {
     INFO("filter: " << bad);
     CHECK(run(tsharkArgs(sample, bad)).status != 0);
     const ProcessResult r = run(oursArgs(sample, bad));
