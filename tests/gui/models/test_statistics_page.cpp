@@ -13,6 +13,7 @@
 #include "pages/statistics_charts.h"
 #include "pages/statistics_page.h"
 #include "sample_capture.h"
+#include "session/ingest.h"
 #include "store/store_reader.h"
 #include "widgets/cdf_chart.h"
 #include "widgets/histogram_chart.h"
@@ -126,7 +127,8 @@ TEST_CASE("the statistics figures are the analysis' numbers, empty data empties 
   page.setData(loadStatistics(reader, conn));
   for (int d = 0; d < 2; ++d) {
     const ana::DirectionMetrics& m = r->metrics.dir[d];
-    CHECK(figure(page.figuresTable(), "Jitter (ms)", 1 + d).toDouble() == m.jitter_ms);
+    REQUIRE(m.jitter_ms);  // GRUDP carries the sender's timestamp
+    CHECK(figure(page.figuresTable(), "Jitter (ms)", 1 + d).toDouble() == *m.jitter_ms);
     CHECK(figure(page.figuresTable(), "RTT p99 (ms)", 1 + d).toDouble() == m.rtt.p99);
     CHECK(figure(page.figuresTable(), "RTT samples", 1 + d).toULongLong() == m.rtt.samples);
     CHECK(figure(page.figuresTable(), "Lost seqs", 1 + d).toULongLong() == m.lost);
@@ -137,4 +139,29 @@ TEST_CASE("the statistics figures are the analysis' numbers, empty data empties 
   CHECK(page.stallTable()->model()->rowCount() == 0);
   CHECK(page.figuresTable()->model()->rowCount() == 0);
   CHECK(page.lossBurstTable()->model()->rowCount() == 0);
+}
+
+TEST_CASE("a protocol without sender timestamps shows its jitter as unknown, not 0") {
+  // RakNet's datagrams carry no sender clock: the analysis has no jitter.
+  TempDir dir("gui-jitter");
+  const std::string db = dir / "raknet.sqlite";
+  ingestCapture(RUDPSCOPE_SOURCE_DIR "/tests/kcp_enet/data/raknet_lab_loss5_delay40/client.pcapng", db,
+                DissectorOptions{});
+  StoreReader reader(db);
+  const std::vector<ConnectionSummary> conns = reader.connections();
+  REQUIRE(conns.size() == 1);
+  StatisticsPage page;
+  page.setData(loadStatistics(reader, conns[0].id));
+  page.resize(1400, 900);
+  page.show();
+  REQUIRE(QTest::qWaitForWindowExposed(&page));
+  auto* m = static_cast<DirectionFiguresModel*>(page.figuresTable()->model());
+  const int row = m->rowOfFigure(QStringLiteral("Jitter (ms)"));
+  REQUIRE(row >= 0);
+  for (int d = 0; d < 2; ++d) {
+    CHECK_FALSE(m->index(row, 1 + d).data(DirectionFiguresModel::RawRole).isValid());
+    CHECK(m->index(row, 1 + d).data().toString() == QStringLiteral("–"));
+  }
+  page.figuresTable()->scrollTo(m->index(row, 1), QAbstractItemView::PositionAtTop);
+  CHECK_FALSE(savePagePng(*page.figuresTable(), QStringLiteral("statistics-raknet-jitter")).isEmpty());
 }
