@@ -32,7 +32,9 @@ void TwoLevelAnalyzer::onPacket(uint64_t frame, int64_t ts_ns, Direction dir, co
   if (!d.has_number) return;
   const uint64_t n = x.numbers.take(d.number);
   if (!onNumber(x, n, frame, ts_ns)) return;  // the network duplicated it
-  for (const Message& m : d.messages) onMessage(x, m, n, frame, ts_ns);
+  bool ticks = false;
+  for (const Message& m : d.messages) ticks |= onMessage(x, m, n, frame, ts_ns);
+  if (ticks) x.spacing.add(ts_ns, false, 0, 0, 0);
 }
 
 // A numbered packet captured: numbers skipped since the highest one were
@@ -62,8 +64,8 @@ bool TwoLevelAnalyzer::onNumber(Dir& d, uint64_t n, uint64_t frame, int64_t ns) 
   return true;
 }
 
-void TwoLevelAnalyzer::onMessage(Dir& d, const Message& msg, uint64_t packet, uint64_t frame, int64_t ns) {
-  if (!isReliable(msg.cls) || !msg.has_id) return;
+bool TwoLevelAnalyzer::onMessage(Dir& d, const Message& msg, uint64_t packet, uint64_t frame, int64_t ns) {
+  if (!isReliable(msg.cls) || !msg.has_id) return true;
   ++d.m.data_packets;
   const uint64_t id = d.ids.take(msg.id);
   d.sent[packet].reliable.push_back(id);
@@ -73,10 +75,15 @@ void TwoLevelAnalyzer::onMessage(Dir& d, const Message& msg, uint64_t packet, ui
     m = Msg{frame, frame, packet, ns, ns, 1, false, msg.split, msg.split_id};
     d.stall.onReliableData(ns, frame, d.outstanding);
     ++d.outstanding;
+    if (msg.split) {
+      auto [split, started] = d.split_delivery.try_emplace(msg.split_id);
+      if (started) split->second = SplitDelivery{ns, 0, std::max<uint32_t>(1, msg.split_count)};
+    }
     if (msg.cls == MessageClass::ReliableOrdered && msg.has_order) onOrdered(d, msg, ns);
-    return;
+    return true;
   }
   resend(d, m, id, packet, frame, ns);
+  return false;
 }
 
 void TwoLevelAnalyzer::resend(Dir& d, Msg& m, uint64_t id, uint64_t packet, uint64_t frame, int64_t ns) {
@@ -203,10 +210,22 @@ void TwoLevelAnalyzer::acked(Dir& data, Sent& s, uint64_t frame, int64_t ns) {
     auto it = data.msgs.find(id);
     if (it == data.msgs.end() || it->second.delivered) continue;
     it->second.delivered = true;
-    data.response.add(it->second.first_ns, ns);
+    delivered(data, it->second, ns);
     --data.outstanding;
   }
   if (data.outstanding < before) data.stall.onProgress(ns, frame, sink_, data.m.stalls);
+}
+
+// One response sample per message: a split one's when its last fragment is delivered.
+void TwoLevelAnalyzer::delivered(Dir& data, const Msg& m, int64_t ns) {
+  if (!m.split) {
+    data.response.add(m.first_ns, ns);
+    return;
+  }
+  auto it = data.split_delivery.find(m.split_id);
+  if (it == data.split_delivery.end() || ++it->second.delivered < it->second.need) return;
+  data.response.add(it->second.first_ns, ns);
+  data.split_delivery.erase(it);
 }
 
 void TwoLevelAnalyzer::lossRun(Dir& d, uint64_t first, uint32_t count, uint64_t frame, int64_t ns,
@@ -218,12 +237,19 @@ void TwoLevelAnalyzer::lossRun(Dir& d, uint64_t first, uint32_t count, uint64_t 
 }
 
 // Keeps the packets of the last kKeepPackets numbers, acknowledged or not;
-// a message leaves with its last copy's packet.
+// a message leaves with its last copy's packet (one never acknowledged that
+// long is no longer outstanding), a split message with any of its fragments.
 void TwoLevelAnalyzer::forgetOld(Dir& d) {
   while (!d.sent.empty() && d.sent.begin()->first + kKeepPackets < d.highest) {
     for (uint64_t id : d.sent.begin()->second.reliable) {
       auto it = d.msgs.find(id);
-      if (it != d.msgs.end() && it->second.last_packet == d.sent.begin()->first) d.msgs.erase(it);
+      if (it == d.msgs.end() || it->second.last_packet != d.sent.begin()->first) continue;
+      if (!it->second.delivered) --d.outstanding;
+      if (it->second.split) {
+        d.split_copies.erase(it->second.split_id);
+        d.split_delivery.erase(it->second.split_id);
+      }
+      d.msgs.erase(it);
     }
     d.sent.erase(d.sent.begin());
   }
@@ -247,6 +273,7 @@ ConnectionMetrics TwoLevelAnalyzer::finish() {
     const RttSpan span = spanFor(c.vantage, d.id);
     d.rtt.fill(m.rtt, span);
     d.response.fill(m.response, span);
+    d.spacing.fill(m.gaps);
     m.mean_loss_burst = meanLossBurst(m.loss_bursts);
     m.hol_observable = !atSender(c.vantage, d.id) && c.vantage != Vantage::Unknown;
     c.dir[static_cast<int>(d.id)] = m;

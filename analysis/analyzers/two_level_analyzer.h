@@ -27,13 +27,18 @@
 //   - The fragments of one split message count as one message: a resend of
 //     several of its fragments is one resend (its k-th copy, counted once).
 //   - Response time: a message's first captured copy to the ack of the packet
-//     that carried the copy that arrived (the first acknowledged one).
+//     that carried the copy that arrived (the first acknowledged one). A split
+//     message is one sample: its first fragment's first copy to the ack that
+//     delivered its last missing fragment.
 //   - Head-of-line blocking per ordering channel, by the ordering index: a
 //     message (all its fragments) that arrives before an earlier index waits
 //     until that one arrives. Capture times, so only observable at (or near)
 //     the receiver.
 //   - Stalls: StallTracker on the sender's timeline: reliable messages
 //     outstanding and no ack delivering one for the threshold.
+// - Spacing and tick (jitter.h): the gaps between the datagrams that carry a
+//   first copy or an unreliable message (one that carries only resends is not
+//   part of the sender's tick). No sender timestamp, so no jitter.
 // Memory: the packets of the last kKeepPackets numbers and the messages they
 // carried; per ordering channel at most kMaxWaiting indices; per split id one
 // number.
@@ -45,6 +50,7 @@
 #include <vector>
 
 #include "analyzers/events.h"
+#include "analyzers/jitter.h"
 #include "analyzers/metrics.h"
 #include "analyzers/rates.h"
 #include "analyzers/rtt.h"
@@ -82,6 +88,10 @@ class TwoLevelAnalyzer {
     bool delivered = false, split = false;
     uint32_t split_id = 0;
   };
+  struct SplitDelivery {   // a split message whose fragments are not all delivered yet
+    int64_t first_ns = 0;  // its first fragment's first copy
+    uint32_t delivered = 0, need = 1;
+  };
   struct Ordered {  // one ordering index of one channel, at the receiver
     uint32_t fragments = 0, need = 1;
     int64_t arrival_ns = 0;  // of its last fragment's first copy
@@ -102,6 +112,7 @@ class TwoLevelAnalyzer {
     std::map<uint64_t, Sent> sent;
     std::unordered_map<uint64_t, Msg> msgs;
     std::map<uint32_t, uint32_t> split_copies;  // split id -> the highest copy counted as a resend
+    std::map<uint32_t, SplitDelivery> split_delivery;
     std::map<uint32_t, Channel> channels;
     bool any_number = false;
     uint64_t highest = 0;  // highest number captured
@@ -109,6 +120,7 @@ class TwoLevelAnalyzer {
     uint32_t outstanding = 0;  // reliable messages captured, not yet acknowledged
     RttTracker rtt;
     ResponseTracker response;
+    JitterTracker spacing;
     StallTracker stall;
     RateTracker rate;
     DirectionMetrics m;
@@ -116,7 +128,9 @@ class TwoLevelAnalyzer {
 
   Dir& other(const Dir& d) { return dirs_[d.id == Direction::ClientToServer ? 1 : 0]; }
   bool onNumber(Dir& d, uint64_t n, uint64_t frame, int64_t ns);  // false: a duplicate
-  void onMessage(Dir& d, const Message& msg, uint64_t packet, uint64_t frame, int64_t ns);
+  // True when `msg` is a first copy or unreliable (part of the sender's tick).
+  bool onMessage(Dir& d, const Message& msg, uint64_t packet, uint64_t frame, int64_t ns);
+  void delivered(Dir& data, const Msg& m, int64_t ns);
   void resend(Dir& d, Msg& m, uint64_t id, uint64_t packet, uint64_t frame, int64_t ns);
   void onOrdered(Dir& d, const Message& msg, int64_t ns);
   void onAcks(Dir& data, const TwoLevelDatagram& d, uint64_t frame, int64_t ns);

@@ -141,7 +141,9 @@ TEST_CASE("the statistics figures are the analysis' numbers, empty data empties 
   CHECK(page.lossBurstTable()->model()->rowCount() == 0);
 }
 
-TEST_CASE("a protocol without sender timestamps shows its jitter as unknown, not 0") {
+TEST_CASE(
+    "a protocol without sender timestamps shows its jitter as unknown (not 0) and its tick from its "
+    "datagrams") {
   // RakNet's datagrams carry no sender clock: the analysis has no jitter.
   TempDir dir("gui-jitter");
   const std::string db = dir / "raknet.sqlite";
@@ -162,6 +164,11 @@ TEST_CASE("a protocol without sender timestamps shows its jitter as unknown, not
     CHECK_FALSE(m->index(row, 1 + d).data(DirectionFiguresModel::RawRole).isValid());
     CHECK(m->index(row, 1 + d).data().toString() == QStringLiteral("–"));
   }
+  // Its spacing and tick come from its datagrams: the workload's 30 Hz inputs, 20 Hz snapshots.
+  const int tick = m->rowOfFigure(QStringLiteral("Tick rate (Hz)"));
+  REQUIRE(tick >= 0);
+  CHECK(m->index(tick, 1).data(DirectionFiguresModel::RawRole).toDouble() == 30.0);
+  CHECK(m->index(tick, 2).data(DirectionFiguresModel::RawRole).toDouble() == 20.0);
   page.figuresTable()->scrollTo(m->index(row, 1), QAbstractItemView::PositionAtTop);
   CHECK_FALSE(savePagePng(*page.figuresTable(), QStringLiteral("statistics-raknet-jitter")).isEmpty());
 }

@@ -187,3 +187,52 @@ TEST_CASE("a NAK of consecutive packets is one loss run, and events carry the nu
   CHECK(r.rec.retx[0].seq == 7);
   CHECK(r.rec.retx[0].cause == RetxCause::Fast);
 }
+
+TEST_CASE("a split message gives one response time: first fragment sent to its last fragment delivered") {
+  Run r;
+  r.feed(0, kCs, packet(0, {fragment(10, 7, 0, 3)}));
+  r.feed(5, kCs, packet(1, {fragment(11, 7, 1, 3)}));
+  r.feed(6, kCs, packet(2, {fragment(12, 7, 2, 3)}));
+  r.feed(7, kCs, packet(3, {reliable(20)}));
+  r.feed(40, kSc, acks({{0, 1}, {3, 3}}));  // fragment 2's packet lost
+  r.feed(300, kCs, packet(4, {fragment(12, 7, 2, 3)}));
+  r.feed(340, kSc, acks({{4, 4}}));
+  const ConnectionMetrics m = r.a.finish();
+  // Message 20: 7 -> 40 ms; the split message: 0 -> 340 ms, once.
+  CHECK(m.dir[0].response.samples == 2);
+  CHECK(m.dir[0].response.min == Approx(33.0));
+  CHECK(m.dir[0].response.max == Approx(340.0));
+}
+
+TEST_CASE("the spacing of a direction is its datagrams that carry a first copy or an unreliable message") {
+  Run r;
+  Message snapshot;  // unreliable
+  for (uint32_t i = 0; i < 10; ++i) r.feed(int64_t(i) * 50, kCs, packet(i, {reliable(i)}));
+  r.feed(460, kCs, packet(10, {reliable(3)}));  // resends only: not part of the tick
+  r.feed(500, kCs, packet(11, {snapshot}));
+  r.feed(550, kCs, packet(12, {reliable(3), reliable(10)}));
+  const ConnectionMetrics m = r.a.finish();
+  CHECK(m.dir[0].gaps.samples == 11);
+  CHECK(m.dir[0].gaps.max == Approx(50.0));
+  CHECK(m.dir[0].gaps.p50 == Approx(50.0));
+  CHECK(m.dir[0].gaps.tick_hz == 20.0);
+  CHECK_FALSE(m.dir[0].jitter_ms.has_value());
+}
+
+TEST_CASE("a message unacknowledged for 65536 packets is no longer outstanding") {
+  Run r;
+  r.feed(0, kCs, packet(0, {reliable(0)}));  // never acknowledged
+  const uint32_t n = uint32_t(TwoLevelAnalyzer::kKeepPackets) + 2;
+  for (uint32_t i = 1; i <= n; ++i) {
+    r.feed(int64_t(i), kCs, packet(i, {reliable(i)}));
+    r.feed(int64_t(i) + 1, kSc, acks({{i, i}}));
+  }
+  // Five idle seconds, then one message acknowledged 40 ms later: a wait of
+  // 40 ms, not one from the last ack before the idle time.
+  const int64_t later = int64_t(n) + 5000;
+  r.feed(later, kCs, packet(n + 1, {reliable(n + 1)}));
+  r.feed(later + 40, kSc, acks({{n + 1, n + 1}}));
+  const ConnectionMetrics m = r.a.finish();
+  CHECK(m.dir[0].stalls.empty());
+  CHECK(m.dir[0].response.samples == n + 1);
+}
