@@ -5,6 +5,7 @@
 #pragma once
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -88,6 +89,31 @@ inline json analyze(const std::string& capture) {
   INFO("analyze " << capture << ": " << r.err);
   REQUIRE(r.status == 0);
   return json::parse(r.out);
+}
+
+// Nearest rank, as the analyzer's percentiles: the smallest sample with at
+// least q*n samples at or below it.
+inline double nearestRank(std::vector<double> v, double q) {
+  std::sort(v.begin(), v.end());
+  const auto rank = std::max<size_t>(1, size_t(std::ceil(q * double(v.size()) - 1e-9)));
+  return v.at(rank - 1);
+}
+
+// The JSON carries times to the microsecond; a capture time as a double is
+// good to a quarter of one.
+inline void checkMs(const json& value, double truth) {
+  CHECK_THAT(value.get<double>(), Catch::Matchers::WithinAbs(truth, 0.002));
+}
+
+// A figure's samples, p50, p95, p99 and max (an RttStats in the JSON) against
+// the true samples.
+inline void checkPercentiles(const json& figure, const std::vector<double>& truth) {
+  REQUIRE(!truth.empty());
+  CHECK(figure["samples"] == truth.size());
+  checkMs(figure["p50"], nearestRank(truth, 0.50));
+  checkMs(figure["p95"], nearestRank(truth, 0.95));
+  checkMs(figure["p99"], nearestRank(truth, 0.99));
+  checkMs(figure["max"], *std::max_element(truth.begin(), truth.end()));
 }
 
 // The single connection of `proto` in an analyze result.
