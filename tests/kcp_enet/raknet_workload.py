@@ -87,7 +87,8 @@ def schedule(rng, now, lo, hi):
     return now + rng.uniform(lo, hi)
 
 
-def run(side, seconds):
+def run(side, seconds, drain=0.0):
+    """Sends for `seconds`, then only receives for `drain` more seconds."""
     rng = side.rng
     server = side.role == "server"
     tick = 1 / 20 if server else 1 / 30
@@ -95,10 +96,10 @@ def run(side, seconds):
     next_tick = start
     next_event = schedule(rng, start, 0.1, 0.4 if server else 0.8)
     next_blob = schedule(rng, start, 2.0 if server else 3.0, 3.5 if server else 5.0)
-    while time.monotonic() - start < seconds:
+    while time.monotonic() - start < seconds + drain:
         side.poll()
         now = time.monotonic()
-        if side.addr is not None:
+        if side.addr is not None and now - start < seconds:
             if now >= next_tick:
                 next_tick += tick
                 if server:
@@ -124,8 +125,10 @@ def main(argv):
         side.peer.startup("0.0.0.0", port, 4)
         side.peer.max_incoming_connections = 4
         # Serve a little longer than the client runs, so its last messages
-        # are acknowledged and its disconnection arrives.
-        run(side, seconds + 3)
+        # are acknowledged and its disconnection arrives; send nothing new
+        # then (the client stops receiving 2 s after its own sending ends: a
+        # message sent later could never be delivered).
+        run(side, seconds, drain=3)
     elif role == "client" and len(argv) == 7:
         host, port, seconds, seed, log_path = argv[2], int(argv[3]), float(argv[4]), int(argv[5]), argv[6]
         side = Side(role, seed, log_path)
