@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "core/bytes.h"
+
 namespace rudp::ana {
 
 uint32_t fieldValue(const uint8_t* p, uint8_t size, bool littleEndian) {
-  uint32_t v = 0;
-  for (uint8_t i = 0; i < size; ++i) v = v << 8 | p[littleEndian ? size - 1 - i : i];
-  return v;
+  return uint32_t(readN(p, size, littleEndian));
 }
 
 int64_t signedStep(uint32_t from, uint32_t to, uint8_t size) {

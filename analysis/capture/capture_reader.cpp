@@ -14,6 +14,7 @@
 #include "capture/pcap_capture_reader.h"
 #include "capture/pcapng_capture_reader.h"
 #include "capture/snoop_capture_reader.h"
+#include "core/bytes.h"
 #include "core/error.h"
 
 namespace rudp {
@@ -54,8 +55,7 @@ bool isCaptureMagic(const unsigned char m[4]) {
       0xa1b2cd34,  // Kuznetzov's modified pcap
       0x0a0d0d0a,  // pcapng section header block (palindromic)
   };
-  const uint32_t be = uint32_t(m[0]) << 24 | uint32_t(m[1]) << 16 | uint32_t(m[2]) << 8 | m[3];
-  const uint32_t le = uint32_t(m[3]) << 24 | uint32_t(m[2]) << 16 | uint32_t(m[1]) << 8 | m[0];
+  const uint32_t be = be32(m), le = le32(m);
   for (uint32_t magic : kMagics)
     if (be == magic || le == magic) return true;
   return false;

@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "capture/link_type.h"
+#include "core/bytes.h"
 #include "core/error.h"
 
 namespace rudp {
@@ -21,10 +22,6 @@ constexpr uint32_t kVersion = 2;
 constexpr uint32_t kDatalink8023 = 0, kDatalinkEthernet = 4;
 // Larger than any frame a snoop file holds; beyond it a length is damage.
 constexpr uint32_t kMaxRecord = 256 * 1024;
-
-uint32_t be32(const unsigned char* p) {
-  return uint32_t(p[0]) << 24 | uint32_t(p[1]) << 16 | uint32_t(p[2]) << 8 | p[3];
-}
 
 std::string quoted(const std::string& path) { return "'" + path + "'"; }
 

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "core/bytes.h"
+
 namespace rudp {
 
 // One record as the capture reader delivered it. `data` is valid until the next read.
@@ -239,7 +241,7 @@ inline bool quotedUdpDatagram(const DecodedPacket& p, DecodedPacket& out) {
   out.l4 = L4::UDP;
   out.sport = e.quoted.sport;
   out.dport = e.quoted.dport;
-  out.udp_checksum = uint16_t(e.quoted_l4[6] << 8 | e.quoted_l4[7]);  // a quoted UDP header is whole
+  out.udp_checksum = be16(e.quoted_l4 + 6);  // a quoted UDP header is whole
   out.payload = e.quoted_payload;
   out.payload_len = e.quoted_payload_len;
   out.payload_reported_len = e.quoted_payload_reported;

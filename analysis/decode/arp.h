@@ -61,7 +61,7 @@ inline ArpMessage readArp(const uint8_t* p) {
 // Where an Ethernet frame's ARP or RARP message starts, after the frame's
 // 802.1Q/802.1ad tags; nullopt for any other frame.
 inline std::optional<uint32_t> ethernetArpOffset(const RawPacket& raw, int dlt) {
-  if (dlt != 1 || raw.caplen < 14) return std::nullopt;
+  if (dlt != link::kEthernet || raw.caplen < eth::kHeaderLen) return std::nullopt;
   const uint32_t at = *networkLayerOffset(raw, dlt);
   const unsigned type = wire::be16(raw.data + at - 2);
   if (type != kEtherTypeArp && type != kEtherTypeRarp) return std::nullopt;

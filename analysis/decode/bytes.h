@@ -1,17 +1,15 @@
-// Unaligned, endian-explicit loads. Callers check bounds before calling.
+// The decoder's view of captured bytes; the loads are core/bytes.h's.
 #pragma once
 #include <cstdint>
 
+#include "core/bytes.h"
+
 namespace rudp::wire {
 
-inline uint16_t be16(const uint8_t* p) { return uint16_t(uint16_t(p[0]) << 8 | p[1]); }
-inline uint32_t be32(const uint8_t* p) {
-  return uint32_t(p[0]) << 24 | uint32_t(p[1]) << 16 | uint32_t(p[2]) << 8 | p[3];
-}
-inline uint16_t le16(const uint8_t* p) { return uint16_t(uint16_t(p[1]) << 8 | p[0]); }
-inline uint32_t le32(const uint8_t* p) {
-  return uint32_t(p[3]) << 24 | uint32_t(p[2]) << 16 | uint32_t(p[1]) << 8 | p[0];
-}
+using rudp::be16;
+using rudp::be32;
+using rudp::le16;
+using rudp::le32;
 
 // A run of bytes the decoder may read: `len` are captured, `reported` is
 // what the enclosing header says the run should hold (>= len when snapped).

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "decode/bytes.h"
 #include "decode/ip_layer.h"
 #include "decode/transport.h"
 
@@ -66,9 +67,9 @@ void addHead(bool v6, const wire::Span& icmp, DecodedPacket& out) {
                                            icmp.data[0],
                                            icmp.data[1],
                                            icmp.len,
-                                           uint16_t(icmp.data[2] << 8 | icmp.data[3]),
-                                           uint16_t(icmp.data[4] << 8 | icmp.data[5]),
-                                           uint16_t(icmp.data[6] << 8 | icmp.data[7]),
+                                           wire::be16(icmp.data + 2),
+                                           wire::be16(icmp.data + 4),
+                                           wire::be16(icmp.data + 6),
                                            icmp.data};
 }
 

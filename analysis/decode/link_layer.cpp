@@ -1,6 +1,7 @@
 #include "decode/link_layer.h"
 
 #include "decode/bytes.h"
+#include "decode/ethernet.h"
 
 namespace rudp::link {
 
@@ -8,19 +9,7 @@ namespace {
 
 using wire::be16;
 
-constexpr uint16_t kEtherIpv4 = 0x0800;
-constexpr uint16_t kEtherIpv6 = 0x86dd;
-constexpr uint16_t kEtherVlan = 0x8100;     // 802.1Q
-constexpr uint16_t kEtherQinQ = 0x88a8;     // 802.1ad service tag
-constexpr uint16_t kEtherQinQOld = 0x9100;  // pre-standard QinQ
-constexpr int kMaxTags = 8;                 // bound the walk on garbage
-
-constexpr uint16_t kEtherMpls = 0x8847;
-constexpr uint16_t kEtherMplsMulticast = 0x8848;
-constexpr uint16_t kEtherPppoeSession = 0x8864;
 constexpr int kMaxLabels = 16;  // bound the label stack on garbage
-
-bool isVlanTag(uint16_t type) { return type == kEtherVlan || type == kEtherQinQ || type == kEtherQinQOld; }
 
 // Labels of 4 bytes up to the bottom-of-stack bit. MPLS does not say what
 // it carries; like tshark, guess IP by the version nibble.
@@ -162,18 +151,15 @@ Result fromRadiotap(const uint8_t* p, uint32_t len) {
 }  // namespace
 
 Result fromEtherType(uint16_t type, const uint8_t* p, uint32_t len, uint32_t off) {
-  for (int tags = 0; isVlanTag(type); ++tags) {
-    if (tags == kMaxTags) return {Net::None, off, "too many VLAN tags"};
-    if (len - off < 4) return {Net::None, off, "VLAN tag truncated"};
-    type = be16(p + off + 2);
-    off += 4;
-  }
-  switch (type) {
-    case kEtherIpv4: return {Net::IPv4, off, nullptr};
-    case kEtherIpv6: return {Net::IPv6, off, nullptr};
-    case kEtherMpls:
-    case kEtherMplsMulticast: return fromMpls(p, len, off);
-    case kEtherPppoeSession: return fromPppoeSession(p, len, off);
+  const eth::TagsEnd end = eth::walkTags(type, p, len, off);
+  if (end.error) return {Net::None, end.offset, end.error};
+  off = end.offset;
+  switch (end.type) {
+    case eth::kIpv4: return {Net::IPv4, off, nullptr};
+    case eth::kIpv6: return {Net::IPv6, off, nullptr};
+    case eth::kMpls:
+    case eth::kMplsMulticast: return fromMpls(p, len, off);
+    case eth::kPppoeSession: return fromPppoeSession(p, len, off);
     default: return {Net::None, off, nullptr};  // ARP, LLDP, 802.3 length field, ...
   }
 }

@@ -18,6 +18,7 @@ inline constexpr int kCiscoHdlc = 104;    // DLT_C_HDLC
 inline constexpr int kIeee80211 = 105;    // DLT_IEEE802_11, no FCS
 inline constexpr int kLoop = 108;         // OpenBSD loopback, family big-endian
 inline constexpr int kLinuxSll = 113;     // Linux cooked capture v1
+inline constexpr int kPrism = 119;        // DLT_PRISM_HEADER: Prism II monitor mode, then 802.11 (named only)
 inline constexpr int kRadiotap = 127;     // DLT_IEEE802_11_RADIO: radiotap, then 802.11
 inline constexpr int kPpi = 192;    // Per-Packet Information: a header, then a frame of its own link type
 inline constexpr int kNflog = 239;  // Linux netfilter log (`tcpdump -i nflog`)

@@ -6,28 +6,25 @@
 #include <optional>
 
 #include "core/packet.h"
+#include "decode/ethernet.h"
+#include "decode/link_layer.h"
 
 namespace rudp {
 
 inline std::optional<uint32_t> networkLayerOffset(const RawPacket& raw, int linkType) {
   switch (linkType) {
-    case 1: {
-      if (raw.caplen < 14) return std::nullopt;
-      uint32_t at = 12;
-      while (at + 6 <= raw.caplen) {
-        const unsigned type = unsigned(raw.data[at]) << 8 | raw.data[at + 1];
-        if (type != 0x8100 && type != 0x88a8) break;
-        at += 4;
-      }
-      return at + 2;
+    case link::kEthernet: {
+      if (raw.caplen < eth::kHeaderLen) return std::nullopt;
+      // A truncated tag ends the walk where it starts, as the tree shows it.
+      return eth::walkTags(wire::be16(raw.data + eth::kTypeAt), raw.data, raw.caplen, eth::kHeaderLen).offset;
     }
-    case 0:
-    case 108: return 4;
-    case 12:
-    case 14:
-    case 101: return 0;
-    case 113: return 16;
-    case 276: return 20;
+    case link::kNull:
+    case link::kLoop: return 4;
+    case link::kRaw:
+    case link::kRawBsd:
+    case link::kLinktypeRaw: return 0;
+    case link::kLinuxSll: return 16;
+    case link::kLinuxSll2: return 20;
     default: return std::nullopt;
   }
 }

@@ -6,7 +6,9 @@
 #include <utility>
 
 #include "decode/arp.h"
+#include "decode/ethernet.h"
 #include "decode/header_walk.h"
+#include "decode/link_layer.h"
 #include "decode/link_offset.h"
 #include "lua/host.h"
 
@@ -233,9 +235,9 @@ std::optional<std::pair<uint32_t, uint32_t>> ownIpDatagram(const FilterFrame& f)
   if (!at || f.pkt->outer_count != 0) return std::nullopt;
   const uint8_t* ip = raw.data + *at;
   if (f.pkt->l3 == L3::IPv4 && *at + 20 <= raw.caplen && ip[0] >> 4 == 4)
-    return std::pair{*at, std::min<uint32_t>(uint32_t(ip[2]) << 8 | ip[3], raw.caplen - *at)};
+    return std::pair{*at, std::min<uint32_t>(be16(ip + 2), raw.caplen - *at)};
   if (f.pkt->l3 == L3::IPv6 && *at + 40 <= raw.caplen && ip[0] >> 4 == 6)
-    return std::pair{*at, std::min<uint32_t>(40 + (uint32_t(ip[4]) << 8 | ip[5]), raw.caplen - *at)};
+    return std::pair{*at, std::min<uint32_t>(40 + be16(ip + 4), raw.caplen - *at)};
   return std::nullopt;
 }
 
@@ -267,18 +269,16 @@ void ethernet(int which, const RawPacket& raw, std::vector<FilterValue>& out) {
       out.push_back(byteView(d, 6));
       out.push_back(byteView(d + 6, 6));
       return;
-    case EthType: out.push_back(number(unsigned(d[12]) << 8 | d[13])); return;
+    case EthType: out.push_back(number(be16(d + eth::kTypeAt))); return;
     default: break;
   }
-  for (uint32_t at = 12; at + 6 <= raw.caplen; at += 4) {  // 802.1Q and 802.1ad tags
-    const unsigned type = unsigned(d[at]) << 8 | d[at + 1];
-    if (type != 0x8100 && type != 0x88a8) return;
-    const unsigned tci = unsigned(d[at + 2]) << 8 | d[at + 3];
-    if (type != 0x8100) continue;  // 802.1ad is tshark's ieee8021ad, not vlan
-    if (which == Vlan) out.push_back(byteView(d + at + 2, 4));
+  eth::walkTags(be16(d + eth::kTypeAt), d, raw.caplen, eth::kHeaderLen, [&](unsigned tpid, uint32_t at) {
+    if (!eth::isVlanProtocol(tpid)) return;  // 802.1ad is tshark's ieee8021ad, not vlan
+    const unsigned tci = be16(d + at);
+    if (which == Vlan) out.push_back(byteView(d + at, 4));
     if (which == VlanId) out.push_back(number(tci & 0xfff));
     if (which == VlanPriority) out.push_back(number(tci >> 13));
-  }
+  });
 }
 
 void ipHeader(int which, const OuterHeader& h, std::vector<FilterValue>& out) {
@@ -433,7 +433,7 @@ void builtinValues(int which, const FilterFrame& f, bool relative, std::vector<F
   const DecodedPacket& p = *f.pkt;
   if (which <= FrameInterface) return frame(which, f, out);
   if (which <= VlanPriority) {
-    if (f.link_type == 1) ethernet(which, *f.raw, out);
+    if (f.link_type == link::kEthernet) ethernet(which, *f.raw, out);
     return;
   }
   if (which == Udp) return udpProtocol(f, out);

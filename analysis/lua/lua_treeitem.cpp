@@ -7,6 +7,7 @@
 // userdata come from a pool reused at every packet, like TvbRanges.
 #include <cstring>
 
+#include "core/bytes.h"
 #include "lua/state.h"
 
 namespace rudp::lua {
@@ -14,15 +15,6 @@ namespace rudp::lua {
 namespace {
 constexpr int kMaxPool = 4096;
 constexpr uint32_t kMalformedGroup = 0x07000000;
-
-uint64_t readBytes(const uint8_t* p, uint32_t n, bool le) {
-  uint64_t v = 0;
-  if (le)
-    for (uint32_t i = n; i-- > 0;) v = (v << 8) | p[i];
-  else
-    for (uint32_t i = 0; i < n; ++i) v = (v << 8) | p[i];
-  return v;
-}
 
 uint64_t signExtend(uint64_t v, int bits) {
   if (bits <= 0 || bits >= 64) return v;
@@ -84,7 +76,7 @@ uint64_t intValue(lua_State* L, State* s, const PField& pf, const RangeUd* r, in
       s->out->malformed = true;
       n = maxw;
     }
-    v = readBytes(r->data + r->off, n, le);
+    v = readN(r->data + r->off, n, le);
     if (pf.is_signed && !pf.info.mask) v = signExtend(v, static_cast<int>(n) * 8);
   }
   if (t == FieldType::Bool) return (pf.info.mask ? (v & pf.info.mask) : v) != 0;
@@ -146,12 +138,12 @@ void addField(lua_State* L, State* s, int node, const PField& pf, const RangeUd*
       if (vi) {
         d = luaL_checknumber(L, vi);
       } else if (len == 4) {
-        uint32_t b = static_cast<uint32_t>(readBytes(p, 4, le));
+        uint32_t b = static_cast<uint32_t>(readN(p, 4, le));
         float f;
         memcpy(&f, &b, 4);
         d = f;
       } else if (len == 8) {
-        uint64_t b = readBytes(p, 8, le);
+        uint64_t b = readN(p, 8, le);
         memcpy(&d, &b, 8);
       } else {
         throwMalformed(L, "Trying to fetch a floating point number with an invalid length");
@@ -165,12 +157,12 @@ void addField(lua_State* L, State* s, int node, const PField& pf, const RangeUd*
       uint64_t v;
       if (vi) {
         if (auto* a = testUd<AddressUd>(L, vi, T::Address))
-          v = readBytes(a->addr.bytes.data(), 4, false);
+          v = readN(a->addr.bytes.data(), 4, false);
         else
           v = static_cast<uint32_t>(toInt(L, vi));
       } else {
         if (len != 4) throwMalformed(L, "Trying to fetch an IPv4 address with length != 4");
-        v = readBytes(p, 4, le);
+        v = readN(p, 4, le);
       }
       record(s, node, pf.fid, v, nullptr, 0);
       return;

@@ -6,6 +6,7 @@
 // them is invisible to a correct dissector.
 #include <cstring>
 
+#include "core/bytes.h"
 #include "lua/state.h"
 
 namespace rudp::lua {
@@ -46,16 +47,6 @@ RangeUd* checkRange(lua_State* L, State* s) {
   return r;
 }
 
-uint64_t readBE(const uint8_t* p, uint32_t n) {
-  uint64_t v = 0;
-  for (uint32_t i = 0; i < n; ++i) v = (v << 8) | p[i];
-  return v;
-}
-uint64_t readLE(const uint8_t* p, uint32_t n) {
-  uint64_t v = 0;
-  for (uint32_t i = n; i-- > 0;) v = (v << 8) | p[i];
-  return v;
-}
 int64_t signExtend(uint64_t v, int bits) {
   if (bits >= 64) return static_cast<int64_t>(v);
   const uint64_t m = 1ull << (bits - 1);
@@ -71,7 +62,7 @@ int readInt(lua_State* L, const char* name) {
   if (r->len < 1 || r->len > MAX)
     hostError(L, "TvbRange:%s() does not handle %d byte integers", name, static_cast<int>(r->len));
   const uint8_t* p = r->data + r->off;
-  uint64_t v = LE ? readLE(p, r->len) : readBE(p, r->len);
+  uint64_t v = LE ? leN(p, r->len) : beN(p, r->len);
   if constexpr (MAX == 4) {
     if (SIGNED)
       pushInt(L, signExtend(v, static_cast<int>(r->len) * 8));
@@ -99,12 +90,12 @@ int readFloat(lua_State* L) {
   RangeUd* r = checkRange(L, S(L));
   const uint8_t* p = r->data + r->off;
   if (r->len == 4) {
-    uint32_t b = static_cast<uint32_t>(LE ? readLE(p, 4) : readBE(p, 4));
+    uint32_t b = static_cast<uint32_t>(LE ? leN(p, 4) : beN(p, 4));
     float f;
     memcpy(&f, &b, 4);
     lua_pushnumber(L, f);
   } else if (r->len == 8) {
-    uint64_t b = LE ? readLE(p, 8) : readBE(p, 8);
+    uint64_t b = LE ? leN(p, 8) : beN(p, 8);
     double d;
     memcpy(&d, &b, 8);
     lua_pushnumber(L, d);

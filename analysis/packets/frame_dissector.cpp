@@ -11,6 +11,8 @@
 #include "core/label_text.h"
 #include "decode/bytes.h"
 #include "decode/decoder.h"
+#include "decode/ethernet.h"
+#include "decode/link_layer.h"
 #include "decode/transport.h"
 #include "flow/conversation_tracker.h"
 #include "lua/host.h"
@@ -124,7 +126,7 @@ void setColumns(const DecodedPacket& pkt, const DissectResult& res, int windowSh
 // A frame with no IP packet and no tunnel: Ethernet's addresses, which
 // tshark's Source and Destination show then, and ARP's columns.
 void setLinkColumns(const RawPacket& raw, int dlt, DissectedFrame& out) {
-  if (dlt != 1 || raw.caplen < 14) return;
+  if (dlt != link::kEthernet || raw.caplen < eth::kHeaderLen) return;
   out.source = macText(raw.data + 6);
   out.destination = macText(raw.data);
   const std::optional<uint32_t> at = ethernetArpOffset(raw, dlt);

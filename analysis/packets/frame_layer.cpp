@@ -4,6 +4,7 @@
 #include <ctime>
 
 #include "capture/link_type.h"
+#include "decode/link_layer.h"
 
 namespace rudp {
 
@@ -36,26 +37,26 @@ std::string arrivalTime(int64_t ts_ns) {
 
 std::string encapsulationText(int dlt) {
   switch (dlt) {
-    case 0: return "NULL/Loopback (15)";
-    case 1: return "Ethernet (1)";
-    case 9:
-    case 50: return "PPP (4)";
-    case 12:
-    case 14:
-    case 101: return "Raw IP (7)";
-    case 51: return "PPP-over-Ethernet session (139)";
-    case 104: return "Cisco HDLC (28)";
-    case 105: return "IEEE 802.11 Wireless LAN (20)";
-    case 108: return "OpenBSD loopback (174)";
-    case 113: return "Linux cooked-mode capture v1 (25)";
-    case 119: return "IEEE 802.11 plus Prism II monitor mode radio header (21)";
-    case 127: return "IEEE 802.11 plus radiotap radio header (23)";
-    case 192: return "Per-Packet Information header (97)";
-    case 228: return "Raw IPv4 (129)";
-    case 229: return "Raw IPv6 (130)";
-    case 239: return "NFLOG (141)";
-    case 258: return "Apple PKTAP (171)";
-    case 276: return "Linux cooked-mode capture v2 (210)";
+    case link::kNull: return "NULL/Loopback (15)";
+    case link::kEthernet: return "Ethernet (1)";
+    case link::kPpp:
+    case link::kPppSerial: return "PPP (4)";
+    case link::kRaw:
+    case link::kRawBsd:
+    case link::kLinktypeRaw: return "Raw IP (7)";
+    case link::kPppEther: return "PPP-over-Ethernet session (139)";
+    case link::kCiscoHdlc: return "Cisco HDLC (28)";
+    case link::kIeee80211: return "IEEE 802.11 Wireless LAN (20)";
+    case link::kLoop: return "OpenBSD loopback (174)";
+    case link::kLinuxSll: return "Linux cooked-mode capture v1 (25)";
+    case link::kPrism: return "IEEE 802.11 plus Prism II monitor mode radio header (21)";
+    case link::kRadiotap: return "IEEE 802.11 plus radiotap radio header (23)";
+    case link::kPpi: return "Per-Packet Information header (97)";
+    case link::kIpv4: return "Raw IPv4 (129)";
+    case link::kIpv6: return "Raw IPv6 (130)";
+    case link::kNflog: return "NFLOG (141)";
+    case link::kPktap: return "Apple PKTAP (171)";
+    case link::kLinuxSll2: return "Linux cooked-mode capture v2 (210)";
     default: return dltName(dlt);
   }
 }

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <unordered_set>
 
+#include "core/bytes.h"
 #include "core/label_text.h"
 #include "filter/filter_fields.h"
 
@@ -81,9 +82,7 @@ void LayerTree::checksum(uint16_t depth, uint32_t offset, uint16_t carried, uint
 
 uint64_t LayerTree::number(uint32_t offset, uint32_t bytes) const {
   if (!captured(offset, bytes)) return 0;
-  uint64_t v = 0;
-  for (uint32_t i = 0; i < bytes; ++i) v = v << 8 | frame_[offset + i];
-  return v;
+  return beN(frame_ + offset, bytes);
 }
 
 uint16_t inCksum(const LayerTree& tree, uint32_t at, uint32_t end, uint64_t pseudoHeaderSum) {

@@ -70,6 +70,7 @@ class LayerTree {
     return offset <= caplen_ && bytes <= caplen_ - offset;
   }
   const uint8_t* at(uint32_t offset) const { return frame_ + offset; }
+  uint32_t caplen() const { return caplen_; }
 
  private:
   std::vector<FrameItem>& items_;

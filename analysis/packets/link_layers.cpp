@@ -3,6 +3,8 @@
 #include <algorithm>
 
 #include "core/label_text.h"
+#include "decode/ethernet.h"
+#include "decode/link_layer.h"
 
 #include "packets/arp_layer.h"
 
@@ -10,8 +12,7 @@ namespace rudp {
 
 namespace {
 
-constexpr unsigned kVlan = 0x8100, kQinQ = 0x88a8, kMpls = 0x8847, kMplsMulticast = 0x8848,
-                   kPppoeSession = 0x8864;
+using eth::kMpls, eth::kMplsMulticast, eth::kPppoeSession, eth::kQinQ, eth::kQinQOld, eth::kVlan;
 constexpr unsigned kPppIpv4 = 0x0021, kPppIpv6 = 0x0057, kPppMpls = 0x0281, kPppMplsMulti = 0x0283;
 
 std::optional<uint32_t> pppoeSession(LayerTree& tree, uint32_t at);
@@ -80,11 +81,10 @@ LinkLayers addEthernetLayer(LayerTree& tree, uint32_t at) {
   tree.protocol("ethertype");
   at += 14;
   std::vector<std::pair<unsigned, uint32_t>> tags;
-  while ((type == kVlan || type == kQinQ) && tree.captured(at, 4)) {
-    tags.emplace_back(type, at);
-    type = unsigned(tree.number(at + 2, 2));
-    at += 4;
-  }
+  const eth::TagsEnd end = eth::walkTags(type, tree.at(0), tree.caplen(), at,
+                                         [&](unsigned tpid, uint32_t tci) { tags.emplace_back(tpid, tci); });
+  type = end.type;
+  at = end.offset;
   const size_t padding = tree.size();
   for (const auto& [tagType, tagAt] : tags) vlanTag(tree, tagType, tagAt);
   const std::optional<size_t> paddingLine = tags.empty() ? padding : tree.size();
@@ -181,10 +181,10 @@ std::optional<uint32_t> pppoeSession(LayerTree& tree, uint32_t at) {
 std::optional<uint32_t> ciscoHdlc(LayerTree& tree, uint32_t at) {
   if (!tree.captured(at, 4)) return std::nullopt;
   const unsigned address = unsigned(tree.number(at, 1)), type = unsigned(tree.number(at + 2, 2));
-  const char* name = type == 0x0800   ? "IP"
-                     : type == 0x86dd ? "IPv6"
-                     : type == kMpls  ? "MPLS unicast"
-                                      : nullptr;
+  const char* name = type == eth::kIpv4   ? "IP"
+                     : type == eth::kIpv6 ? "IPv6"
+                     : type == kMpls      ? "MPLS unicast"
+                                          : nullptr;
   if (!name || (address != 0x0f && address != 0x8f)) return std::nullopt;
   tree.layer("Cisco HDLC", "chdlc", at, 4);
   tree.item(1,
@@ -265,16 +265,17 @@ uint32_t nullLoopback(LayerTree& tree, const RawPacket& raw, bool loop) {
 std::string etherTypeText(unsigned type) {
   const char* name = nullptr;
   switch (type) {
-    case 0x0800: name = "IPv4"; break;
-    case 0x86dd: name = "IPv6"; break;
+    case eth::kIpv4: name = "IPv4"; break;
+    case eth::kIpv6: name = "IPv6"; break;
     case kEtherTypeArp: name = "ARP"; break;
     case kEtherTypeRarp: name = "RARP"; break;
     case kVlan: name = "802.1Q Virtual LAN"; break;
     case kQinQ: name = "802.1ad Provider Bridge (Q-in-Q)"; break;
+    case kQinQOld: name = "QinQ: old non-standard 802.1ad"; break;
     case kMpls: name = "MPLS label switched packet"; break;
     case kMplsMulticast: name = "MPLS multicast label switched packet"; break;
-    case 0x6558: name = "Transparent Ethernet bridging"; break;
-    case 0x8864: name = "PPPoE Session"; break;
+    case eth::kTransparentBridging: name = "Transparent Ethernet bridging"; break;
+    case kPppoeSession: name = "PPPoE Session"; break;
     default: name = "Unknown"; break;
   }
   return std::string(name) + " (" + hexNumber(type, 4) + ")";
@@ -282,18 +283,18 @@ std::string etherTypeText(unsigned type) {
 
 LinkLayers addLinkLayers(LayerTree& tree, const RawPacket& raw, int dlt) {
   switch (dlt) {
-    case 1: return addEthernetLayer(tree, 0);
-    case 0: return {nullLoopback(tree, raw, false), {}};
-    case 108: return {nullLoopback(tree, raw, true), {}};
-    case 12:
-    case 14:
-    case 101: tree.layer("Raw packet data", "raw", FrameItem::kNoBytes, 0); return {0, {}};
-    case 9: return {pppOrCiscoHdlc(tree), {}};
-    case 50: return {addPppLayer(tree, 0), {}};
-    case 51: return {pppoeSession(tree, 0), {}};
-    case 104: return {ciscoHdlc(tree, 0), {}};
-    case 113: return {linuxCooked(tree, raw, false), {}};
-    case 276: return {linuxCooked(tree, raw, true), {}};
+    case link::kEthernet: return addEthernetLayer(tree, 0);
+    case link::kNull: return {nullLoopback(tree, raw, false), {}};
+    case link::kLoop: return {nullLoopback(tree, raw, true), {}};
+    case link::kRaw:
+    case link::kRawBsd:
+    case link::kLinktypeRaw: tree.layer("Raw packet data", "raw", FrameItem::kNoBytes, 0); return {0, {}};
+    case link::kPpp: return {pppOrCiscoHdlc(tree), {}};
+    case link::kPppSerial: return {addPppLayer(tree, 0), {}};
+    case link::kPppEther: return {pppoeSession(tree, 0), {}};
+    case link::kCiscoHdlc: return {ciscoHdlc(tree, 0), {}};
+    case link::kLinuxSll: return {linuxCooked(tree, raw, false), {}};
+    case link::kLinuxSll2: return {linuxCooked(tree, raw, true), {}};
     default: return {};
   }
 }

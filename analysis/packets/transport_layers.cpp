@@ -1,12 +1,11 @@
 #include "packets/transport_layers.h"
 
+#include "core/bytes.h"
 #include "packets/frame_time.h"
 
 namespace rudp {
 
 namespace {
-
-uint32_t be16(const uint8_t* p) { return uint32_t(p[0]) << 8 | p[1]; }
 
 // A field's bytes in the frame, when the header is in it.
 uint32_t within(uint32_t at, uint32_t offset) { return at == FrameItem::kNoBytes ? at : at + offset; }

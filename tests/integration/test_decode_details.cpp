@@ -279,6 +279,47 @@ TEST_CASE("decode -V names an 802.1Q tag's priority and DEI as tshark 4.0 does")
 
 namespace {
 
+// The flow's packets behind the pre-standard QinQ tag 0x9100 (Wireshark's
+// vlan), alone, above an 802.1Q tag and below an 802.1ad one; VLAN ids 100 +
+// the frame's index.
+[[gnu::noinline]] std::string writeOldQinQ(const std::string& path) {
+  using namespace rudp::testgen;
+  using namespace rudp::testgen::flow;
+  const std::vector<std::vector<uint16_t>> stacks = {{0x9100}, {0x9100, 0x8100}, {0x88a8, 0x9100}};
+  std::vector<Frame> frames;
+  for (size_t i = 0; i < 6; ++i) {
+    const auto& tags = stacks[i % stacks.size()];
+    Bytes frame =
+        ethernet({2, 0, 0, 0, 0, 2}, {2, 0, 0, 0, 0, 1}, grudpPacket(int(i) % kPackets, false), tags);
+    for (size_t t = 0; t < tags.size(); ++t) {  // each tag's TCI: priority t + 1, id 100 + i
+      frame[14 + 4 * t] = uint8_t((t + 1) << 5);
+      frame[15 + 4 * t] = uint8_t(100 + i);
+    }
+    frames.push_back({frame});
+  }
+  return writePcap(path, 1, frames);
+}
+
+}  // namespace
+
+TEST_CASE("the pre-standard QinQ tag 0x9100 is a VLAN tag in the details and the filters as in tshark") {
+  TempDir dir("details-qinq-old");
+  const std::string capture = writeOldQinQ(dir / "qinq_old.pcap");
+  size_t tags = 0;
+  CHECK(compareDetails(capture, shippedDissectors(), "eth,vlan,ieee8021ad,grudp", true, "", {},
+                       {{"802.1Q Virtual LAN", &tags}}) > 6);
+  CHECK(tags == 8);  // 1 + 2 + 1 per three frames
+  for (const char* filter : {"vlan", "vlan.id == 101", "vlan.id == 104", "vlan.priority == 2", "udp"}) {
+    INFO(filter);
+    CHECK(framesShown(capture, filter) == tsharkFrames(capture, filter));
+  }
+  CHECK(tsharkFrames(capture, "vlan") == 6);
+  CHECK(tsharkFrames(capture, "vlan.priority == 2") ==
+        4);  // the 802.1Q under 0x9100, the 0x9100 under 802.1ad
+}
+
+namespace {
+
 // The flow's first two packets, the second sent from a multicast MAC.
 [[gnu::noinline]] std::string writeGroupSource(const std::string& path) {
   using namespace rudp::testgen;
