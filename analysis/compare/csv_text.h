@@ -1,5 +1,5 @@
-// How a comparison's numbers and texts are written into CSV (RFC 4180), for
-// the CLI's and the GUI's exports alike.
+// How numbers and texts are written into CSV (RFC 4180): the one field
+// writer of the CLI's and the GUI's exports (the GUI's tables too).
 #pragma once
 #include <string>
 
@@ -7,7 +7,7 @@ namespace rudp::cmp {
 
 // Shortest text that reads back as the same double; empty for kNone.
 std::string exactNumber(double v);
-// `s` as one CSV field: quoted (quotes doubled) when it holds , " or a newline.
+// `s` as one CSV field: quoted (quotes doubled) when it holds , " CR or LF.
 std::string csvField(const std::string& s);
 
 }  // namespace rudp::cmp

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/nice_step.h"
+
 namespace rudp::report {
 
 PlotScale::PlotScale(double lo, double hi, double from_px, double to_px)
@@ -11,13 +13,7 @@ PlotScale::PlotScale(double lo, double hi, double from_px, double to_px)
   k_ = (to_px_ - from_px_) / (hi_ - lo_);
 }
 
-double PlotScale::tickStep(int maxTicks) const {
-  const double raw = (hi_ - lo_) / std::max(1, maxTicks);
-  const double mag = std::pow(10.0, std::floor(std::log10(raw)));
-  for (double m : {1.0, 2.0, 5.0, 10.0})
-    if (m * mag >= raw) return m * mag;
-  return 10 * mag;
-}
+double PlotScale::tickStep(int maxTicks) const { return niceStep(hi_ - lo_, maxTicks); }
 
 std::vector<double> PlotScale::ticks(int maxTicks) const {
   const double step = tickStep(maxTicks);
@@ -29,7 +25,7 @@ std::vector<double> PlotScale::ticks(int maxTicks) const {
 
 std::string PlotScale::tickLabel(double v, int maxTicks) const {
   const double step = tickStep(maxTicks);
-  const int decimals = step >= 1 ? 0 : static_cast<int>(std::ceil(-std::log10(step) - 1e-9));
+  const int decimals = stepDecimals(step);
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
   return buf;

@@ -5,6 +5,8 @@
 #include <QTableView>
 #include <algorithm>
 
+#include "compare/csv_text.h"
+
 namespace rudp::gui {
 
 namespace {
@@ -47,15 +49,7 @@ QString readField(const QString& csv, qsizetype& i) {
 }
 }  // namespace
 
-QString csvField(const QString& text) {
-  static const QString special = QStringLiteral(",\"\r\n");
-  bool quote = false;
-  for (QChar c : text) quote = quote || special.contains(c);
-  if (!quote) return text;
-  QString escaped = text;
-  escaped.replace(QLatin1Char('"'), QStringLiteral("\"\""));
-  return QLatin1Char('"') + escaped + QLatin1Char('"');
-}
+QString csvField(const QString& text) { return QString::fromStdString(cmp::csvField(text.toStdString())); }
 
 QString tableToCsv(const QAbstractItemModel& model, const CsvSelection& selection) {
   const QList<int> columns = selection.columns.isEmpty() ? allOf(model.columnCount()) : selection.columns;

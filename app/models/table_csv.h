@@ -28,7 +28,7 @@ QList<int> visibleColumns(const QHeaderView& header);
 QString viewToCsv(const QTableView& view);
 QString viewSelectionToCsv(const QTableView& view);
 
-// One field, quoted when RFC 4180 needs it.
+// One field, quoted when RFC 4180 needs it: compare/csv_text.h's writer, for QString.
 QString csvField(const QString& text);
 
 // Parses CSV text back into records (either line ending; quoted fields may

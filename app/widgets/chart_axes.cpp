@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/nice_step.h"
+
 namespace rudp::gui {
 
 int TimeAxis::column(int64_t t) const { return static_cast<int>(std::floor(x(t))); }
@@ -26,23 +28,11 @@ double ValueAxis::value(double py) const {
   return v0 + f * (v1 - v0);
 }
 
-namespace {
-double niceStep(double range, int count) {
-  const double raw = range / std::max(count, 1);
-  const double mag = std::pow(10.0, std::floor(std::log10(raw)));
-  for (double m : {1.0, 2.0, 5.0})
-    if (raw <= m * mag) return m * mag;
-  return 10 * mag;
-}
-
-int decimalsFor(double step) { return std::max(0, static_cast<int>(-std::floor(std::log10(step) + 1e-9))); }
-}  // namespace
-
 std::vector<Tick> niceTicks(double lo, double hi, int approxCount) {
   std::vector<Tick> out;
   if (!(hi > lo)) return out;
   const double step = niceStep(hi - lo, approxCount);
-  const int decimals = decimalsFor(step);
+  const int decimals = stepDecimals(step);
   for (double v = std::ceil(lo / step) * step; v <= hi + step * 1e-9; v += step) {
     const double clean = std::abs(v) < step * 1e-9 ? 0.0 : v;
     out.push_back(
@@ -80,7 +70,7 @@ double niceCeil(double v) {
 
 QString formatTime(int64_t t, int64_t origin, double resolutionNs) {
   const double s = static_cast<double>(t - origin) / 1e9;
-  const int decimals = std::clamp(decimalsFor(resolutionNs / 1e9), 0, 9);
+  const int decimals = std::clamp(stepDecimals(resolutionNs / 1e9), 0, 9);
   return QString::number(s, 'f', decimals) + QStringLiteral(" s");
 }
 
