@@ -7,13 +7,13 @@
 #include <cstring>
 #include <filesystem>
 
+#include "capture/frame_export.h"
 #include "cli/commands.h"
 #include "core/error.h"
 #include "store/db_path.h"
 #include "store/store_reader.h"
 #include "wireshark/disabled_protocols.h"
 #include "wireshark/dissector_installer.h"
-#include "wireshark/frame_export.h"
 #include "wireshark/frame_selection.h"
 #include "wireshark/launch_command.h"
 #include "wireshark/plugin_folder.h"
@@ -80,7 +80,7 @@ int runOpen(const WiresharkArgs& args, const ws::DissectorInstaller& installer) 
   if (args.frames.empty() == (args.conn == 0)) throw Error("give either --frames or --conn");
   const auto frames = framesToOpen(args);
   const std::string out = outputPath(args);
-  const auto result = ws::exportFrames(args.capture, frames, out);
+  const auto result = exportFrames(args.capture, frames, out);
   std::fprintf(stderr, "rudpscope-cli: %llu frame%s written to %s\n",
                static_cast<unsigned long long>(result.written), result.written == 1 ? "" : "s", out.c_str());
   if (!result.missing.empty())

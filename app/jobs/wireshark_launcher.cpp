@@ -8,12 +8,12 @@
 #include <QTemporaryFile>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "capture/frame_export.h"
 #include "jobs/capture_session.h"
 #include "models/value_text.h"
 #include "session/dissectors.h"
 #include "store/store_reader.h"
 #include "wireshark/dissector_installer.h"
-#include "wireshark/frame_export.h"
 #include "wireshark/frame_selection.h"
 #include "wireshark/launch_command.h"
 #include "wireshark/plugin_folder.h"
@@ -108,7 +108,7 @@ WiresharkLauncher::Plan WiresharkLauncher::prepare(const WiresharkRequest& reque
       plan.error = QObject::tr("%1 has no packets in that time range").arg(request.what);
       return plan;
     }
-    plan.written = ws::exportFrames(request.capture.toStdString(), frames, pcapng.toStdString()).written;
+    plan.written = exportFrames(request.capture.toStdString(), frames, pcapng.toStdString()).written;
     const auto folder = ws::findLuaPluginFolder();
     const ws::DissectorInstaller installer(defaultDissectorDir(), folder.path, folder.configPath);
     const auto installed = installer.status();

@@ -17,7 +17,9 @@
 #include <QTreeWidgetItem>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
+#include <filesystem>
 
+#include "capture/frame_export.h"
 #include "core/error.h"
 #include "jobs/conversation_job.h"
 #include "models/packet_list_model.h"
@@ -44,7 +46,7 @@ PacketsPage::PacketsPage(QWidget* parent)
       m_timeFormat(new QComboBox(this)),
       m_timeline(new QToolButton(this)),
       m_message(new QLabel(this)),
-      m_export(new QFutureWatcher<QString>(this)) {
+      m_export(new QFutureWatcher<ExportOutcome>(this)) {
   m_list->setObjectName(QStringLiteral("packets.list"));
   m_list->setModel(m_model);
   m_list->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -84,12 +86,10 @@ PacketsPage::PacketsPage(QWidget* parent)
     const int row = m_model->rowOfFrame(m_frameBeforeFilter);
     selectRow(row >= 0 ? row : 0);
   });
-  connect(m_export, &QFutureWatcher<QString>::finished, this, [this] {
-    const QString result = m_export->result();
-    const bool ok = !result.startsWith(QLatin1Char('!'));
-    const QString text = ok ? result : result.mid(1);
-    setMessage(text);
-    emit exportFinished(text, ok);
+  connect(m_export, &QFutureWatcher<ExportOutcome>::finished, this, [this] {
+    const ExportOutcome outcome = m_export->result();
+    setMessage(outcome.text);
+    emit exportFinished(outcome.text, outcome.ok);
   });
 
   auto* splitter = new QSplitter(Qt::Vertical, this);
@@ -375,13 +375,19 @@ void PacketsPage::exportFrames(const QString& target, bool markedOnly) {
                  .arg(markedOnly ? frames.size() : size_t(m_model->rowCount()))
                  .arg(target));
   m_export->setFuture(
-      QtConcurrent::run([db = m_model->dbPath().toStdString(), capture = m_model->capturePath().toStdString(),
-                         frames, path = target.toStdString(), cancel = m_cancelExport]() -> QString {
+      QtConcurrent::run([capture = m_model->capturePath().toStdString(), frames, path = target.toStdString(),
+                         cancel = m_cancelExport]() -> ExportOutcome {
         try {
-          const ExportResult r = rudp::exportFrames(db, capture, frames, path, cancel.get());
-          if (r.cancelled) return QStringLiteral("!") + tr("Export cancelled; nothing was written.");
-          return tr("Exported %n packets to %1.", nullptr, int(r.frames)).arg(QString::fromStdString(path));
-        } catch (const std::exception& e) { return QStringLiteral("!") + QString::fromStdString(e.what()); }
+          const ExportResult r = rudp::exportFrames(capture, frames, path, cancel.get());
+          if (!r.missing.empty()) {  // the capture changed since it was analysed: whole or nothing
+            std::filesystem::remove(path);
+            return {tr("the capture has no frame %1").arg(r.missing.front()), false};
+          }
+          return {tr("Exported %n packets to %1.", nullptr, int(r.written)).arg(QString::fromStdString(path)),
+                  true};
+        } catch (const Cancelled&) {
+          return {tr("Export cancelled; nothing was written."), false};
+        } catch (const std::exception& e) { return {QString::fromStdString(e.what()), false}; }
       }));
 }
 

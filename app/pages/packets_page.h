@@ -13,7 +13,6 @@
 #include <memory>
 
 #include "packets/conversation_replay.h"
-#include "packets/frame_export.h"
 #include "session/dissectors.h"
 #include "store/records.h"
 
@@ -91,7 +90,11 @@ class PacketsPage : public QWidget {
   QComboBox* m_timeFormat;
   QToolButton* m_timeline;
   QLabel* m_message;
-  QFutureWatcher<QString>* m_export;
+  struct ExportOutcome {
+    QString text;  // shown in the message line
+    bool ok = false;
+  };
+  QFutureWatcher<ExportOutcome>* m_export;
   std::shared_ptr<std::atomic<bool>> m_cancelExport;
   std::shared_ptr<ConversationReplay> m_replay;  // the open capture's
   std::unique_ptr<ConversationJob> m_conversation;

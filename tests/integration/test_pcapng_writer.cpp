@@ -1,10 +1,11 @@
 // Frames written by exportFrames (capture/pcapng_writer.h) read back with
 // tshark: the same times, lengths, bytes and link type as the originals.
+#include <atomic>
 #include <catch2/catch.hpp>
 #include <filesystem>
 
+#include "capture/frame_export.h"
 #include "core/error.h"
-#include "wireshark/frame_export.h"
 #include "wireshark/frame_selection.h"
 #include "wireshark_env.h"
 
@@ -44,7 +45,7 @@ std::vector<std::string> pick(const std::vector<std::string>& all, const std::ve
 void requireSameFrames(const std::string& original, const std::vector<uint64_t>& frames) {
   TempDir dir("pcapng-out");
   const std::string out = dir / "chosen.pcapng";
-  const auto result = ws::exportFrames(original, frames, out);
+  const auto result = rudp::exportFrames(original, frames, out);
   CHECK(result.written == frames.size());
   CHECK(result.missing.empty());
   CHECK(!std::filesystem::exists(out + ".part"));
@@ -77,10 +78,24 @@ TEST_CASE("frames past the end of the capture are reported, not invented") {
   TempDir dir("pcapng-out");
   const std::string cap = source("tests/data/link/eth.pcap");
   const auto count = perFrame(cap, kTimes).size();
-  const auto result = ws::exportFrames(cap, {1, count, count + 1, count + 7}, dir / "x.pcapng");
+  const auto result = rudp::exportFrames(cap, {1, count, count + 1, count + 7}, dir / "x.pcapng");
   CHECK(result.written == 2);
   CHECK(result.missing == std::vector<uint64_t>{count + 1, count + 7});
   CHECK(perFrame(dir / "x.pcapng", kTimes).size() == 2);
+}
+
+TEST_CASE("no frames named exports every frame and a cancelled export leaves nothing") {
+  TempDir dir("pcapng-out");
+  const std::string cap = source("tests/data/link/eth.pcap");
+  const auto original = perFrame(cap, kTimes);
+  const auto all = rudp::exportFrames(cap, {}, dir / "all.pcapng");
+  CHECK(all.written == original.size());
+  CHECK(all.missing.empty());
+  CHECK(perFrame(dir / "all.pcapng", kTimes) == original);
+  const std::atomic<bool> cancel{true};
+  CHECK_THROWS_AS(rudp::exportFrames(cap, {}, dir / "cancelled.pcapng", &cancel), rudp::Cancelled);
+  CHECK_FALSE(std::filesystem::exists(dir / "cancelled.pcapng"));
+  CHECK_FALSE(std::filesystem::exists(dir / "cancelled.pcapng.part"));
 }
 
 TEST_CASE("frame lists parse as Wireshark's ranges do") {
@@ -97,7 +112,7 @@ TEST_CASE("frame lists parse as Wireshark's ranges do") {
 TEST_CASE("a pcapng that cannot be written is one clear error and leaves nothing") {
   TempDir dir("pcapng-out");
   const std::string out = dir / "missing-folder/x.pcapng";
-  CHECK_THROWS_WITH(ws::exportFrames(source("resources/sample.pcap"), {1}, out),
+  CHECK_THROWS_WITH(rudp::exportFrames(source("resources/sample.pcap"), {1}, out),
                     "cannot create '" + out + ".part': No such file or directory");
 }
 
