@@ -9,7 +9,7 @@
 #include <QStringList>
 #include <array>
 
-#include "session/dissectors.h"
+#include "lua/dissector_files.h"
 #include "session/ingest.h"
 #include "store/records.h"
 

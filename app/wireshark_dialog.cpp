@@ -10,7 +10,7 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
-#include "session/dissectors.h"
+#include "lua/dissector_files.h"
 
 namespace rudp::gui {
 

@@ -11,7 +11,7 @@
 
 #include "cli/commands.h"
 #include "core/error.h"
-#include "session/capture_warnings.h"
+#include "decode/capture_warnings.h"
 #include "store/db_path.h"
 
 namespace rudp::cli {

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "core/progress.h"
-#include "session/dissectors.h"
+#include "lua/dissector_files.h"
 #include "session/ingest.h"
 
 namespace rudp::cli {

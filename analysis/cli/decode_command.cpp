@@ -2,8 +2,8 @@
 
 #include "cli/commands.h"
 #include "filter/filter_syntax.h"
+#include "packets/field_printer.h"
 #include "packets/frame_tree_printer.h"
-#include "session/field_printer.h"
 
 namespace rudp::cli {
 

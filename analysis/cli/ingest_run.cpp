@@ -8,8 +8,8 @@
 #include <functional>
 
 #include "cli/commands.h"
+#include "decode/capture_warnings.h"
 #include "filter/filter_syntax.h"
-#include "session/capture_warnings.h"
 
 namespace rudp::cli {
 

@@ -2,7 +2,7 @@
 
 #include <sstream>
 
-#include "session/field_printer.h"
+#include "packets/field_printer.h"
 
 namespace rudp::cli {
 namespace {

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "session/dissectors.h"
+#include "lua/dissector_files.h"
 
 namespace rudp::cli {
 

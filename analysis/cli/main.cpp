@@ -7,7 +7,7 @@
 #include "cli/commands.h"
 #include "cli/lab_command.h"
 #include "core/error.h"
-#include "session/capture_warnings.h"
+#include "decode/capture_warnings.h"
 
 namespace {
 

@@ -8,7 +8,7 @@
 
 #include "compare/comparison.h"
 #include "core/progress.h"
-#include "session/dissectors.h"
+#include "lua/dissector_files.h"
 #include "session/ingest.h"
 
 namespace rudp::cmp {

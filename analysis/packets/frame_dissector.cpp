@@ -17,13 +17,13 @@
 #include "flow/conversation_tracker.h"
 #include "lua/host.h"
 #include "packets/arp_layer.h"
+#include "packets/field_printer.h"
 #include "packets/frame_layers.h"
 #include "packets/frame_reader.h"
 #include "packets/icmp_info.h"
 #include "packets/icmp_layer.h"
 #include "packets/ip_names.h"
 #include "packets/tcp_layer.h"
-#include "session/field_printer.h"
 
 namespace rudp {
 

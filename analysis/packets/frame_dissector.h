@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "filter/display_filter.h"
+#include "lua/dissector_files.h"
 #include "packets/conversation_replay.h"
 #include "packets/frame_time.h"
-#include "session/dissectors.h"
 #include "store/records.h"
 
 namespace rudp {

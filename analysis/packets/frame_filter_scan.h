@@ -13,7 +13,7 @@
 
 #include "core/progress.h"
 #include "filter/filter_syntax.h"
-#include "session/dissectors.h"
+#include "lua/dissector_files.h"
 #include "store/frame_condition.h"
 
 namespace rudp {

@@ -5,12 +5,12 @@
 
 #include "capture/capture_reader.h"
 #include "core/error.h"
+#include "decode/capture_warnings.h"
 #include "decode/decoder.h"
 #include "lua/host.h"
 #include "packets/frame_dissector.h"
 #include "packets/frame_layers.h"
 #include "packets/frame_time.h"
-#include "session/capture_warnings.h"
 
 namespace rudp {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "session/dissectors.h"
+#include "lua/dissector_files.h"
 
 namespace rudp {
 

@@ -13,7 +13,7 @@
 #include <thread>
 #include <vector>
 
-#include "session/dissectors.h"
+#include "lua/dissector_files.h"
 #include "session/packet_batch.h"
 
 namespace rudp {

@@ -5,7 +5,7 @@
 #include "analyzers/events.h"
 #include "capture/live_capture.h"
 #include "core/progress.h"
-#include "session/dissectors.h"
+#include "lua/dissector_files.h"
 #include "store/store_writer.h"
 
 namespace rudp {

@@ -3,7 +3,7 @@
 #pragma once
 #include <string>
 
-#include "session/dissectors.h"
+#include "lua/dissector_files.h"
 #include "session/ingest.h"
 
 namespace rudp {

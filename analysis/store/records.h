@@ -45,7 +45,7 @@ struct AnalysisSettings {
   double stall_ms = 0;
   std::vector<double> rtt_limits_ms;  // the share_above limits, in order
   bool analysed = true;               // false: made with --no-analysis
-  std::string dissectors;             // dissectorFingerprint() of the run (session/dissectors.h)
+  std::string dissectors;             // dissectorFingerprint() of the run (lua/dissector_files.h)
   std::string display_filter;         // only the frames it passed were analysed; empty: all
 };
 

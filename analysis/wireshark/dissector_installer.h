@@ -1,4 +1,4 @@
-// Copies our dissectors (the *.lua of session/dissectors.h's
+// Copies our dissectors (the *.lua of lua/dissector_files.h's
 // defaultDissectorDir()) into a Wireshark personal Lua plugin folder, tells
 // what state each copy is in, and removes only what we installed. Built-in
 // dissectors one of ours replaces (disabled_protocols.h) are turned off in

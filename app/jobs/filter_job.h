@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "jobs/worker_thread.h"
-#include "session/dissectors.h"
+#include "lua/dissector_files.h"
 #include "store/frame_condition.h"
 
 namespace rudp::gui {

@@ -1,6 +1,6 @@
 #include "jobs/ingest_job.h"
 
-#include "session/capture_warnings.h"
+#include "decode/capture_warnings.h"
 
 #include <QElapsedTimer>
 #include <QFileInfo>

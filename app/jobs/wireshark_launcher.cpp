@@ -10,8 +10,8 @@
 
 #include "capture/frame_export.h"
 #include "jobs/capture_session.h"
+#include "lua/dissector_files.h"
 #include "models/value_text.h"
-#include "session/dissectors.h"
 #include "store/store_reader.h"
 #include "wireshark/dissector_installer.h"
 #include "wireshark/frame_selection.h"

@@ -19,9 +19,9 @@
 #include <unordered_map>
 #include <vector>
 
+#include "lua/dissector_files.h"
 #include "packets/frame_dissector.h"
 #include "packets/frame_time.h"
-#include "session/dissectors.h"
 #include "store/records.h"
 
 namespace rudp {

@@ -12,8 +12,8 @@
 #include <atomic>
 #include <memory>
 
+#include "lua/dissector_files.h"
 #include "packets/conversation_replay.h"
-#include "session/dissectors.h"
 #include "store/records.h"
 
 class QComboBox;

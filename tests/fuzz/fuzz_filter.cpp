@@ -11,8 +11,8 @@
 #include "decode/decoder.h"
 #include "filter/display_filter.h"
 #include "fuzz_common.h"
+#include "lua/dissector_files.h"
 #include "lua/host.h"
-#include "session/dissectors.h"
 
 using namespace rudp;
 

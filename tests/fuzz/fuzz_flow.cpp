@@ -11,8 +11,8 @@
 #include "flow/connection_table.h"
 #include "flow/segment_extractor.h"
 #include "fuzz_common.h"
+#include "lua/dissector_files.h"
 #include "lua/host.h"
-#include "session/dissectors.h"
 
 using namespace rudp;
 

@@ -8,7 +8,7 @@
 
 #include "core/error.h"
 #include "fuzz_common.h"
-#include "session/dissectors.h"
+#include "lua/dissector_files.h"
 #include "session/ingest.h"
 #include "store/store_reader.h"
 

@@ -13,8 +13,8 @@
 #include <fstream>
 #include <string>
 
+#include "lua/dissector_files.h"
 #include "lua/host.h"
-#include "session/dissectors.h"
 
 namespace {
 #if defined(__SANITIZE_ADDRESS__)

@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "core/error.h"
+#include "lua/dissector_files.h"
 #include "lua/host.h"
-#include "session/dissectors.h"
 #include "session/ingest.h"
 #include "store/schema.h"
 #include "store/store_reader.h"

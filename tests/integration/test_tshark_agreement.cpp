@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "packets/field_printer.h"
 #include "process.h"
-#include "session/field_printer.h"
 #include "tshark_compare.h"
 
 using namespace rudp;

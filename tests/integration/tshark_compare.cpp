@@ -6,10 +6,10 @@
 #include <filesystem>
 
 #include "flow/stream_fields.h"
+#include "lua/dissector_files.h"
 #include "lua/host.h"
+#include "packets/field_printer.h"
 #include "process.h"
-#include "session/dissectors.h"
-#include "session/field_printer.h"
 #include "wireshark/disabled_protocols.h"
 #include "wireshark/file_io.h"
 

@@ -14,7 +14,7 @@
 
 #include "../models/catch_qt.h"
 #include "app_fixture.h"
-#include "session/dissectors.h"
+#include "lua/dissector_files.h"
 #include "wireshark/dissector_installer.h"
 #include "wireshark/plugin_folder.h"
 #include "wireshark_dialog.h"

@@ -6,7 +6,7 @@
 #include <catch2/catch.hpp>
 #include <fstream>
 
-#include "session/dissectors.h"
+#include "lua/dissector_files.h"
 
 namespace rudp::test {
 

@@ -1,4 +1,4 @@
-#include "session/field_printer.h"
+#include "packets/field_printer.h"
 
 #include <algorithm>
 #include <cinttypes>
@@ -6,10 +6,10 @@
 
 #include "capture/capture_reader.h"
 #include "core/error.h"
+#include "decode/capture_warnings.h"
 #include "decode/decoder.h"
 #include "decode/header_walk.h"
 #include "filter/display_filter.h"
-#include "session/capture_warnings.h"
 
 namespace rudp {
 

@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "filter/filter_fields.h"
+#include "lua/dissector_files.h"
 #include "lua/host.h"
-#include "session/dissectors.h"
 
 namespace rudp {
 

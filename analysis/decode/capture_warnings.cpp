@@ -1,4 +1,4 @@
-#include "session/capture_warnings.h"
+#include "decode/capture_warnings.h"
 
 #include "capture/link_type.h"
 

@@ -1,4 +1,4 @@
-#include "session/dissectors.h"
+#include "lua/dissector_files.h"
 
 #include <algorithm>
 #include <cstdlib>
