@@ -75,22 +75,22 @@ Inner inside(const wire::Span& s, const link::Result& r, DecodedPacket& out) {
 
 // The UDP payload's bytes, as far as the UDP length and the frame hold them.
 wire::Span udpPayload(const wire::Span& udp, const DecodedPacket& out) {
-  return {out.payload, out.payload_len, std::min(out.payload_reported_len, udp.reported - 8)};
+  return {out.payload, out.payload_len, std::min(out.payload_reported_len, udp.reported - udp::kHeaderLen)};
 }
 
 // Decodes the transport header in `up`; returns the packet a tunnel in it carries.
 Inner decodePayload(const ip::Upper& up, DecodedPacket& out) {
   const wire::Span& l4 = up.bytes;
   switch (up.proto) {
-    case transport::kUdp:
+    case ip::kUdp:
       transport::decodeUdp(l4, out);
       if (!out.payload) return {};
       return inside(udpPayload(l4, out), tunnel::udp(out.sport, out.dport, out.payload, out.payload_len),
                     out);
-    case transport::kTcp: transport::decodeTcp(l4, out); return {};
-    case icmp::kIcmp:
-    case icmp::kIcmpV6: icmp::decode(up.proto, l4, out); return {};
-    case tunnel::kGre: return inside(l4, tunnel::gre(l4.data, l4.len), out);
+    case ip::kTcp: transport::decodeTcp(l4, out); return {};
+    case ip::kIcmp:
+    case ip::kIcmpv6: icmp::decode(up.proto, l4, out); return {};
+    case ip::kGre: return inside(l4, tunnel::gre(l4.data, l4.len), out);
     default: return inside(l4, tunnel::ipInIp(up.proto), out);
   }
 }

@@ -76,7 +76,7 @@ void addHead(bool v6, const wire::Span& icmp, DecodedPacket& out) {
 }  // namespace
 
 void decode(uint8_t proto, const wire::Span& l4, DecodedPacket& out) {
-  const bool v6 = proto == kIcmpV6;
+  const bool v6 = proto == ip::kIcmpv6;
   addHead(v6, l4, out);
   if (l4.len < kIcmpHeader || !isError(v6, l4.data[0])) return;
   wire::Span ip = wire::tail(l4, kIcmpHeader);
@@ -94,8 +94,9 @@ void decode(uint8_t proto, const wire::Span& l4, DecodedPacket& out) {
   if (quoted.l3 == L3::None) return;
   const bool upper_here = next != ip::Next::Stop && frag.offset == 0;
   const bool transport = upper_here && up.bytes.len >= kQuotedTransport;
-  if (transport && up.proto == transport::kUdp) transport::decodeUdp(up.bytes, quoted);
-  if (upper_here && (up.proto == kIcmp || up.proto == kIcmpV6)) addHead(up.proto == kIcmpV6, up.bytes, out);
+  if (transport && up.proto == ip::kUdp) transport::decodeUdp(up.bytes, quoted);
+  if (upper_here && (up.proto == ip::kIcmp || up.proto == ip::kIcmpv6))
+    addHead(up.proto == ip::kIcmpv6, up.bytes, out);
   out.has_icmp_error = true;
   IcmpError& e = out.icmp;
   e.v6 = v6;
@@ -106,7 +107,7 @@ void decode(uint8_t proto, const wire::Span& l4, DecodedPacket& out) {
   e.quote_len = quote.len;
   if (upper_here) e.quoted_l4 = up.bytes.data;
   if (quoted.l4 == L4::UDP && quoted.payload) quotedPayload(quote, quoted, e);
-  if (transport && up.proto == transport::kTcp) quotedTcp(up.bytes, e);
+  if (transport && up.proto == ip::kTcp) quotedTcp(up.bytes, e);
 }
 
 std::string describe(bool v6, uint8_t type, uint8_t code) {

@@ -9,10 +9,7 @@
 
 namespace rudp::icmp {
 
-inline constexpr uint8_t kIcmp = 1;
-inline constexpr uint8_t kIcmpV6 = 58;
-
-// `l4` starts at the ICMP header of protocol `proto` (kIcmp or kIcmpV6).
+// `l4` starts at the ICMP header of protocol `proto` (ip::kIcmp or ip::kIcmpv6).
 // Adds its type and code to out.icmp_heads. For an error message that quotes
 // an IP header, sets out.has_icmp_error and out.icmp (and adds a quoted ICMP
 // header's type and code); anything else (echo, neighbour discovery, a quote

@@ -1,10 +1,11 @@
-// IPv4 and IPv6 headers: fills the L3 fields of a DecodedPacket and finds
-// the transport bytes.
+// Decodes IPv4 and IPv6 headers (their layout: decode/ip.h): fills the L3
+// fields of a DecodedPacket and finds the transport bytes.
 #pragma once
 #include <cstdint>
 
 #include "core/packet.h"
 #include "decode/bytes.h"
+#include "decode/ip.h"
 
 namespace rudp::ip {
 

@@ -2,6 +2,7 @@
 
 #include "decode/bytes.h"
 #include "decode/ethernet.h"
+#include "decode/ip.h"
 
 namespace rudp::link {
 
@@ -53,7 +54,7 @@ Result fromFamily(uint32_t family, uint32_t off) {
 
 Result fromVersionNibble(const uint8_t* p, uint32_t len) {
   if (len < 1) return {Net::None, 0, "IP header truncated"};
-  const int version = p[0] >> 4;
+  const unsigned version = ip::version(p);
   if (version == 4) return {Net::IPv4, 0, nullptr};
   if (version == 6) return {Net::IPv6, 0, nullptr};
   return {Net::None, 0, "raw IP frame with bad version"};
@@ -165,8 +166,8 @@ Result fromEtherType(uint16_t type, const uint8_t* p, uint32_t len, uint32_t off
 }
 
 Result byVersionNibble(const uint8_t* p, uint32_t len, uint32_t off) {
-  if (off < len && (p[off] >> 4) == 4) return {Net::IPv4, off, nullptr};
-  if (off < len && (p[off] >> 4) == 6) return {Net::IPv6, off, nullptr};
+  if (off < len && ip::version(p + off) == 4) return {Net::IPv4, off, nullptr};
+  if (off < len && ip::version(p + off) == 6) return {Net::IPv6, off, nullptr};
   return {Net::None, off, nullptr};
 }
 

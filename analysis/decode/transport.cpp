@@ -8,54 +8,56 @@ namespace {
 
 using wire::be16;
 using wire::be32;
+using namespace tcp;
 
 }  // namespace
 
 void decodeUdp(const wire::Span& l4, DecodedPacket& out) {
-  if (l4.len < 8) {
+  if (l4.len < udp::kHeaderLen) {
     out.error = "UDP header truncated";
     return;
   }
   const uint8_t* p = l4.data;
   out.l4 = L4::UDP;
-  out.sport = be16(p);
-  out.dport = be16(p + 2);
-  out.udp_checksum = uint16_t(be16(p + 6));
-  uint32_t ulen = be16(p + 4);
+  out.sport = udp::srcPort(p);
+  out.dport = udp::dstPort(p);
+  out.udp_checksum = udp::checksum(p);
+  uint32_t ulen = udp::length(p);
   if (ulen == 0) ulen = l4.reported;  // IPv6 jumbogram / TSO: length left to IP
-  if (ulen < 8) {
+  if (ulen < udp::kHeaderLen) {
     out.error = "UDP length invalid";
     return;
   }
-  out.payload = p + 8;
-  out.payload_reported_len = ulen - 8;
-  out.payload_len = std::min(ulen - 8, l4.len - 8);
+  constexpr uint32_t h = udp::kHeaderLen;
+  out.payload = p + h;
+  out.payload_reported_len = ulen - h;
+  out.payload_len = std::min(ulen - h, l4.len - h);
   // A first fragment decoded on its own holds only the start of the datagram.
   if (ulen > l4.reported && !out.ip_fragment) out.error = "UDP length exceeds IP payload";
 }
 
 void decodeTcp(const wire::Span& l4, DecodedPacket& out) {
-  if (l4.len < 20) {
+  if (l4.len < kMinHeaderLen) {
     out.error = "TCP header truncated";
     return;
   }
   const uint8_t* p = l4.data;
   out.l4 = L4::TCP;
-  out.sport = be16(p);
-  out.dport = be16(p + 2);
+  out.sport = be16(p + kSrcPortAt);
+  out.dport = be16(p + kDstPortAt);
   TcpHeader& t = out.tcp;
-  t.seq = be32(p + 4);
-  t.ack = be32(p + 8);
-  t.header_len = uint8_t((p[12] >> 4) * 4);
-  t.flags = p[13];
-  t.window = be16(p + 14);
-  if (t.header_len < 20) {
+  t.seq = be32(p + kSeqAt);
+  t.ack = be32(p + kAckAt);
+  t.header_len = uint8_t(headerLength(p));
+  t.flags = p[kFlagsAt];
+  t.window = be16(p + kWindowAt);
+  if (t.header_len < kMinHeaderLen) {
     t.extent = TcpHeader::Extent::BadLength;
     out.error = "TCP header length invalid";
     return;
   }
   const uint32_t hl = t.header_len;
-  const bool optionsOk = parseTcpOptions(p + 20, std::min(hl, l4.len) - 20, t.options);
+  const bool optionsOk = parseTcpOptions(p + kMinHeaderLen, std::min(hl, l4.len) - kMinHeaderLen, t.options);
   if (hl > l4.len) {
     t.extent = hl <= l4.reported ? TcpHeader::Extent::CutBySnaplen : TcpHeader::Extent::PastIpPayload;
     out.error = "TCP header truncated";
@@ -75,7 +77,7 @@ void decodeTcp(const wire::Span& l4, DecodedPacket& out) {
 }
 
 bool parseTcpOptions(const uint8_t* p, uint32_t n, TcpOptions& o) {
-  return forEachTcpOption(p, n, [&o](uint8_t kind, const uint8_t* v, uint32_t size) {
+  return forEachOption(p, n, [&o](uint8_t kind, const uint8_t* v, uint32_t size) {
     switch (kind) {
       case kMss:
         if (size != 2) return false;

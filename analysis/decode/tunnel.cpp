@@ -30,7 +30,7 @@ Result ethernetAt(const uint8_t* p, uint32_t len, uint32_t off) {
 // WCCP v2 puts a 4-byte redirect header before the IPv4 packet, v1 does
 // not; tshark tells them apart by whether an IPv4 header starts right away.
 Result wccpAt(const uint8_t* p, uint32_t len, uint32_t off) {
-  if (off < len && (p[off] >> 4) == 4) return {Net::IPv4, off, nullptr};
+  if (off < len && ip::version(p + off) == 4) return {Net::IPv4, off, nullptr};
   if (len - off < 4) return {Net::None, off, "WCCP redirect header truncated"};
   return link::byVersionNibble(p, len, off + 4);
 }
@@ -151,8 +151,8 @@ Result gre(const uint8_t* p, uint32_t len) {
 }
 
 Result ipInIp(uint8_t proto) {
-  if (proto == kIpInIp) return {Net::IPv4, 0, nullptr};
-  if (proto == kIpv6InIp) return {Net::IPv6, 0, nullptr};
+  if (proto == ip::kIpInIp) return {Net::IPv4, 0, nullptr};
+  if (proto == ip::kIpv6InIp) return {Net::IPv6, 0, nullptr};
   return {};
 }
 

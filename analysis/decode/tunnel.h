@@ -4,13 +4,10 @@
 #pragma once
 #include <cstdint>
 
+#include "decode/ip.h"
 #include "decode/link_layer.h"
 
 namespace rudp::tunnel {
-
-inline constexpr uint8_t kIpInIp = 4;
-inline constexpr uint8_t kIpv6InIp = 41;
-inline constexpr uint8_t kGre = 47;
 
 // GRE's protocol types beyond EtherTypes (GENEVE's too).
 inline constexpr uint16_t kTransparentEthernet = 0x6558, kGrePpp = 0x880b, kGreWccp = 0x883e;

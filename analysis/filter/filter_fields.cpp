@@ -8,6 +8,7 @@
 #include "decode/arp.h"
 #include "decode/ethernet.h"
 #include "decode/header_walk.h"
+#include "decode/ip.h"
 #include "decode/link_layer.h"
 #include "decode/link_offset.h"
 #include "lua/host.h"
@@ -233,11 +234,12 @@ std::optional<std::pair<uint32_t, uint32_t>> ownIpDatagram(const FilterFrame& f)
   const RawPacket& raw = *f.raw;
   const std::optional<uint32_t> at = networkLayerOffset(raw, f.link_type);
   if (!at || f.pkt->outer_count != 0) return std::nullopt;
-  const uint8_t* ip = raw.data + *at;
-  if (f.pkt->l3 == L3::IPv4 && *at + 20 <= raw.caplen && ip[0] >> 4 == 4)
-    return std::pair{*at, std::min<uint32_t>(be16(ip + 2), raw.caplen - *at)};
-  if (f.pkt->l3 == L3::IPv6 && *at + 40 <= raw.caplen && ip[0] >> 4 == 6)
-    return std::pair{*at, std::min<uint32_t>(40 + be16(ip + 4), raw.caplen - *at)};
+  const uint8_t* p = raw.data + *at;
+  const uint32_t captured = raw.caplen - *at;
+  if (f.pkt->l3 == L3::IPv4 && ip::v4::kMinHeaderLen <= captured && ip::version(p) == 4)
+    return std::pair{*at, std::min(ip::v4::totalLength(p), captured)};
+  if (f.pkt->l3 == L3::IPv6 && ip::v6::kHeaderLen <= captured && ip::version(p) == 6)
+    return std::pair{*at, std::min(ip::v6::kHeaderLen + ip::v6::payloadLength(p), captured)};
   return std::nullopt;
 }
 
@@ -247,10 +249,10 @@ std::optional<std::pair<uint32_t, uint32_t>> ownIpDatagram(const FilterFrame& f)
 void dataLayers(const FilterFrame& f, std::vector<FilterValue>& out) {
   const DecodedPacket& p = *f.pkt;
   if (p.ip_fragment && p.l3 == L3::IPv4)
-    if (const auto ip = ownIpDatagram(f)) {
-      const uint32_t headerLen = (f.raw->data[ip->first] & 0x0fu) * 4;
-      if (ip->second > headerLen)
-        out.push_back(byteView(f.raw->data + ip->first + headerLen, ip->second - headerLen));
+    if (const auto own = ownIpDatagram(f)) {
+      const uint32_t headerLen = ip::v4::headerLength(f.raw->data + own->first);
+      if (own->second > headerLen)
+        out.push_back(byteView(f.raw->data + own->first + headerLen, own->second - headerLen));
     }
   const OfferedPayload udp = offeredUdpPayload(p);
   if (udp.len > 0 && (!f.res || f.res->proto < 0)) out.push_back(byteView(udp.data, udp.len));
@@ -281,21 +283,22 @@ void ethernet(int which, const RawPacket& raw, std::vector<FilterValue>& out) {
   });
 }
 
-void ipHeader(int which, const OuterHeader& h, std::vector<FilterValue>& out) {
-  const bool v4 = h.l3 == L3::IPv4, v6 = h.l3 == L3::IPv6;
-  if (v4 && which == Ip) out.push_back({});  // bytes: see ipProtocol
-  if (v4 && (which == IpSrc || which == IpAddr)) out.push_back(address(h.src));
-  if (v4 && (which == IpDst || which == IpAddr)) out.push_back(address(h.dst));
-  if (v4 && which == IpProto) out.push_back(number(h.ip_proto));
-  if (v4 && which == IpId) out.push_back(number(h.ip_id));
-  if (v4 && which == IpTtl) out.push_back(number(h.ip_ttl));
-  if (v6 && which == Ipv6) out.push_back({});
-  if (v6 && (which == Ipv6Src || which == Ipv6Addr)) out.push_back(address(h.src));
-  if (v6 && (which == Ipv6Dst || which == Ipv6Addr)) out.push_back(address(h.dst));
-  if (!h.udp) return;
-  if (which == UdpSrcPort || which == UdpPort) out.push_back(number(h.sport));
-  if (which == UdpDstPort || which == UdpPort) out.push_back(number(h.dport));
-  if (which == UdpLength) out.push_back(number(h.udp_length));
+// One item per IPv4 (`l3` IPv4) or IPv6 header, outermost first, with no bytes.
+void ipHeaderItems(L3 l3, const DecodedPacket& p, std::vector<FilterValue>& out) {
+  forEachIpHeader(p, [&](const OuterHeader& h) {
+    if (h.l3 == l3) out.push_back({});
+  });
+}
+
+// ip.src, udp.port, ...: header_walk.h's fields, in every IP header.
+void ipHeaderValues(int which, const DecodedPacket& p, std::vector<FilterValue>& out) {
+  const std::optional<HeaderField> field = headerFieldNamed(kBuiltins[which].name);
+  if (!field) return;
+  forEachIpHeader(p, [&](const OuterHeader& h) {
+    headerFieldValues(
+        *field, h, [&](const IpAddress& a) { out.push_back(address(a)); },
+        [&](uint64_t n) { out.push_back(number(n)); });
+  });
 }
 
 // The packet's own UDP or TCP header and payload, when they are in the frame.
@@ -313,7 +316,7 @@ void transportBytes(const FilterFrame& f, uint32_t header, std::vector<FilterVal
 // One item per IPv4 header, outermost first; the frame's own datagram has
 // its bytes.
 void ipProtocol(const FilterFrame& f, std::vector<FilterValue>& out) {
-  forEachIpHeader(*f.pkt, [&](const OuterHeader& h) { ipHeader(Ip, h, out); });
+  ipHeaderItems(L3::IPv4, *f.pkt, out);
   const auto own = ownIpDatagram(f);  // only without tunnels: then the packet's is the first
   if (own && f.pkt->l3 == L3::IPv4 && !out.empty())
     out.front() = byteView(f.raw->data + own->first, own->second);
@@ -368,7 +371,8 @@ void tcp(int which, const FilterFrame& f, bool relative, std::vector<FilterValue
     case TcpTsval: put(whole && o.has_timestamps, o.tsval); break;
     case TcpTsecr: put(whole && o.has_timestamps, o.tsecr); break;
     default: {
-      static const uint8_t kBits[] = {0x01, 0x02, 0x04, 0x08, 0x10, 0x20};  // TcpFin..TcpUrg
+      using namespace tcpflag;
+      static const uint8_t kBits[] = {kFin, kSyn, kRst, kPsh, kAck, kUrg};  // TcpFin..TcpUrg
       put(whole, (h.flags & kBits[which - TcpFin]) != 0);
     }
   }
@@ -438,11 +442,12 @@ void builtinValues(int which, const FilterFrame& f, bool relative, std::vector<F
   }
   if (which == Udp) return udpProtocol(f, out);
   if (which == Ip) return ipProtocol(f, out);
-  if (which <= UdpLength) return forEachIpHeader(p, [&](const OuterHeader& h) { ipHeader(which, h, out); });
+  if (which == Ipv6) return ipHeaderItems(L3::IPv6, p, out);
+  if (which <= UdpLength) return ipHeaderValues(which, p, out);
   if (which <= TcpTsecr) return tcp(which, f, relative, out);
   if (which >= Arp && which <= ArpIsAnnouncement) return arpValues(which, f, out);
-  if (which == Icmp && p.l3 == L3::IPv4 && p.ip_proto == 1 && !p.ip_fragment) out.push_back({});
-  if (which == Icmpv6 && p.l3 == L3::IPv6 && p.ip_proto == 58 && !p.ip_fragment) out.push_back({});
+  if (which == Icmp && p.l3 == L3::IPv4 && p.ip_proto == ip::kIcmp && !p.ip_fragment) out.push_back({});
+  if (which == Icmpv6 && p.l3 == L3::IPv6 && p.ip_proto == ip::kIcmpv6 && !p.ip_fragment) out.push_back({});
   if (which >= IcmpType && which <= Icmpv6Code) icmpValues(which, p, out);
   if (which >= Data) data(which, f, out);
 }

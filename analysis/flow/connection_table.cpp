@@ -218,7 +218,7 @@ ConnectionTable::Hit ConnectionTable::movePorts(Connection& c, const Endpoint& s
 }
 
 ConnectionTable::Hit ConnectionTable::tcpPacket(const DecodedPacket& p) {
-  const bool syn = p.tcp.flags & 0x02, ack = p.tcp.flags & 0x10;
+  const bool syn = p.tcp.flags & tcpflag::kSyn, ack = p.tcp.flags & tcpflag::kAck;
   return byPair(kTcp, "tcp", -1, p, syn ? std::optional(RoleEvidence{!ack, "SYN"}) : std::nullopt);
 }
 

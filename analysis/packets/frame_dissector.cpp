@@ -13,6 +13,7 @@
 #include "decode/decoder.h"
 #include "decode/ethernet.h"
 #include "decode/link_layer.h"
+#include "decode/tcp.h"
 #include "decode/transport.h"
 #include "flow/conversation_tracker.h"
 #include "lua/host.h"
@@ -37,9 +38,9 @@ const char* const kArrow = " \xE2\x86\x92 ";  // " → ", as Wireshark writes po
 // Malformed options end the list, as they end the decoder's parse.
 // SACK edges count from `sackBase` (the ack's relative base, or 0).
 std::string tcpOptionsInfo(const uint8_t* p, uint32_t len, uint32_t sackBase) {
-  using namespace transport;
+  using namespace tcp;
   std::string out;
-  forEachTcpOption(p, len, [&out, sackBase](uint8_t kind, const uint8_t* v, uint32_t size) {
+  forEachOption(p, len, [&out, sackBase](uint8_t kind, const uint8_t* v, uint32_t size) {
     if (kind == kMss && size == 2) out += " MSS=" + std::to_string(wire::be16(v));
     if (kind == kWindowScale && size == 1) out += " WS=" + std::to_string(1u << std::min<unsigned>(v[0], 14));
     if (kind == kSackPermitted && size == 0) out += " SACK_PERM";
@@ -68,7 +69,7 @@ std::string tcpInfo(const DecodedPacket& pkt, const std::string& ports, int wind
   // The whole header sits right before the payload, in the frame or in the
   // reassembly buffer.
   const uint8_t* header = pkt.payload ? pkt.payload - t.header_len : nullptr;
-  if (header && (t.flags & kUrg)) info += " Urg=" + std::to_string(wire::be16(header + 18));
+  if (header && (t.flags & kUrg)) info += " Urg=" + std::to_string(tcp::urgentPointer(header));
   info += " Len=" + std::to_string(pkt.payload_reported_len);
   const uint32_t sackBase = relative && bases.known ? bases.ack : 0;
   if (header) info += tcpOptionsInfo(header + 20, t.header_len - 20u, sackBase);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/label_text.h"
+#include "decode/ip.h"
 
 #include "packets/arp_layer.h"
 #include "packets/frame_layer.h"
@@ -37,7 +38,8 @@ void ipLayers(LayerTree& tree, const LayerInputs& in, std::optional<uint32_t> ip
   const DecodedPacket& pkt = *in.pkt;
   if (ipv4HeaderInFrame(tree, pkt.l3, ipStart)) return addIpv4Layer(tree, *ipStart, in.ip);
   const bool known = ipStart && transportAt != FrameItem::kNoBytes && transportAt > *ipStart;
-  if (pkt.l3 == L3::IPv6 && ipStart && tree.captured(*ipStart, 40) && tree.number(*ipStart, 1) >> 4 == 6) {
+  if (pkt.l3 == L3::IPv6 && ipStart && tree.captured(*ipStart, ip::v6::kHeaderLen) &&
+      ip::version(tree.at(*ipStart)) == 6) {
     IpLayerFacts facts = in.ip;
     facts.src = pkt.src.toString();
     facts.dst = pkt.dst.toString();

@@ -5,6 +5,7 @@
 
 #include "core/label_text.h"
 #include "core/packet.h"
+#include "decode/ip.h"
 #include "packets/ip_names.h"
 
 namespace rudp {
@@ -109,7 +110,7 @@ uint32_t ipv6Option(LayerTree& tree, uint32_t o, uint32_t end) {
   return len;
 }
 
-constexpr unsigned kHopByHop = 0, kRouting = 43, kFragmentHeader = 44, kDestOptions = 60;
+using ip::kDestOptions, ip::kFragmentHeader, ip::kHopByHop, ip::kRouting;
 
 // The items of the fragment header at `o` (packet-ipv6.c's spelling: "Next header").
 uint32_t fragmentHeader(LayerTree& tree, uint32_t o) {
@@ -124,19 +125,10 @@ uint32_t fragmentHeader(LayerTree& tree, uint32_t o) {
   return 8;
 }
 
-bool ipv6Extension(unsigned next) {
-  return next == kHopByHop || next == kRouting || next == kFragmentHeader || next == kDestOptions;
-}
-
-// An extension header's length: the fragment header's is fixed, the others give theirs in 8-byte units.
-uint32_t ipv6ExtensionLength(const LayerTree& tree, unsigned type, uint32_t o) {
-  return type == kFragmentHeader ? 8 : (uint32_t(tree.number(o + 1, 1)) + 1) * 8;
-}
-
 // One extension header at `o`; returns its length (0: cannot be read).
-uint32_t ipv6Extension(LayerTree& tree, unsigned type, uint32_t o) {
+uint32_t extensionHeaderLines(LayerTree& tree, unsigned type, uint32_t o) {
   if (!tree.captured(o, 2)) return 0;
-  const uint32_t len = ipv6ExtensionLength(tree, type, o);
+  const uint32_t len = ip::extensionLength(uint8_t(type), tree.at(o));
   if (!tree.captured(o, len)) return 0;
   const char* names[] = {"IPv6 Hop-by-Hop Option", "Routing Header for IPv6", "Fragment Header for IPv6",
                          "Destination Options for IPv6"};
@@ -212,6 +204,7 @@ void embeddedAddressLines(LayerTree& tree, uint32_t src, uint32_t dst) {
 }  // namespace
 
 void addIpv6Layer(LayerTree& tree, uint32_t at, const IpLayerFacts& facts, uint32_t length) {
+  using namespace ip::v6;
   const std::string src = facts.src, dst = facts.dst;
   tree.layer("Internet Protocol Version 6, Src: " + src + ", Dst: " + dst, "ipv6", at, length);
   tree.bits(1, at, 1, 0xf0, "Version: 6");
@@ -224,17 +217,18 @@ void addIpv6Layer(LayerTree& tree, uint32_t at, const IpLayerFacts& facts, uint3
             "Explicit Congestion Notification: " + std::string(kEcnLong[tc & 3]) + " (" +
                 std::to_string(tc & 3) + ")");
   tree.bits(1, at + 1, 3, 0x0fffff, "Flow Label: " + hexNumber(tree.number(at + 1, 3) & 0xfffff, 5));
-  tree.item(1, "Payload Length: " + std::to_string(tree.number(at + 4, 2)), at + 4, 2);
-  unsigned next = unsigned(tree.number(at + 6, 1));
-  tree.item(1, "Next Header: " + ipProtocolText(next), at + 6, 1);
-  tree.item(1, "Hop Limit: " + std::to_string(tree.number(at + 7, 1)), at + 7, 1);
-  tree.item(1, "Source Address: " + src, at + 8, 16, "ipv6.src", src);
-  tree.item(1, "Destination Address: " + dst, at + 24, 16, "ipv6.dst", dst);
-  embeddedAddressLines(tree, at + 8, at + 24);
-  for (uint32_t o = at + 40; ipv6Extension(next);) {
+  tree.item(1, "Payload Length: " + std::to_string(tree.number(at + kPayloadLengthAt, 2)),
+            at + kPayloadLengthAt, 2);
+  unsigned next = unsigned(tree.number(at + kNextHeaderAt, 1));
+  tree.item(1, "Next Header: " + ipProtocolText(next), at + kNextHeaderAt, 1);
+  tree.item(1, "Hop Limit: " + std::to_string(tree.number(at + kHopLimitAt, 1)), at + kHopLimitAt, 1);
+  tree.item(1, "Source Address: " + src, at + kSrcAt, 16, "ipv6.src", src);
+  tree.item(1, "Destination Address: " + dst, at + kDstAt, 16, "ipv6.dst", dst);
+  embeddedAddressLines(tree, at + kSrcAt, at + kDstAt);
+  for (uint32_t o = at + kHeaderLen; isExtension(next);) {
     const unsigned type = next;
     next = unsigned(tree.number(o, 1));
-    const uint32_t len = ipv6Extension(tree, type, o);
+    const uint32_t len = extensionHeaderLines(tree, type, o);
     if (len == 0) break;
     o += len;
   }
@@ -242,14 +236,16 @@ void addIpv6Layer(LayerTree& tree, uint32_t at, const IpLayerFacts& facts, uint3
 }
 
 bool ipv4HeaderInFrame(const LayerTree& tree, L3 l3, std::optional<uint32_t> ipStart) {
-  return ipStart && l3 == L3::IPv4 && tree.captured(*ipStart, 20) && (tree.number(*ipStart, 1) >> 4) == 4 &&
-         tree.captured(*ipStart, uint32_t(tree.number(*ipStart, 1) & 15) * 4);
+  return ipStart && l3 == L3::IPv4 && tree.captured(*ipStart, ip::v4::kMinHeaderLen) &&
+         ip::version(tree.at(*ipStart)) == 4 &&
+         tree.captured(*ipStart, ip::v4::headerLength(tree.at(*ipStart)));
 }
 
 uint32_t ipv6HeadersEnd(const LayerTree& tree, uint32_t at) {
-  uint32_t o = at + 40;
-  for (unsigned next = unsigned(tree.number(at + 6, 1)); ipv6Extension(next) && tree.captured(o, 2);) {
-    const uint32_t len = ipv6ExtensionLength(tree, next, o);
+  uint32_t o = at + ip::v6::kHeaderLen;
+  for (unsigned next = unsigned(tree.number(at + ip::v6::kNextHeaderAt, 1));
+       ip::v6::isExtension(next) && tree.captured(o, 2);) {
+    const uint32_t len = ip::extensionLength(uint8_t(next), tree.at(o));
     next = unsigned(tree.number(o, 1));
     o += len;
   }
@@ -258,10 +254,10 @@ uint32_t ipv6HeadersEnd(const LayerTree& tree, uint32_t at) {
 
 std::optional<uint32_t> ipPacketEnd(const LayerTree& tree, L3 l3, std::optional<uint32_t> ipStart) {
   if (!ipStart || !tree.captured(*ipStart, 4)) return std::nullopt;
-  if (l3 == L3::IPv4 && (tree.number(*ipStart, 1) >> 4) == 4)
-    return *ipStart + uint32_t(tree.number(*ipStart + 2, 2));
+  const uint8_t* p = tree.at(*ipStart);
+  if (l3 == L3::IPv4 && ip::version(p) == 4) return *ipStart + ip::v4::totalLength(p);
   if (l3 == L3::IPv6 && tree.captured(*ipStart, 6))
-    return *ipStart + 40 + uint32_t(tree.number(*ipStart + 4, 2));
+    return *ipStart + ip::v6::kHeaderLen + ip::v6::payloadLength(p);
   return std::nullopt;
 }
 
@@ -276,7 +272,8 @@ namespace {
 // VRRP, GLBP and mDNS, any for LLMNR); a unicast TTL under 5 is flagged,
 // except PIM and OSPF, which send with TTL 1.
 void ttlExpert(LayerTree& tree, unsigned ttl, unsigned proto, uint32_t dst) {
-  constexpr unsigned kIgmp = 2, kOspf = 89, kPim = 103, kAnyTtl = 0x1000;
+  using ip::kIgmp, ip::kOspf, ip::kPim;
+  constexpr unsigned kAnyTtl = 0x1000;
   const bool controlBlock = (dst & 0xffffff00u) == 0xe0000000u;
   if (controlBlock) {
     const bool ttl255 = dst == 0xe0000012u || dst == 0xe0000066u || dst == 0xe00000fbu;
@@ -293,41 +290,44 @@ void ttlExpert(LayerTree& tree, unsigned ttl, unsigned proto, uint32_t dst) {
 }  // namespace
 
 void addIpv4Layer(LayerTree& tree, uint32_t at, const IpLayerFacts& facts) {
-  const unsigned hl = unsigned(tree.number(at, 1) & 0x0f) * 4;
-  const std::string src = dottedQuad(tree.at(at + 12)), dst = dottedQuad(tree.at(at + 16));
+  using namespace ip::v4;
+  const unsigned hl = ip::v4::headerLength(tree.at(at));
+  const std::string src = dottedQuad(tree.at(at + kSrcAt)), dst = dottedQuad(tree.at(at + kDstAt));
   tree.layer("Internet Protocol Version 4, Src: " + src + ", Dst: " + dst, "ip", at, hl);
   tree.bits(1, at, 1, 0xf0, "Version: 4");
   tree.bits(1, at, 1, 0x0f,
             "Header Length: " + std::to_string(hl) + " bytes (" + std::to_string(hl / 4) + ")");
-  const unsigned ds = unsigned(tree.number(at + 1, 1));
-  tree.item(1, "Differentiated Services Field: " + hexNumber(ds, 2) + " " + dsSummary(ds), at + 1, 1);
-  tree.bits(2, at + 1, 1, 0xfc,
+  const unsigned ds = unsigned(tree.number(at + kDsAt, 1));
+  tree.item(1, "Differentiated Services Field: " + hexNumber(ds, 2) + " " + dsSummary(ds), at + kDsAt, 1);
+  tree.bits(2, at + kDsAt, 1, 0xfc,
             "Differentiated Services Codepoint: " + std::string(dscpLongName(ds >> 2)) + " (" +
                 std::to_string(ds >> 2) + ")");
-  tree.bits(2, at + 1, 1, 0x03,
+  tree.bits(2, at + kDsAt, 1, 0x03,
             "Explicit Congestion Notification: " + std::string(kEcnLong[ds & 3]) + " (" +
                 std::to_string(ds & 3) + ")");
-  tree.item(1, "Total Length: " + std::to_string(tree.number(at + 2, 2)), at + 2, 2);
-  const uint64_t id = tree.number(at + 4, 2);
-  tree.item(1, "Identification: " + hexNumber(id, 4, true), at + 4, 2, "ip.id", hexNumber(id, 4));
-  const unsigned flags = unsigned(tree.number(at + 6, 1)) >> 5;
-  tree.bits(1, at + 6, 1, 0xe0, flagsText(flags));
-  tree.bits(2, at + 6, 1, 0x80, "Reserved bit: " + setText(flags & 4));
-  tree.bits(2, at + 6, 1, 0x40, "Don't fragment: " + setText(flags & 2));
-  tree.bits(2, at + 6, 1, 0x20, "More fragments: " + setText(flags & 1));
-  tree.bits(1, at + 6, 2, 0x1fff,
-            "Fragment Offset: " + std::to_string((tree.number(at + 6, 2) & 0x1fff) * 8));
-  const std::string ttl = std::to_string(tree.number(at + 8, 1));
-  tree.item(1, "Time to Live: " + ttl, at + 8, 1, "ip.ttl", ttl);
-  const unsigned proto = unsigned(tree.number(at + 9, 1));
-  ttlExpert(tree, unsigned(tree.number(at + 8, 1)), proto, uint32_t(tree.number(at + 16, 4)));
-  tree.item(1, "Protocol: " + ipProtocolText(proto), at + 9, 1, "ip.proto", std::to_string(proto));
-  tree.item(1, "Header Checksum: " + hexNumber(tree.number(at + 10, 2), 4) + " [validation disabled]",
-            at + 10, 2);
+  tree.item(1, "Total Length: " + std::to_string(tree.number(at + kTotalLengthAt, 2)), at + kTotalLengthAt,
+            2);
+  const uint64_t id = tree.number(at + kIdAt, 2);
+  tree.item(1, "Identification: " + hexNumber(id, 4, true), at + kIdAt, 2, "ip.id", hexNumber(id, 4));
+  const unsigned flags = unsigned(tree.number(at + kFragmentAt, 1)) >> 5;
+  tree.bits(1, at + kFragmentAt, 1, 0xe0, flagsText(flags));
+  tree.bits(2, at + kFragmentAt, 1, 0x80, "Reserved bit: " + setText(flags & 4));
+  tree.bits(2, at + kFragmentAt, 1, 0x40, "Don't fragment: " + setText(flags & 2));
+  tree.bits(2, at + kFragmentAt, 1, 0x20, "More fragments: " + setText(flags & 1));
+  tree.bits(1, at + kFragmentAt, 2, kOffsetMask,
+            "Fragment Offset: " + std::to_string(fragmentOffset(uint16_t(tree.number(at + kFragmentAt, 2)))));
+  const std::string ttl = std::to_string(tree.number(at + kTtlAt, 1));
+  tree.item(1, "Time to Live: " + ttl, at + kTtlAt, 1, "ip.ttl", ttl);
+  const unsigned proto = unsigned(tree.number(at + kProtocolAt, 1));
+  ttlExpert(tree, unsigned(tree.number(at + kTtlAt, 1)), proto, uint32_t(tree.number(at + kDstAt, 4)));
+  tree.item(1, "Protocol: " + ipProtocolText(proto), at + kProtocolAt, 1, "ip.proto", std::to_string(proto));
+  tree.item(1,
+            "Header Checksum: " + hexNumber(tree.number(at + kChecksumAt, 2), 4) + " [validation disabled]",
+            at + kChecksumAt, 2);
   tree.generated(1, "Header checksum status: Unverified");
-  tree.item(1, "Source Address: " + src, at + 12, 4, "ip.src", src);
-  tree.item(1, "Destination Address: " + dst, at + 16, 4, "ip.dst", dst);
-  if (hl > 20) ipv4Options(tree, at + 20, hl - 20);
+  tree.item(1, "Source Address: " + src, at + kSrcAt, 4, "ip.src", src);
+  tree.item(1, "Destination Address: " + dst, at + kDstAt, 4, "ip.dst", dst);
+  if (hl > kMinHeaderLen) ipv4Options(tree, at + kMinHeaderLen, hl - kMinHeaderLen);
   if (facts.reassembled) reassembly(tree, "IPv4", facts.pieces, facts.datagram, facts.datagram_length);
 }
 

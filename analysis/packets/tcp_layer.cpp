@@ -5,7 +5,7 @@
 #include "core/label_text.h"
 #include "core/seq32.h"
 #include "decode/bytes.h"
-#include "decode/transport.h"
+#include "decode/tcp.h"
 #include "packets/frame_time.h"
 
 namespace rudp {
@@ -44,8 +44,8 @@ std::string flagLetters(unsigned flags) {
 
 void flagLines(LayerTree& tree, uint32_t at, unsigned flags, const DecodedPacket& pkt,
                const TcpLayerFacts& f) {
-  tree.item(1, "Flags: " + hexNumber(flags, 3) + " (" + tcpFlagNames(flags) + ")", at + 12, 2, "tcp.flags",
-            hexNumber(flags, 3));
+  tree.item(1, "Flags: " + hexNumber(flags, 3) + " (" + tcpFlagNames(flags) + ")", at + tcp::kDataOffsetAt, 2,
+            "tcp.flags", hexNumber(flags, 3));
   struct Line {
     unsigned mask;
     const char *name, *field;
@@ -62,7 +62,7 @@ void flagLines(LayerTree& tree, uint32_t at, unsigned flags, const DecodedPacket
                                 {0x001, "Fin", "tcp.flags.fin"}};
   for (const Line& l : kLines) {
     const bool set = flags & l.mask;
-    tree.item(2, bitPattern(flags, l.mask, 12) + l.name + ": " + setText(set), at + 12, 2,
+    tree.item(2, bitPattern(flags, l.mask, 12) + l.name + ": " + setText(set), at + tcp::kDataOffsetAt, 2,
               l.field ? l.field : "", set ? "1" : "0");
     if (l.mask == kSyn && set)
       tree.expert(3, "Chat", "Sequence",
@@ -81,7 +81,7 @@ void flagLines(LayerTree& tree, uint32_t at, unsigned flags, const DecodedPacket
 
 void windowLines(LayerTree& tree, uint32_t at, const DecodedPacket& pkt, const TcpLayerFacts& f) {
   const unsigned window = pkt.tcp.window;
-  tree.item(1, "Window: " + std::to_string(window), at + 14, 2, "tcp.window_size_value",
+  tree.item(1, "Window: " + std::to_string(window), at + tcp::kWindowAt, 2, "tcp.window_size_value",
             std::to_string(window));
   const int scale = f.details ? f.details->win_scale : -1;
   const bool syn = pkt.tcp.flags & kSyn;
@@ -96,7 +96,7 @@ void windowLines(LayerTree& tree, uint32_t at, const DecodedPacket& pkt, const T
 // One option's lines; returns the option's summary name.
 std::string optionLines(LayerTree& tree, uint32_t o, uint8_t kind, const uint8_t* v, uint32_t size,
                         const TcpLayerFacts& f) {
-  using namespace transport;
+  using namespace tcp;
   const std::string length = "Length: " + std::to_string(size + 2);
   if (kind == 1 || kind == 0) {
     const char* name = kind == 1 ? "No-Operation (NOP)" : "End of Option List (EOL)";
@@ -171,29 +171,18 @@ std::string optionLines(LayerTree& tree, uint32_t o, uint8_t kind, const uint8_t
 
 void optionsLines(LayerTree& tree, uint32_t at, const uint8_t* header, uint32_t headerLen,
                   const TcpLayerFacts& f) {
-  if (headerLen <= 20) return;
+  if (headerLen <= tcp::kMinHeaderLen) return;
   const size_t summary = tree.size();
   std::string names;
-  const uint8_t* p = header + 20;
-  const uint32_t n = headerLen - 20;
-  for (uint32_t i = 0; i < n;) {
-    const uint8_t kind = p[i];
-    if (kind <= 1) {  // EOL ends the list, NOP is one byte
-      names += ", " + optionLines(tree, at + 20 + i, kind, nullptr, 0, f);
-      if (kind == 0) break;
-      ++i;
-      continue;
-    }
-    if (n - i < 2 || p[i + 1] < 2 || p[i + 1] > n - i) break;
-    names += ", " + optionLines(tree, at + 20 + i, kind, p + i + 2, p[i + 1] - 2u, f);
-    i += p[i + 1];
-  }
-  tree.insert(summary, FrameItem{"Options: (" + std::to_string(headerLen - 20) + " bytes)" + names,
-                                 1,
-                                 at + 20,
-                                 headerLen - 20,
-                                 {},
-                                 {}});
+  const uint32_t first = at + tcp::kMinHeaderLen;
+  tcp::forEachOptionAt(header + tcp::kMinHeaderLen, headerLen - tcp::kMinHeaderLen,
+                       [&](uint32_t i, uint8_t kind, const uint8_t* v, uint32_t size) {
+                         names += ", " + optionLines(tree, first + i, kind, v, size, f);
+                         return true;
+                       });
+  const uint32_t length = headerLen - tcp::kMinHeaderLen;
+  tree.insert(summary,
+              FrameItem{"Options: (" + std::to_string(length) + " bytes)" + names, 1, first, length, {}, {}});
 }
 
 void analysisFlags(LayerTree& tree, const TcpNotes& n, const TcpFrameDetails& d) {
@@ -278,8 +267,8 @@ void addTcpLayer(LayerTree& tree, uint32_t at, const uint8_t* header, const Deco
   const std::string sport = std::to_string(pkt.sport), dport = std::to_string(pkt.dport);
   tree.layer("Transmission Control Protocol, Src Port: " + sport + ", Dst Port: " + dport + ", " + f.summary,
              "tcp", at, t.header_len);
-  tree.item(1, "Source Port: " + sport, at, 2, "tcp.srcport", sport);
-  tree.item(1, "Destination Port: " + dport, at + 2, 2, "tcp.dstport", dport);
+  tree.item(1, "Source Port: " + sport, at + tcp::kSrcPortAt, 2, "tcp.srcport", sport);
+  tree.item(1, "Destination Port: " + dport, at + tcp::kDstPortAt, 2, "tcp.dstport", dport);
   const TcpFrameDetails* d = f.details;
   if (d) {
     tree.generated(1, "Stream index: " + std::to_string(d->stream), "tcp.stream", std::to_string(d->stream));
@@ -291,30 +280,32 @@ void addTcpLayer(LayerTree& tree, uint32_t at, const uint8_t* header, const Deco
                  ack = tcpShownAck(t, f.notes.bases, f.relative);
   const bool ackFlag = t.flags & kAck;
   const std::string relSeq = f.relative ? "    (relative sequence number)" : "";
-  tree.item(1, "Sequence Number: " + std::to_string(seq) + relSeq, at + 4, 4, "tcp.seq", std::to_string(seq));
+  tree.item(1, "Sequence Number: " + std::to_string(seq) + relSeq, at + tcp::kSeqAt, 4, "tcp.seq",
+            std::to_string(seq));
   if (f.relative)
-    tree.item(1, "Sequence Number (raw): " + std::to_string(t.seq), at + 4, 4, "tcp.seq_raw",
+    tree.item(1, "Sequence Number (raw): " + std::to_string(t.seq), at + tcp::kSeqAt, 4, "tcp.seq_raw",
               std::to_string(t.seq));
   const uint32_t next = seq + len + ((t.flags & (kSyn | kFin)) ? 1 : 0);
   tree.generated(1, "Next Sequence Number: " + std::to_string(next) + relSeq);
   const std::string relAck = ackFlag && f.relative ? "    (relative ack number)" : "";
-  tree.item(1, "Acknowledgment Number: " + std::to_string(ack) + relAck, at + 8, 4, "tcp.ack",
+  tree.item(1, "Acknowledgment Number: " + std::to_string(ack) + relAck, at + tcp::kAckAt, 4, "tcp.ack",
             std::to_string(ack));
   if (!ackFlag && t.ack != 0)
     tree.expert(2, "Note", "Protocol",
                 "The acknowledgment number field is nonzero while the ACK flag is not set");
   if (!ackFlag || f.relative)
-    tree.item(1, "Acknowledgment number (raw): " + std::to_string(t.ack), at + 8, 4, "tcp.ack_raw",
+    tree.item(1, "Acknowledgment number (raw): " + std::to_string(t.ack), at + tcp::kAckAt, 4, "tcp.ack_raw",
               std::to_string(t.ack));
   tree.bits(
-      1, at + 12, 1, 0xf0,
+      1, at + tcp::kDataOffsetAt, 1, 0xf0,
       "Header Length: " + std::to_string(t.header_len) + " bytes (" + std::to_string(t.header_len / 4) + ")",
       "tcp.hdr_len");
-  flagLines(tree, at, unsigned(header[12] & 0x0f) << 8 | header[13], pkt, f);
+  flagLines(tree, at, tcp::allFlags(header), pkt, f);
   windowLines(tree, at, pkt, f);
-  tree.item(1, "Checksum: " + hexNumber(wire::be16(header + 16), 4) + " [unverified]", at + 16, 2);
+  tree.item(1, "Checksum: " + hexNumber(wire::be16(header + tcp::kChecksumAt), 4) + " [unverified]",
+            at + tcp::kChecksumAt, 2);
   tree.generated(1, "Checksum Status: Unverified");
-  tree.item(1, "Urgent Pointer: " + std::to_string(wire::be16(header + 18)), at + 18, 2);
+  tree.item(1, "Urgent Pointer: " + std::to_string(tcp::urgentPointer(header)), at + tcp::kUrgentAt, 2);
   optionsLines(tree, at, header, t.header_len, f);
   if (d) {
     tree.generated(1, "Timestamps");

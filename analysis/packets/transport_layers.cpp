@@ -1,6 +1,7 @@
 #include "packets/transport_layers.h"
 
 #include "core/bytes.h"
+#include "decode/udp.h"
 #include "packets/frame_time.h"
 
 namespace rudp {
@@ -27,29 +28,31 @@ void addUdpLayer(LayerTree& tree, uint32_t at, const uint8_t* header, const Deco
                  const std::optional<StreamPosition>& stream) {
   const std::string sport = std::to_string(pkt.sport), dport = std::to_string(pkt.dport);
   tree.layer("User Datagram Protocol, Src Port: " + sport + ", Dst Port: " + dport, "udp", at,
-             at == FrameItem::kNoBytes ? 0 : 8);
+             at == FrameItem::kNoBytes ? 0 : udp::kHeaderLen);
   const bool inFrame = at != FrameItem::kNoBytes;
-  tree.item(1, "Source Port: " + sport, within(at, 0), inFrame ? 2 : 0, "udp.srcport", sport);
+  tree.item(1, "Source Port: " + sport, within(at, udp::kSrcPortAt), inFrame ? 2 : 0, "udp.srcport", sport);
   tracerouteNote(tree, pkt.sport);
-  tree.item(1, "Destination Port: " + dport, within(at, 2), inFrame ? 2 : 0, "udp.dstport", dport);
+  tree.item(1, "Destination Port: " + dport, within(at, udp::kDstPortAt), inFrame ? 2 : 0, "udp.dstport",
+            dport);
   tracerouteNote(tree, pkt.dport);
-  const std::string length = std::to_string(be16(header + 4));
-  tree.item(1, "Length: " + length, within(at, 4), inFrame ? 2 : 0, "udp.length", length);
-  const uint32_t checksum = be16(header + 6);
+  const std::string length = std::to_string(udp::length(header));
+  tree.item(1, "Length: " + length, within(at, udp::kLengthAt), inFrame ? 2 : 0, "udp.length", length);
+  const uint32_t checksum = udp::checksum(header);
   if (checksum == 0) {
     const bool illegal = udpChecksumIllegal(pkt);
     tree.item(1, illegal ? "Checksum: 0x0000 [zero-value illegal]" : "Checksum: 0x0000 [zero-value ignored]",
-              within(at, 6), inFrame ? 2 : 0);
+              within(at, udp::kChecksumAt), inFrame ? 2 : 0);
     if (illegal) tree.expert(2, "Error", "Checksum", "Illegal checksum value (0)");
     tree.generated(2, illegal ? "Checksum Status: Illegal" : "Checksum Status: Not present");
   } else {
-    tree.item(1, "Checksum: " + hexNumber(checksum, 4) + " [unverified]", within(at, 6), inFrame ? 2 : 0);
+    tree.item(1, "Checksum: " + hexNumber(checksum, 4) + " [unverified]", within(at, udp::kChecksumAt),
+              inFrame ? 2 : 0);
     tree.generated(1, "Checksum Status: Unverified");
   }
   if (stream)
     tree.generated(1, "Stream index: " + std::to_string(stream->index), "udp.stream",
                    std::to_string(stream->index));
-  if (be16(header + 4) == 8) return;  // an empty datagram: tshark's UDP layer ends here
+  if (udp::length(header) == udp::kHeaderLen) return;  // an empty datagram: tshark's UDP layer ends here
   if (stream && stream->timed) {
     tree.generated(1, "Timestamps");
     tree.generated(2, "Time since first frame: " + secondsText(pkt.ts_ns - stream->first_ns));

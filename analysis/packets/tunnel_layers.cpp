@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "decode/ip.h"
 #include "decode/tunnel.h"
 #include "packets/ip_layers.h"
 #include "packets/link_layers.h"
@@ -25,8 +26,8 @@ struct Position {
 // The IP header at `at` (its family from its version nibble), and where its
 // payload ends by its length field.
 std::optional<uint32_t> ipPacketAt(const LayerTree& tree, uint32_t at) {
-  const unsigned version = unsigned(tree.number(at, 1) >> 4);
-  return ipPacketEnd(tree, version == 6 ? L3::IPv6 : L3::IPv4, at);
+  if (!tree.captured(at, 1)) return std::nullopt;
+  return ipPacketEnd(tree, ip::version(tree.at(at)) == 6 ? L3::IPv6 : L3::IPv4, at);
 }
 
 // An Ethernet frame a tunnel carries, its padding up to `end`; the IP packet after it.
@@ -113,9 +114,9 @@ std::optional<Position> tunnelLayers(LayerTree& tree, const DecodedPacket& pkt, 
   std::optional<TunnelHeader> header;
   if (h.udp)
     header = udpTunnelLayers(tree, pkt, h, *payload, stream, end);
-  else if (h.ip_proto == tunnel::kGre)
+  else if (h.ip_proto == ip::kGre)
     header = addGreLayers(tree, payload->at, end);
-  else if (h.ip_proto == tunnel::kIpInIp || h.ip_proto == tunnel::kIpv6InIp)
+  else if (h.ip_proto == ip::kIpInIp || h.ip_proto == ip::kIpv6InIp)
     header = TunnelHeader{payload->at, kCarriesIp};
   if (!header) return std::nullopt;
   return carried(tree, header->carries, {header->end, end});

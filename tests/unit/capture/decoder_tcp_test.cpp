@@ -12,8 +12,9 @@ using namespace rudp::testgen;
 namespace {
 
 Bytes tcpPacket(const Bytes& options, const Bytes& payload, uint8_t flags = kAckBit) {
-  return ipv4(kClient4, kServer4, 6,
-              tcp(kClient4, kServer4, 50010, 443, 0xfffffff0, 0x01020304, flags, 1234, options, payload));
+  return ipv4(
+      kClient4, kServer4, 6,
+      testgen::tcp(kClient4, kServer4, 50010, 443, 0xfffffff0, 0x01020304, flags, 1234, options, payload));
 }
 
 Bytes cat(std::initializer_list<Bytes> parts) {
