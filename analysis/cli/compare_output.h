@@ -7,8 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "compare/capture_set.h"
 #include "compare/matrix.h"
+#include "session/capture_set.h"
 
 namespace rudp::cli {
 

@@ -17,9 +17,9 @@
 #include "cli/lab_report.h"
 #include "cli/lab_tools.h"
 #include "cli/summary_json.h"
-#include "compare/capture_set.h"
 #include "compare/metric_list.h"
 #include "core/error.h"
+#include "session/capture_set.h"
 #include "store/store_reader.h"
 
 namespace fs = std::filesystem;

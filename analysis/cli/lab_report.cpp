@@ -8,8 +8,8 @@
 #include "cli/commands.h"
 #include "cli/compare_output.h"
 #include "cli/lab_tools.h"
-#include "compare/capture_set.h"
 #include "core/error.h"
+#include "session/capture_set.h"
 
 namespace fs = std::filesystem;
 using nlohmann::json;

@@ -4,8 +4,8 @@
 #include <QFileInfo>
 #include <exception>
 
-#include "compare/capture_set.h"
 #include "core/error.h"
+#include "session/capture_set.h"
 #include "store/store_reader.h"
 
 namespace rudp::gui {

@@ -9,7 +9,6 @@
 #include <nlohmann/json.hpp>
 
 #include "catch_qt.h"
-#include "compare/capture_set.h"
 #include "compare/labels.h"
 #include "compare/matrix.h"
 #include "compare/metric_list.h"
@@ -17,6 +16,7 @@
 #include "models/compare_rows_model.h"
 #include "models/comparison_model.h"
 #include "process.h"
+#include "session/capture_set.h"
 #include "store/store_reader.h"
 
 using namespace rudp;

@@ -1,4 +1,4 @@
-#include "compare/capture_set.h"
+#include "session/capture_set.h"
 
 #include "core/text_lines.h"
 
