@@ -23,93 +23,101 @@ void ContractAnalyzer::onAck(Dir& d, const Segment& s, uint64_t frame, int64_t n
   // coverage means nothing here (and extending to it would be unbounded).
   // (Unsigned distance: at exactly 2^31 apart `before` holds both ways.)
   if (const uint32_t fwd = ack - d.win.top(); fwd > kMaxJump && fwd <= 0x80000000u) return;
+  if (ack_style_ == AckStyle::None) return;
   const uint32_t outstanding_before = d.outstanding;
-  const auto extend = [&](uint32_t top) {
-    if (const uint32_t fwd = top - d.win.top(); fwd != 0 && fwd <= kMaxJump)
-      d.win.extend(top, [&](SeqSlot& e) { evict(d, e); });
-  };
-  uint32_t judge_end = d.judge_next;
-  bool advanced = !d.any_ack || seqBefore(d.max_ack, ack);
-  switch (ack_style_) {
-    case AckStyle::HighestBitmap: {
-      extend(ack);
-      const uint32_t bits = s.is(Segment::AckBits) ? s.ack_bits : 0;
-      // Bit 0 = ack, bit i+1 = ack-1-i. Consecutive acks repeat most of
-      // their bitmap: only what the highest ack so far did not cover is new.
-      uint64_t fresh = 1 | (uint64_t(bits) << 1);
-      if (d.has_prev_ack && !seqBefore(ack, d.prev_ack) && ack - d.prev_ack < 64)
-        fresh &= ~((1 | (uint64_t(d.prev_bits) << 1)) << (ack - d.prev_ack));
-      for (uint64_t b = fresh; b; b &= b - 1) cover(d, ack - uint32_t(std::countr_zero(b)), frame, ns);
-      if (!d.has_prev_ack || !seqBefore(ack, d.prev_ack)) {
-        // Keep the union for an ack repeated with more bits (same highest).
-        d.prev_bits = d.has_prev_ack && ack == d.prev_ack ? (d.prev_bits | bits) : bits;
-        d.prev_ack = ack;
-        d.has_prev_ack = true;
-      }
-      // Holes: seqs behind the highest one that this ack reports missing.
-      for (uint32_t h = ~bits; h; h &= h - 1) {
-        const uint32_t seq = ack - 1 - uint32_t(std::countr_zero(h));
-        if (d.win.contains(seq)) {
-          SeqSlot& slot = d.win.at(seq);
-          if (!slot.has(SeqSlot::Covered)) markHole(slot, ns);
-        }
-      }
-      if (advanced) judge_end = ack - kJudgeLag;
-      break;
-    }
-    case AckStyle::Cumulative: {
-      // `ack` = next seq expected: everything before it arrived.
-      extend(ack - 1);
-      coverCumulative(d, ack, frame, ns);
-      if (!advanced && d.win.contains(ack)) markHole(d.win.at(ack), ns);  // duplicate ack
-      judge_end = ack;
-      break;
-    }
-    case AckStyle::PerSegment: {
-      if (has_ack) {
-        extend(ack);
-        cover(d, ack, frame, ns);
-      }
-      if (s.is(Segment::Una)) {
-        const uint32_t una = unwrap(d, s.una);
-        for (uint32_t q = d.judge_next; seqBefore(q, una) && d.win.contains(q); ++q) cover(d, q, frame, ns);
-        // Acked past the cumulative point: seqs between una and ack are holes,
-        // each only when its last copy left no later than the acked one (the
-        // echoed send time says; kcp-go's parse_fastack compares the same).
-        for (uint32_t q = una; seqBefore(q, ack) && d.win.contains(q); ++q) {
-          SeqSlot& hole = d.win.at(q);
-          const bool sent_later =
-              s.is(Segment::Echo) && hole.has(SeqSlot::HasTs) && tsAfter(hole.last.ts, s.ts_echo);
-          if (!hole.has(SeqSlot::Covered) && !sent_later) markHole(hole, ns);
-        }
-        judge_end = una;
-      } else if (advanced) {
-        judge_end = ack - kJudgeLag;
-      }
-      break;
-    }
-    case AckStyle::None: return;
-  }
+  const bool advanced = !d.any_ack || seqBefore(d.max_ack, ack);
+  const uint32_t judge_end = ack_style_ == AckStyle::HighestBitmap ? ackBitmap(d, s, ack, advanced, frame, ns)
+                             : ack_style_ == AckStyle::Cumulative
+                                 ? ackCumulative(d, ack, advanced, frame, ns)
+                                 : ackPerSegment(d, s, ack, advanced, frame, ns);
   if (advanced) {
     d.max_ack = ack;
     d.any_ack = true;
   }
   if (d.outstanding < outstanding_before) d.stall.onProgress(ns, frame, sink_, d.m.stalls);
+  tellRemoteSenders(d, s, ack, ns, frame);
+  if (seqBefore(d.judge_next, judge_end)) judgeUpTo(d, judge_end, frame, ns);
+  if (has_ack && s.is(Segment::Echo)) echoSample(d, ack, s.ts_echo, frame, ns);
+}
+
+void ContractAnalyzer::extendTo(Dir& d, uint32_t top) {
+  if (const uint32_t fwd = top - d.win.top(); fwd != 0 && fwd <= kMaxJump)
+    d.win.extend(top, [&](SeqSlot& e) { evict(d, e); });
+}
+
+// The highest seq and a bitmap of the ones below it (ENet, GRUDP).
+uint32_t ContractAnalyzer::ackBitmap(Dir& d, const Segment& s, uint32_t ack, bool advanced, uint64_t frame,
+                                     int64_t ns) {
+  extendTo(d, ack);
+  const uint32_t bits = s.is(Segment::AckBits) ? s.ack_bits : 0;
+  // Bit 0 = ack, bit i+1 = ack-1-i. Consecutive acks repeat most of
+  // their bitmap: only what the highest ack so far did not cover is new.
+  uint64_t fresh = 1 | (uint64_t(bits) << 1);
+  if (d.has_prev_ack && !seqBefore(ack, d.prev_ack) && ack - d.prev_ack < 64)
+    fresh &= ~((1 | (uint64_t(d.prev_bits) << 1)) << (ack - d.prev_ack));
+  for (uint64_t b = fresh; b; b &= b - 1) cover(d, ack - uint32_t(std::countr_zero(b)), frame, ns);
+  if (!d.has_prev_ack || !seqBefore(ack, d.prev_ack)) {
+    // Keep the union for an ack repeated with more bits (same highest).
+    d.prev_bits = d.has_prev_ack && ack == d.prev_ack ? (d.prev_bits | bits) : bits;
+    d.prev_ack = ack;
+    d.has_prev_ack = true;
+  }
+  // Holes: seqs behind the highest one that this ack reports missing.
+  for (uint32_t h = ~bits; h; h &= h - 1) {
+    const uint32_t seq = ack - 1 - uint32_t(std::countr_zero(h));
+    if (d.win.contains(seq)) {
+      SeqSlot& slot = d.win.at(seq);
+      if (!slot.has(SeqSlot::Covered)) markHole(slot, ns);
+    }
+  }
+  return advanced ? ack - kJudgeLag : d.judge_next;
+}
+
+// `ack` = next seq expected: everything before it arrived.
+uint32_t ContractAnalyzer::ackCumulative(Dir& d, uint32_t ack, bool advanced, uint64_t frame, int64_t ns) {
+  extendTo(d, ack - 1);
+  coverCumulative(d, ack, frame, ns);
+  if (!advanced && d.win.contains(ack)) markHole(d.win.at(ack), ns);  // duplicate ack
+  return ack;
+}
+
+// One seq acked, with the cumulative `una` beside it (KCP).
+uint32_t ContractAnalyzer::ackPerSegment(Dir& d, const Segment& s, uint32_t ack, bool advanced,
+                                         uint64_t frame, int64_t ns) {
+  if (s.is(Segment::Ack)) {
+    extendTo(d, ack);
+    cover(d, ack, frame, ns);
+  }
+  if (!s.is(Segment::Una)) return advanced ? ack - kJudgeLag : d.judge_next;
+  const uint32_t una = unwrap(d, s.una);
+  for (uint32_t q = d.judge_next; seqBefore(q, una) && d.win.contains(q); ++q) cover(d, q, frame, ns);
+  // Acked past the cumulative point: seqs between una and ack are holes,
+  // each only when its last copy left no later than the acked one (the
+  // echoed send time says; kcp-go's parse_fastack compares the same).
+  for (uint32_t q = una; seqBefore(q, ack) && d.win.contains(q); ++q) {
+    SeqSlot& hole = d.win.at(q);
+    const bool sent_later =
+        s.is(Segment::Echo) && hole.has(SeqSlot::HasTs) && tsAfter(hole.last.ts, s.ts_echo);
+    if (!hole.has(SeqSlot::Covered) && !sent_later) markHole(hole, ns);
+  }
+  return una;
+}
+
+// What this ack tells the timelines of senders the capture does not see.
+void ContractAnalyzer::tellRemoteSenders(Dir& d, const Segment& s, uint32_t ack, int64_t ns, uint64_t frame) {
+  const uint32_t bits = s.is(Segment::AckBits) ? s.ack_bits : 0;
   if (ack_style_ == AckStyle::HighestBitmap && s.is(Segment::Ts) && !atSender(vantage_, other(d).id)) {
     // What the sender of this packet had of d's seqs when it sent it.
     Dir& sender = other(d);
-    sender.remote.onSenderAck(tsMs(sender, s.ts), ack, s.is(Segment::AckBits) ? s.ack_bits : 0);
+    sender.remote.onSenderAck(tsMs(sender, s.ts), ack, bits);
   }
   if (!atSender(vantage_, d.id)) {
     // For the sender's timeline when it is remote: what this ack told it.
     Dir& own = other(d);
     const bool has_own = s.is(Segment::Seq) && s.consumes_seq && s.role != SegmentRole::Ack;
-    d.remote.onAck(ns, frame, has_own, has_own ? unwrap(own, s.seq) : 0, ack_style_, ack,
-                   s.is(Segment::AckBits) ? s.ack_bits : 0, s.is(Segment::Una),
-                   s.is(Segment::Una) ? unwrap(d, s.una) : 0);
+    d.remote.onAck(ns, frame, has_own, has_own ? unwrap(own, s.seq) : 0, ack_style_, ack, bits,
+                   s.is(Segment::Una), s.is(Segment::Una) ? unwrap(d, s.una) : 0);
   }
-  if (seqBefore(d.judge_next, judge_end)) judgeUpTo(d, judge_end, frame, ns);
-  if (has_ack && s.is(Segment::Echo)) echoSample(d, ack, s.ts_echo, frame, ns);
 }
 
 void ContractAnalyzer::onNak(Dir& d, const Segment& s, int64_t ns) {

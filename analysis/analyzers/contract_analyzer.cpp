@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "analyzers/direction_figures.h"
 #include "analyzers/vantage.h"
 #include "core/seq32.h"
 
@@ -64,11 +65,13 @@ void ContractAnalyzer::onNumbered(Dir& d, const Segment& s, uint64_t frame, int6
   // the numbering has one): a number skipped at the capture point never
   // passed it. Exact at the receiver; at the sender nothing is skipped.
   for (int i = 0; i < Segment::kNumberings; ++i) {
-    if (!(s.un_has & (1u << i))) continue;
+    using Part = Segment::Numbers::Part;
+    const Segment::Numbers& numbers = s.numbers[i];
+    if (!numbers.has(Part::Number)) continue;
     const uint32_t mask = un_mask_[size_t(i)];
-    const uint32_t space = (s.un_has & (1u << (4 + i))) ? s.us[i] : 0;
-    const uint32_t group = (s.un_has & (1u << (2 + i))) ? s.ug[i] : 0;
-    const uint32_t n = s.un[i] & mask;
+    const uint32_t space = numbers.orZero(Part::Space);
+    const uint32_t group = numbers.orZero(Part::Group);
+    const uint32_t n = numbers.value[Part::Number] & mask;
     Numbering* u = nullptr;
     for (Numbering& x : d.numberings)
       if (x.index == i && x.space == space) u = &x;
@@ -186,7 +189,7 @@ void ContractAnalyzer::onPacket(uint64_t frame, int64_t ns, Direction dir, const
     const Segment& s = segs[i];
     selectSpace(d, s);
     selectSpace(peer, s);
-    if (s.un_has) onNumbered(d, s, frame, ns);
+    if (s.numbered()) onNumbered(d, s, frame, ns);
     switch (s.role) {
       case SegmentRole::Connect:
         if (connect_ns_ < 0) connect_ns_ = ns;
@@ -428,12 +431,8 @@ ConnectionMetrics ContractAnalyzer::finish() {
   for (Dir& d : dirs_) {
     DirectionMetrics& m = d.m;
     m.duplicates = atReceiver(vantage_, d.id) ? d.dup_seen : d.dup_covered;
-    m.mean_loss_burst = meanLossBurst(m.loss_bursts);
-    d.rtt.fill(m.rtt, spanFor(vantage_, d.id));
-    d.response.fill(m.response, spanFor(vantage_, d.id));
+    fillDirectionFigures(m, d.id, vantage_, d.rtt, d.response, d.jitter);
     m.jitter_ms = d.jitter.jitterMs();
-    d.jitter.fill(m.gaps);
-    m.hol_observable = !atSender(vantage_, d.id) && vantage_ != Vantage::Unknown;
     conn_.dir[size_t(d.id)] = m;
   }
   return conn_;

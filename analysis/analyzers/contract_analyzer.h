@@ -54,7 +54,7 @@
 // - Unreliable numberings (Contract::unreliable_seq): a skipped number is
 //   lost when skipped, taken back if it arrives late (within 64).
 // - Contract::retx (KCP): the sender's minimum RTO; fast retransmissions may
-//   repeat and may leave on the sender's next flush (see retransmission.cpp).
+//   repeat and may leave on the sender's next flush (see contract_retransmissions.cpp).
 // - HOL blocking: hol.h, with the missing seqs this window knows of (and,
 //   until the flow's first seq is seen, "anything below may be missing").
 #pragma once
@@ -169,6 +169,12 @@ class ContractAnalyzer {
   double holdMaxMs(const Dir& d) const;
   // contract_acks.cpp
   void onAck(Dir& d, const Segment& s, uint64_t frame, int64_t ns);
+  // onAck by ack style; each returns the seq loss is judged up to.
+  uint32_t ackBitmap(Dir& d, const Segment& s, uint32_t ack, bool advanced, uint64_t frame, int64_t ns);
+  uint32_t ackCumulative(Dir& d, uint32_t ack, bool advanced, uint64_t frame, int64_t ns);
+  uint32_t ackPerSegment(Dir& d, const Segment& s, uint32_t ack, bool advanced, uint64_t frame, int64_t ns);
+  void extendTo(Dir& d, uint32_t top);
+  void tellRemoteSenders(Dir& d, const Segment& s, uint32_t ack, int64_t ns, uint64_t frame);
   void onNak(Dir& d, const Segment& s, int64_t ns);
   // Marks `seq` acknowledged; `rttSample`: it may give a seq/ack RTT sample.
   bool cover(Dir& d, uint32_t seq, uint64_t frame, int64_t ns, bool rttSample = true);
@@ -180,7 +186,7 @@ class ContractAnalyzer {
   void judge(Dir& d, SeqSlot& slot, bool final, uint64_t frame, int64_t ns);
   void lossRun(Dir& d, bool lost, uint32_t seq, uint64_t seq_frame, uint64_t frame, int64_t ns);
   void evict(Dir& d, SeqSlot& slot);
-  // retransmission.cpp
+  // contract_retransmissions.cpp
   void retransmission(Dir& d, SeqSlot& slot, bool direct, uint64_t frame, int64_t ns, uint32_t ts);
   bool laterCopy(Dir& d, uint32_t seq, uint32_t ts);
   void flagEarlierCopies(Dir& d, uint32_t seq, uint32_t ts);

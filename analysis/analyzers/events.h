@@ -36,14 +36,6 @@ struct AnalyzerConfig {
   uint32_t exact_rtt_samples = 8192;  // per direction; beyond: 0.1 ms histogram
 };
 
-// Stall threshold of a genre preset (fighting 30, fps 50, racing 50, moba 150,
-// mmo 300, turn-based 1000); a negative value for an unknown name.
-double genreStallMs(std::string_view genre);
-// The response-time limits a genre is judged by (fighting, fps, racing 50/100/150;
-// moba 150/250/300: stutter, unfair, late; mmo 150/300/500; turn-based
-// 300/1000/2000; default 150/250/300); nullopt for an unknown name.
-std::optional<std::array<double, 3>> genreRttLimitsMs(std::string_view genre);
-
 enum class RttSource : uint8_t {
   TsEcho,        // capture(ack) - capture(copy whose ts the ack echoes); no Karn ambiguity
   SeqAck,        // first ack covering a seq sent once (Karn's rule)

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "analyzers/direction_figures.h"
 #include "analyzers/vantage.h"
 #include "core/seq32.h"
 
@@ -193,7 +194,7 @@ void TcpAnalyzer::recordTsval(Dir& d, uint32_t tsval, uint64_t frame, int64_t ns
 }
 
 void TcpAnalyzer::onData(Dir& d, const DecodedPacket& p, uint32_t len, uint64_t frame, int64_t ns) {
-  const uint32_t seq = p.tcp.seq, end = seq + len;
+  const uint32_t seq = p.tcp.seq;
   const TcpOptions& o = p.tcp.options;
   if (!d.started) start(d, seq, p.tcp.flags & kSyn);
   if (o.has_timestamps) d.has_ts = true;
@@ -205,42 +206,15 @@ void TcpAnalyzer::onData(Dir& d, const DecodedPacket& p, uint32_t len, uint64_t 
   ++d.m.data_packets;
   Seg s;
   s.start = seq;
-  s.end = end;
+  s.end = seq + len;
   s.tsval = o.tsval;
   s.ip_id = p.l3 == L3::IPv4 ? int32_t{p.ip_id} : -1;
   s.copies = 1;
   s.first_ns = s.last_ns = ns;
   s.first_frame = s.last_frame = frame;
-
-  if (!seqBefore(seq, d.nxt)) {
-    // New data. A jump past nxt leaves a hole: bytes lost before the capture.
-    if (seqAfter(seq, d.nxt)) {
-      Seg hole;
-      hole.start = d.nxt;
-      hole.end = seq;
-      hole.first_ns = hole.last_ns = ns;
-      push(d, hole, d.count);
-    }
-    d.stall.onReliableData(ns, frame, d.nxt != d.una ? 1 : 0);
-    push(d, s, d.count);
-    d.hol.onArrival(seq, ns, true, 0, d.holes > 0, false);
-    d.nxt = end;
-    d.jitter.add(ns, o.has_timestamps, o.tsval, 1.0, 32);
-    return;
-  }
-  // Below nxt: find the segment (or hole) holding `seq`.
-  size_t lo = 0, hi = d.count;
-  while (lo < hi) {
-    const size_t mid = (lo + hi) / 2;
-    if (seqAfter(at(d, mid).end, seq))
-      hi = mid;
-    else
-      lo = mid + 1;
-  }
-  if (lo == d.count || seqBefore(seq, at(d, lo).start)) {
-    copyOfAcked(d, s, frame, ns);
-    return;
-  }
+  if (!seqBefore(seq, d.nxt)) return onNewData(d, s, o, frame, ns);
+  const size_t lo = segmentHolding(d, seq);
+  if (lo == d.count || seqBefore(seq, at(d, lo).start)) return copyOfAcked(d, s, frame, ns);
   Seg& e = at(d, lo);
   if (e.copies > 0) {
     ++e.copies;
@@ -249,13 +223,47 @@ void TcpAnalyzer::onData(Dir& d, const DecodedPacket& p, uint32_t len, uint64_t 
     e.last_frame = frame;
     return;
   }
-  // A hole filled for the first time: reordered, or a copy of lost bytes.
-  // Sent after the next captured segment means a copy: its TSval is newer,
-  // or its IPv4 id is (Linux numbers a socket's packets consecutively, and
-  // TSvals tick only every millisecond, too coarse when the retransmission
-  // follows within one). Without either, a hole filled late is a copy.
+  fillHole(d, lo, s, holeFillIsCopy(d, lo, s, o, ns), frame, ns);
+}
+
+void TcpAnalyzer::onNewData(Dir& d, Seg& s, const TcpOptions& o, uint64_t frame, int64_t ns) {
+  // A jump past nxt leaves a hole: bytes lost before the capture.
+  if (seqAfter(s.start, d.nxt)) {
+    Seg hole;
+    hole.start = d.nxt;
+    hole.end = s.start;
+    hole.first_ns = hole.last_ns = ns;
+    push(d, hole, d.count);
+  }
+  d.stall.onReliableData(ns, frame, d.nxt != d.una ? 1 : 0);
+  push(d, s, d.count);
+  d.hol.onArrival(s.start, ns, true, 0, d.holes > 0, false);
+  d.nxt = s.end;
+  d.jitter.add(ns, o.has_timestamps, o.tsval, 1.0, 32);
+}
+
+// The first segment (or hole) ending after `seq`; d.count when none does.
+size_t TcpAnalyzer::segmentHolding(Dir& d, uint32_t seq) {
+  size_t lo = 0, hi = d.count;
+  while (lo < hi) {
+    const size_t mid = (lo + hi) / 2;
+    if (seqAfter(at(d, mid).end, seq))
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  return lo;
+}
+
+// A hole filled for the first time: reordered, or a copy of lost bytes.
+// Sent after the next captured segment means a copy: its TSval is newer,
+// or its IPv4 id is (Linux numbers a socket's packets consecutively, and
+// TSvals tick only every millisecond, too coarse when the retransmission
+// follows within one). Without either, a hole filled late is a copy.
+bool TcpAnalyzer::holeFillIsCopy(Dir& d, size_t hole, const Seg& s, const TcpOptions& o, int64_t ns) {
+  const Seg& e = at(d, hole);
   const Seg* next = nullptr;
-  for (size_t i = lo + 1; i < d.count && i < lo + 64 && !next; ++i)
+  for (size_t i = hole + 1; i < d.count && i < hole + 64 && !next; ++i)
     if (at(d, i).copies > 0) next = &at(d, i);
   // Bytes a later bare ack already numbered past were sent before it: a
   // copy filling them came after.
@@ -267,25 +275,25 @@ void TcpAnalyzer::onData(Dir& d, const DecodedPacket& p, uint32_t len, uint64_t 
     const double window = std::max(3.0, d.rtt.samples() ? d.rtt.srtt() / 2 : 3.0);
     retx = double(ns - e.first_ns) / 1e6 > window;
   }
-  // Split the hole around the filled part.
-  const Seg hole = e;
+  return retx;
+}
+
+// Splits the hole at `lo` around the bytes `s` fills.
+void TcpAnalyzer::fillHole(Dir& d, size_t lo, Seg& s, bool copy, uint64_t frame, int64_t ns) {
+  const Seg hole = at(d, lo);
   --d.holes;  // replaced below by what is left of it
   size_t pos = lo;
-  auto replace = [&](const Seg& x) { at(d, pos) = x; };
   Seg left = hole, right = hole;
-  left.end = seq;
-  right.start = end;
-  bool first = true;
-  if (seqAfter(seq, hole.start)) {
-    replace(left);
+  left.end = s.start;
+  right.start = s.end;
+  if (seqAfter(s.start, hole.start)) {
+    at(d, pos) = left;
     ++d.holes;
-    first = false;
-  }
-  if (first)
-    replace(s);
-  else
     push(d, s, ++pos);
-  if (seqBefore(end, hole.end)) push(d, right, pos + 1);
+  } else {
+    at(d, pos) = s;
+  }
+  if (seqBefore(s.end, hole.end)) push(d, right, pos + 1);
   Seg& filled = at(d, pos);
   // The acks that showed the bytes missing before this copy came.
   filled.hole_ns = hole.hole_ns;
@@ -293,12 +301,12 @@ void TcpAnalyzer::onData(Dir& d, const DecodedPacket& p, uint32_t len, uint64_t 
   filled.hole_news_ns = hole.hole_news_ns;
   filled.hole_tsval = hole.hole_tsval;
   const auto missing = firstMissing(d);
-  d.hol.onArrival(seq, ns, true, 0, missing && seqBefore(*missing, seq), true);
+  d.hol.onArrival(s.start, ns, true, 0, missing && seqBefore(*missing, s.start), true);
   settleHol(d, missing);
-  if (retx) {
+  if (copy) {
     filled.retx_first = true;
     ++d.m.lost;
-    lossRun(d, true, frame, ns, seq);
+    lossRun(d, true, frame, ns, s.start);
     retransmission(d, filled, false, frame, ns);
   } else {
     ++d.m.reordered;
@@ -344,98 +352,105 @@ void TcpAnalyzer::onAck(Dir& d, const DecodedPacket& p, bool pure, uint64_t fram
   // ack of nothing new may wait on the peer's own sending).
   const bool ackedNew = !d.any_ack || seqAfter(a, d.una) || o.sack_block_count > 0;
   if (!d.any_ack || seqAfter(a, d.una)) {
-    // Karn: the highest segment newly covered, when nothing it covers was
-    // sent twice (the ack may have been caused by the retransmission).
-    const Seg* newest = nullptr;
-    bool clean = true;
-    for (size_t i = 0; i < d.count && !seqAfter(at(d, i).end, a); ++i) {
-      newest = &at(d, i);
-      clean &= newest->copies == 1 && !newest->retx_first;
-    }
-    if (!clean) newest = nullptr;
-    if (newest && !d.has_ts)
-      rttSample(d, double(ns - newest->first_ns) / 1e6, RttSource::TcpAck, frame, newest->first_frame, ns);
-    else if (newest && sink_) {
-      RttEvent ev{frame,
-                  newest->first_frame,
-                  ns,
-                  d.id,
-                  double(ns - newest->first_ns) / 1e6,
-                  RttSource::TcpAck,
-                  spanFor(vantage_, d.id)};
-      ev.srtt_ms = d.rtt.srtt();
-      ev.rto_ms = d.rtt.rto();
-      sink_->onRtt(ev);  // reported, but the statistics use the timestamps
-    }
-    int64_t delivered_ns = -1;  // the latest send among the segments this ack covers
-    const size_t holes_before = d.holes;
-    while (d.count && !seqAfter(at(d, 0).end, a)) {
-      if (at(d, 0).copies > 0) {
-        rememberAcked(d, at(d, 0));
-        if (!at(d, 0).retx_first) d.response.add(at(d, 0).first_ns, ns);
-        lossRun(d, false, frame, ns, at(d, 0).start);
-        delivered_ns = std::max(delivered_ns, at(d, 0).last_ns);
-      }
-      popFront(d);
-    }
-    if (d.holes != holes_before) settleHol(d, firstMissing(d));
-    // RACK (RFC 8985): a segment sent before one now delivered is lost; the
-    // sender learns it from this ack even without a SACK block (the copy
-    // that filled a hole is acked, the next segment is still missing).
-    for (size_t i = 0; delivered_ns >= 0 && i < d.count && i < 64; ++i) {
-      Seg& x = at(d, i);
-      if (x.copies > 0 && !x.sacked && x.last_ns < delivered_ns) markHole(x, ns, o, true);
-    }
-    const bool inflight = d.nxt != d.una;
-    d.una = a;
-    if (d.rto_recovery && !seqBefore(a, d.recovery_point)) d.rto_recovery = false;
-    d.any_ack = true;
-    d.dupacks = 0;
-    if (seqAfter(a, d.nxt)) d.nxt = a;  // acks for bytes the capture never saw
-    if (inflight) d.stall.onProgress(ns, frame, sink_, d.m.stalls);
+    ackNewData(d, a, o, frame, ns);
   } else if (a == d.una && pure && d.nxt != d.una) {
     ++d.dupacks;
     if (d.count) markHole(at(d, 0), ns, o, o.sack_block_count == 0);
   }
-  // SACK: blocks are received; anything below the highest block still
-  // unsacked is a hole the sender knows of.
-  if (o.sack_block_count) {
-    uint32_t top = a;
-    bool newlySacked = false;
-    for (uint8_t b = 0; b < o.sack_block_count && b < o.sack_blocks.size(); ++b) {
-      const auto [l, r] = o.sack_blocks[b];
-      if (seqAfter(r, top)) top = r;
-      for (size_t i = 0; i < d.count; ++i) {
-        Seg& s = at(d, i);
-        if (s.sacked || seqBefore(s.start, l) || seqAfter(s.end, r)) continue;
-        s.sacked = true;
-        newlySacked = true;
-      }
+  if (o.sack_block_count) applySack(d, a, o, ns);
+  if (ackedNew && o.has_timestamps && o.tsecr != 0 && (!d.has_echo || o.tsecr != d.last_echo))
+    echoSample(d, o.tsecr, frame, ns);
+}
+
+void TcpAnalyzer::ackNewData(Dir& d, uint32_t a, const TcpOptions& o, uint64_t frame, int64_t ns) {
+  karnSample(d, a, frame, ns);
+  int64_t delivered_ns = -1;  // the latest send among the segments this ack covers
+  const size_t holes_before = d.holes;
+  while (d.count && !seqAfter(at(d, 0).end, a)) {
+    if (at(d, 0).copies > 0) {
+      rememberAcked(d, at(d, 0));
+      if (!at(d, 0).retx_first) d.response.add(at(d, 0).first_ns, ns);
+      lossRun(d, false, frame, ns, at(d, 0).start);
+      delivered_ns = std::max(delivered_ns, at(d, 0).last_ns);
     }
-    for (size_t i = 0; i < d.count && seqBefore(at(d, i).start, top); ++i)
-      if (!at(d, i).sacked) markHole(at(d, i), ns, o, newlySacked);
+    popFront(d);
   }
-  // Timestamps: the ack echoes the TSval of a segment; one sample per echo.
-  if (ackedNew && o.has_timestamps && o.tsecr != 0 && (!d.has_echo || o.tsecr != d.last_echo)) {
-    d.has_echo = true;
-    d.last_echo = o.tsecr;
-    const size_t n = d.tsring.size();
-    for (size_t k = 0; k < n; ++k) {
-      const TsSend& t = d.tsring[(d.ts_head + n - 1 - k) % n];  // newest first
-      if (t.tsval == o.tsecr) {
-        // The first capture of that TSval: walk back over equal ones.
-        const TsSend* first = &t;
-        for (size_t j = k + 1; j < n; ++j) {
-          const TsSend& u = d.tsring[(d.ts_head + n - 1 - j) % n];
-          if (u.tsval != o.tsecr) break;
-          first = &u;
-        }
-        if (ns >= first->ns)
-          rttSample(d, double(ns - first->ns) / 1e6, RttSource::TcpTimestamp, frame, first->frame, ns);
-        break;
-      }
-      if (seqBefore(t.tsval, o.tsecr)) break;
+  if (d.holes != holes_before) settleHol(d, firstMissing(d));
+  // RACK (RFC 8985): a segment sent before one now delivered is lost; the
+  // sender learns it from this ack even without a SACK block (the copy
+  // that filled a hole is acked, the next segment is still missing).
+  for (size_t i = 0; delivered_ns >= 0 && i < d.count && i < 64; ++i) {
+    Seg& x = at(d, i);
+    if (x.copies > 0 && !x.sacked && x.last_ns < delivered_ns) markHole(x, ns, o, true);
+  }
+  const bool inflight = d.nxt != d.una;
+  d.una = a;
+  if (d.rto_recovery && !seqBefore(a, d.recovery_point)) d.rto_recovery = false;
+  d.any_ack = true;
+  d.dupacks = 0;
+  if (seqAfter(a, d.nxt)) d.nxt = a;  // acks for bytes the capture never saw
+  if (inflight) d.stall.onProgress(ns, frame, sink_, d.m.stalls);
+}
+
+// Karn: the highest segment ack `a` newly covers, when nothing it covers was
+// sent twice (the ack may have been caused by the retransmission).
+void TcpAnalyzer::karnSample(Dir& d, uint32_t a, uint64_t frame, int64_t ns) {
+  const Seg* newest = nullptr;
+  bool clean = true;
+  for (size_t i = 0; i < d.count && !seqAfter(at(d, i).end, a); ++i) {
+    newest = &at(d, i);
+    clean &= newest->copies == 1 && !newest->retx_first;
+  }
+  if (!newest || !clean) return;
+  const double ms = double(ns - newest->first_ns) / 1e6;
+  if (!d.has_ts) return rttSample(d, ms, RttSource::TcpAck, frame, newest->first_frame, ns);
+  if (!sink_) return;
+  RttEvent ev{frame, newest->first_frame, ns, d.id, ms, RttSource::TcpAck, spanFor(vantage_, d.id)};
+  ev.srtt_ms = d.rtt.srtt();
+  ev.rto_ms = d.rtt.rto();
+  sink_->onRtt(ev);  // reported, but the statistics use the timestamps
+}
+
+// SACK: blocks are received; anything below the highest block still
+// unsacked is a hole the sender knows of.
+void TcpAnalyzer::applySack(Dir& d, uint32_t a, const TcpOptions& o, int64_t ns) {
+  uint32_t top = a;
+  bool newlySacked = false;
+  for (uint8_t b = 0; b < o.sack_block_count && b < o.sack_blocks.size(); ++b) {
+    const auto [l, r] = o.sack_blocks[b];
+    if (seqAfter(r, top)) top = r;
+    for (size_t i = 0; i < d.count; ++i) {
+      Seg& s = at(d, i);
+      if (s.sacked || seqBefore(s.start, l) || seqAfter(s.end, r)) continue;
+      s.sacked = true;
+      newlySacked = true;
     }
+  }
+  for (size_t i = 0; i < d.count && seqBefore(at(d, i).start, top); ++i)
+    if (!at(d, i).sacked) markHole(at(d, i), ns, o, newlySacked);
+}
+
+// Timestamps: the ack echoes the TSval of a segment; one sample per echo,
+// from the first capture of that TSval.
+void TcpAnalyzer::echoSample(Dir& d, uint32_t tsecr, uint64_t frame, int64_t ns) {
+  d.has_echo = true;
+  d.last_echo = tsecr;
+  const size_t n = d.tsring.size();
+  for (size_t k = 0; k < n; ++k) {
+    const TsSend& t = d.tsring[(d.ts_head + n - 1 - k) % n];  // newest first
+    if (t.tsval == tsecr) {
+      // The first capture of that TSval: walk back over equal ones.
+      const TsSend* first = &t;
+      for (size_t j = k + 1; j < n; ++j) {
+        const TsSend& u = d.tsring[(d.ts_head + n - 1 - j) % n];
+        if (u.tsval != tsecr) break;
+        first = &u;
+      }
+      if (ns >= first->ns)
+        rttSample(d, double(ns - first->ns) / 1e6, RttSource::TcpTimestamp, frame, first->frame, ns);
+      return;
+    }
+    if (seqBefore(t.tsval, tsecr)) return;
   }
 }
 
@@ -621,15 +636,11 @@ ConnectionMetrics TcpAnalyzer::finish() {
     d.stall.finish(d.started && d.nxt != d.una, last_ns_, sink_, d.m.stalls);
     DirectionMetrics& m = d.m;
     m.duplicates = d.dup_data;
-    m.mean_loss_burst = meanLossBurst(m.loss_bursts);
-    d.rtt.fill(m.rtt, spanFor(vantage_, d.id));
-    d.response.fill(m.response, spanFor(vantage_, d.id));
+    fillDirectionFigures(m, d.id, vantage_, d.rtt, d.response, d.jitter);
     m.jitter_ms = d.jitter.jitterMs();
-    d.jitter.fill(m.gaps);
     m.hol_blocking_ms = d.hol.totalMs();
     m.hol_max_ms = d.hol.maxMs();
     m.hol_blocked_packets = d.hol.blocked();
-    m.hol_observable = !atSender(vantage_, d.id) && vantage_ != Vantage::Unknown;
     conn_.dir[size_t(d.id)] = m;
   }
   return conn_;

@@ -214,7 +214,17 @@ class TcpAnalyzer {
   void extendBack(Dir& d, uint32_t ack, int64_t ns);
   bool shortPath() const;
   void onData(Dir& d, const DecodedPacket& p, uint32_t len, uint64_t frame, int64_t ns);
+  // onData's cases: data past nxt, a copy of a captured segment, bytes that fill a hole.
+  void onNewData(Dir& d, Seg& s, const TcpOptions& o, uint64_t frame, int64_t ns);
+  size_t segmentHolding(Dir& d, uint32_t seq);
+  bool holeFillIsCopy(Dir& d, size_t hole, const Seg& s, const TcpOptions& o, int64_t ns);
+  void fillHole(Dir& d, size_t hole, Seg& s, bool copy, uint64_t frame, int64_t ns);
   void onAck(Dir& d, const DecodedPacket& p, bool pure, uint64_t frame, int64_t ns);
+  // onAck's parts: an ack of new data, its Karn sample, SACK blocks, a timestamp echo.
+  void ackNewData(Dir& d, uint32_t a, const TcpOptions& o, uint64_t frame, int64_t ns);
+  void karnSample(Dir& d, uint32_t a, uint64_t frame, int64_t ns);
+  void applySack(Dir& d, uint32_t a, const TcpOptions& o, int64_t ns);
+  void echoSample(Dir& d, uint32_t tsecr, uint64_t frame, int64_t ns);
   void retransmission(Dir& d, Seg& s, bool direct, uint64_t frame, int64_t ns);
   RetxCause timeoutOrFast(Dir& d, Seg& s, double since_previous_ms, bool sender, int64_t ns);
   bool lostAgain(const Dir& d, const Seg& s, bool sender, int64_t ns) const;

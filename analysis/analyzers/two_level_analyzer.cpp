@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "analyzers/direction_figures.h"
 #include "analyzers/vantage.h"
 
 namespace rudp::ana {
@@ -269,14 +270,8 @@ ConnectionMetrics TwoLevelAnalyzer::finish() {
     d.rate.flush(sink_);
     d.stall.setReporting(!atReceiver(c.vantage, d.id));
     d.stall.finish(d.outstanding > 0, end_ns, sink_, d.m.stalls);
-    DirectionMetrics& m = d.m;
-    const RttSpan span = spanFor(c.vantage, d.id);
-    d.rtt.fill(m.rtt, span);
-    d.response.fill(m.response, span);
-    d.spacing.fill(m.gaps);
-    m.mean_loss_burst = meanLossBurst(m.loss_bursts);
-    m.hol_observable = !atSender(c.vantage, d.id) && c.vantage != Vantage::Unknown;
-    c.dir[static_cast<int>(d.id)] = m;
+    fillDirectionFigures(d.m, d.id, c.vantage, d.rtt, d.response, d.spacing);
+    c.dir[static_cast<int>(d.id)] = d.m;
   }
   return c;
 }

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <functional>
 
+#include "analyzers/genre.h"
 #include "cli/commands.h"
 #include "decode/capture_warnings.h"
 #include "filter/filter_syntax.h"

@@ -2,7 +2,11 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <functional>
+#include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "cli/commands.h"
 #include "cli/lab_command.h"
@@ -162,13 +166,39 @@ CLI::App* addCompareCommand(CLI::App& app, rudp::cli::CompareArgs& c) {
   return cmd;
 }
 
-int run(int argc, char** argv) {
-  CLI::App app{"rudpscope-cli: decode and analyse game reliable-UDP captures"};
-  app.require_subcommand(1);
-  app.set_version_flag("--version", std::string("rudpscope-cli ") + RUDPSCOPE_VERSION);
+// The dissector options' command-line values, turned into DissectorOptions
+// once the command line has parsed. CLI11 keeps references into it: it stays
+// where it was built.
+class DissectorFlags {
+ public:
+  DissectorFlags(CLI::App* cmd, rudp::DissectorOptions& d) : d_(d) {
+    addDissectorOptions(cmd, d, scripts_, prefs_);
+  }
+  DissectorFlags(const DissectorFlags&) = delete;
+  DissectorFlags& operator=(const DissectorFlags&) = delete;
+  void resolve() const { resolveDissectorOptions(d_, scripts_, prefs_); }
 
-  rudp::cli::DecodeArgs dec;
-  std::vector<std::string> decScripts, decPrefs;
+ private:
+  rudp::DissectorOptions& d_;
+  std::vector<std::string> scripts_, prefs_;
+};
+
+// One subcommand: the parser CLI11 fills and what runs once it has parsed.
+struct Command {
+  CLI::App* parsed;
+  std::function<int()> run;
+};
+
+// A subcommand's arguments and its dissector flags, shared by its parser and its run.
+template <class Args>
+struct CommandState {
+  Args args;
+  std::optional<DissectorFlags> dissectors;
+};
+
+Command decodeCommand(CLI::App& app) {
+  auto s = std::make_shared<CommandState<rudp::cli::DecodeArgs>>();
+  rudp::cli::DecodeArgs& dec = s->args;
   auto* decode = app.add_subcommand(
       "decode",
       "Print a summary line per frame as tshark does; with -e its fields, tab-separated, as "
@@ -187,95 +217,118 @@ int run(int argc, char** argv) {
   decode->add_option("-Y", dec.display_filter, "Display filter: only the frames it passes, as tshark -Y")
       ->type_name("FILTER");
   addKeepDamaged(decode, dec.keep_damaged);
-  addDissectorOptions(decode, dec.dissectors, decScripts, decPrefs);
+  s->dissectors.emplace(decode, dec.dissectors);
+  return {decode, [s] {
+            s->dissectors->resolve();
+            if (!s->args.expand.empty()) s->args.details = true;
+            return rudp::cli::runDecode(s->args);
+          }};
+}
 
-  rudp::cli::AnalyzeArgs ana;
-  std::vector<std::string> anaScripts, anaPrefs;
+Command analyzeCommand(CLI::App& app) {
+  auto s = std::make_shared<CommandState<rudp::cli::AnalyzeArgs>>();
   auto* analyze = app.add_subcommand(
       "analyze", "Analyse a capture into its SQLite database and print a per-connection summary");
-  addAnalysisOptions(analyze, ana);
-  analyze->add_flag("--json", ana.json, "Print the summary as JSON");
-  analyze->add_flag("--no-analysis", ana.no_analysis,
+  addAnalysisOptions(analyze, s->args);
+  analyze->add_flag("--json", s->args.json, "Print the summary as JSON");
+  analyze->add_flag("--no-analysis", s->args.no_analysis,
                     "Index packets and connections only, without RTT/loss/stall analysis");
-  addDissectorOptions(analyze, ana.dissectors, anaScripts, anaPrefs);
+  s->dissectors.emplace(analyze, s->args.dissectors);
+  return {analyze, [s] {
+            s->dissectors->resolve();
+            return rudp::cli::runAnalyze(s->args);
+          }};
+}
 
-  rudp::cli::ReportArgs rep;
-  std::vector<std::string> repScripts, repPrefs;
+Command reportCommand(CLI::App& app) {
+  auto s = std::make_shared<CommandState<rudp::cli::ReportArgs>>();
   auto* report = app.add_subcommand(
       "report",
       "Write a self-contained HTML report (problems, connections, timelines), reusing the capture's"
       " database when it is a complete analysis of the same file with the same settings");
-  addAnalysisOptions(report, rep.analysis);
-  report->add_option("-w,--output", rep.output, "HTML file to write (-o is the preference option)")
+  addAnalysisOptions(report, s->args.analysis);
+  report->add_option("-w,--output", s->args.output, "HTML file to write (-o is the preference option)")
       ->required()
       ->type_name("FILE");
-  report->add_option("--top", rep.top, "Timelines of the worst N connections (default 3)")
+  report->add_option("--top", s->args.top, "Timelines of the worst N connections (default 3)")
       ->check(CLI::Range(0, 1000));
-  addDissectorOptions(report, rep.analysis.dissectors, repScripts, repPrefs);
+  s->dissectors.emplace(report, s->args.analysis.dissectors);
+  return {report, [s] {
+            s->dissectors->resolve();
+            return rudp::cli::runReport(s->args);
+          }};
+}
 
-  rudp::cli::DissectorInferArgs infArgs;
-  std::vector<std::string> infScripts, infPrefs;
+Command dissectorInferCommand(CLI::App& app) {
+  auto s = std::make_shared<CommandState<rudp::cli::DissectorInferArgs>>();
   auto* dissector = app.add_subcommand("dissector", "Write a Lua dissector from a capture");
   dissector->require_subcommand(1);
   auto* infer = dissector->add_subcommand(
       "infer",
       "Write a Wireshark Lua dissector for the flow no dissector claims whose payloads carry a sequence "
       "counter (the one with the most packets; -Y picks others): its fields, port and contract block");
-  addAnalysisOptions(infer, infArgs.analysis);
-  infer->add_option("-w,--output", infArgs.output, "Lua file to write")->required()->type_name("FILE.lua");
-  addDissectorOptions(infer, infArgs.analysis.dissectors, infScripts, infPrefs);
+  addAnalysisOptions(infer, s->args.analysis);
+  infer->add_option("-w,--output", s->args.output, "Lua file to write")->required()->type_name("FILE.lua");
+  s->dissectors.emplace(infer, s->args.analysis.dissectors);
+  return {infer, [s] {
+            s->dissectors->resolve();
+            return rudp::cli::runDissectorInfer(s->args);
+          }};
+}
 
-  rudp::cli::WiresharkArgs wsArgs;
-  auto* wireshark = addWiresharkCommand(app, wsArgs);
+Command wiresharkCommand(CLI::App& app) {
+  auto args = std::make_shared<rudp::cli::WiresharkArgs>();
+  return {addWiresharkCommand(app, *args), [args] { return rudp::cli::runWireshark(*args); }};
+}
 
-  rudp::cli::CaptureArgs cap;
-  std::vector<std::string> capScripts, capPrefs;
-  auto* capture = addCaptureCommand(app, cap);
-  addDissectorOptions(capture, cap.analysis.dissectors, capScripts, capPrefs);
+Command captureCommand(CLI::App& app) {
+  auto s = std::make_shared<CommandState<rudp::cli::CaptureArgs>>();
+  auto* capture = addCaptureCommand(app, s->args);
+  s->dissectors.emplace(capture, s->args.analysis.dissectors);
+  return {capture, [s] {
+            s->dissectors->resolve();
+            return rudp::cli::runCapture(s->args);
+          }};
+}
 
-  bool interfacesJson = false;
+Command interfacesCommand(CLI::App& app) {
+  auto json = std::make_shared<bool>(false);
   auto* interfaces = app.add_subcommand("interfaces", "List the interfaces capture can capture on");
-  interfaces->add_flag("--json", interfacesJson, "Print the list as JSON");
+  interfaces->add_flag("--json", *json, "Print the list as JSON");
+  return {interfaces, [json] { return rudp::cli::runInterfaces(*json); }};
+}
 
-  rudp::cli::CompareArgs cmpArgs;
-  std::vector<std::string> cmpScripts, cmpPrefs;
-  auto* compare = addCompareCommand(app, cmpArgs);
-  addDissectorOptions(compare, cmpArgs.analysis.dissectors, cmpScripts, cmpPrefs);
+Command compareCommand(CLI::App& app) {
+  auto s = std::make_shared<CommandState<rudp::cli::CompareArgs>>();
+  auto* compare = addCompareCommand(app, s->args);
+  s->dissectors.emplace(compare, s->args.analysis.dissectors);
+  return {compare, [s] {
+            s->dissectors->resolve();
+            return rudp::cli::runCompare(s->args);
+          }};
+}
 
-  rudp::cli::LabArgs labArgs;
-  auto* lab = rudp::cli::addLabCommand(app, labArgs);
+Command labCommand(CLI::App& app) {
+  auto args = std::make_shared<rudp::cli::LabArgs>();
+  return {rudp::cli::addLabCommand(app, *args), [args] { return rudp::cli::runLab(*args); }};
+}
 
+int run(int argc, char** argv) {
+  CLI::App app{"rudpscope-cli: decode and analyse game reliable-UDP captures"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("rudpscope-cli ") + RUDPSCOPE_VERSION);
+  // In --help's order.
+  const std::vector<Command> commands{decodeCommand(app),         analyzeCommand(app),   reportCommand(app),
+                                      dissectorInferCommand(app), wiresharkCommand(app), captureCommand(app),
+                                      interfacesCommand(app),     compareCommand(app),   labCommand(app)};
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) { return app.exit(e); }
 
   try {
-    if (*decode) {
-      resolveDissectorOptions(dec.dissectors, decScripts, decPrefs);
-      if (!dec.expand.empty()) dec.details = true;
-      return rudp::cli::runDecode(dec);
-    }
-    if (*wireshark) return rudp::cli::runWireshark(wsArgs);
-    if (*interfaces) return rudp::cli::runInterfaces(interfacesJson);
-    if (*lab) return rudp::cli::runLab(labArgs);
-    if (*compare) {
-      resolveDissectorOptions(cmpArgs.analysis.dissectors, cmpScripts, cmpPrefs);
-      return rudp::cli::runCompare(cmpArgs);
-    }
-    if (*capture) {
-      resolveDissectorOptions(cap.analysis.dissectors, capScripts, capPrefs);
-      return rudp::cli::runCapture(cap);
-    }
-    if (*infer) {
-      resolveDissectorOptions(infArgs.analysis.dissectors, infScripts, infPrefs);
-      return rudp::cli::runDissectorInfer(infArgs);
-    }
-    if (*report) {
-      resolveDissectorOptions(rep.analysis.dissectors, repScripts, repPrefs);
-      return rudp::cli::runReport(rep);
-    }
-    resolveDissectorOptions(ana.dissectors, anaScripts, anaPrefs);
-    return rudp::cli::runAnalyze(ana);
+    for (const Command& c : commands)
+      if (*c.parsed) return c.run();
+    throw rudp::Error("no command given");  // require_subcommand(1) makes this unreachable
   } catch (const rudp::DamagedCaptureError& e) {
     std::fprintf(stderr,
                  "rudpscope-cli: %s; nothing was kept (--keep-damaged uses the %llu frames before it)\n",

@@ -11,8 +11,8 @@ namespace rudp::ip {
 
 // Protocol numbers (IANA), as an IPv4 header's protocol or an IPv6 next header.
 inline constexpr uint8_t kHopByHop = 0, kIcmp = 1, kIgmp = 2, kIpInIp = 4, kTcp = 6, kUdp = 17,
-                         kIpv6InIp = 41, kRouting = 43, kFragmentHeader = 44, kGre = 47,
-                         kAuthHeader = 51, kIcmpv6 = 58, kDestOptions = 60, kOspf = 89, kPim = 103;
+                         kIpv6InIp = 41, kRouting = 43, kFragmentHeader = 44, kGre = 47, kAuthHeader = 51,
+                         kIcmpv6 = 58, kDestOptions = 60, kOspf = 89, kPim = 103;
 
 // The version nibble both headers start with.
 inline unsigned version(const uint8_t* p) { return p[0] >> 4; }
@@ -48,7 +48,9 @@ inline bool isExtension(unsigned next) {
 
 // A header between IP and its upper protocol: AH after IPv4 as after IPv6
 // (RFC 4302), the others IPv6's only.
-inline bool isExtension(bool ipv6, uint8_t proto) { return proto == kAuthHeader || (ipv6 && v6::isExtension(proto)); }
+inline bool isExtension(bool ipv6, uint8_t proto) {
+  return proto == kAuthHeader || (ipv6 && v6::isExtension(proto));
+}
 
 // An extension header's length from its first two bytes at `p`: the fragment
 // header is 8 bytes, AH counts 4-byte words minus 2, the others 8-byte words

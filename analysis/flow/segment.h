@@ -34,12 +34,24 @@ struct Segment {
   uint32_t space = 0;  // seq space (Contract::seq_space), when Has::Space
   uint32_t nak_first = 0,
            nak_last = 0;  // one loss-list entry; a datagram's further entries are segments of their own
-  // Contract::unreliable_seq values: numbering i's number (bit i of un_has),
-  // its group (bit 2+i) and its space (bit 4+i).
-  uint8_t un_has = 0;
-  uint32_t un[kNumberings] = {}, ug[kNumberings] = {}, us[kNumberings] = {};
+  // One Contract::unreliable_seq entry's values in this segment: its number,
+  // the group it counts within and its space, each when the packet has it.
+  struct Numbers {
+    enum Part : uint8_t { Number, Group, Space };
+    uint32_t value[3] = {};
+    uint8_t present = 0;  // a bit per Part
+
+    bool has(Part p) const { return (present >> p) & 1u; }
+    uint32_t orZero(Part p) const { return has(p) ? value[p] : 0; }
+    void set(Part p, uint32_t v) {
+      value[p] = v;
+      present |= uint8_t(1u << p);
+    }
+  };
+  Numbers numbers[kNumberings];
 
   bool is(Has h) const { return (has & h) != 0; }
+  bool numbered() const { return numbers[0].present != 0 || numbers[1].present != 0; }
 };
 
 }  // namespace rudp

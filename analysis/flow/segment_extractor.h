@@ -1,5 +1,7 @@
 // Turns one dissection result into segments, following a protocol's contract.
 #pragma once
+#include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "flow/segment.h"
@@ -39,13 +41,27 @@ class SegmentExtractor {
     NakFirst,
     NakLast
   };
-  void finish(Segment& s, bool ackValid, bool echoValid, bool reliable, bool unsequenced) const;
+  // What fields say about the segment beyond their values: whether its ack
+  // and its echo are valid, how reliable it is.
+  struct Flags {
+    bool ack_valid = true, echo_valid = true, reliable = false, unsequenced = false;
+  };
+  struct Building {
+    Segment seg;
+    Flags flags;
+  };
+  using NakList = std::vector<std::pair<uint32_t, uint32_t>>;
+
+  void set(Slot slot, uint64_t value, Building& b, NakList& moreNaks) const;
+  static void setExtra(uint8_t extra, uint32_t value, Segment& s);
+  // Appends the segment built, then one per further loss-list entry.
+  void emit(Building& b, NakList& moreNaks, std::vector<Segment>& out) const;
+  void finish(Segment& s, const Flags& f) const;
 
   const Contract& c_;
   std::vector<Slot> slot_;  // field id -> meaning
   // field id -> further meanings (a field may also select the seq space or be
-  // part of an unreliable numbering): bit 0 seq space, 1+i number of
-  // numbering i, 3+i its group, 5+i its space.
+  // part of an unreliable numbering): kSeqSpaceBit and numberBit(i, part).
   std::vector<uint8_t> extra_;
 };
 

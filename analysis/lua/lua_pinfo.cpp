@@ -5,7 +5,10 @@
 // for columns: otherwise set/append are no-ops.
 #include <arpa/inet.h>
 
+#include <algorithm>
 #include <cstring>
+#include <string_view>
+#include <unordered_map>
 
 #include "lua/state.h"
 
@@ -15,139 +18,71 @@ namespace {
 
 enum Col { kProtocol = 0, kInfo = 1, kOther = 2 };
 
+// Pinfo's fields, each a small getter as wslua_pinfo.c's attribute table has
+// them; the ones about reassembly and TCP are those of a UDP packet nothing
+// reassembles.
+using PinfoGetter = void (*)(lua_State*, State*, const DecodedPacket&);
+
+void pushColumns(lua_State* L, State* s, const DecodedPacket&) {
+  lua_rawgeti(L, LUA_REGISTRYINDEX, s->pinfo_ref);
+  lua_getfield(L, -1, "cols");  // stored in the pinfo metatable's companion table
+}
+void pushZero(lua_State* L, State*, const DecodedPacket&) { pushInt(L, 0); }
+void pushZeroSeconds(lua_State* L, State*, const DecodedPacket&) { lua_pushnumber(L, 0); }
+void pushFalse(lua_State* L, State*, const DecodedPacket&) { lua_pushboolean(L, 0); }
+void pushSrc(lua_State* L, State* s, const DecodedPacket& p) { pushAddress(L, s, p.src); }
+void pushDst(lua_State* L, State* s, const DecodedPacket& p) { pushAddress(L, s, p.dst); }
+void pushLowPort(lua_State* L, State*, const DecodedPacket& p) { pushInt(L, std::min(p.sport, p.dport)); }
+
+const std::unordered_map<std::string_view, PinfoGetter>& pinfoGetters() {
+  using P = const DecodedPacket&;
+  static const std::unordered_map<std::string_view, PinfoGetter> getters{
+      {"cols", pushColumns},
+      {"columns", pushColumns},
+      {"caplen", [](lua_State* L, State*, P p) { pushInt(L, p.caplen); }},
+      {"len", [](lua_State* L, State*, P p) { pushInt(L, p.origlen); }},
+      {"number", [](lua_State* L, State*, P p) { pushInt(L, static_cast<int64_t>(p.frame)); }},
+      {"abs_ts", [](lua_State* L, State*, P p) { lua_pushnumber(L, static_cast<double>(p.ts_ns) / 1e9); }},
+      {"rel_ts",
+       [](lua_State* L, State* s, P p) {
+         const int64_t first = s->first_ts_ns == INT64_MIN ? p.ts_ns : s->first_ts_ns;
+         lua_pushnumber(L, static_cast<double>(p.ts_ns - first) / 1e9);
+       }},
+      {"delta_ts", pushZeroSeconds},
+      {"delta_dis_ts", pushZeroSeconds},
+      {"src", pushSrc},
+      {"net_src", pushSrc},
+      {"dst", pushDst},
+      {"net_dst", pushDst},
+      {"lo", [](lua_State* L, State* s, P p) { pushAddress(L, s, p.src < p.dst ? p.src : p.dst); }},
+      {"hi", [](lua_State* L, State* s, P p) { pushAddress(L, s, p.src < p.dst ? p.dst : p.src); }},
+      {"src_port", [](lua_State* L, State*, P p) { pushInt(L, p.sport); }},
+      {"dst_port", [](lua_State* L, State*, P p) { pushInt(L, p.dport); }},
+      {"port_type", [](lua_State* L, State*, P) { pushInt(L, 3); }},  // PT_UDP
+      {"match", pushLowPort},
+      {"match_uint", pushLowPort},
+      {"curr_proto", [](lua_State* L, State*, P) { lua_pushstring(L, "UDP"); }},
+      {"can_desegment", pushZero},
+      {"desegment_len", pushZero},
+      {"desegment_offset", pushZero},
+      {"fragmented", pushFalse},
+      {"visited", pushFalse},
+      {"in_error_pkt", [](lua_State* L, State*, P p) { lua_pushboolean(L, p.in_error_pkt); }},
+      {"private", [](lua_State* L, State*, P) { lua_newtable(L); }},
+  };
+  return getters;
+}
+
 int pinfoIndex(lua_State* L) {
   State* s = S(L);
   const char* k = luaL_checkstring(L, 2);
   const DecodedPacket* p = s->pkt;
   if (!p || !s->in_packet) hostError(L, "Expired Pinfo");
-  switch (k[0]) {
-    case 'c':
-      if (!strcmp(k, "cols") || !strcmp(k, "columns")) {
-        lua_rawgeti(L, LUA_REGISTRYINDEX, s->pinfo_ref);
-        lua_getfield(L, -1, "cols");  // stored in the pinfo metatable's companion table
-        return 1;
-      }
-      if (!strcmp(k, "caplen")) {
-        pushInt(L, p->caplen);
-        return 1;
-      }
-      if (!strcmp(k, "can_desegment")) {
-        pushInt(L, 0);
-        return 1;
-      }
-      if (!strcmp(k, "curr_proto")) {
-        lua_pushstring(L, "UDP");
-        return 1;
-      }
-      break;
-    case 'n':
-      if (!strcmp(k, "number")) {
-        pushInt(L, static_cast<int64_t>(p->frame));
-        return 1;
-      }
-      if (!strcmp(k, "net_src")) {
-        pushAddress(L, s, p->src);
-        return 1;
-      }
-      if (!strcmp(k, "net_dst")) {
-        pushAddress(L, s, p->dst);
-        return 1;
-      }
-      break;
-    case 's':
-      if (!strcmp(k, "src_port")) {
-        pushInt(L, p->sport);
-        return 1;
-      }
-      if (!strcmp(k, "src")) {
-        pushAddress(L, s, p->src);
-        return 1;
-      }
-      break;
-    case 'd':
-      if (!strcmp(k, "dst_port")) {
-        pushInt(L, p->dport);
-        return 1;
-      }
-      if (!strcmp(k, "dst")) {
-        pushAddress(L, s, p->dst);
-        return 1;
-      }
-      if (!strcmp(k, "desegment_len") || !strcmp(k, "desegment_offset")) {
-        pushInt(L, 0);
-        return 1;
-      }
-      if (!strcmp(k, "delta_ts") || !strcmp(k, "delta_dis_ts")) {
-        lua_pushnumber(L, 0);
-        return 1;
-      }
-      break;
-    case 'l':
-      if (!strcmp(k, "len")) {
-        pushInt(L, p->origlen);
-        return 1;
-      }
-      if (!strcmp(k, "lo")) {
-        pushAddress(L, s, p->src < p->dst ? p->src : p->dst);
-        return 1;
-      }
-      break;
-    case 'h':
-      if (!strcmp(k, "hi")) {
-        pushAddress(L, s, p->src < p->dst ? p->dst : p->src);
-        return 1;
-      }
-      break;
-    case 'a':
-      if (!strcmp(k, "abs_ts")) {
-        lua_pushnumber(L, static_cast<double>(p->ts_ns) / 1e9);
-        return 1;
-      }
-      break;
-    case 'r':
-      if (!strcmp(k, "rel_ts")) {
-        const int64_t first = s->first_ts_ns == INT64_MIN ? p->ts_ns : s->first_ts_ns;
-        lua_pushnumber(L, static_cast<double>(p->ts_ns - first) / 1e9);
-        return 1;
-      }
-      break;
-    case 'v':
-      if (!strcmp(k, "visited")) {
-        lua_pushboolean(L, 0);
-        return 1;
-      }
-      break;
-    case 'p':
-      if (!strcmp(k, "port_type")) {
-        pushInt(L, 3);
-        return 1;
-      }  // PT_UDP
-      if (!strcmp(k, "private")) {
-        lua_newtable(L);
-        return 1;
-      }
-      break;
-    case 'm':
-      if (!strcmp(k, "match_uint") || !strcmp(k, "match")) {
-        pushInt(L, std::min(p->sport, p->dport));
-        return 1;
-      }
-      break;
-    case 'f':
-      if (!strcmp(k, "fragmented")) {
-        lua_pushboolean(L, 0);
-        return 1;
-      }
-      break;
-    case 'i':
-      if (!strcmp(k, "in_error_pkt")) {
-        lua_pushboolean(L, p->in_error_pkt);
-        return 1;
-      }
-      break;
-    default: break;
-  }
-  notImplemented(L, std::string("Pinfo.") + k);
+  const auto& getters = pinfoGetters();
+  const auto it = getters.find(k);
+  if (it == getters.end()) notImplemented(L, std::string("Pinfo.") + k);
+  it->second(L, s, *p);
+  return 1;
 }
 
 int pinfoNewIndex(lua_State* L) {

@@ -83,12 +83,14 @@ void transportLayer(LayerTree& tree, const LayerInputs& in, uint32_t at, bool ip
 }
 
 // An IP fragment held for reassembly: tshark shows its bytes as Data.
-void heldFragmentData(LayerTree& tree, const DecodedPacket& pkt, std::optional<uint32_t> ip) {
-  if (!pkt.ip_fragment || !ip) return;
+void heldFragmentData(LayerTree& tree, const DecodedPacket& pkt, std::optional<uint32_t> ipStart) {
+  if (!pkt.ip_fragment || !ipStart) return;
   std::optional<uint32_t> from;
-  if (pkt.l3 == L3::IPv4 && tree.captured(*ip, 20)) from = *ip + uint32_t(tree.number(*ip, 1) & 15) * 4;
-  if (pkt.l3 == L3::IPv6 && tree.captured(*ip, 40)) from = ipv6HeadersEnd(tree, *ip);
-  const std::optional<uint32_t> end = ipPacketEnd(tree, pkt.l3, ip);
+  if (pkt.l3 == L3::IPv4 && tree.captured(*ipStart, ip::v4::kMinHeaderLen))
+    from = *ipStart + ip::v4::headerLength(tree.at(*ipStart));
+  if (pkt.l3 == L3::IPv6 && tree.captured(*ipStart, ip::v6::kHeaderLen))
+    from = ipv6HeadersEnd(tree, *ipStart);
+  const std::optional<uint32_t> end = ipPacketEnd(tree, pkt.l3, ipStart);
   if (!from || !end || *end <= *from) return;
   const uint32_t length = *end - *from;
   tree.layer(dataLabel(length), "data", *from, length);

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "core/label_text.h"
+#include "decode/ip.h"
 #include "packets/frame_dissector.h"
 #include "packets/icmp_echo_layer.h"
 #include "packets/icmp_names.h"
@@ -149,7 +150,7 @@ void icmpSummary(LayerTree& tree, const DecodedPacket& pkt, std::optional<uint32
   const bool v6 = pkt.icmp_heads[0].v6;
   uint32_t offset = FrameItem::kNoBytes, length = 0;
   if (!v6 && !pkt.ip_reassembled && ipv4HeaderInFrame(tree, pkt.l3, ipStart)) {
-    offset = *ipStart + uint32_t(tree.number(*ipStart, 1) & 15) * 4;
+    offset = *ipStart + ip::v4::headerLength(tree.at(*ipStart));
     const uint32_t end = *ipPacketEnd(tree, pkt.l3, ipStart);
     length = end > offset ? end - offset : 0;
   }

@@ -45,19 +45,20 @@ std::string greTypeName(unsigned type) {
 void greFlags(LayerTree& tree, uint32_t at, bool ppp) {
   const unsigned flags = unsigned(tree.number(at, 2));
   tree.item(1, "Flags and Version: " + hexNumber(flags, 4), at, 2);
-  tree.bits(2, at, 2, 0x8000, "Checksum Bit: " + yesNo(flags & 0x8000));
-  tree.bits(2, at, 2, 0x4000, "Routing Bit: " + yesNo(flags & 0x4000));
-  tree.bits(2, at, 2, 0x2000, "Key Bit: " + yesNo(flags & 0x2000));
-  tree.bits(2, at, 2, 0x1000, "Sequence Number Bit: " + yesNo(flags & 0x1000));
+  using namespace tunnel;
+  tree.bits(2, at, 2, kGreChecksum, "Checksum Bit: " + yesNo(flags & kGreChecksum));
+  tree.bits(2, at, 2, kGreRouting, "Routing Bit: " + yesNo(flags & kGreRouting));
+  tree.bits(2, at, 2, kGreKey, "Key Bit: " + yesNo(flags & kGreKey));
+  tree.bits(2, at, 2, kGreSequence, "Sequence Number Bit: " + yesNo(flags & kGreSequence));
   tree.bits(2, at, 2, 0x0800, "Strict Source Route Bit: " + yesNo(flags & 0x0800));
   tree.bits(2, at, 2, 0x0700, "Recursion control: " + std::to_string(flags >> 8 & 7));
   if (ppp) {
-    tree.bits(2, at, 2, 0x0080, "Acknowledgment: " + yesNo(flags & 0x0080));
+    tree.bits(2, at, 2, kGreAck, "Acknowledgment: " + yesNo(flags & kGreAck));
     tree.bits(2, at, 2, 0x0078, "Flags (Reserved): " + std::to_string(flags >> 3 & 0x0f));
   } else {
     tree.bits(2, at, 2, 0x00f8, "Flags (Reserved): " + std::to_string(flags >> 3 & 0x1f));
   }
-  const unsigned version = flags & 7;
+  const unsigned version = flags & kGreVersionMask;
   tree.bits(2, at, 2, 0x0007,
             "Version: " +
                 std::string(version == 0   ? "GRE"

@@ -76,9 +76,9 @@ std::optional<Position> outerIp(LayerTree& tree, const OuterHeader& h, uint32_t 
   if (h.l3 == L3::IPv4) {
     if (!ipv4HeaderInFrame(tree, L3::IPv4, at)) return std::nullopt;
     addIpv4Layer(tree, at, IpLayerFacts{});
-    return Position{at + uint32_t(tree.number(at, 1) & 15) * 4, *end};
+    return Position{at + ip::v4::headerLength(tree.at(at)), *end};
   }
-  if (!tree.captured(at, 40)) return std::nullopt;
+  if (!tree.captured(at, ip::v6::kHeaderLen)) return std::nullopt;
   IpLayerFacts facts;
   facts.src = h.src.toString();
   facts.dst = h.dst.toString();

@@ -3,6 +3,7 @@
 // per-datagram counts the libraries' own counters confirm.
 #include <random>
 
+#include "capture_files.h"
 #include "kcp_enet_checks.h"
 
 using namespace kcpenet;
@@ -221,51 +222,19 @@ TEST_CASE("KCP and ENet heuristics claim no random datagram", "[kcp][enet]") {
   {
     std::mt19937 rng(1);
     auto rnd = [&](uint32_t lo, uint32_t hi) { return lo + rng() % (hi - lo + 1); };
-    std::ofstream out(cap, std::ios::binary);
-    auto le32 = [&](uint32_t v) {
-      for (int i = 0; i < 4; ++i) out.put(char(v >> (8 * i)));
-    };
-    le32(0xa1b2c3d4);
-    out.put(2);
-    out.put(0);
-    out.put(4);
-    out.put(0);
-    le32(0);
-    le32(0);
-    le32(65535);
-    le32(101);
+    rudp::testgen::PcapBuilder pcap(101, 65535);  // raw IPv4, a datagram a second
+    const rudp::testgen::Ip4 src{10, 0, 0, 1}, dst{10, 0, 0, 2};
     for (uint32_t i = 0; i < 20000; ++i) {
       const uint32_t n = (rng() & 1) ? rnd(0, 64) : rnd(0, 1400);
-      std::string pay(n, '\0');
-      for (auto& c : pay) c = char(rng());
-      if (i % 3 == 0 && n >= 8) pay[4] = char(81 + rnd(0, 3));
-      if (i % 3 == 1 && n >= 8) pay[0] = char((rng() & 1) ? 0x80 : 0x00);
-      std::string pkt(28, '\0');
-      const uint32_t total = 28 + n;
-      pkt[0] = 0x45;
-      pkt[2] = char(total >> 8);
-      pkt[3] = char(total);
-      pkt[4] = char(i >> 8);
-      pkt[5] = char(i);
-      pkt[8] = 64;
-      pkt[9] = 17;
-      pkt[12] = 10;
-      pkt[15] = 1;
-      pkt[16] = 10;
-      pkt[19] = 2;
-      const uint32_t sp = rnd(1024, 65535), dp = rnd(1024, 65535);
-      pkt[20] = char(sp >> 8);
-      pkt[21] = char(sp);
-      pkt[22] = char(dp >> 8);
-      pkt[23] = char(dp);
-      pkt[24] = char((8 + n) >> 8);
-      pkt[25] = char(8 + n);
-      le32(i);
-      le32(0);
-      le32(total);
-      le32(total);
-      out << pkt << pay;
+      rudp::testgen::Bytes pay(n);
+      for (auto& c : pay) c = uint8_t(rng());
+      if (i % 3 == 0 && n >= 8) pay[4] = uint8_t(81 + rnd(0, 3));
+      if (i % 3 == 1 && n >= 8) pay[0] = uint8_t((rng() & 1) ? 0x80 : 0x00);
+      const uint16_t sp = uint16_t(rnd(1024, 65535)), dp = uint16_t(rnd(1024, 65535));
+      pcap.packet(int64_t(i) * 1'000'000,
+                  rudp::testgen::ipv4(src, dst, 17, rudp::testgen::udp(src, dst, sp, dp, pay), uint16_t(i)));
     }
+    rudp::testgen::writeFile(cap, pcap.bytes());
   }
   auto r = run({RUDPSCOPE_CLI, "decode", cap, "--no-default-dissectors", "-X",
                 "lua_script:" + dissector("kcp.lua"), "-X", "lua_script:" + dissector("enet.lua"), "-e",

@@ -45,10 +45,9 @@ Segment unrel(uint32_t channel, uint32_t group, uint32_t useq, uint32_t ts) {
   s.ts = ts;
   s.channel = s.space = channel;
   s.has = Segment::Ts | Segment::Channel | Segment::Space;
-  s.un[0] = useq;
-  s.ug[0] = group;
-  s.us[0] = channel;
-  s.un_has = 1 | 4 | 16;
+  s.numbers[0].set(Segment::Numbers::Number, useq);
+  s.numbers[0].set(Segment::Numbers::Group, group);
+  s.numbers[0].set(Segment::Numbers::Space, channel);
   return s;
 }
 Segment unseq(uint32_t group, uint32_t ts) {
@@ -57,8 +56,7 @@ Segment unseq(uint32_t group, uint32_t ts) {
   s.reliability = Reliability::Unsequenced;
   s.ts = ts;
   s.has = Segment::Ts;
-  s.un[1] = group;
-  s.un_has = 2;
+  s.numbers[1].set(Segment::Numbers::Number, group);
   return s;
 }
 }  // namespace

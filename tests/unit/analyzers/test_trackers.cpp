@@ -1,6 +1,7 @@
 // Percentiles, jitter and tick detection, genre presets, vantage rule.
 #include <catch2/catch.hpp>
 
+#include "analyzers/genre.h"
 #include "analyzers/jitter.h"
 #include "analyzers/percentiles.h"
 #include "analyzers/vantage.h"

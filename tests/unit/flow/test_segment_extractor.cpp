@@ -186,15 +186,18 @@ TEST_CASE("seq.space, reliable_only and unreliable numberings: one field may car
   CHECK(out[0].is(Segment::Space));
   CHECK(out[0].space == 255);
   CHECK(out[0].channel == 255);
-  CHECK(out[0].un_has == 4 + 16);        // group and space of numbering 0 present, no number
+  using Part = Segment::Numbers::Part;
+  CHECK(out[0].numbers[0].present == (1 << Part::Group | 1 << Part::Space));  // group and space, no number
+  CHECK(out[0].numbers[1].present == 0);
   CHECK_FALSE(out[1].is(Segment::Seq));  // an unreliable segment's reliable seq is not a new number
   CHECK(out[1].space == 1);
-  CHECK(out[1].un_has == (1 | 4 | 16));
-  CHECK(out[1].un[0] == 9);
-  CHECK(out[1].ug[0] == 3);
-  CHECK(out[1].us[0] == 1);
-  CHECK(out[2].un_has & 2);
-  CHECK(out[2].un[1] == 41);
+  CHECK(out[1].numbers[0].present == (1 << Part::Number | 1 << Part::Group | 1 << Part::Space));
+  CHECK(out[1].numbers[1].present == 0);
+  CHECK(out[1].numbers[0].value[Part::Number] == 9);
+  CHECK(out[1].numbers[0].value[Part::Group] == 3);
+  CHECK(out[1].numbers[0].value[Part::Space] == 1);
+  CHECK(out[2].numbers[1].has(Part::Number));
+  CHECK(out[2].numbers[1].value[Part::Number] == 41);
   CHECK_FALSE(out[2].is(Segment::Seq));
 }
 

@@ -8,6 +8,8 @@
 #include <map>
 #include <sstream>
 
+#include "capture_files.h"
+#include "process.h"
 #include "test_support.h"
 
 using namespace rudp;
@@ -63,71 +65,14 @@ const std::map<std::string, std::string> kExpected = {
     {"tfmt", "tfmt"},
 };
 
-void put32(std::string& s, uint32_t v) { s.append(reinterpret_cast<const char*>(&v), 4); }
-void put16(std::string& s, uint16_t v) { s.append(reinterpret_cast<const char*>(&v), 2); }
-
-// A little-endian pcap with one Ethernet/IPv4/UDP frame carrying payload.
+// One Ethernet/IPv4/UDP frame carrying payload, in a pcap (testgen's writer).
 void writePcap(const std::string& path, const std::vector<uint8_t>& payload, uint16_t sport, uint16_t dport) {
-  std::string f;
-  put32(f, 0xa1b2c3d4);
-  put16(f, 2);
-  put16(f, 4);
-  put32(f, 0);
-  put32(f, 0);
-  put32(f, 65535);
-  put32(f, 1);
-  std::vector<uint8_t> frame = {0,    0x11, 0x22, 0x33, 0x44, 0x55, 0x66,
-                                0x77, 0x88, 0x99, 0xaa, 0xbb, 0x08, 0x00};
-  const uint16_t udp_len = static_cast<uint16_t>(8 + payload.size()),
-                 ip_len = static_cast<uint16_t>(20 + udp_len);
-  const uint8_t ip[] = {0x45,
-                        0,
-                        static_cast<uint8_t>(ip_len >> 8),
-                        static_cast<uint8_t>(ip_len),
-                        0,
-                        1,
-                        0,
-                        0,
-                        64,
-                        17,
-                        0,
-                        0,
-                        10,
-                        0,
-                        0,
-                        1,
-                        10,
-                        0,
-                        0,
-                        2};
-  frame.insert(frame.end(), ip, ip + 20);
-  const uint8_t udp[] = {static_cast<uint8_t>(sport >> 8),
-                         static_cast<uint8_t>(sport),
-                         static_cast<uint8_t>(dport >> 8),
-                         static_cast<uint8_t>(dport),
-                         static_cast<uint8_t>(udp_len >> 8),
-                         static_cast<uint8_t>(udp_len),
-                         0,
-                         0};
-  frame.insert(frame.end(), udp, udp + 8);
-  frame.insert(frame.end(), payload.begin(), payload.end());
-  put32(f, 1700000000);
-  put32(f, 0);
-  put32(f, static_cast<uint32_t>(frame.size()));
-  put32(f, static_cast<uint32_t>(frame.size()));
-  f.append(reinterpret_cast<const char*>(frame.data()), frame.size());
-  std::ofstream(path, std::ios::binary) << f;
-}
-
-std::string runCommand(const std::string& cmd) {
-  std::string out;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.append(buf, n);
-  pclose(p);
-  return out;
+  const testgen::Ip4 src{10, 0, 0, 1}, dst{10, 0, 0, 2};
+  const testgen::Bytes ip = testgen::ipv4(src, dst, 17, testgen::udp(src, dst, sport, dport, payload));
+  testgen::PcapBuilder pcap(1, 65535);
+  pcap.packet(1'700'000'000'000'000,
+              testgen::ethernet({0, 0x11, 0x22, 0x33, 0x44, 0x55}, {0x66, 0x77, 0x88, 0x99, 0xaa, 0xbb}, ip));
+  testgen::writeFile(path, pcap.bytes());
 }
 
 }  // namespace
@@ -151,15 +96,18 @@ TEST_CASE("formatValue agrees with the installed tshark", "[lua][format][tshark]
   std::filesystem::create_directories(dir);
   const std::string pcap = (dir / "fmt.pcap").string();
   writePcap(pcap, kFmt, 40000, 7000);
-  std::string cmd =
-      std::string(TSHARK_EXECUTABLE) + " -r " + pcap + " -X lua_script:" + dataPath("fmt.lua") + " -T fields";
+  std::vector<std::string> argv{
+      TSHARK_EXECUTABLE, "-r", pcap, "-X", "lua_script:" + dataPath("fmt.lua"), "-T", "fields"};
   std::vector<std::string> names;
   for (const auto& e : kExpected) {
     names.push_back(e.first);
-    cmd += " -e " + e.first;
+    argv.insert(argv.end(), {"-e", e.first});
   }
-  const std::string out = runCommand(cmd + " 2>/dev/null");
+  const rudp::test::ProcessResult tshark = rudp::test::run(argv);
   std::filesystem::remove_all(dir);
+  INFO(tshark.err);
+  REQUIRE(tshark.status == 0);
+  const std::string& out = tshark.out;
   std::string line = out.substr(0, out.find('\n'));
   std::vector<std::string> cols;
   std::stringstream ss(line);

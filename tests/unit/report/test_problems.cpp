@@ -93,7 +93,13 @@ TEST_CASE("the sample's worst problem is the 1.5 s outage stall of client 10.0.1
   CHECK(worst.dir == Direction::ClientToServer);
   CHECK(seconds(a, worst.start_ns) == Approx(a.secondsSinceCaptureStart(truth["start_ns"])).margin(kTick));
   CHECK(seconds(a, worst.end_ns) == Approx(a.secondsSinceCaptureStart(truth["end_ns"])).margin(kTick));
-  CHECK(worst.frame > 0);
+  // The packet shown is the data packet that started the wait: the
+  // connection's client->server packet captured when the stall starts.
+  const std::optional<PacketRecord> shown = reader.packet(worst.frame);
+  REQUIRE(shown);
+  CHECK(shown->conn == conn);
+  CHECK(shown->dir == Direction::ClientToServer);
+  CHECK(shown->ts_ns == worst.start_ns);
   // The text says it as the truth does: connection, length, start, direction.
   const std::string expected = "conn " + std::to_string(conn) +
                                " (client 10.0.1.2:40001): " + report::durationText(truth["duration_ms"]) +
