@@ -4,18 +4,17 @@
 #include <QLabel>
 #include <QStatusBar>
 #include <QTabWidget>
-#include <QtConcurrent>
 #include <utility>
 
 #include "app_actions.h"
 #include "capture_dialog.h"
 #include "jobs/live_capture_job.h"
 #include "main_window.h"
-#include "message_banner.h"
 #include "pages/connections_page.h"
 #include "pages/live_capture_bar.h"
 #include "pages/timeline_page.h"
 #include "session/live_view.h"
+#include "widgets/message_banner.h"
 
 namespace rudp::gui {
 
@@ -34,20 +33,17 @@ double ms(const QElapsedTimer& t) { return double(t.nsecsElapsed()) / 1e6; }
 }  // namespace
 
 LiveCaptureController::LiveCaptureController(MainWindow& window)
-    : QObject(&window), m_window(window), m_bar(new LiveCaptureBar), m_status(new QLabel) {
+    : QObject(&window),
+      m_window(window),
+      m_bar(new LiveCaptureBar),
+      m_status(new QLabel),
+      m_looks(new JobRunner(1, QStringLiteral("rudp-live-view"), this)) {
   qRegisterMetaType<LiveFrame>();
   m_status->setObjectName(QStringLiteral("status.live"));
   m_status->hide();
   window.statusBar()->addPermanentWidget(m_status);
   m_timer.setInterval(kPollMs);
   connect(&m_timer, &QTimer::timeout, this, &LiveCaptureController::poll);
-  connect(&m_watcher, &QFutureWatcher<LiveFrame>::finished, this, [this] {
-    m_looking = false;
-    if (m_tracker.isCurrent(m_pollId)) apply(m_watcher.result());
-    // A tick that came while this look ran is taken now, not skipped: on a
-    // busy machine skipping would halve the update rate.
-    if (std::exchange(m_tickMissed, false)) poll();
-  });
   connect(m_bar, &LiveCaptureBar::stopRequested, this, &LiveCaptureController::stop);
   connect(window.timelinePage(), &TimelinePage::connectionChanged, this, &LiveCaptureController::watch);
 }
@@ -55,7 +51,7 @@ LiveCaptureController::LiveCaptureController(MainWindow& window)
 LiveCaptureController::~LiveCaptureController() {
   m_tracker.invalidate();
   delete m_job;  // stops and waits: the file and the database are completed
-  m_watcher.waitForFinished();
+  m_looks->waitForDone();
 }
 
 void LiveCaptureController::chooseAndStart() {
@@ -110,16 +106,24 @@ void LiveCaptureController::watch(int64_t conn) {
 
 void LiveCaptureController::poll() {
   if (!m_job) return;
-  // One look at a time. Not m_watcher.isRunning(): that turns false before
-  // the finished signal arrives, and a new future would drop its result.
-  if (m_looking) {
+  // One look at a time, from poll() until its frame reaches this thread.
+  if (m_tracker.isRunning()) {
     m_tickMissed = true;
     ++m_stats.ticksWhileLooking;
     return;
   }
-  m_looking = true;
-  m_pollId = m_tracker.startJob();
-  m_watcher.setFuture(QtConcurrent::run(buildFrame, m_job->view(), m_rttLimits));
+  m_looks->run(
+      m_tracker, [view = m_job->view(), limits = m_rttLimits] { return buildFrame(view, limits); },
+      [this](const LiveFrame& frame) {
+        apply(frame);
+        // A tick that came while this look ran is taken now, not skipped: on
+        // a busy machine skipping would halve the update rate.
+        if (std::exchange(m_tickMissed, false)) poll();
+      },
+      [this](const QString& error) {
+        m_window.banner()->showMessage(MessageBanner::Kind::Warning,
+                                       tr("The live view could not be updated: %1").arg(error));
+      });
 }
 
 void LiveCaptureController::apply(const LiveFrame& frame) {

@@ -7,14 +7,13 @@
 // complete, so it is reused).
 #pragma once
 #include <QElapsedTimer>
-#include <QFutureWatcher>
 #include <QObject>
 #include <QTimer>
 #include <optional>
 
-#include "analysis_preferences.h"
 #include "capture/live_capture.h"
-#include "jobs/job_tracker.h"
+#include "jobs/analysis_preferences.h"
+#include "jobs/job_runner.h"
 #include "jobs/live_frame.h"
 #include "jobs/progress_rate.h"
 #include "pages/live_capture_bar.h"
@@ -78,11 +77,9 @@ class LiveCaptureController : public QObject {
   QTimer m_timer;
   LiveCaptureJob* m_job = nullptr;
   QString m_path;
-  QFutureWatcher<LiveFrame> m_watcher;
-  bool m_looking = false;     // a look runs: from poll() to its finished signal
+  JobRunner* m_looks;         // builds the frames off the UI thread
+  JobTracker m_tracker;       // the look running: from poll() to its frame
   bool m_tickMissed = false;  // the timer fired while a look was running
-  JobTracker m_tracker;
-  quint64 m_pollId = 0;
   std::vector<double> m_rttLimits;
   ProgressRate m_rate;
   QElapsedTimer m_clock, m_sinceFrame;

@@ -20,7 +20,6 @@
 #include "jobs/capture_session.h"
 #include "jobs/wireshark_launcher.h"
 #include "live_capture_controller.h"
-#include "message_banner.h"
 #include "models/record_text.h"
 #include "pages/analysis_page.h"
 #include "pages/compare_page.h"
@@ -33,6 +32,7 @@
 #include "recent_files.h"
 #include "settings_dialog.h"
 #include "status_counts.h"
+#include "widgets/message_banner.h"
 #include "wireshark_dialog.h"
 
 namespace rudp::gui {

@@ -5,9 +5,9 @@
 #pragma once
 #include <QMainWindow>
 
-#include "analysis_preferences.h"
 #include "capture/live_capture.h"
 #include "flow/connection.h"
+#include "jobs/analysis_preferences.h"
 #include "jobs/job_tracker.h"
 
 class QStackedWidget;

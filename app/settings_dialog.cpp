@@ -15,7 +15,7 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
-#include "analyzers/events.h"
+#include "analyzers/genre.h"
 
 namespace rudp::gui {
 

@@ -4,7 +4,7 @@
 #pragma once
 #include <QDialog>
 
-#include "analysis_preferences.h"
+#include "jobs/analysis_preferences.h"
 
 class QComboBox;
 class QDoubleSpinBox;

@@ -8,7 +8,6 @@
 #include <QPushButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include "lua/dissector_files.h"
 
@@ -35,6 +34,7 @@ QLabel* wrappedLabel(QWidget* parent, const QString& objectName, bool wrap = tru
 
 WiresharkDialog::WiresharkDialog(QWidget* parent)
     : QDialog(parent),
+      m_lookUps(new JobRunner(1, QStringLiteral("rudp-wireshark-status"), this)),
       m_folder(wrappedLabel(this, QStringLiteral("wireshark.folder"), false)),
       m_how(wrappedLabel(this, QStringLiteral("wireshark.how"))),
       m_sources(wrappedLabel(this, QStringLiteral("wireshark.sources"), false)),
@@ -61,7 +61,6 @@ WiresharkDialog::WiresharkDialog(QWidget* parent)
   connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
   connect(m_install, &QPushButton::clicked, this, &WiresharkDialog::install);
   connect(m_uninstall, &QPushButton::clicked, this, &WiresharkDialog::uninstall);
-  connect(&m_watcher, &QFutureWatcherBase::finished, this, [this] { showStatus(m_watcher.result()); });
 
   auto* places = new QFormLayout;
   places->addRow(tr("Plugin folder:"), m_folder);
@@ -91,10 +90,16 @@ WiresharkDialog::Status WiresharkDialog::lookUp() {
 }
 
 void WiresharkDialog::refresh() {
-  if (m_watcher.isRunning()) return;
+  if (m_lookUp.isRunning()) return;
   setBusy(true);
   m_how->setText(tr("looking for Wireshark's personal Lua plugins folder…"));
-  m_watcher.setFuture(QtConcurrent::run(&WiresharkDialog::lookUp));
+  m_lookUps->run(
+      m_lookUp, &WiresharkDialog::lookUp, [this](const Status& status) { showStatus(status); },
+      [this](const QString& error) {
+        Status status;
+        status.error = error.toStdString();
+        showStatus(status);
+      });
 }
 
 void WiresharkDialog::setBusy(bool busy) {

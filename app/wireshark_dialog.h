@@ -5,9 +5,9 @@
 // worker thread; installing copies a few small files on the UI thread.
 #pragma once
 #include <QDialog>
-#include <QFutureWatcher>
 #include <vector>
 
+#include "jobs/job_runner.h"
 #include "wireshark/dissector_installer.h"
 #include "wireshark/plugin_folder.h"
 
@@ -54,7 +54,8 @@ class WiresharkDialog : public QDialog {
   bool confirmOverwrite(const QStringList& names);
   void report(const std::vector<wireshark::FileChange>& changes);
 
-  QFutureWatcher<Status> m_watcher;
+  JobRunner* m_lookUps;  // lookUp() off the UI thread
+  JobTracker m_lookUp;
   Status m_status;
   QLabel* m_folder;
   QLabel* m_how;

@@ -11,7 +11,7 @@
 #include <memory>
 #include <optional>
 
-#include "analysis_preferences.h"
+#include "jobs/analysis_preferences.h"
 #include "jobs/capture_overview.h"
 #include "jobs/ingest_job.h"
 #include "jobs/job_tracker.h"

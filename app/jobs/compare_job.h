@@ -16,8 +16,8 @@
 #include <functional>
 #include <vector>
 
-#include "analysis_preferences.h"
 #include "compare/comparison.h"
+#include "jobs/analysis_preferences.h"
 #include "jobs/worker_thread.h"
 
 namespace rudp::gui {

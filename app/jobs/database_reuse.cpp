@@ -1,6 +1,6 @@
 #include "jobs/database_reuse.h"
 
-#include "analysis_preferences.h"
+#include "jobs/analysis_preferences.h"
 #include "session/reuse.h"
 
 namespace rudp::gui {

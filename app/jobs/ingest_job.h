@@ -8,7 +8,7 @@
 #include <atomic>
 #include <functional>
 
-#include "analysis_preferences.h"
+#include "jobs/analysis_preferences.h"
 #include "jobs/ingest_progress.h"
 #include "jobs/worker_thread.h"
 

@@ -10,8 +10,8 @@
 #include <functional>
 #include <memory>
 
-#include "analysis_preferences.h"
 #include "capture/live_capture.h"
+#include "jobs/analysis_preferences.h"
 #include "jobs/worker_thread.h"
 
 namespace rudp {

@@ -2,11 +2,9 @@
 
 #include <QDir>
 #include <QFileInfo>
-#include <QFutureWatcher>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryFile>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include "capture/frame_export.h"
 #include "jobs/capture_session.h"
@@ -62,38 +60,36 @@ WiresharkRequest WiresharkRequest::forConnection(const CaptureSession& session, 
   return request;
 }
 
-WiresharkLauncher::WiresharkLauncher(QObject* parent) : QObject(parent) {
-  m_pool.setMaxThreadCount(1);
-  m_pool.setObjectName(QStringLiteral("rudp-wireshark"));
-}
+WiresharkLauncher::WiresharkLauncher(QObject* parent)
+    : QObject(parent), m_runner(new JobRunner(1, QStringLiteral("rudp-wireshark"), this)) {}
 
-WiresharkLauncher::~WiresharkLauncher() { m_pool.waitForDone(); }
+WiresharkLauncher::~WiresharkLauncher() { m_runner->waitForDone(); }
 
-void WiresharkLauncher::waitForDone() { m_pool.waitForDone(); }
+void WiresharkLauncher::waitForDone() { m_runner->waitForDone(); }
 
 void WiresharkLauncher::open(const WiresharkRequest& request) {
   const QString program = QStandardPaths::findExecutable(QStringLiteral("wireshark"));
   if (program.isEmpty()) {
     emit message(
-        MessageBanner::Kind::Error,
+        MessageKind::Error,
         tr("Wireshark is not installed: no “wireshark” program on PATH. Install it (Debian: apt install "
            "wireshark) to open packets in it."));
     return;
   }
   const QString pcapng = newPcapngPath(request);
   if (pcapng.isEmpty()) {
-    emit message(MessageBanner::Kind::Error,
+    emit message(MessageKind::Error,
                  tr("Cannot open %1 in Wireshark: no temporary file can be created in %2.")
                      .arg(request.what, QDir::tempPath()));
     return;
   }
-  auto* watcher = new QFutureWatcher<Plan>(this);
-  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, program, request] {
-    watcher->deleteLater();
-    start(program, request, watcher->future().result());
-  });
-  watcher->setFuture(
-      QtConcurrent::run(&m_pool, [request, program, pcapng] { return prepare(request, program, pcapng); }));
+  m_runner->runEach([request, program, pcapng] { return prepare(request, program, pcapng); },
+                    [this, program, request](const Plan& plan) { start(program, request, plan); },
+                    [this, program, request](const QString& error) {
+                      Plan failed;
+                      failed.error = error;
+                      start(program, request, failed);
+                    });
 }
 
 WiresharkLauncher::Plan WiresharkLauncher::prepare(const WiresharkRequest& request, const QString& program,
@@ -133,13 +129,11 @@ WiresharkLauncher::Plan WiresharkLauncher::prepare(const WiresharkRequest& reque
 
 void WiresharkLauncher::start(const QString& program, const WiresharkRequest& request, const Plan& plan) {
   if (!plan.error.isEmpty()) {
-    emit message(MessageBanner::Kind::Error,
-                 tr("Cannot open %1 in Wireshark: %2.").arg(request.what, plan.error));
+    emit message(MessageKind::Error, tr("Cannot open %1 in Wireshark: %2.").arg(request.what, plan.error));
     return;
   }
   if (!QProcess::startDetached(program, plan.arguments)) {
-    emit message(MessageBanner::Kind::Error,
-                 tr("Cannot start %1; the packets are in %2.").arg(program, plan.pcapng));
+    emit message(MessageKind::Error, tr("Cannot start %1; the packets are in %2.").arg(program, plan.pcapng));
     return;
   }
   emit launched(program, plan.arguments);
@@ -147,8 +141,7 @@ void WiresharkLauncher::start(const QString& program, const WiresharkRequest& re
                      .arg(plan.written)
                      .arg(plan.written == 1 ? tr("packet") : tr("packets"), request.what, plan.pcapng);
   if (!plan.remarks.isEmpty()) text += QLatin1Char(' ') + plan.remarks + QLatin1Char('.');
-  emit message(plan.remarks.isEmpty() ? MessageBanner::Kind::Information : MessageBanner::Kind::Warning,
-               text);
+  emit message(plan.remarks.isEmpty() ? MessageKind::Information : MessageKind::Warning, text);
 }
 
 }  // namespace rudp::gui

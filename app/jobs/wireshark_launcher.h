@@ -7,9 +7,9 @@
 #include <QObject>
 #include <QString>
 #include <QStringList>
-#include <QThreadPool>
 
-#include "message_banner.h"
+#include "jobs/job_runner.h"
+#include "models/message_kind.h"
 #include "store/records.h"
 
 namespace rudp::gui {
@@ -39,7 +39,7 @@ class WiresharkLauncher : public QObject {
   void waitForDone();
 
  signals:
-  void message(rudp::gui::MessageBanner::Kind kind, const QString& text);
+  void message(rudp::gui::MessageKind kind, const QString& text);
   // wireshark was started with these arguments (after the program).
   void launched(const QString& program, const QStringList& arguments);
 
@@ -48,7 +48,7 @@ class WiresharkLauncher : public QObject {
   static Plan prepare(const WiresharkRequest& request, const QString& program, const QString& pcapng);
   void start(const QString& program, const WiresharkRequest& request, const Plan& plan);
 
-  QThreadPool m_pool;
+  JobRunner* m_runner;  // one export at a time
 };
 
 }  // namespace rudp::gui

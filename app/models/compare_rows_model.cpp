@@ -16,47 +16,47 @@ CompareRowsModel::CompareRowsModel(QObject* parent) : QAbstractTableModel(parent
 
 void CompareRowsModel::setRows(std::vector<cmp::DirectionComparison> rows, Direction dir) {
   beginResetModel();
-  rows_ = std::move(rows);
-  checked_.assign(rows_.size(), false);
+  m_rows = std::move(rows);
+  m_checked.assign(m_rows.size(), false);
   std::set<std::string> captures;
-  for (const cmp::DirectionComparison& d : rows_) captures.insert(d.capture);
+  for (const cmp::DirectionComparison& d : m_rows) captures.insert(d.capture);
   for (const std::string& capture : captures)
-    if (const cmp::DirectionComparison* busiest = cmp::busiest(rows_, capture, dir))
-      checked_[static_cast<size_t>(busiest - rows_.data())] = true;
+    if (const cmp::DirectionComparison* busiest = cmp::busiest(m_rows, capture, dir))
+      m_checked[static_cast<size_t>(busiest - m_rows.data())] = true;
   endResetModel();
   emit checkedChanged();
 }
 
 void CompareRowsModel::setChecked(int row, bool on) {
-  if (checked_.at(row) == on) return;
-  checked_[row] = on;
+  if (m_checked.at(row) == on) return;
+  m_checked[row] = on;
   emit dataChanged(index(row, CaptureColumn), index(row, CaptureColumn), {Qt::CheckStateRole});
   emit checkedChanged();
 }
 
 std::vector<cmp::DirectionComparison> CompareRowsModel::checkedRows() const {
   std::vector<cmp::DirectionComparison> out;
-  for (size_t i = 0; i < rows_.size(); ++i)
-    if (checked_[i]) out.push_back(rows_[i]);
+  for (size_t i = 0; i < m_rows.size(); ++i)
+    if (m_checked[i]) out.push_back(m_rows[i]);
   return out;
 }
 
 std::vector<int> CompareRowsModel::checkedIndexes() const {
   std::vector<int> out;
-  for (size_t i = 0; i < rows_.size(); ++i)
-    if (checked_[i]) out.push_back(static_cast<int>(i));
+  for (size_t i = 0; i < m_rows.size(); ++i)
+    if (m_checked[i]) out.push_back(static_cast<int>(i));
   return out;
 }
 
 int CompareRowsModel::rowOf(const std::string& capture, int64_t conn, Direction dir) const {
-  for (size_t i = 0; i < rows_.size(); ++i)
-    if (rows_[i].capture == capture && rows_[i].conn == conn && rows_[i].dir == dir)
+  for (size_t i = 0; i < m_rows.size(); ++i)
+    if (m_rows[i].capture == capture && m_rows[i].conn == conn && m_rows[i].dir == dir)
       return static_cast<int>(i);
   return -1;
 }
 
 int CompareRowsModel::rowCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : static_cast<int>(rows_.size());
+  return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
 }
 
 int CompareRowsModel::columnCount(const QModelIndex& parent) const {
@@ -77,12 +77,12 @@ QVariant CompareRowsModel::displayText(const cmp::DirectionComparison& d, int co
 
 QVariant CompareRowsModel::data(const QModelIndex& index, int role) const {
   if (!checkIndex(index, CheckIndexOption::IndexIsValid)) return {};
-  const cmp::DirectionComparison& d = rows_[index.row()];
+  const cmp::DirectionComparison& d = m_rows[index.row()];
   switch (role) {
     case Qt::DisplayRole: return displayText(d, index.column());
     case Qt::CheckStateRole:
       if (index.column() != CaptureColumn) return {};
-      return checked_[index.row()] ? Qt::Checked : Qt::Unchecked;
+      return m_checked[index.row()] ? Qt::Checked : Qt::Unchecked;
     case Qt::ToolTipRole: return index.column() == CaptureColumn ? qs(d.capture) : QVariant();
     case Qt::TextAlignmentRole:
       return index.column() == DataPacketsColumn ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();

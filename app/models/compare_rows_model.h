@@ -27,10 +27,10 @@ class CompareRowsModel : public QAbstractTableModel {
 
   // Checks the busiest connection of each capture in `dir`.
   void setRows(std::vector<cmp::DirectionComparison> rows, Direction dir = Direction::ClientToServer);
-  const std::vector<cmp::DirectionComparison>& rows() const { return rows_; }
+  const std::vector<cmp::DirectionComparison>& rows() const { return m_rows; }
   void clear() { setRows({}); }
 
-  bool isChecked(int row) const { return checked_.at(row); }
+  bool isChecked(int row) const { return m_checked.at(row); }
   void setChecked(int row, bool on);
   // The checked rows, in row order, and their indexes.
   std::vector<cmp::DirectionComparison> checkedRows() const;
@@ -52,8 +52,8 @@ class CompareRowsModel : public QAbstractTableModel {
  private:
   QVariant displayText(const cmp::DirectionComparison& d, int column) const;
 
-  std::vector<cmp::DirectionComparison> rows_;
-  std::vector<bool> checked_;
+  std::vector<cmp::DirectionComparison> m_rows;
+  std::vector<bool> m_checked;
 };
 
 }  // namespace rudp::gui

@@ -26,11 +26,11 @@ ComparisonModel::ComparisonModel(QObject* parent) : QAbstractTableModel(parent) 
 
 void ComparisonModel::setColumns(std::vector<cmp::DirectionComparison> columns) {
   beginResetModel();
-  columns_ = std::move(columns);
+  m_columns = std::move(columns);
   std::set<std::string> keys;
-  for (const cmp::DirectionComparison& d : columns_)
+  for (const cmp::DirectionComparison& d : m_columns)
     for (const auto& [key, value] : d.labels) keys.insert(key);
-  labelKeys_.assign(keys.begin(), keys.end());
+  m_labelKeys.assign(keys.begin(), keys.end());
   endResetModel();
 }
 
@@ -43,8 +43,8 @@ int ComparisonModel::rowOfMetric(const QString& key) const {
 }
 
 int ComparisonModel::rowOfLabel(const QString& key) const {
-  const auto it = std::find(labelKeys_.begin(), labelKeys_.end(), key.toStdString());
-  return it == labelKeys_.end() ? -1 : FirstLabelRow + static_cast<int>(it - labelKeys_.begin());
+  const auto it = std::find(m_labelKeys.begin(), m_labelKeys.end(), key.toStdString());
+  return it == m_labelKeys.end() ? -1 : FirstLabelRow + static_cast<int>(it - m_labelKeys.begin());
 }
 
 QString ComparisonModel::columnName(const cmp::DirectionComparison& d) {
@@ -71,7 +71,7 @@ int ComparisonModel::rowCount(const QModelIndex& parent) const {
 }
 
 int ComparisonModel::columnCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : 1 + static_cast<int>(columns_.size());
+  return parent.isValid() ? 0 : 1 + static_cast<int>(m_columns.size());
 }
 
 QString ComparisonModel::rowName(int row) const {
@@ -81,7 +81,7 @@ QString ComparisonModel::rowName(int row) const {
     case DirectionRow: return tr("Direction");
     default: break;
   }
-  if (row < descriptionRows()) return tr("Label: %1").arg(qs(labelKeys_[row - FirstLabelRow]));
+  if (row < descriptionRows()) return tr("Label: %1").arg(qs(m_labelKeys[row - FirstLabelRow]));
   const cmp::MetricInfo& m = metrics()[row - descriptionRows()];
   return m.unit.empty() ? qs(m.title) : QStringLiteral("%1 (%2)").arg(qs(m.title), qs(m.unit));
 }
@@ -96,7 +96,7 @@ QVariant ComparisonModel::descriptionText(int row, const cmp::DirectionCompariso
                            : directionLongName(d.dir);
     default: break;
   }
-  const auto it = d.labels.find(labelKeys_[row - FirstLabelRow]);
+  const auto it = d.labels.find(m_labelKeys[row - FirstLabelRow]);
   return it == d.labels.end() ? missingText() : qs(it->second);
 }
 
@@ -127,7 +127,7 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
       return qs(metrics()[row - descriptionRows()].key);
     return {};
   }
-  const cmp::DirectionComparison& d = columns_[index.column() - 1];
+  const cmp::DirectionComparison& d = m_columns[index.column() - 1];
   if (row >= descriptionRows()) return metricData(row - descriptionRows(), d, role);
   if (role == Qt::DisplayRole) return descriptionText(row, d);
   if (role == Qt::ToolTipRole && row == CaptureRow) return qs(d.capture);
@@ -137,7 +137,7 @@ QVariant ComparisonModel::data(const QModelIndex& index, int role) const {
 QVariant ComparisonModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (role != Qt::DisplayRole || orientation != Qt::Horizontal) return {};
   if (section < 0 || section >= columnCount()) return {};
-  return section == 0 ? tr("Figure") : columnName(columns_[section - 1]);
+  return section == 0 ? tr("Figure") : columnName(m_columns[section - 1]);
 }
 
 }  // namespace rudp::gui

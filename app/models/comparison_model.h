@@ -24,11 +24,11 @@ class ComparisonModel : public QAbstractTableModel {
   explicit ComparisonModel(QObject* parent = nullptr);
 
   void setColumns(std::vector<cmp::DirectionComparison> columns);
-  const std::vector<cmp::DirectionComparison>& columns() const { return columns_; }
+  const std::vector<cmp::DirectionComparison>& columns() const { return m_columns; }
   void clear() { setColumns({}); }
 
   // Rows before the metrics (capture, connection, direction, labels).
-  int descriptionRows() const { return 3 + static_cast<int>(labelKeys_.size()); }
+  int descriptionRows() const { return 3 + static_cast<int>(m_labelKeys.size()); }
   // The row of the metric `key`; -1 when none.
   int rowOfMetric(const QString& key) const;
   // The row of the label `key`; -1 when no column has it.
@@ -49,8 +49,8 @@ class ComparisonModel : public QAbstractTableModel {
   QVariant descriptionText(int row, const cmp::DirectionComparison& d) const;
   QVariant metricData(int metricIndex, const cmp::DirectionComparison& d, int role) const;
 
-  std::vector<cmp::DirectionComparison> columns_;
-  std::vector<std::string> labelKeys_;  // sorted union of the columns' label keys
+  std::vector<cmp::DirectionComparison> m_columns;
+  std::vector<std::string> m_labelKeys;  // sorted union of the columns' label keys
 };
 
 }  // namespace rudp::gui

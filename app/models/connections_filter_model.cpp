@@ -16,8 +16,8 @@ ConnectionsFilterModel::ConnectionsFilterModel(QObject* parent) : QSortFilterPro
 
 void ConnectionsFilterModel::setFilterText(const QString& text) {
   QStringList words = text.split(QLatin1Char(' '), Qt::SkipEmptyParts);
-  if (words == words_) return;
-  words_ = std::move(words);
+  if (words == m_words) return;
+  m_words = std::move(words);
   invalidateRowsFilter();
 }
 
@@ -33,9 +33,9 @@ QStringList ConnectionsFilterModel::searchableTexts(const QAbstractItemModel& so
 }
 
 bool ConnectionsFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const {
-  if (words_.isEmpty() || sourceParent.isValid()) return true;
+  if (m_words.isEmpty() || sourceParent.isValid()) return true;
   const QStringList texts = searchableTexts(*sourceModel(), sourceRow);
-  for (const QString& w : words_) {
+  for (const QString& w : m_words) {
     bool found = false;
     for (const QString& t : texts) found = found || t.contains(w, Qt::CaseInsensitive);
     if (!found) return false;

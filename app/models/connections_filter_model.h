@@ -16,7 +16,7 @@ class ConnectionsFilterModel : public QSortFilterProxyModel {
   explicit ConnectionsFilterModel(QObject* parent = nullptr);
 
   void setFilterText(const QString& text);
-  QString filterText() const { return words_.join(QLatin1Char(' ')); }
+  QString filterText() const { return m_words.join(QLatin1Char(' ')); }
 
   // The strings a row is matched against (exposed for the tests and tooltips).
   static QStringList searchableTexts(const QAbstractItemModel& source, int sourceRow);
@@ -26,7 +26,7 @@ class ConnectionsFilterModel : public QSortFilterProxyModel {
   bool lessThan(const QModelIndex& left, const QModelIndex& right) const override;
 
  private:
-  QStringList words_;
+  QStringList m_words;
 };
 
 }  // namespace rudp::gui

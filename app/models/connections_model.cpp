@@ -6,44 +6,45 @@
 namespace rudp::gui {
 
 ConnectionsModel::ConnectionsModel(QObject* parent)
-    : QAbstractTableModel(parent), columns_(connectionColumns({}, 0)) {}
+    : QAbstractTableModel(parent), m_columns(connectionColumns({}, 0)) {}
 
 void ConnectionsModel::setConnections(std::vector<ConnectionRecord> records, const AnalysisSettings& settings,
                                       const CaptureInfo& capture) {
   beginResetModel();
-  records_ = std::move(records);
-  columns_ = connectionColumns(settings, capture.first_ts_ns);
+  m_records = std::move(records);
+  m_columns = connectionColumns(settings, capture.first_ts_ns);
   endResetModel();
 }
 
 void ConnectionsModel::updateConnections(std::vector<ConnectionRecord> records) {
-  const size_t old = records_.size();
+  const size_t old = m_records.size();
   const bool sameRows =
-      records.size() >= old && std::equal(records_.begin(), records_.end(), records.begin(),
+      records.size() >= old && std::equal(m_records.begin(), m_records.end(), records.begin(),
                                           [](const ConnectionRecord& a, const ConnectionRecord& b) {
                                             return a.summary.id == b.summary.id;
                                           });
   if (!sameRows) {
     beginResetModel();
-    records_ = std::move(records);
+    m_records = std::move(records);
     endResetModel();
     return;
   }
-  std::move(records.begin(), records.begin() + static_cast<std::ptrdiff_t>(old), records_.begin());
+  std::move(records.begin(), records.begin() + static_cast<std::ptrdiff_t>(old), m_records.begin());
   if (old > 0) emit dataChanged(index(0, 0), index(int(old) - 1, columnCount() - 1));
   if (records.size() == old) return;
   beginInsertRows({}, int(old), int(records.size()) - 1);
-  records_.insert(records_.end(), std::make_move_iterator(records.begin() + static_cast<std::ptrdiff_t>(old)),
-                  std::make_move_iterator(records.end()));
+  m_records.insert(m_records.end(),
+                   std::make_move_iterator(records.begin() + static_cast<std::ptrdiff_t>(old)),
+                   std::make_move_iterator(records.end()));
   endInsertRows();
 }
 
 int ConnectionsModel::rowCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : static_cast<int>(records_.size());
+  return parent.isValid() ? 0 : static_cast<int>(m_records.size());
 }
 
 int ConnectionsModel::columnCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : static_cast<int>(columns_.size());
+  return parent.isValid() ? 0 : static_cast<int>(m_columns.size());
 }
 
 QVariant ConnectionsModel::raw(const ConnectionRecord& r, const ConnectionColumn& c) const {
@@ -63,8 +64,8 @@ QString ConnectionsModel::text(const ConnectionRecord& r, const ConnectionColumn
 
 QVariant ConnectionsModel::data(const QModelIndex& index, int role) const {
   if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
-  const ConnectionRecord& r = records_[index.row()];
-  const ConnectionColumn& c = columns_[index.column()];
+  const ConnectionRecord& r = m_records[index.row()];
+  const ConnectionColumn& c = m_columns[index.column()];
   switch (role) {
     case Qt::DisplayRole: return text(r, c);
     case RawRole: return raw(r, c);
@@ -84,21 +85,21 @@ QVariant ConnectionsModel::data(const QModelIndex& index, int role) const {
 QVariant ConnectionsModel::headerData(int section, Qt::Orientation orientation, int role) const {
   if (orientation != Qt::Horizontal || section < 0 || section >= columnCount())
     return QAbstractTableModel::headerData(section, orientation, role);
-  const ConnectionColumn& c = columns_[section];
+  const ConnectionColumn& c = m_columns[section];
   if (role == Qt::DisplayRole) return c.perDirection ? c.title + QStringLiteral("\nc→s / s→c") : c.title;
   if (role == Qt::ToolTipRole) return c.tip;
   return {};
 }
 
 int ConnectionsModel::rowOfConnection(int64_t id) const {
-  for (size_t i = 0; i < records_.size(); ++i)
-    if (records_[i].summary.id == id) return static_cast<int>(i);
+  for (size_t i = 0; i < m_records.size(); ++i)
+    if (m_records[i].summary.id == id) return static_cast<int>(i);
   return -1;
 }
 
 int ConnectionsModel::columnOfId(const QString& id) const {
-  for (size_t i = 0; i < columns_.size(); ++i)
-    if (columns_[i].id == id) return static_cast<int>(i);
+  for (size_t i = 0; i < m_columns.size(); ++i)
+    if (m_columns[i].id == id) return static_cast<int>(i);
   return -1;
 }
 

@@ -37,10 +37,10 @@ class ConnectionsModel : public QAbstractTableModel {
   QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
   QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
-  const ConnectionRecord& record(int row) const { return records_[row]; }
+  const ConnectionRecord& record(int row) const { return m_records[row]; }
   // The row of connection `id`; -1 when absent.
   int rowOfConnection(int64_t id) const;
-  const ConnectionColumn& column(int c) const { return columns_[c]; }
+  const ConnectionColumn& column(int c) const { return m_columns[c]; }
   // The column whose id (ConnectionColumn::id) is `id`; -1 when absent.
   int columnOfId(const QString& id) const;
 
@@ -48,8 +48,8 @@ class ConnectionsModel : public QAbstractTableModel {
   QVariant raw(const ConnectionRecord& r, const ConnectionColumn& c) const;
   QString text(const ConnectionRecord& r, const ConnectionColumn& c) const;
 
-  std::vector<ConnectionRecord> records_;
-  std::vector<ConnectionColumn> columns_;
+  std::vector<ConnectionRecord> m_records;
+  std::vector<ConnectionColumn> m_columns;
 };
 
 }  // namespace rudp::gui

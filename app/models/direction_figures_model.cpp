@@ -102,24 +102,24 @@ DirectionFiguresModel::DirectionFiguresModel(QObject* parent) : QAbstractTableMo
 
 void DirectionFiguresModel::setStatistics(const StatisticsData& data) {
   beginResetModel();
-  rows_.clear();
+  m_rows.clear();
   if (data.conn != 0)
     for (const FigureSpec& s : figureSpecs()) {
       Row r{QString::fromUtf8(s.name), QString::fromUtf8(s.tip), s.kind, {}};
       for (int d = 0; d < 2; ++d)
         if (data.dir[d].analysed) r.value[d] = s.value(data.dir[d]);
-      rows_.push_back(std::move(r));
+      m_rows.push_back(std::move(r));
     }
   endResetModel();
 }
 
 int DirectionFiguresModel::rowOfFigure(const QString& name) const {
-  const auto it = std::find_if(rows_.begin(), rows_.end(), [&](const Row& r) { return r.name == name; });
-  return it == rows_.end() ? -1 : static_cast<int>(it - rows_.begin());
+  const auto it = std::find_if(m_rows.begin(), m_rows.end(), [&](const Row& r) { return r.name == name; });
+  return it == m_rows.end() ? -1 : static_cast<int>(it - m_rows.begin());
 }
 
 int DirectionFiguresModel::rowCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : static_cast<int>(rows_.size());
+  return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
 }
 
 int DirectionFiguresModel::columnCount(const QModelIndex& parent) const {
@@ -128,7 +128,7 @@ int DirectionFiguresModel::columnCount(const QModelIndex& parent) const {
 
 QVariant DirectionFiguresModel::data(const QModelIndex& index, int role) const {
   if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
-  const Row& r = rows_[index.row()];
+  const Row& r = m_rows[index.row()];
   const bool name = index.column() == Figure;
   switch (role) {
     case Qt::DisplayRole: return name ? r.name : variantText(r.value[index.column() - 1], r.kind);

@@ -35,7 +35,7 @@ class DirectionFiguresModel : public QAbstractTableModel {
     NumberKind kind;
     std::array<QVariant, 2> value;
   };
-  std::vector<Row> rows_;
+  std::vector<Row> m_rows;
 };
 
 }  // namespace rudp::gui

@@ -9,13 +9,13 @@ void LossBurstModel::setBursts(const std::array<BurstHistogram, 2>& byDirection)
   for (int d = 0; d < 2; ++d)
     for (const auto& [length, count] : byDirection[d]) merged[length][d] = count;
   beginResetModel();
-  rows_.clear();
-  for (const auto& [length, counts] : merged) rows_.push_back({length, counts});
+  m_rows.clear();
+  for (const auto& [length, counts] : merged) m_rows.push_back({length, counts});
   endResetModel();
 }
 
 int LossBurstModel::rowCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : static_cast<int>(rows_.size());
+  return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
 }
 
 int LossBurstModel::columnCount(const QModelIndex& parent) const {
@@ -24,7 +24,7 @@ int LossBurstModel::columnCount(const QModelIndex& parent) const {
 
 QVariant LossBurstModel::data(const QModelIndex& index, int role) const {
   if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
-  const Row& r = rows_[index.row()];
+  const Row& r = m_rows[index.row()];
   const qulonglong value = index.column() == Length ? r.length : r.count[index.column() - 1];
   switch (role) {
     case Qt::DisplayRole: return QString::number(value);

@@ -32,7 +32,7 @@ class LossBurstModel : public QAbstractTableModel {
     uint32_t length = 0;
     std::array<uint64_t, 2> count{};
   };
-  std::vector<Row> rows_;
+  std::vector<Row> m_rows;
 };
 
 }  // namespace rudp::gui

@@ -92,19 +92,19 @@ PacketFieldsModel::PacketFieldsModel(QObject* parent) : QAbstractTableModel(pare
 
 void PacketFieldsModel::setPacket(const std::optional<PacketRecord>& packet, const CaptureInfo& capture) {
   beginResetModel();
-  packet_ = packet;
-  fields_ = packet ? packetFields(*packet, capture) : std::vector<PacketField>{};
+  m_packet = packet;
+  m_fields = packet ? packetFields(*packet, capture) : std::vector<PacketField>{};
   endResetModel();
 }
 
 int PacketFieldsModel::rowOfField(const QString& name) const {
-  for (size_t i = 0; i < fields_.size(); ++i)
-    if (fields_[i].name == name) return static_cast<int>(i);
+  for (size_t i = 0; i < m_fields.size(); ++i)
+    if (m_fields[i].name == name) return static_cast<int>(i);
   return -1;
 }
 
 int PacketFieldsModel::rowCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : static_cast<int>(fields_.size());
+  return parent.isValid() ? 0 : static_cast<int>(m_fields.size());
 }
 
 int PacketFieldsModel::columnCount(const QModelIndex& parent) const {
@@ -113,7 +113,7 @@ int PacketFieldsModel::columnCount(const QModelIndex& parent) const {
 
 QVariant PacketFieldsModel::data(const QModelIndex& index, int role) const {
   if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
-  const PacketField& f = fields_[index.row()];
+  const PacketField& f = m_fields[index.row()];
   switch (role) {
     case Qt::DisplayRole: return index.column() == Name ? f.name : f.value;
     case RawRole: return index.column() == Name ? QVariant(f.name) : f.raw;

@@ -29,7 +29,7 @@ class PacketFieldsModel : public QAbstractTableModel {
 
   // No packet: no rows.
   void setPacket(const std::optional<PacketRecord>& packet, const CaptureInfo& capture);
-  const std::optional<PacketRecord>& packet() const { return packet_; }
+  const std::optional<PacketRecord>& packet() const { return m_packet; }
   // The row of the field called `name`; -1 when the packet has none.
   int rowOfField(const QString& name) const;
 
@@ -39,8 +39,8 @@ class PacketFieldsModel : public QAbstractTableModel {
   QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
  private:
-  std::optional<PacketRecord> packet_;
-  std::vector<PacketField> fields_;
+  std::optional<PacketRecord> m_packet;
+  std::vector<PacketField> m_fields;
 };
 
 }  // namespace rudp::gui

@@ -23,35 +23,35 @@ void PacketListModel::open(const QString& dbPath, const QString& capture,
                            const DissectorOptions& dissectors) {
   beginResetModel();
   forget();
-  dbPath_ = dbPath;
-  capture_ = capture;
+  m_dbPath = dbPath;
+  m_capture = capture;
   try {
-    reader_ = std::make_unique<StoreReader>(dbPath.toStdString());
-    const CaptureInfo info = reader_->capture();
-    first_ts_ns_ = info.first_ts_ns;
-    rows_ = int(info.packet_count);
-    frames_ = info.packet_count;
-    digits_ = info.format.starts_with("pcap-nsec") ? 9 : 6;
+    m_reader = std::make_unique<StoreReader>(dbPath.toStdString());
+    const CaptureInfo info = m_reader->capture();
+    m_firstTsNs = info.first_ts_ns;
+    m_rows = int(info.packet_count);
+    m_frames = info.packet_count;
+    m_digits = info.format.starts_with("pcap-nsec") ? 9 : 6;
   } catch (const Error& e) {
     forget();
-    problem_ = tr("The packets cannot be listed: %1").arg(qs(e.what()));
+    m_problem = tr("The packets cannot be listed: %1").arg(qs(e.what()));
     endResetModel();
     return;
   }
   try {
-    dissector_ = std::make_unique<FrameDissector>(capture.toStdString(), dissectors, first_ts_ns_);
-    dissector_->setConnectionHead([reader = reader_.get()](int64_t conn) {
+    m_dissector = std::make_unique<FrameDissector>(capture.toStdString(), dissectors, m_firstTsNs);
+    m_dissector->setConnectionHead([reader = m_reader.get()](int64_t conn) {
       PacketQuery q;  // a handshake, with a few retransmitted SYNs
       q.conn = conn;
       q.limit = 16;
       return reader->packets(q);
     });
-    dissector_->setConnectionSeqBases(
-        [reader = reader_.get()](int64_t conn) { return reader->tcpSeqBases(conn); });
-    digits_ = dissector_->timestampDigits();
+    m_dissector->setConnectionSeqBases(
+        [reader = m_reader.get()](int64_t conn) { return reader->tcpSeqBases(conn); });
+    m_digits = m_dissector->timestampDigits();
     setDissectorColumns();
   } catch (const Error& e) {
-    problem_ = tr("Source, Destination, Protocol and Info are not shown: %1").arg(qs(e.what()));
+    m_problem = tr("Source, Destination, Protocol and Info are not shown: %1").arg(qs(e.what()));
   }
   endResetModel();
 }
@@ -64,19 +64,19 @@ void PacketListModel::clear() {
 
 void PacketListModel::forget() {
   dropPages();
-  marked_.clear();
-  filtered_ = false;
-  shown_.clear();
-  frames_ = 0;
-  problem_.clear();
-  dissector_.reset();
-  reader_.reset();
-  rows_ = 0;
+  m_marked.clear();
+  m_filtered = false;
+  m_shown.clear();
+  m_frames = 0;
+  m_problem.clear();
+  m_dissector.reset();
+  m_reader.reset();
+  m_rows = 0;
 }
 
 std::vector<std::string> PacketListModel::fieldNames() const {
   std::vector<std::string> names;
-  for (const QString& f : fieldColumns_) names.push_back(f.toStdString());
+  for (const QString& f : m_fieldColumns) names.push_back(f.toStdString());
   return names;
 }
 
@@ -84,29 +84,29 @@ std::vector<std::string> PacketListModel::fieldNames() const {
 // dropped from the columns.
 void PacketListModel::setDissectorColumns() {
   QStringList kept;
-  for (const QString& f : fieldColumns_) {
+  for (const QString& f : m_fieldColumns) {
     try {
-      dissector_->setFieldColumns({f.toStdString()});
+      m_dissector->setFieldColumns({f.toStdString()});
       kept << f;
     } catch (const Error&) {}
   }
-  fieldColumns_ = kept;
-  dissector_->setFieldColumns(fieldNames());
+  m_fieldColumns = kept;
+  m_dissector->setFieldColumns(fieldNames());
 }
 
 QString PacketListModel::addFieldColumn(const QString& field) {
-  if (fieldColumns_.contains(field)) return {};
-  if (dissector_) {
+  if (m_fieldColumns.contains(field)) return {};
+  if (m_dissector) {
     try {
-      dissector_->setFieldColumns({field.toStdString()});
+      m_dissector->setFieldColumns({field.toStdString()});
     } catch (const Error& e) {
-      dissector_->setFieldColumns(fieldNames());
+      m_dissector->setFieldColumns(fieldNames());
       return qs(e.what());
     }
   }
-  beginInsertColumns({}, ColumnCount + int(fieldColumns_.size()), ColumnCount + int(fieldColumns_.size()));
-  fieldColumns_ << field;
-  if (dissector_) dissector_->setFieldColumns(fieldNames());
+  beginInsertColumns({}, ColumnCount + int(m_fieldColumns.size()), ColumnCount + int(m_fieldColumns.size()));
+  m_fieldColumns << field;
+  if (m_dissector) m_dissector->setFieldColumns(fieldNames());
   dropPages();
   endInsertColumns();
   return {};
@@ -114,17 +114,17 @@ QString PacketListModel::addFieldColumn(const QString& field) {
 
 void PacketListModel::removeFieldColumn(int column) {
   const int i = column - ColumnCount;
-  if (i < 0 || i >= int(fieldColumns_.size())) return;
+  if (i < 0 || i >= int(m_fieldColumns.size())) return;
   beginRemoveColumns({}, column, column);
-  fieldColumns_.removeAt(i);
-  if (dissector_) dissector_->setFieldColumns(fieldNames());
+  m_fieldColumns.removeAt(i);
+  if (m_dissector) m_dissector->setFieldColumns(fieldNames());
   dropPages();
   endRemoveColumns();
 }
 
 void PacketListModel::setTimeFormat(TimeFormat format) {
-  format_ = format;
-  if (rows_ > 0) emit dataChanged(index(0, Time), index(rows_ - 1, Time), {Qt::DisplayRole});
+  m_format = format;
+  if (m_rows > 0) emit dataChanged(index(0, Time), index(m_rows - 1, Time), {Qt::DisplayRole});
   emit headerDataChanged(Qt::Horizontal, Time, Time);
 }
 
@@ -136,79 +136,79 @@ std::optional<PacketRecord> PacketListModel::record(int r) const {
 DissectedFrame PacketListModel::dissect(int r, const ConversationFacts* facts) const {
   const Row* found = row(r);
   if (!found) throw Error("no packet in row " + std::to_string(r));
-  if (!dissector_) throw Error(problem_.toStdString());
+  if (!m_dissector) throw Error(m_problem.toStdString());
   // The Frame layer's deltas: from the frames before this one in the capture and in the list.
-  const FrameTimes times{found->stored.ts_ns, first_ts_ns_, found->previous_ts_ns,
+  const FrameTimes times{found->stored.ts_ns, m_firstTsNs, found->previous_ts_ns,
                          found->previous_displayed_ts_ns};
-  return dissector_->dissect(found->stored, true, &times, facts);
+  return m_dissector->dissect(found->stored, true, &times, facts);
 }
 
 int PacketListModel::rowOfFrame(uint64_t frame) const {
-  if (!filtered_) return frame >= 1 && frame <= uint64_t(rows_) ? int(frame - 1) : -1;
-  const auto it = std::lower_bound(shown_.begin(), shown_.end(), frame);
-  return it != shown_.end() && *it == frame ? int(it - shown_.begin()) : -1;
+  if (!m_filtered) return frame >= 1 && frame <= uint64_t(m_rows) ? int(frame - 1) : -1;
+  const auto it = std::lower_bound(m_shown.begin(), m_shown.end(), frame);
+  return it != m_shown.end() && *it == frame ? int(it - m_shown.begin()) : -1;
 }
 
 uint64_t PacketListModel::frameOfRow(int row) const {
-  if (!filtered_) return uint64_t(row) + 1;
-  return row >= 0 && size_t(row) < shown_.size() ? shown_[size_t(row)] : 0;
+  if (!m_filtered) return uint64_t(row) + 1;
+  return row >= 0 && size_t(row) < m_shown.size() ? m_shown[size_t(row)] : 0;
 }
 
 void PacketListModel::dropPages() {
-  pages_.clear();
-  pageIndex_.clear();
+  m_pages.clear();
+  m_pageIndex.clear();
 }
 
 void PacketListModel::setDisplayedFrames(std::vector<uint64_t> frames) {
   beginResetModel();
   dropPages();
-  filtered_ = true;
-  shown_ = std::move(frames);
-  rows_ = int(shown_.size());
+  m_filtered = true;
+  m_shown = std::move(frames);
+  m_rows = int(m_shown.size());
   endResetModel();
 }
 
 void PacketListModel::appendDisplayedFrames(const std::vector<uint64_t>& frames) {
-  if (frames.empty() || !filtered_) return;
+  if (frames.empty() || !m_filtered) return;
   // The last page may be short: it is read again with the new rows.
-  if (rows_ % kPageRows != 0 && pageIndex_.count(rows_ / kPageRows)) {
-    pages_.erase(pageIndex_[rows_ / kPageRows]);
-    pageIndex_.erase(rows_ / kPageRows);
+  if (m_rows % kPageRows != 0 && m_pageIndex.count(m_rows / kPageRows)) {
+    m_pages.erase(m_pageIndex[m_rows / kPageRows]);
+    m_pageIndex.erase(m_rows / kPageRows);
   }
-  beginInsertRows({}, rows_, rows_ + int(frames.size()) - 1);
-  shown_.insert(shown_.end(), frames.begin(), frames.end());
-  rows_ = int(shown_.size());
+  beginInsertRows({}, m_rows, m_rows + int(frames.size()) - 1);
+  m_shown.insert(m_shown.end(), frames.begin(), frames.end());
+  m_rows = int(m_shown.size());
   endInsertRows();
 }
 
 void PacketListModel::displayAllFrames() {
   beginResetModel();
   dropPages();
-  filtered_ = false;
-  shown_.clear();
-  rows_ = reader_ ? int(frames_) : 0;
+  m_filtered = false;
+  m_shown.clear();
+  m_rows = m_reader ? int(m_frames) : 0;
   endResetModel();
 }
 
 void PacketListModel::setMarked(int r, bool marked) {
-  if (r < 0 || r >= rows_) return;
+  if (r < 0 || r >= m_rows) return;
   if (marked)
-    marked_.insert(frameOfRow(r));
+    m_marked.insert(frameOfRow(r));
   else
-    marked_.erase(frameOfRow(r));
+    m_marked.erase(frameOfRow(r));
   emit dataChanged(index(r, 0), index(r, columnCount() - 1),
                    {Qt::BackgroundRole, Qt::ForegroundRole, MarkedRole});
 }
 
 void PacketListModel::clearMarks() {
-  marked_.clear();
-  if (rows_ > 0) emit dataChanged(index(0, 0), index(rows_ - 1, columnCount() - 1));
+  m_marked.clear();
+  if (m_rows > 0) emit dataChanged(index(0, 0), index(m_rows - 1, columnCount() - 1));
 }
 
 void PacketListModel::fail(const QString& message) const {
-  if (!problem_.isEmpty()) return;
-  problem_ = message;
-  dissector_.reset();
+  if (!m_problem.isEmpty()) return;
+  m_problem = message;
+  m_dissector.reset();
   // Found inside data(): told after it returns, not while a view is painting.
   auto* self = const_cast<PacketListModel*>(this);
   QMetaObject::invokeMethod(
@@ -216,9 +216,9 @@ void PacketListModel::fail(const QString& message) const {
 }
 
 void PacketListModel::setColumns(Row& r) const {
-  if (!dissector_) return;
+  if (!m_dissector) return;
   try {
-    const DissectedFrame f = dissector_->dissect(r.stored, false);
+    const DissectedFrame f = m_dissector->dissect(r.stored, false);
     r.source = qs(f.source);
     r.destination = qs(f.destination);
     r.protocol = qs(f.protocol);
@@ -231,19 +231,19 @@ void PacketListModel::setColumns(Row& r) const {
 // frame captured before it (Wireshark's delta time).
 PacketListModel::Page PacketListModel::loadFilteredPage(int index) const {
   Page page;
-  const int from = index * kPageRows, to = std::min(rows_, from + kPageRows);
+  const int from = index * kPageRows, to = std::min(m_rows, from + kPageRows);
   int64_t previousShown = 0;
   for (int row = from; row < to; ++row) {
-    const uint64_t frame = shown_[size_t(row)];
-    const std::optional<PacketRecord> stored = reader_->packet(frame);
+    const uint64_t frame = m_shown[size_t(row)];
+    const std::optional<PacketRecord> stored = m_reader->packet(frame);
     if (!stored) break;
     Row r;
     r.stored = *stored;
-    const std::optional<PacketRecord> before = frame > 1 ? reader_->packet(frame - 1) : std::nullopt;
+    const std::optional<PacketRecord> before = frame > 1 ? m_reader->packet(frame - 1) : std::nullopt;
     r.previous_ts_ns = before ? before->ts_ns : r.stored.ts_ns;
     if (row == from) {
       const std::optional<PacketRecord> above =
-          row > 0 ? reader_->packet(shown_[size_t(row) - 1]) : std::nullopt;
+          row > 0 ? m_reader->packet(m_shown[size_t(row) - 1]) : std::nullopt;
       previousShown = above ? above->ts_ns : r.stored.ts_ns;
     }
     r.previous_displayed_ts_ns = previousShown;
@@ -255,12 +255,12 @@ PacketListModel::Page PacketListModel::loadFilteredPage(int index) const {
 }
 
 PacketListModel::Page PacketListModel::loadPage(int index) const {
-  if (filtered_) return loadFilteredPage(index);
+  if (m_filtered) return loadFilteredPage(index);
   const uint64_t first = uint64_t(index) * kPageRows + 1;
   PacketQuery q;
   q.first_frame = first > 1 ? first - 1 : 1;  // the frame before, for the delta times
   q.last_frame = first + kPageRows - 1;
-  std::vector<PacketRecord> stored = reader_->packets(q);
+  std::vector<PacketRecord> stored = m_reader->packets(q);
   Page page;
   page.reserve(kPageRows);
   for (size_t i = 0; i < stored.size(); ++i) {
@@ -276,22 +276,22 @@ PacketListModel::Page PacketListModel::loadPage(int index) const {
 }
 
 const PacketListModel::Page& PacketListModel::page(int index) const {
-  auto it = pageIndex_.find(index);
-  if (it != pageIndex_.end()) {
-    pages_.splice(pages_.begin(), pages_, it->second);
-    return pages_.front().second;
+  auto it = m_pageIndex.find(index);
+  if (it != m_pageIndex.end()) {
+    m_pages.splice(m_pages.begin(), m_pages, it->second);
+    return m_pages.front().second;
   }
-  pages_.emplace_front(index, loadPage(index));
-  pageIndex_[index] = pages_.begin();
-  if (pages_.size() > kMaxPages) {
-    pageIndex_.erase(pages_.back().first);
-    pages_.pop_back();
+  m_pages.emplace_front(index, loadPage(index));
+  m_pageIndex[index] = m_pages.begin();
+  if (m_pages.size() > kMaxPages) {
+    m_pageIndex.erase(m_pages.back().first);
+    m_pages.pop_back();
   }
-  return pages_.front().second;
+  return m_pages.front().second;
 }
 
 const PacketListModel::Row* PacketListModel::row(int r) const {
-  if (!reader_ || r < 0 || r >= rows_) return nullptr;
+  if (!m_reader || r < 0 || r >= m_rows) return nullptr;
   const Page& p = page(r / kPageRows);
   const size_t at = size_t(r % kPageRows);
   return at < p.size() ? &p[at] : nullptr;
@@ -308,19 +308,19 @@ QVariant PacketListModel::rowColor(int r, bool marked, int role) const {
 }
 
 QString PacketListModel::timeText(const Row& r) const {
-  const FrameTimes t{r.stored.ts_ns, first_ts_ns_, r.previous_ts_ns, r.previous_displayed_ts_ns};
-  return qs(formatFrameTime(format_, t, digits_));
+  const FrameTimes t{r.stored.ts_ns, m_firstTsNs, r.previous_ts_ns, r.previous_displayed_ts_ns};
+  return qs(formatFrameTime(m_format, t, m_digits));
 }
 
-int PacketListModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : rows_; }
+int PacketListModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : m_rows; }
 
 int PacketListModel::columnCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : ColumnCount + int(fieldColumns_.size());
+  return parent.isValid() ? 0 : ColumnCount + int(m_fieldColumns.size());
 }
 
 QVariant PacketListModel::data(const QModelIndex& index, int role) const {
-  if (!index.isValid() || index.row() >= rows_) return {};
-  const bool marked = marked_.count(frameOfRow(index.row())) != 0;
+  if (!index.isValid() || index.row() >= m_rows) return {};
+  const bool marked = m_marked.count(frameOfRow(index.row())) != 0;
   if (role == MarkedRole) return marked;
   if (role == FrameRole) return qulonglong(frameOfRow(index.row()));
   if (role == Qt::BackgroundRole || role == Qt::ForegroundRole) return rowColor(index.row(), marked, role);
@@ -347,11 +347,11 @@ QVariant PacketListModel::headerData(int section, Qt::Orientation orientation, i
   if (orientation != Qt::Horizontal) return {};
   static const char* const names[] = {"No.", "Time", "Source", "Destination", "Protocol", "Length", "Info"};
   if (role == Qt::DisplayRole && section >= 0 && section < ColumnCount) return tr(names[section]);
-  if (role == Qt::DisplayRole && section >= ColumnCount && section - ColumnCount < fieldColumns_.size())
-    return fieldColumns_[section - ColumnCount];
+  if (role == Qt::DisplayRole && section >= ColumnCount && section - ColumnCount < m_fieldColumns.size())
+    return m_fieldColumns[section - ColumnCount];
   if (role == Qt::ToolTipRole && section == Time) {
     for (const TimeFormatInfo& f : timeFormats())
-      if (f.format == format_) return tr("Time: %1 (View ▸ Time Display Format)").arg(tr(f.label));
+      if (f.format == m_format) return tr("Time: %1 (View ▸ Time Display Format)").arg(tr(f.label));
   }
   return {};
 }

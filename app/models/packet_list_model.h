@@ -52,10 +52,10 @@ class PacketListModel : public QAbstractTableModel {
   // error and changes nothing.
   QString addFieldColumn(const QString& field);
   void removeFieldColumn(int column);  // a column index >= ColumnCount
-  QStringList fieldColumns() const { return fieldColumns_; }
+  QStringList fieldColumns() const { return m_fieldColumns; }
 
   void setTimeFormat(TimeFormat format);
-  TimeFormat timeFormat() const { return format_; }
+  TimeFormat timeFormat() const { return m_format; }
 
   // The row's stored fields (nullopt: no such row).
   std::optional<PacketRecord> record(int row) const;
@@ -72,22 +72,22 @@ class PacketListModel : public QAbstractTableModel {
   void setDisplayedFrames(std::vector<uint64_t> frames);
   void appendDisplayedFrames(const std::vector<uint64_t>& frames);
   void displayAllFrames();
-  bool isFiltered() const { return filtered_; }
-  const std::vector<uint64_t>& displayedFrames() const { return shown_; }  // when filtered
-  uint64_t frameCount() const { return frames_; }                          // displayed or not
-  int64_t firstTimestamp() const { return first_ts_ns_; }
+  bool isFiltered() const { return m_filtered; }
+  const std::vector<uint64_t>& displayedFrames() const { return m_shown; }  // when filtered
+  uint64_t frameCount() const { return m_frames; }                          // displayed or not
+  int64_t firstTimestamp() const { return m_firstTsNs; }
 
   void setMarked(int row, bool marked);
-  bool isMarked(int row) const { return marked_.count(frameOfRow(row)) != 0; }
-  const std::set<uint64_t>& markedFrames() const { return marked_; }
+  bool isMarked(int row) const { return m_marked.count(frameOfRow(row)) != 0; }
+  const std::set<uint64_t>& markedFrames() const { return m_marked; }
   void clearMarks();
 
   // One line when the capture could not be read back; empty otherwise.
-  QString problem() const { return problem_; }
-  const QString& capturePath() const { return capture_; }
-  const QString& dbPath() const { return dbPath_; }
-  int timestampDigits() const { return digits_; }
-  size_t cachedPages() const { return pages_.size(); }
+  QString problem() const { return m_problem; }
+  const QString& capturePath() const { return m_capture; }
+  const QString& dbPath() const { return m_dbPath; }
+  int timestampDigits() const { return m_digits; }
+  size_t cachedPages() const { return m_pages.size(); }
 
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;
@@ -103,7 +103,7 @@ class PacketListModel : public QAbstractTableModel {
     PacketRecord stored;
     int64_t previous_ts_ns = 0, previous_displayed_ts_ns = 0;
     QString source, destination, protocol, info;
-    QStringList fields;  // fieldColumns_ values
+    QStringList fields;  // m_fieldColumns values
   };
   using Page = std::vector<Row>;
   void forget();  // no capture: no rows, pages, marks or problem
@@ -119,22 +119,22 @@ class PacketListModel : public QAbstractTableModel {
   QString timeText(const Row& r) const;
   void fail(const QString& message) const;
 
-  QString dbPath_, capture_;
-  mutable QString problem_;
-  std::unique_ptr<StoreReader> reader_;
-  mutable std::unique_ptr<FrameDissector> dissector_;  // reset when the capture fails
-  int64_t first_ts_ns_ = 0;
-  int rows_ = 0;
-  uint64_t frames_ = 0;  // in the database
-  bool filtered_ = false;
-  std::vector<uint64_t> shown_;  // filtered: the displayed frames, ascending
-  int digits_ = 6;
-  TimeFormat format_ = TimeFormat::Relative;
-  std::set<uint64_t> marked_;
-  QStringList fieldColumns_;
+  QString m_dbPath, m_capture;
+  mutable QString m_problem;
+  std::unique_ptr<StoreReader> m_reader;
+  mutable std::unique_ptr<FrameDissector> m_dissector;  // reset when the capture fails
+  int64_t m_firstTsNs = 0;
+  int m_rows = 0;
+  uint64_t m_frames = 0;  // in the database
+  bool m_filtered = false;
+  std::vector<uint64_t> m_shown;  // filtered: the displayed frames, ascending
+  int m_digits = 6;
+  TimeFormat m_format = TimeFormat::Relative;
+  std::set<uint64_t> m_marked;
+  QStringList m_fieldColumns;
   // The page cache: most recently used at the front.
-  mutable std::list<std::pair<int, Page>> pages_;
-  mutable std::unordered_map<int, std::list<std::pair<int, Page>>::iterator> pageIndex_;
+  mutable std::list<std::pair<int, Page>> m_pages;
+  mutable std::unordered_map<int, std::list<std::pair<int, Page>>::iterator> m_pageIndex;
 };
 
 }  // namespace rudp::gui

@@ -52,13 +52,13 @@ StallsModel::StallsModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 void StallsModel::setStalls(std::vector<StallRow> stalls, int64_t captureStartNs) {
   beginResetModel();
-  rows_ = std::move(stalls);
-  captureStartNs_ = captureStartNs;
+  m_rows = std::move(stalls);
+  m_captureStartNs = captureStartNs;
   endResetModel();
 }
 
 int StallsModel::rowCount(const QModelIndex& parent) const {
-  return parent.isValid() ? 0 : static_cast<int>(rows_.size());
+  return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
 }
 
 int StallsModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
@@ -67,7 +67,7 @@ QVariant StallsModel::raw(const StallRow& s, int column) const {
   switch (column) {
     case Conn: return QVariant::fromValue<qlonglong>(s.conn);
     case Dir: return static_cast<int>(s.stall.dir);
-    case Start: return relativeSeconds(s.stall.start_ns, captureStartNs_);
+    case Start: return relativeSeconds(s.stall.start_ns, m_captureStartNs);
     case Duration: return s.stall.duration_ms;
     case Cause: return stallCauseText(s.stall.cause);
     case Retransmissions: return s.stall.retransmissions;
@@ -80,7 +80,7 @@ QVariant StallsModel::raw(const StallRow& s, int column) const {
 QString StallsModel::text(const StallRow& s, int column) const {
   switch (column) {
     case Dir: return directionShortName(s.stall.dir);
-    case Start: return relativeSecondsText(s.stall.start_ns, captureStartNs_, 3);
+    case Start: return relativeSecondsText(s.stall.start_ns, m_captureStartNs, 3);
     case Duration: return msText(s.stall.duration_ms);
     case Frames: return framesText(s.stall);
     default: return raw(s, column).toString();
@@ -89,7 +89,7 @@ QString StallsModel::text(const StallRow& s, int column) const {
 
 QVariant StallsModel::data(const QModelIndex& index, int role) const {
   if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
-  const StallRow& s = rows_[index.row()];
+  const StallRow& s = m_rows[index.row()];
   switch (role) {
     case Qt::DisplayRole: return text(s, index.column());
     case RawRole: return raw(s, index.column());

@@ -27,7 +27,7 @@ class StallsModel : public QAbstractTableModel {
   explicit StallsModel(QObject* parent = nullptr);
 
   void setStalls(std::vector<StallRow> stalls, int64_t captureStartNs);
-  const StallRow& stall(int row) const { return rows_[row]; }
+  const StallRow& stall(int row) const { return m_rows[row]; }
 
   int rowCount(const QModelIndex& parent = {}) const override;
   int columnCount(const QModelIndex& parent = {}) const override;
@@ -38,8 +38,8 @@ class StallsModel : public QAbstractTableModel {
   QVariant raw(const StallRow& s, int column) const;
   QString text(const StallRow& s, int column) const;
 
-  std::vector<StallRow> rows_;
-  int64_t captureStartNs_ = 0;
+  std::vector<StallRow> m_rows;
+  int64_t m_captureStartNs = 0;
 };
 
 }  // namespace rudp::gui

@@ -3,7 +3,6 @@
 #include <QLabel>
 #include <QScrollArea>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
 #include <exception>
 
@@ -16,7 +15,10 @@ namespace {
 constexpr int kTimelineHeight = 600;  // every lane and the time axis readable
 }
 
-AlignedTimelines::AlignedTimelines(QWidget* parent) : QWidget(parent), m_note(new QLabel) {
+AlignedTimelines::AlignedTimelines(QWidget* parent)
+    : QWidget(parent),
+      m_note(new QLabel),
+      m_runner(new JobRunner(1, QStringLiteral("rudp-timelines"), this)) {
   m_note->setObjectName(QStringLiteral("timelines.note"));
   m_note->setWordWrap(true);
   auto* content = new QWidget;
@@ -51,7 +53,6 @@ std::vector<std::shared_ptr<const TimelineData>> AlignedTimelines::align(
 
 void AlignedTimelines::clear() {
   m_tracker.invalidate();
-  m_watcher = nullptr;
   removeViews();
   m_note->setText(
       tr("Check connections in the list to see their timelines here, aligned on each one's start."));
@@ -83,23 +84,20 @@ void AlignedTimelines::load(std::vector<TimelineRequest> requests) {
   if (requests.empty()) return clear();
   const int left = std::max(0, static_cast<int>(requests.size()) - kMaxTimelines);
   requests.resize(std::min<size_t>(requests.size(), kMaxTimelines));
-  const quint64 id = m_tracker.startJob();
-  auto* watcher = new QFutureWatcher<Loaded>(this);
-  m_watcher = watcher;
   m_note->setText(tr("Reading the timelines…"));
-  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, id, requests, left] {
-    Loaded result = watcher->future().takeResult();
-    watcher->deleteLater();
-    if (!m_tracker.isCurrent(id)) return;
-    m_watcher = nullptr;
+  const auto shown = [this, requests, left](Loaded result) {
     const bool ok = result.error.isEmpty();
     show(requests, std::move(result));
     if (ok && left > 0)
       m_note->setText(
           tr("The first %1 checked connections; %2 more are not shown.").arg(kMaxTimelines).arg(left));
     emit timelinesShown();
-  });
-  watcher->setFuture(QtConcurrent::run([requests] { return read(requests); }));
+  };
+  m_runner->run(
+      m_tracker, [requests] { return read(requests); }, shown,
+      [shown](const QString& error) {
+        shown(Loaded{{}, error});
+      });
 }
 
 void AlignedTimelines::show(const std::vector<TimelineRequest>& requests, Loaded loaded) {

@@ -5,14 +5,13 @@
 // Each timeline is read from its capture's database on a worker thread; a
 // newer request drops an older one's result.
 #pragma once
-#include <QFutureWatcher>
 #include <QString>
 #include <QWidget>
 #include <memory>
 #include <vector>
 
 #include "flow/connection.h"
-#include "jobs/job_tracker.h"
+#include "jobs/job_runner.h"
 #include "widgets/timeline_data.h"
 
 class QLabel;
@@ -40,7 +39,7 @@ class AlignedTimelines : public QWidget {
   // Loads the first kMaxTimelines requests (the rest are named in the note).
   void load(std::vector<TimelineRequest> requests);
   void clear();
-  bool loading() const { return m_watcher != nullptr; }
+  bool loading() const { return m_tracker.isRunning(); }
   int count() const { return static_cast<int>(m_views.size()); }
   TimelineView* view(int i) const { return m_views.at(i); }
   QString note() const;
@@ -67,8 +66,8 @@ class AlignedTimelines : public QWidget {
   QLabel* m_note;
   std::vector<TimelineView*> m_views;
   std::vector<QLabel*> m_titles;
+  JobRunner* m_runner;
   JobTracker m_tracker;
-  QFutureWatcher<Loaded>* m_watcher = nullptr;
   bool m_following = false;  // moving the others: their own rangeChanged is not followed
 };
 

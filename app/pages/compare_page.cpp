@@ -16,7 +16,6 @@
 #include <sstream>
 
 #include "compare/comparison_report.h"
-#include "message_banner.h"
 #include "models/compare_rows_model.h"
 #include "models/comparison_model.h"
 #include "models/table_csv.h"
@@ -26,6 +25,7 @@
 #include "widgets/cdf_chart.h"
 #include "widgets/chart_export.h"
 #include "widgets/matrix_chart.h"
+#include "widgets/message_banner.h"
 
 namespace rudp::gui {
 

@@ -16,7 +16,6 @@
 #include <QToolButton>
 #include <QTreeWidgetItem>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 #include <filesystem>
 
 #include "capture/frame_export.h"
@@ -46,7 +45,7 @@ PacketsPage::PacketsPage(QWidget* parent)
       m_timeFormat(new QComboBox(this)),
       m_timeline(new QToolButton(this)),
       m_message(new QLabel(this)),
-      m_export(new QFutureWatcher<ExportOutcome>(this)) {
+      m_exportRunner(new JobRunner(1, QStringLiteral("rudp-export"), this)) {
   m_list->setObjectName(QStringLiteral("packets.list"));
   m_list->setModel(m_model);
   m_list->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -86,11 +85,6 @@ PacketsPage::PacketsPage(QWidget* parent)
     const int row = m_model->rowOfFrame(m_frameBeforeFilter);
     selectRow(row >= 0 ? row : 0);
   });
-  connect(m_export, &QFutureWatcher<ExportOutcome>::finished, this, [this] {
-    const ExportOutcome outcome = m_export->result();
-    setMessage(outcome.text);
-    emit exportFinished(outcome.text, outcome.ok);
-  });
 
   auto* splitter = new QSplitter(Qt::Vertical, this);
   splitter->addWidget(m_list);
@@ -113,8 +107,8 @@ PacketsPage::PacketsPage(QWidget* parent)
 
 PacketsPage::~PacketsPage() {
   m_conversation.reset();
-  if (m_cancelExport) m_cancelExport->store(true);
-  m_export->waitForFinished();
+  m_export.invalidate();
+  m_exportRunner->waitForDone();
 }
 
 QWidget* PacketsPage::makeToolBar() {
@@ -363,32 +357,38 @@ void PacketsPage::chooseExport() {
 }
 
 void PacketsPage::exportFrames(const QString& target, bool markedOnly) {
-  if (m_export->isRunning()) return setMessage(tr("An export is still running."));
+  if (m_export.isRunning()) return setMessage(tr("An export is still running."));
   if (m_model->rowCount() == 0) return setMessage(tr("No packets are displayed: nothing to export."));
   // No frames named: every frame of the capture.
   const std::vector<uint64_t> frames =
       markedOnly ? std::vector<uint64_t>(m_model->markedFrames().begin(), m_model->markedFrames().end())
       : m_model->isFiltered() ? m_model->displayedFrames()
                               : std::vector<uint64_t>{};
-  m_cancelExport = std::make_shared<std::atomic<bool>>(false);
   setMessage(tr("Exporting %1 packets to %2…")
                  .arg(markedOnly ? frames.size() : size_t(m_model->rowCount()))
                  .arg(target));
-  m_export->setFuture(
-      QtConcurrent::run([capture = m_model->capturePath().toStdString(), frames, path = target.toStdString(),
-                         cancel = m_cancelExport]() -> ExportOutcome {
+  const auto finished = [this](const ExportOutcome& outcome) {
+    setMessage(outcome.text);
+    emit exportFinished(outcome.text, outcome.ok);
+  };
+  m_exportRunner->run(
+      m_export,
+      [capture = m_model->capturePath().toStdString(), frames,
+       path = target.toStdString()](const std::atomic<bool>& cancelled) -> ExportOutcome {
         try {
-          const ExportResult r = rudp::exportFrames(capture, frames, path, cancel.get());
+          const ExportResult r = rudp::exportFrames(capture, frames, path, &cancelled);
           if (!r.missing.empty()) {  // the capture changed since it was analysed: whole or nothing
             std::filesystem::remove(path);
             return {tr("the capture has no frame %1").arg(r.missing.front()), false};
           }
           return {tr("Exported %n packets to %1.", nullptr, int(r.written)).arg(QString::fromStdString(path)),
                   true};
-        } catch (const Cancelled&) {
-          return {tr("Export cancelled; nothing was written."), false};
-        } catch (const std::exception& e) { return {QString::fromStdString(e.what()), false}; }
-      }));
+        } catch (const Cancelled&) { return {tr("Export cancelled; nothing was written."), false}; }
+      },
+      finished,
+      [finished](const QString& error) {
+        finished({error, false});
+      });
 }
 
 QString PacketsPage::message() const { return m_message->text(); }

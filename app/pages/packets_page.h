@@ -7,11 +7,11 @@
 // (DisplayFilterBar); Export Specified Packets writes the displayed or the
 // marked frames as pcapng in the background.
 #pragma once
-#include <QFutureWatcher>
 #include <QWidget>
 #include <atomic>
 #include <memory>
 
+#include "jobs/job_runner.h"
 #include "lua/dissector_files.h"
 #include "packets/conversation_replay.h"
 #include "store/records.h"
@@ -94,8 +94,8 @@ class PacketsPage : public QWidget {
     QString text;  // shown in the message line
     bool ok = false;
   };
-  QFutureWatcher<ExportOutcome>* m_export;
-  std::shared_ptr<std::atomic<bool>> m_cancelExport;
+  JobRunner* m_exportRunner;
+  JobTracker m_export;
   std::shared_ptr<ConversationReplay> m_replay;  // the open capture's
   std::unique_ptr<ConversationJob> m_conversation;
   QString m_conversationMessage;  // the replay's progress last shown

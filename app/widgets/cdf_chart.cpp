@@ -19,30 +19,30 @@ struct CdfChart::Geometry {
 CdfChart::CdfChart(QWidget* parent) : ChartWidget(parent) {}
 
 void CdfChart::setAxisLabel(const QString& x) {
-  xLabel_ = x;
+  m_xLabel = x;
   update();
 }
 
 void CdfChart::clear() {
-  series_.clear();
+  m_series.clear();
   update();
 }
 
 void CdfChart::addSeries(const QString& name, std::vector<double> values) {
   std::sort(values.begin(), values.end());
-  series_.push_back({name, std::move(values)});
+  m_series.push_back({name, std::move(values)});
   update();
 }
 
 double CdfChart::fractionAt(int series, double v) const {
-  const auto& s = series_.at(series).sorted;
+  const auto& s = m_series.at(series).sorted;
   if (s.empty()) return 0;
   return static_cast<double>(std::upper_bound(s.begin(), s.end(), v) - s.begin()) /
          static_cast<double>(s.size());
 }
 
 double CdfChart::quantile(int series, double q) const {
-  const auto& s = series_.at(series).sorted;
+  const auto& s = m_series.at(series).sorted;
   if (s.empty()) return 0;
   const auto rank = static_cast<size_t>(std::ceil(std::clamp(q, 0.0, 1.0) * static_cast<double>(s.size())));
   return s[std::clamp<size_t>(rank, 1, s.size()) - 1];
@@ -53,7 +53,7 @@ CdfChart::Geometry CdfChart::geometryFor(QSize size) const {
   const QRect& plot = g.frame.plot();
   double lo = 0, hi = 1;
   bool any = false;
-  for (const Series& s : series_) {
+  for (const Series& s : m_series) {
     if (s.sorted.empty()) continue;
     lo = any ? std::min(lo, s.sorted.front()) : s.sorted.front();
     hi = any ? std::max(hi, s.sorted.back()) : s.sorted.back();
@@ -102,8 +102,8 @@ QString CdfChart::legendText(const Series& s) const {
 
 std::vector<std::vector<LegendEntry>> CdfChart::legendLines(const ChartColours& c, QSize size) const {
   std::vector<LegendEntry> entries;
-  for (size_t i = 0; i < series_.size(); ++i)
-    entries.push_back({MarkShape::Line, c.cycle[i % c.cycle.size()], legendText(series_[i])});
+  for (size_t i = 0; i < m_series.size(); ++i)
+    entries.push_back({MarkShape::Line, c.cycle[i % c.cycle.size()], legendText(m_series[i])});
   // The legend starts where the plot does (the frame without a legend tells where).
   const int left = ChartFrame(size, font(), false, 0).plot().left();
   return LegendPainter::wrap(entries, font(), size.width() - left - 8);
@@ -117,23 +117,23 @@ void CdfChart::paintContents(QPainter& p, const ChartColours& c, QSize size) con
   const Geometry g = geometryFor(size);
   const QRect& plot = g.frame.plot();
   g.frame.paintYAxis(p, c, g.y, niceTicks(0, 1, 5), QStringLiteral("share of samples"));
-  g.frame.paintXAxis(p, c, g.x, niceTicks(g.x.v0, g.x.v1, std::max(2, plot.width() / 70)), xLabel_);
-  for (size_t i = 0; i < series_.size(); ++i) paintSeries(p, g, series_[i], c.cycle[i % c.cycle.size()]);
+  g.frame.paintXAxis(p, c, g.x, niceTicks(g.x.v0, g.x.v1, std::max(2, plot.width() / 70)), m_xLabel);
+  for (size_t i = 0; i < m_series.size(); ++i) paintSeries(p, g, m_series[i], c.cycle[i % c.cycle.size()]);
   const std::vector<std::vector<LegendEntry>> legend = legendLines(c, size);
   const int rowHeight = legend.empty() ? 0 : g.frame.legend().height() / static_cast<int>(legend.size());
   for (size_t row = 0; row < legend.size(); ++row)
     LegendPainter(p, c).paintAt(legend[row],
                                 QPoint(plot.left(), g.frame.legend().top() + int(row) * rowHeight), false);
-  if (series_.empty()) paintNoData(p, c, plot);
+  if (m_series.empty()) paintNoData(p, c, plot);
 }
 
 QString CdfChart::toolTipAt(QPoint at) const {
   const Geometry g = geometryFor(size());
-  if (!g.frame.plot().contains(at) || series_.empty()) return {};
+  if (!g.frame.plot().contains(at) || m_series.empty()) return {};
   const double v = g.x.value(at.x() + 0.5);
-  QStringList lines{QStringLiteral("%1 %2").arg(xLabel_).arg(v, 0, 'g', 4)};
+  QStringList lines{QStringLiteral("%1 %2").arg(m_xLabel).arg(v, 0, 'g', 4)};
   for (int i = 0; i < seriesCount(); ++i)
-    lines << QStringLiteral("%1: %2 %").arg(series_[i].name).arg(100 * fractionAt(i, v), 0, 'f', 1);
+    lines << QStringLiteral("%1: %2 %").arg(m_series[i].name).arg(100 * fractionAt(i, v), 0, 'f', 1);
   return lines.join(QLatin1Char('\n'));
 }
 

@@ -19,8 +19,8 @@ class CdfChart : public ChartWidget {
   void clear();
   // Values in any order; an empty set is listed in the legend only.
   void addSeries(const QString& name, std::vector<double> values);
-  int seriesCount() const { return static_cast<int>(series_.size()); }
-  size_t valueCount(int series) const { return series_[size_t(series)].sorted.size(); }
+  int seriesCount() const { return static_cast<int>(m_series.size()); }
+  size_t valueCount(int series) const { return m_series[size_t(series)].sorted.size(); }
   // Share of the series' values <= v (the ECDF).
   double fractionAt(int series, double v) const;
   // The smallest value with at least share q of the series at or below it.
@@ -47,8 +47,8 @@ class CdfChart : public ChartWidget {
   QString legendText(const Series& s) const;
   std::vector<std::vector<LegendEntry>> legendLines(const ChartColours& c, QSize size) const;
 
-  QString xLabel_;
-  std::vector<Series> series_;
+  QString m_xLabel;
+  std::vector<Series> m_series;
 };
 
 }  // namespace rudp::gui

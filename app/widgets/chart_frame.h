@@ -17,10 +17,10 @@ class ChartFrame {
   // `legendRows`: rows reserved under the title for a legend.
   ChartFrame(QSize size, const QFont& font, bool title, int legendRows);
 
-  const QRect& plot() const { return plot_; }
-  const QRect& title() const { return title_; }
-  const QRect& legend() const { return legend_; }
-  QSize size() const { return size_; }
+  const QRect& plot() const { return m_plot; }
+  const QRect& title() const { return m_title; }
+  const QRect& legend() const { return m_legend; }
+  QSize size() const { return m_size; }
 
   void paintBackground(QPainter& p, const ChartColours& c) const;
   void paintTitle(QPainter& p, const ChartColours& c, const QString& text) const;
@@ -32,9 +32,9 @@ class ChartFrame {
   void paintBorder(QPainter& p, const ChartColours& c) const;
 
  private:
-  QSize size_;
-  QFont font_;
-  QRect title_, legend_, plot_;
+  QSize m_size;
+  QFont m_font;
+  QRect m_title, m_legend, m_plot;
 };
 
 }  // namespace rudp::gui

@@ -20,7 +20,7 @@ ChartPaint paintOf(const ChartWidget* chart) {
 ChartWidget::ChartWidget(QWidget* parent) : QWidget(parent) { setMouseTracking(true); }
 
 void ChartWidget::setTitle(const QString& title) {
-  title_ = title;
+  m_title = title;
   update();
 }
 
@@ -29,11 +29,11 @@ bool ChartWidget::exportPng(const QString& path, QSize size) const {
 }
 
 bool ChartWidget::exportSvg(const QString& path, QSize size) const {
-  return exportChartSvg(path, exportSize(this, size), title_, paintOf(this));
+  return exportChartSvg(path, exportSize(this, size), m_title, paintOf(this));
 }
 
 ChartFrame ChartWidget::frameFor(QSize size) const {
-  return ChartFrame(size, font(), !title_.isEmpty(), legendRows(size));
+  return ChartFrame(size, font(), !m_title.isEmpty(), legendRows(size));
 }
 
 void ChartWidget::paint(QPainter& p, QSize size) const {
@@ -42,7 +42,7 @@ void ChartWidget::paint(QPainter& p, QSize size) const {
   p.save();
   p.setFont(font());
   frame.paintBackground(p, c);
-  frame.paintTitle(p, c, title_);
+  frame.paintTitle(p, c, m_title);
   paintContents(p, c, size);
   if (framedPlot()) frame.paintBorder(p, c);
   p.restore();
@@ -71,7 +71,7 @@ void ChartWidget::contextMenuEvent(QContextMenuEvent* e) {
   QMenu menu(this);
   addMenuActions(menu);
   if (!menu.isEmpty()) menu.addSeparator();
-  auto save = [this](bool svg) { saveChartAs(this, svg, size(), title_, paintOf(this)); };
+  auto save = [this](bool svg) { saveChartAs(this, svg, size(), m_title, paintOf(this)); };
   menu.addAction(QStringLiteral("Save as PNG..."), this, [save] { save(false); });
   menu.addAction(QStringLiteral("Save as SVG..."), this, [save] { save(true); });
   menu.exec(e->globalPos());

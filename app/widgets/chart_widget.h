@@ -19,7 +19,7 @@ class ChartWidget : public QWidget {
   explicit ChartWidget(QWidget* parent = nullptr);
 
   void setTitle(const QString& title);
-  const QString& chartTitle() const { return title_; }
+  const QString& chartTitle() const { return m_title; }
 
   void paint(QPainter& p, QSize size) const;
   // An invalid size exports at the widget's size (its size hint when hidden).
@@ -53,7 +53,7 @@ class ChartWidget : public QWidget {
   void contextMenuEvent(QContextMenuEvent* e) override;
 
  private:
-  QString title_;
+  QString m_title;
 };
 
 }  // namespace rudp::gui

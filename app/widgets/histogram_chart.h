@@ -17,10 +17,10 @@ class HistogramChart : public ChartWidget {
 
   void setAxisLabels(const QString& x, const QString& y);
   void setBins(std::vector<HistogramBin> bins);
-  const std::vector<HistogramBin>& bins() const { return bins_; }
+  const std::vector<HistogramBin>& bins() const { return m_bins; }
   // Log scale: bars start at 1 on a decade axis (a bin of count 0 draws nothing).
   void setLogY(bool on);
-  bool logY() const { return logY_; }
+  bool logY() const { return m_logY; }
 
   // For tests and tooltips, in widget coordinates.
   QRectF barRect(int bin) const;
@@ -37,9 +37,9 @@ class HistogramChart : public ChartWidget {
   bool categorical() const;
   QString binText(const HistogramBin& b) const;
 
-  QString xLabel_, yLabel_ = QStringLiteral("count");
-  std::vector<HistogramBin> bins_;
-  bool logY_ = false;
+  QString m_xLabel, m_yLabel = QStringLiteral("count");
+  std::vector<HistogramBin> m_bins;
+  bool m_logY = false;
 };
 
 }  // namespace rudp::gui

@@ -13,7 +13,7 @@ namespace rudp::gui {
 class LanePainter {
  public:
   LanePainter(QPainter& p, const TimelineScene& s, const TimelineGeometry& g, Lane lane)
-      : p_(p), s_(s), g_(g), lane_(lane) {}
+      : p_(p), s_(s), g_(g), m_lane(lane) {}
   virtual ~LanePainter() = default;
 
   virtual void paint(const DirectionTimeline& d) = 0;
@@ -21,14 +21,14 @@ class LanePainter {
   void paintLegend();
 
  protected:
-  const QRect& rect() const { return g_.layout.lane(lane_); }
-  const ValueAxis& axis() const { return g_.axis(lane_); }
+  const QRect& rect() const { return g_.layout.lane(m_lane); }
+  const ValueAxis& axis() const { return g_.axis(m_lane); }
   SeriesPainter series() const { return SeriesPainter(p_, g_.time, axis(), rect().adjusted(1, 1, -1, -1)); }
 
   QPainter& p_;
   const TimelineScene& s_;
   const TimelineGeometry& g_;
-  Lane lane_;
+  Lane m_lane;
 };
 
 }  // namespace rudp::gui

@@ -43,7 +43,7 @@ void LegendPainter::paintAt(const std::vector<LegendEntry>& entries, QPoint topL
   const QSize s = size(entries);
   p_.save();
   if (box) {
-    QColor bg = colours_.plot;
+    QColor bg = m_colours.plot;
     bg.setAlpha(225);
     p_.setPen(Qt::NoPen);
     p_.setBrush(bg);
@@ -54,7 +54,7 @@ void LegendPainter::paintAt(const std::vector<LegendEntry>& entries, QPoint topL
   for (const LegendEntry& e : entries) {
     drawMark(p_, e.shape, QPointF(x + kSwatch / 2.0, cy), kSwatch * 0.75, e.colour);
     x += kSwatch + kPad;
-    p_.setPen(colours_.text);
+    p_.setPen(m_colours.text);
     const int w = fm.horizontalAdvance(e.text);
     drawLabel(p_, QRect(x, topLeft.y(), w + 2, s.height()), Qt::AlignLeft | Qt::AlignVCenter, e.text);
     x += w + kSpacing;

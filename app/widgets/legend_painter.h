@@ -19,7 +19,7 @@ struct LegendEntry {
 
 class LegendPainter {
  public:
-  LegendPainter(QPainter& p, const ChartColours& colours) : p_(p), colours_(colours) {}
+  LegendPainter(QPainter& p, const ChartColours& colours) : p_(p), m_colours(colours) {}
   // Width and height of the row.
   QSize size(const std::vector<LegendEntry>& entries) const;
   // Draws the row with its top-right corner at `topRight`, on a box of the
@@ -35,7 +35,7 @@ class LegendPainter {
  private:
   static constexpr int kSwatch = 14, kPad = 4, kSpacing = 12;
   QPainter& p_;
-  const ChartColours& colours_;
+  const ChartColours& m_colours;
 };
 
 }  // namespace rudp::gui

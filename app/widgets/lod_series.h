@@ -30,12 +30,12 @@ class LodSeries {
   // `times` must be sorted; the three vectors have the same length.
   LodSeries(std::vector<int64_t> times, std::vector<double> values, std::vector<uint64_t> frames);
 
-  size_t size() const { return times_.size(); }
-  bool empty() const { return times_.empty(); }
-  int64_t time(size_t i) const { return times_[i]; }
-  double value(size_t i) const { return values_[i]; }
-  uint64_t frame(size_t i) const { return frames_.empty() ? 0 : frames_[i]; }
-  size_t levels() const { return pyramid_.size(); }
+  size_t size() const { return m_times.size(); }
+  bool empty() const { return m_times.empty(); }
+  int64_t time(size_t i) const { return m_times[i]; }
+  double value(size_t i) const { return m_values[i]; }
+  uint64_t frame(size_t i) const { return m_frames.empty() ? 0 : m_frames[i]; }
+  size_t levels() const { return m_pyramid.size(); }
 
   // Indices [first, last) of the points with from <= t < to.
   std::pair<size_t, size_t> indexRange(int64_t from, int64_t to) const;
@@ -56,11 +56,11 @@ class LodSeries {
 
  private:
   void buildPyramid();
-  std::vector<int64_t> times_;
-  std::vector<double> values_;
-  std::vector<uint64_t> frames_;
-  // pyramid_[k][j]: min/max of points [j * 4^(k+1), (j+1) * 4^(k+1)).
-  std::vector<std::vector<ValueSpan>> pyramid_;
+  std::vector<int64_t> m_times;
+  std::vector<double> m_values;
+  std::vector<uint64_t> m_frames;
+  // m_pyramid[k][j]: min/max of points [j * 4^(k+1), (j+1) * 4^(k+1)).
+  std::vector<std::vector<ValueSpan>> m_pyramid;
 };
 
 }  // namespace rudp::gui

@@ -41,17 +41,17 @@ void MatrixChart::clear() { setMatrix({}); }
 void MatrixChart::setMatrix(cmp::Matrix matrix) {
   const bool any = !matrix.panels.empty();
   const cmp::MetricInfo info = any ? cmp::metric(matrix.request.metric) : cmp::MetricInfo{};
-  matrix_ = std::move(matrix);
-  title_ = qs(info.title);
-  unit_ = qs(info.unit);
-  groups_.clear();
+  m_matrix = std::move(matrix);
+  m_title = qs(info.title);
+  m_unit = qs(info.unit);
+  m_groups.clear();
   std::set<double> xs;
   bool seen = false;
   double xLo = 0, xHi = 1, yLo = 0, yHi = 1;
-  for (const cmp::MatrixPanel& panel : matrix_.panels)
+  for (const cmp::MatrixPanel& panel : m_matrix.panels)
     for (const cmp::MatrixLine& line : panel.lines) {
-      if (std::find(groups_.begin(), groups_.end(), line.group) == groups_.end())
-        groups_.push_back(line.group);
+      if (std::find(m_groups.begin(), m_groups.end(), line.group) == m_groups.end())
+        m_groups.push_back(line.group);
       for (const cmp::MatrixPoint& pt : line.points) {
         xs.insert(pt.x);
         xLo = seen ? std::min(xLo, pt.x) : pt.x;
@@ -60,26 +60,26 @@ void MatrixChart::setMatrix(cmp::Matrix matrix) {
         seen = true;
       }
     }
-  xTicks_.clear();
+  m_xTicks.clear();
   if (xs.size() <= kMaxValueTicks)
-    for (double x : xs) xTicks_.push_back({x, QString::number(x, 'g', 6)});
+    for (double x : xs) m_xTicks.push_back({x, QString::number(x, 'g', 6)});
   // Room around the outer points so their markers are whole.
   const double pad = xHi > xLo ? (xHi - xLo) * 0.06 : 1.0;
-  xLo_ = xLo - pad;
-  xHi_ = xHi + pad;
-  yLo_ = yLo < 0 ? -niceCeil(-yLo * 1.08) : 0;
-  yHi_ = niceCeil(std::max(yHi * 1.08, 1e-9));
+  m_xLo = xLo - pad;
+  m_xHi = xHi + pad;
+  m_yLo = yLo < 0 ? -niceCeil(-yLo * 1.08) : 0;
+  m_yHi = niceCeil(std::max(yHi * 1.08, 1e-9));
   update();
 }
 
 const cmp::MatrixPoint& MatrixChart::point(const PointRef& ref) const {
-  return matrix_.panels.at(ref.panel).lines.at(ref.line).points.at(ref.point);
+  return m_matrix.panels.at(ref.panel).lines.at(ref.line).points.at(ref.point);
 }
 
 QColor MatrixChart::groupColour(const std::string& group) const {
   const ChartColours c = ChartColours::fromPalette(palette());
-  const auto it = std::find(groups_.begin(), groups_.end(), group);
-  const size_t i = it == groups_.end() ? 0 : static_cast<size_t>(it - groups_.begin());
+  const auto it = std::find(m_groups.begin(), m_groups.end(), group);
+  const size_t i = it == m_groups.end() ? 0 : static_cast<size_t>(it - m_groups.begin());
   return c.cycle[i % c.cycle.size()];
 }
 
@@ -88,15 +88,15 @@ std::vector<MatrixChart::Panel> MatrixChart::layout(QSize size) const {
   int top = 0;
   if (!outer.title().isEmpty()) top = outer.title().bottom() + 3;
   if (!outer.legend().isEmpty()) top = outer.legend().bottom() + 3;
-  const int count = std::max<int>(1, static_cast<int>(matrix_.panels.size()));
+  const int count = std::max<int>(1, static_cast<int>(m_matrix.panels.size()));
   const int width = std::max(40, (size.width() - (count - 1) * kPanelGap) / count);
   std::vector<Panel> panels;
   for (int i = 0; i < count; ++i) {
     const QSize panelSize(width, std::max(40, size.height() - top));
     Panel g{QPoint(i * (width + kPanelGap), top), ChartFrame(panelSize, font(), true, 0), {}, {}};
     const QRect& plot = g.frame.plot();
-    g.x = {xLo_, xHi_, double(plot.left()), double(plot.width())};
-    g.y = {yLo_, yHi_, double(plot.top()), double(plot.height())};
+    g.x = {m_xLo, m_xHi, double(plot.left()), double(plot.width())};
+    g.y = {m_yLo, m_yHi, double(plot.top()), double(plot.height())};
     panels.push_back(g);
   }
   return panels;
@@ -117,8 +117,8 @@ std::optional<MatrixChart::PointRef> MatrixChart::pointAt(QPointF at, QSize size
   const std::vector<Panel> panels = layout(sizeOr(size));
   std::optional<PointRef> best;
   double bestDistance = kHitRadius;
-  for (int pi = 0; pi < static_cast<int>(matrix_.panels.size()); ++pi) {
-    const auto& lines = matrix_.panels[pi].lines;
+  for (int pi = 0; pi < static_cast<int>(m_matrix.panels.size()); ++pi) {
+    const auto& lines = m_matrix.panels[pi].lines;
     for (int li = 0; li < static_cast<int>(lines.size()); ++li)
       for (int k = 0; k < static_cast<int>(lines[li].points.size()); ++k) {
         const cmp::MatrixPoint& pt = lines[li].points[k];
@@ -132,12 +132,12 @@ std::optional<MatrixChart::PointRef> MatrixChart::pointAt(QPointF at, QSize size
 }
 
 QString MatrixChart::legendText(const std::string& group) const {
-  if (matrix_.request.group.empty()) return tr("all captures");
-  return QStringLiteral("%1=%2").arg(qs(matrix_.request.group), group.empty() ? tr("(none)") : qs(group));
+  if (m_matrix.request.group.empty()) return tr("all captures");
+  return QStringLiteral("%1=%2").arg(qs(m_matrix.request.group), group.empty() ? tr("(none)") : qs(group));
 }
 
 QString MatrixChart::axisTitle() const {
-  return unit_.isEmpty() ? title_ : QStringLiteral("%1 (%2)").arg(title_, unit_);
+  return m_unit.isEmpty() ? m_title : QStringLiteral("%1 (%2)").arg(m_title, m_unit);
 }
 
 void MatrixChart::paintContents(QPainter& p, const ChartColours& c, QSize size) const {
@@ -147,7 +147,7 @@ void MatrixChart::paintContents(QPainter& p, const ChartColours& c, QSize size) 
   p.fillRect(QRect(0, panels.front().origin.y(), size.width(), size.height()), c.background);
   for (int i = 0; i < static_cast<int>(panels.size()); ++i) paintPanel(p, c, panels[i], i);
   std::vector<LegendEntry> legend;
-  for (const std::string& g : groups_) legend.push_back({MarkShape::Dot, groupColour(g), legendText(g)});
+  for (const std::string& g : m_groups) legend.push_back({MarkShape::Dot, groupColour(g), legendText(g)});
   LegendPainter(p, c).paintAt(
       legend, QPoint(panels.front().origin.x() + panels.front().frame.plot().left(), outer.legend().top()),
       false);
@@ -158,20 +158,20 @@ void MatrixChart::paintPanel(QPainter& p, const ChartColours& c, const Panel& g,
   p.translate(g.origin);
   g.frame.paintBackground(p, c);
   const QRect& plot = g.frame.plot();
-  const bool any = index < static_cast<int>(matrix_.panels.size());
+  const bool any = index < static_cast<int>(m_matrix.panels.size());
   const QString panelTitle =
-      any && !matrix_.request.panel.empty()
-          ? QStringLiteral("%1=%2").arg(qs(matrix_.request.panel), qs(matrix_.panels[index].panel))
+      any && !m_matrix.request.panel.empty()
+          ? QStringLiteral("%1=%2").arg(qs(m_matrix.request.panel), qs(m_matrix.panels[index].panel))
           : QString();
   g.frame.paintTitle(p, c, panelTitle);
   g.frame.paintYAxis(p, c, g.y, niceTicks(g.y.v0, g.y.v1, std::max(2, plot.height() / 50)),
                      index == 0 ? axisTitle() : QString());
-  g.frame.paintXAxis(p, c, g.x, xTicksFor(plot), qs(matrix_.request.x));
+  g.frame.paintXAxis(p, c, g.x, xTicksFor(plot), qs(m_matrix.request.x));
   g.frame.paintBorder(p, c);
   if (!any) paintNoData(p, c, plot);
   p.restore();
   if (!any) return;
-  for (const cmp::MatrixLine& line : matrix_.panels[index].lines)
+  for (const cmp::MatrixLine& line : m_matrix.panels[index].lines)
     paintLine(p, g, line, groupColour(line.group));
 }
 
@@ -203,19 +203,19 @@ void MatrixChart::paintLine(QPainter& p, const Panel& g, const cmp::MatrixLine& 
 
 // The conditions' own values when there are few (loss 1, 3, 5, 7, 10), else round numbers.
 std::vector<Tick> MatrixChart::xTicksFor(const QRect& plot) const {
-  if (!xTicks_.empty()) return xTicks_;
-  return niceTicks(xLo_, xHi_, std::max(2, plot.width() / 70));
+  if (!m_xTicks.empty()) return m_xTicks;
+  return niceTicks(m_xLo, m_xHi, std::max(2, plot.width() / 70));
 }
 
 QString MatrixChart::toolTipAt(QPoint at) const {
   const std::optional<PointRef> ref = pointAt(at);
   if (!ref) return {};
   const cmp::MatrixPoint& pt = point(*ref);
-  const cmp::MatrixLine& line = matrix_.panels[ref->panel].lines[ref->line];
+  const cmp::MatrixLine& line = m_matrix.panels[ref->panel].lines[ref->line];
   QStringList lines{QStringLiteral("%1 #%2").arg(QFileInfo(qs(pt.capture)).fileName()).arg(pt.conn),
                     legendText(line.group),
-                    QStringLiteral("%1=%2").arg(qs(matrix_.request.x)).arg(pt.x, 0, 'g', 6),
-                    QStringLiteral("%1: %2 %3").arg(title_).arg(pt.y, 0, 'g', 6).arg(unit_)};
+                    QStringLiteral("%1=%2").arg(qs(m_matrix.request.x)).arg(pt.x, 0, 'g', 6),
+                    QStringLiteral("%1: %2 %3").arg(m_title).arg(pt.y, 0, 'g', 6).arg(m_unit)};
   return lines.join(QLatin1Char('\n'));
 }
 

@@ -29,11 +29,11 @@ class MatrixChart : public ChartWidget {
   // Throws CompareError for an unknown metric (as cmp::metric).
   void setMatrix(cmp::Matrix matrix);
   void clear();
-  const cmp::Matrix& matrix() const { return matrix_; }
+  const cmp::Matrix& matrix() const { return m_matrix; }
   const cmp::MatrixPoint& point(const PointRef& ref) const;
 
   // The groups in legend order, and the colour of a group's line and markers.
-  const std::vector<std::string>& groups() const { return groups_; }
+  const std::vector<std::string>& groups() const { return m_groups; }
   QColor groupColour(const std::string& group) const;
 
   // Where `ref`'s marker is centred when the chart is painted at `size`
@@ -51,7 +51,7 @@ class MatrixChart : public ChartWidget {
 
  protected:
   void paintContents(QPainter& p, const ChartColours& c, QSize size) const override;
-  int legendRows(QSize) const override { return groups_.empty() ? 0 : 1; }
+  int legendRows(QSize) const override { return m_groups.empty() ? 0 : 1; }
   bool framedPlot() const override { return false; }
   QString toolTipAt(QPoint at) const override;
   void mousePressEvent(QMouseEvent* e) override;
@@ -66,11 +66,11 @@ class MatrixChart : public ChartWidget {
   std::vector<Tick> xTicksFor(const QRect& plot) const;
   QSize sizeOr(QSize size) const { return size.isValid() ? size : this->size(); }
 
-  cmp::Matrix matrix_;
-  std::vector<std::string> groups_;
-  QString title_, unit_;  // the metric's
-  double xLo_ = 0, xHi_ = 1, yLo_ = 0, yHi_ = 1;
-  std::vector<Tick> xTicks_;  // at the conditions' values when they are few
+  cmp::Matrix m_matrix;
+  std::vector<std::string> m_groups;
+  QString m_title, m_unit;  // the metric's
+  double m_xLo = 0, m_xHi = 1, m_yLo = 0, m_yHi = 1;
+  std::vector<Tick> m_xTicks;  // at the conditions' values when they are few
 };
 
 }  // namespace rudp::gui

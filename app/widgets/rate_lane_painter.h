@@ -14,7 +14,7 @@ class RateLanePainter : public LanePainter {
   std::vector<LegendEntry> legend() const override;
 
  private:
-  bool packets() const { return lane_ == Lane::PacketRate; }
+  bool packets() const { return m_lane == Lane::PacketRate; }
   void paintRateChanges(const DirectionTimeline& d);
   QColor colour() const { return packets() ? s_.colours.packetRate : s_.colours.byteRate; }
 };

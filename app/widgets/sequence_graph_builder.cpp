@@ -20,14 +20,14 @@ void SequenceGraphBuilder::addPacket(const PacketRecord& p) {
   if (p.conn == 0) return;
   const size_t own = static_cast<size_t>(p.dir), peer = 1 - own;
   if (isDataPacket(p)) {
-    Space& s = spaces_[own];
+    Space& s = m_spaces[own];
     const int64_t seq = s.unwrap.unwrap(static_cast<uint32_t>(*p.seq));
     s.seqOfFrame.emplace(p.frame, seq);
     s.sent.add(p.ts_ns, static_cast<double>(s.relative(seq)), p.frame);
   }
   if (p.ack) {
     // An ack is a number of the peer direction's seq space.
-    Space& s = spaces_[peer];
+    Space& s = m_spaces[peer];
     const int64_t ack = s.unwrap.unwrap(static_cast<uint32_t>(*p.ack));
     s.acked.add(p.ts_ns, static_cast<double>(s.relative(ack)), p.frame);
   }
@@ -51,7 +51,7 @@ void SequenceGraphBuilder::finishRetransmissions(Space& s, DirectionTimeline& d)
 
 void SequenceGraphBuilder::finish(std::array<DirectionTimeline, 2>& dirs) {
   for (size_t i = 0; i < 2; ++i) {
-    Space& s = spaces_[i];
+    Space& s = m_spaces[i];
     dirs[i].seqBase = s.base.value_or(0);
     dirs[i].seqSent = s.sent.build();
     dirs[i].seqAcked = s.acked.build();

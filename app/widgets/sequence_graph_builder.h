@@ -34,7 +34,7 @@ class SequenceGraphBuilder {
     }
   };
   void finishRetransmissions(Space& s, DirectionTimeline& d);
-  std::array<Space, 2> spaces_;
+  std::array<Space, 2> m_spaces;
 };
 
 }  // namespace rudp::gui

@@ -10,19 +10,19 @@ namespace rudp::gui {
 class SeriesBuilder {
  public:
   void add(int64_t t, double v, uint64_t frame = 0) {
-    times_.push_back(t);
-    values_.push_back(v);
-    frames_.push_back(frame);
+    m_times.push_back(t);
+    m_values.push_back(v);
+    m_frames.push_back(frame);
   }
-  bool empty() const { return times_.empty(); }
-  int64_t lastTime() const { return times_.back(); }
+  bool empty() const { return m_times.empty(); }
+  int64_t lastTime() const { return m_times.back(); }
   // Sorts by time first when the points were not added in time order.
   LodSeries build();
 
  private:
-  std::vector<int64_t> times_;
-  std::vector<double> values_;
-  std::vector<uint64_t> frames_;
+  std::vector<int64_t> m_times;
+  std::vector<double> m_values;
+  std::vector<uint64_t> m_frames;
 };
 
 // Serial-number unwrapping of a 32-bit sequence space: each value is taken as
@@ -30,19 +30,19 @@ class SeriesBuilder {
 class SeqUnwrapper {
  public:
   int64_t unwrap(uint32_t v) {
-    if (!started_) {
-      started_ = true;
-      last_ = v;
-      return last_;
+    if (!m_started) {
+      m_started = true;
+      m_last = v;
+      return m_last;
     }
-    last_ += static_cast<int32_t>(v - static_cast<uint32_t>(last_));
-    return last_;
+    m_last += static_cast<int32_t>(v - static_cast<uint32_t>(m_last));
+    return m_last;
   }
-  bool started() const { return started_; }
+  bool started() const { return m_started; }
 
  private:
-  bool started_ = false;
-  int64_t last_ = 0;
+  bool m_started = false;
+  int64_t m_last = 0;
 };
 
 }  // namespace rudp::gui

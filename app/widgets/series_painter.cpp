@@ -46,10 +46,11 @@ QPen SeriesPainter::linePen(const SeriesPen& pen, bool dense) const {
 void SeriesPainter::paint(const LodSeries& s, const SeriesPen& pen) {
   if (s.empty()) return;
   p_.save();
-  p_.setClipRect(clip_);
-  auto [b, e] = s.indexRange(time_.t0, time_.t1);
-  if (dense(e - b, clip_.width())) {
-    const auto cols = s.columns(clip_.left(), clip_.right() + 1, [&](int64_t t) { return time_.column(t); });
+  p_.setClipRect(m_clip);
+  auto [b, e] = s.indexRange(m_time.t0, m_time.t1);
+  if (dense(e - b, m_clip.width())) {
+    const auto cols =
+        s.columns(m_clip.left(), m_clip.right() + 1, [&](int64_t t) { return m_time.column(t); });
     if (pen.style == SeriesStyle::Scatter)
       paintScatterColumns(cols, pen);
     else
@@ -71,18 +72,18 @@ void SeriesPainter::paintPoints(const LodSeries& s, size_t b, size_t e, const Se
     p_.setPen(Qt::NoPen);
     p_.setBrush(pen.colour);
     for (size_t i = b; i < e; ++i)
-      p_.drawEllipse(QPointF(time_.x(s.time(i)), values_.y(s.value(i))), pen.dotRadius, pen.dotRadius);
+      p_.drawEllipse(QPointF(m_time.x(s.time(i)), m_values.y(s.value(i))), pen.dotRadius, pen.dotRadius);
     return;
   }
   QPolygonF line;
   line.reserve(2 * static_cast<qsizetype>(e - b));
   for (size_t i = b; i < e; ++i) {
-    const QPointF pt(time_.x(s.time(i)), values_.y(s.value(i)));
+    const QPointF pt(m_time.x(s.time(i)), m_values.y(s.value(i)));
     if (pen.style == SeriesStyle::Steps && !line.isEmpty()) line.append(QPointF(pt.x(), line.back().y()));
     line.append(pt);
   }
   if (pen.style == SeriesStyle::Steps && e == s.size() && !line.isEmpty())
-    line.append(QPointF(clip_.right() + 1, line.back().y()));
+    line.append(QPointF(m_clip.right() + 1, line.back().y()));
   if (line.size() < 2) return;
   p_.setRenderHint(QPainter::Antialiasing, false);
   if (pen.fill.isValid() && pen.style == SeriesStyle::Steps) fillUnder(line, pen.fill);
@@ -98,8 +99,8 @@ void SeriesPainter::paintScatterColumns(const std::vector<LodSeries::Column>& co
   rects.reserve(cols.size());
   for (const auto& c : cols) {
     // Clamped into the lane: a column keeps its visible part.
-    const int top = static_cast<int>(std::floor(clampY(values_.y(c.span.max))));
-    const int bottom = static_cast<int>(std::floor(clampY(values_.y(c.span.min))));
+    const int top = static_cast<int>(std::floor(clampY(m_values.y(c.span.max))));
+    const int bottom = static_cast<int>(std::floor(clampY(m_values.y(c.span.min))));
     rects.emplace_back(QPoint(c.x - reach, top - reach), QPoint(c.x - reach + width - 1, bottom + reach));
   }
   p_.setRenderHint(QPainter::Antialiasing, false);
@@ -114,19 +115,19 @@ void SeriesPainter::paintLineColumns(const LodSeries& s, const std::vector<LodSe
                                      const SeriesPen& pen) {
   QPolygonF line;
   line.reserve(static_cast<qsizetype>(cols.size()) * 5 + 2);
-  auto [b, e] = s.indexRange(time_.t0, time_.t1);
-  if (b > 0) line.append(QPointF(time_.x(s.time(b - 1)), values_.y(s.value(b - 1))));
+  auto [b, e] = s.indexRange(m_time.t0, m_time.t1);
+  if (b > 0) line.append(QPointF(m_time.x(s.time(b - 1)), m_values.y(s.value(b - 1))));
   for (const auto& c : cols) {
     const double x = c.x + 0.5;
-    const double first = values_.y(s.value(c.first)), last = values_.y(s.value(c.last - 1));
+    const double first = m_values.y(s.value(c.first)), last = m_values.y(s.value(c.last - 1));
     if (pen.style == SeriesStyle::Steps && !line.isEmpty()) line.append(QPointF(x, line.back().y()));
     line.append(QPointF(x, first));
-    line.append(QPointF(x, values_.y(c.span.max)));
-    line.append(QPointF(x, values_.y(c.span.min)));
+    line.append(QPointF(x, m_values.y(c.span.max)));
+    line.append(QPointF(x, m_values.y(c.span.min)));
     line.append(QPointF(x, last));
   }
   if (e < s.size()) {
-    const QPointF next(time_.x(s.time(e)), values_.y(s.value(e)));
+    const QPointF next(m_time.x(s.time(e)), m_values.y(s.value(e)));
     if (pen.style == SeriesStyle::Steps && !line.isEmpty()) line.append(QPointF(next.x(), line.back().y()));
     line.append(next);
   }
@@ -140,19 +141,19 @@ void SeriesPainter::paintLineColumns(const LodSeries& s, const std::vector<LodSe
 // value, or the value held from the left where a column has no point.
 void SeriesPainter::fillStepColumns(const LodSeries& s, const std::vector<LodSeries::Column>& cols,
                                     const QColor& fill) {
-  const double base = clampY(values_.y(values_.v0));
-  auto [b, e] = s.indexRange(time_.t0, time_.t1);
+  const double base = clampY(m_values.y(m_values.v0));
+  auto [b, e] = s.indexRange(m_time.t0, m_time.t1);
   std::optional<double> held;
-  if (b > 0) held = clampY(values_.y(s.value(b - 1)));
+  if (b > 0) held = clampY(m_values.y(s.value(b - 1)));
   std::vector<QLineF> lines;
-  lines.reserve(static_cast<size_t>(clip_.width()));
+  lines.reserve(static_cast<size_t>(m_clip.width()));
   size_t k = 0;
-  const int lastX = e < s.size() ? clip_.right() : (cols.empty() ? clip_.left() - 1 : cols.back().x);
-  for (int x = clip_.left(); x <= lastX; ++x) {
+  const int lastX = e < s.size() ? m_clip.right() : (cols.empty() ? m_clip.left() - 1 : cols.back().x);
+  for (int x = m_clip.left(); x <= lastX; ++x) {
     double top;
     if (k < cols.size() && cols[k].x == x) {
-      top = clampY(values_.y(cols[k].span.max));
-      held = clampY(values_.y(s.value(cols[k].last - 1)));
+      top = clampY(m_values.y(cols[k].span.max));
+      held = clampY(m_values.y(s.value(cols[k].last - 1)));
       ++k;
     } else if (held) {
       top = *held;
@@ -166,19 +167,19 @@ void SeriesPainter::fillStepColumns(const LodSeries& s, const std::vector<LodSer
 }
 
 double SeriesPainter::clampY(double y) const {
-  return std::clamp(y, clip_.top() - 1.0, clip_.bottom() + 1.0);
+  return std::clamp(y, m_clip.top() - 1.0, m_clip.bottom() + 1.0);
 }
 
 // The area under sparse steps: a polygon of few vertices, clamped to the lane
 // (exact for horizontal and vertical edges).
 void SeriesPainter::fillUnder(const QPolygonF& line, const QColor& fill) {
-  const double base = values_.y(values_.v0);
+  const double base = m_values.y(m_values.v0);
   QPolygonF area = line;
   area.append(QPointF(line.back().x(), base));
   area.append(QPointF(line.front().x(), base));
   p_.setPen(Qt::NoPen);
   p_.setBrush(fill);
-  drawPolygonInStrips(p_, clampPolygon(area, QRectF(clip_).adjusted(-2, -2, 2, 2)), clip_);
+  drawPolygonInStrips(p_, clampPolygon(area, QRectF(m_clip).adjusted(-2, -2, 2, 2)), m_clip);
 }
 
 // Clipped by hand a few pixels outside the lane (see polyline_clip.h).
@@ -187,7 +188,7 @@ void SeriesPainter::stroke(const QPolygonF& line, const SeriesPen& pen, bool den
   const double m = pen.width + 2;
   p_.setBrush(Qt::NoBrush);
   p_.setPen(linePen(pen, dense));
-  for (const QPolygonF& piece : clipPolyline(line, QRectF(clip_).adjusted(-m, -m, m, m)))
+  for (const QPolygonF& piece : clipPolyline(line, QRectF(m_clip).adjusted(-m, -m, m, m)))
     p_.drawPolyline(piece);
 }
 

@@ -34,7 +34,7 @@ struct SeriesPen {
 class SeriesPainter {
  public:
   SeriesPainter(QPainter& p, const TimeAxis& time, const ValueAxis& values, const QRect& clip)
-      : p_(p), time_(time), values_(values), clip_(clip) {}
+      : p_(p), m_time(time), m_values(values), m_clip(clip) {}
 
   void paint(const LodSeries& s, const SeriesPen& pen);
   // Points per column above which columns are drawn instead of points.
@@ -53,9 +53,9 @@ class SeriesPainter {
   QPen linePen(const SeriesPen& pen, bool dense) const;
 
   QPainter& p_;
-  const TimeAxis& time_;
-  const ValueAxis& values_;
-  QRect clip_;
+  const TimeAxis& m_time;
+  const ValueAxis& m_values;
+  QRect m_clip;
 };
 
 }  // namespace rudp::gui

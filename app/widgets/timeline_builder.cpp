@@ -117,28 +117,28 @@ void buildRecoveryBands(const TimelineData& data, DirectionTimeline& out) {
 
 TimelineBuilder::TimelineBuilder(int64_t conn, int64_t origin_ns, int64_t first_ns, int64_t last_ns,
                                  std::vector<double> rttLimitsMs) {
-  data_.conn = conn;
-  data_.origin_ns = origin_ns;
-  data_.first_ns = first_ns;
-  data_.last_ns = last_ns;
-  data_.rttLimitsMs = std::move(rttLimitsMs);
+  m_data.conn = conn;
+  m_data.origin_ns = origin_ns;
+  m_data.first_ns = first_ns;
+  m_data.last_ns = last_ns;
+  m_data.rttLimitsMs = std::move(rttLimitsMs);
 }
 
 void TimelineBuilder::setEvents(Direction d, DirectionEvents events) {
-  DirectionTimeline& out = data_.dir[static_cast<size_t>(d)];
+  DirectionTimeline& out = m_data.dir[static_cast<size_t>(d)];
   buildRtt(events.rtts, out);
-  buildRates(events.rates, data_.rate_bucket_ns, last_packet_ns_, out);
+  buildRates(events.rates, m_data.rate_bucket_ns, m_lastPacketNs, out);
   buildRetransmissions(events.retransmissions, out);
   out.stalls = std::move(events.stalls);
-  losses_[static_cast<size_t>(d)] = std::move(events.losses);
+  m_losses[static_cast<size_t>(d)] = std::move(events.losses);
 }
 
 TimelineData TimelineBuilder::finish() {
-  for (size_t i = 0; i < data_.dir.size(); ++i) {
-    buildLosses(losses_[i], data_, data_.dir[i]);
-    buildRecoveryBands(data_, data_.dir[i]);
+  for (size_t i = 0; i < m_data.dir.size(); ++i) {
+    buildLosses(m_losses[i], m_data, m_data.dir[i]);
+    buildRecoveryBands(m_data, m_data.dir[i]);
   }
-  return std::move(data_);
+  return std::move(m_data);
 }
 
 }  // namespace rudp::gui

@@ -27,16 +27,16 @@ class TimelineBuilder {
   void setEvents(Direction d, DirectionEvents events);
   // A live capture's connection: its newest packet so far, whose rate bucket
   // may not be reported yet (call before setEvents).
-  void setLastPacket(int64_t ns) { last_packet_ns_ = ns; }
+  void setLastPacket(int64_t ns) { m_lastPacketNs = ns; }
   // For adding the packets (frames, sequence graph) before finish().
-  TimelineData& data() { return data_; }
+  TimelineData& data() { return m_data; }
   // Places the losses and builds the recovery bands.
   TimelineData finish();
 
  private:
-  TimelineData data_;
-  std::array<std::vector<ana::LossEvent>, 2> losses_;
-  int64_t last_packet_ns_ = INT64_MIN;  // a finished connection: every bucket reported
+  TimelineData m_data;
+  std::array<std::vector<ana::LossEvent>, 2> m_losses;
+  int64_t m_lastPacketNs = INT64_MIN;  // a finished connection: every bucket reported
 };
 
 }  // namespace rudp::gui

@@ -7,7 +7,7 @@
 namespace rudp::gui {
 
 TimelineRenderCache::TimelineRenderCache(QObject* parent) : QObject(parent) {
-  connect(&watcher_, &QFutureWatcher<Frame>::finished, this, &TimelineRenderCache::finished);
+  connect(&m_watcher, &QFutureWatcher<Frame>::finished, this, &TimelineRenderCache::finished);
 }
 
 // A running job owns copies of everything it reads; it finishes on its own.
@@ -20,12 +20,12 @@ TimelineRenderCache::Frame TimelineRenderCache::render(const Job& job) {
 
 const TimelineRenderCache::Frame* TimelineRenderCache::request(const TimelineScene& scene, QSize size,
                                                                qreal dpr, uint64_t revision) {
-  const bool shown = frame_ && frame_->revision == revision;
-  const bool coming = running_ && runningRevision_ == revision;
+  const bool shown = m_frame && m_frame->revision == revision;
+  const bool coming = m_running && m_runningRevision == revision;
   if (!shown && !coming) {
     Job job{scene, size, dpr, revision};
-    if (running_)
-      next_ = std::move(job);
+    if (m_running)
+      m_next = std::move(job);
     else
       start(std::move(job));
   }
@@ -33,28 +33,28 @@ const TimelineRenderCache::Frame* TimelineRenderCache::request(const TimelineSce
 }
 
 void TimelineRenderCache::renderNow(const TimelineScene& scene, QSize size, qreal dpr, uint64_t revision) {
-  frame_ = render(Job{scene, size, dpr, revision});
-  if (next_ && next_->revision <= revision) next_.reset();
+  m_frame = render(Job{scene, size, dpr, revision});
+  if (m_next && m_next->revision <= revision) m_next.reset();
 }
 
 void TimelineRenderCache::start(Job job) {
-  running_ = true;
-  runningRevision_ = job.revision;
-  watcher_.setFuture(QtConcurrent::run([job = std::move(job)] { return render(job); }));
+  m_running = true;
+  m_runningRevision = job.revision;
+  m_watcher.setFuture(QtConcurrent::run([job = std::move(job)] { return render(job); }));
 }
 
 void TimelineRenderCache::finished() {
-  running_ = false;
-  Frame done = watcher_.result();
+  m_running = false;
+  Frame done = m_watcher.result();
   // A synchronous render may have overtaken this one.
-  if (!frame_ || done.revision > frame_->revision) {
-    frame_ = std::move(done);
+  if (!m_frame || done.revision > m_frame->revision) {
+    m_frame = std::move(done);
     emit updated();
   }
-  if (next_) {
-    Job job = std::move(*next_);
-    next_.reset();
-    if (!frame_ || job.revision > frame_->revision) start(std::move(job));
+  if (m_next) {
+    Job job = std::move(*m_next);
+    m_next.reset();
+    if (!m_frame || job.revision > m_frame->revision) start(std::move(job));
   }
 }
 

@@ -32,8 +32,8 @@ class TimelineRenderCache : public QObject {
   const Frame* request(const TimelineScene& scene, QSize size, qreal dpr, uint64_t revision);
   // Renders on the calling thread (the first paint, a resize).
   void renderNow(const TimelineScene& scene, QSize size, qreal dpr, uint64_t revision);
-  const Frame* latest() const { return frame_ ? &*frame_ : nullptr; }
-  bool busy() const { return running_ || next_.has_value(); }
+  const Frame* latest() const { return m_frame ? &*m_frame : nullptr; }
+  bool busy() const { return m_running || m_next.has_value(); }
 
  signals:
   // A newer image is ready.
@@ -50,11 +50,11 @@ class TimelineRenderCache : public QObject {
   void start(Job job);
   void finished();
 
-  std::optional<Frame> frame_;
-  QFutureWatcher<Frame> watcher_;
-  bool running_ = false;
-  uint64_t runningRevision_ = 0;
-  std::optional<Job> next_;
+  std::optional<Frame> m_frame;
+  QFutureWatcher<Frame> m_watcher;
+  bool m_running = false;
+  uint64_t m_runningRevision = 0;
+  std::optional<Job> m_next;
 };
 
 }  // namespace rudp::gui

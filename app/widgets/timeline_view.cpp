@@ -42,55 +42,55 @@ TimelineView::TimelineView(QWidget* parent) : QWidget(parent) {
   setFocusPolicy(Qt::StrongFocus);
   setMouseTracking(true);
   setAttribute(Qt::WA_OpaquePaintEvent);
-  connect(&renderCache_, &TimelineRenderCache::updated, this, qOverload<>(&QWidget::update));
+  connect(&m_renderCache, &TimelineRenderCache::updated, this, qOverload<>(&QWidget::update));
 }
 
 TimelineView::~TimelineView() = default;
 
 void TimelineView::setData(std::shared_ptr<const TimelineData> data) {
-  data_ = std::move(data);
-  markedFrame_.reset();
-  const int64_t oldStart = viewport_.start(), oldEnd = viewport_.end();
-  const auto [start, end] = paddedSpan(data_.get());
-  viewport_.setFullRange(start, end);
+  m_data = std::move(data);
+  m_markedFrame.reset();
+  const int64_t oldStart = m_viewport.start(), oldEnd = m_viewport.end();
+  const auto [start, end] = paddedSpan(m_data.get());
+  m_viewport.setFullRange(start, end);
   viewChanged();
   rangeMaybeChanged(oldStart, oldEnd);
 }
 
 void TimelineView::updateData(std::shared_ptr<const TimelineData> data) {
-  if (!data_ || !data || data->conn != data_->conn) return setData(std::move(data));
-  data_ = std::move(data);
-  const int64_t oldStart = viewport_.start(), oldEnd = viewport_.end();
-  const auto [start, end] = paddedSpan(data_.get());
-  viewport_.followFullRange(start, end);
+  if (!m_data || !data || data->conn != m_data->conn) return setData(std::move(data));
+  m_data = std::move(data);
+  const int64_t oldStart = m_viewport.start(), oldEnd = m_viewport.end();
+  const auto [start, end] = paddedSpan(m_data.get());
+  m_viewport.followFullRange(start, end);
   viewChanged();
   rangeMaybeChanged(oldStart, oldEnd);
 }
 
 void TimelineView::setDirection(Direction d) {
-  if (d == direction_) return;
-  direction_ = d;
+  if (d == m_direction) return;
+  m_direction = d;
   // The other direction's values have other scales: back to automatic.
-  viewport_.resetValues();
+  m_viewport.resetValues();
   viewChanged();
   emit directionChanged(d);
 }
 
 void TimelineView::setLimitLines(std::vector<double> ms) {
-  limitLines_ = std::move(ms);
+  m_limitLines = std::move(ms);
   viewChanged();
 }
 
 void TimelineView::setTimeRange(int64_t startNs, int64_t endNs) {
-  const int64_t s = viewport_.start(), e = viewport_.end();
-  viewport_.setRange(startNs, endNs);
+  const int64_t s = m_viewport.start(), e = m_viewport.end();
+  m_viewport.setRange(startNs, endNs);
   viewChanged();
   rangeMaybeChanged(s, e);
 }
 
 void TimelineView::resetZoom() {
-  const int64_t s = viewport_.start(), e = viewport_.end();
-  viewport_.reset();
+  const int64_t s = m_viewport.start(), e = m_viewport.end();
+  m_viewport.reset();
   viewChanged();
   rangeMaybeChanged(s, e);
 }
@@ -98,31 +98,31 @@ void TimelineView::resetZoom() {
 ValueSpan TimelineView::valueRange(Lane lane) const { return effectiveValueRange(scene(), lane); }
 
 void TimelineView::setMarkedFrame(uint64_t frame) {
-  markedFrame_ = frame ? std::optional(frame) : std::nullopt;
+  m_markedFrame = frame ? std::optional(frame) : std::nullopt;
   viewChanged();
 }
 
 void TimelineView::setLayerVisible(Layer layer, bool visible) {
-  layers_ = visible ? layers_ | static_cast<uint32_t>(layer) : layers_ & ~static_cast<uint32_t>(layer);
+  m_layers = visible ? m_layers | static_cast<uint32_t>(layer) : m_layers & ~static_cast<uint32_t>(layer);
   viewChanged();
 }
 
 void TimelineView::setCrosshairEnabled(bool on) {
-  crosshair_ = on;
+  m_crosshair = on;
   if (!on) QToolTip::hideText();
   update();
 }
 
 TimelineScene TimelineView::scene() const {
   TimelineScene s;
-  s.data = data_;
-  s.direction = direction_;
-  s.t0 = viewport_.start();
-  s.t1 = viewport_.end();
-  for (Lane lane : kAllLanes) s.manualY[static_cast<size_t>(lane)] = viewport_.valueRange(lane);
-  s.limitLinesMs = limitLines_ ? *limitLines_ : (data_ ? data_->rttLimitsMs : std::vector<double>{});
-  s.markedFrame = markedFrame_;
-  s.layers = layers_;
+  s.data = m_data;
+  s.direction = m_direction;
+  s.t0 = m_viewport.start();
+  s.t1 = m_viewport.end();
+  for (Lane lane : kAllLanes) s.manualY[static_cast<size_t>(lane)] = m_viewport.valueRange(lane);
+  s.limitLinesMs = m_limitLines ? *m_limitLines : (m_data ? m_data->rttLimitsMs : std::vector<double>{});
+  s.markedFrame = m_markedFrame;
+  s.layers = m_layers;
   s.colours = ChartColours::fromPalette(palette());
   s.font = font();
   return s;
@@ -152,32 +152,32 @@ bool TimelineView::exportSvg(const QString& path, QSize size) const {
 }
 
 void TimelineView::viewChanged() {
-  ++revision_;
+  ++m_revision;
   update();
 }
 
 bool TimelineView::renderPending() const {
-  const auto* latest = renderCache_.latest();
-  return renderCache_.busy() || !latest || latest->revision != revision_;
+  const auto* latest = m_renderCache.latest();
+  return m_renderCache.busy() || !latest || latest->revision != m_revision;
 }
 
 void TimelineView::rangeMaybeChanged(int64_t oldStart, int64_t oldEnd) {
-  if (oldStart != viewport_.start() || oldEnd != viewport_.end())
-    emit rangeChanged(viewport_.start(), viewport_.end());
+  if (oldStart != m_viewport.start() || oldEnd != m_viewport.end())
+    emit rangeChanged(m_viewport.start(), m_viewport.end());
 }
 
 void TimelineView::paintEvent(QPaintEvent*) {
   const TimelineScene s = scene();
   const TimelineGeometry g = TimelineGeometry::compute(s, size());
   const qreal dpr = devicePixelRatioF();
-  const auto* latest = renderCache_.latest();
+  const auto* latest = m_renderCache.latest();
   // Nothing to show yet, or an image of another size: render here.
-  if (!latest || latest->image.size() != size() * dpr || (!async_ && latest->revision != revision_))
-    renderCache_.renderNow(s, size(), dpr, revision_);
-  const auto* frame = renderCache_.request(s, size(), dpr, revision_);
+  if (!latest || latest->image.size() != size() * dpr || (!m_async && latest->revision != m_revision))
+    m_renderCache.renderNow(s, size(), dpr, m_revision);
+  const auto* frame = m_renderCache.request(s, size(), dpr, m_revision);
   QPainter p(this);
   p.drawImage(QPoint(0, 0), frame->image);
-  if (frame->revision != revision_) paintStale(p, *frame, g, s.colours.plot);
+  if (frame->revision != m_revision) paintStale(p, *frame, g, s.colours.plot);
   paintOverlay(p, g);
 }
 
@@ -198,15 +198,15 @@ void TimelineView::paintStale(QPainter& p, const TimelineRenderCache::Frame& f, 
 }
 
 void TimelineView::paintOverlay(QPainter& p, const TimelineGeometry& g) {
-  if (drag_ && drag_->rubberBand && drag_->moved) {
+  if (m_drag && m_drag->rubberBand && m_drag->moved) {
     const TimelineScene s = scene();
     p.setPen(QPen(s.colours.text, 1, Qt::DashLine));
     p.setBrush(s.colours.rubberBand);
-    p.drawRect(QRect(drag_->from, drag_->to).normalized());
+    p.drawRect(QRect(m_drag->from, m_drag->to).normalized());
   }
-  if (crosshair_ && hover_ && !drag_) {
+  if (m_crosshair && m_hover && !m_drag) {
     const TimelineScene s = scene();
-    CrosshairPainter(s, g).paint(p, *hover_);
+    CrosshairPainter(s, g).paint(p, *m_hover);
   }
 }
 
@@ -217,16 +217,16 @@ void TimelineView::changeEvent(QEvent* e) {
 
 void TimelineView::applyStep(const ViewStep& step, std::optional<int64_t> anchor,
                              std::optional<double> valueAnchor) {
-  const int64_t s = viewport_.start(), e = viewport_.end();
-  if (step.zoomX != 1) viewport_.zoomX(step.zoomX, anchor.value_or(s + (e - s) / 2));
-  if (step.panX != 0) viewport_.panX(step.panX);
-  if (step.zoomY != 1 && activeLane_ != Lane::Events) {
-    const ValueSpan current = valueRange(activeLane_);
-    viewport_.zoomY(activeLane_, step.zoomY, current,
-                    valueAnchor.value_or(keyZoomAnchor(activeLane_, current)));
+  const int64_t s = m_viewport.start(), e = m_viewport.end();
+  if (step.zoomX != 1) m_viewport.zoomX(step.zoomX, anchor.value_or(s + (e - s) / 2));
+  if (step.panX != 0) m_viewport.panX(step.panX);
+  if (step.zoomY != 1 && m_activeLane != Lane::Events) {
+    const ValueSpan current = valueRange(m_activeLane);
+    m_viewport.zoomY(m_activeLane, step.zoomY, current,
+                     valueAnchor.value_or(keyZoomAnchor(m_activeLane, current)));
   }
-  if (step.panY != 0 && activeLane_ != Lane::Events)
-    viewport_.panY(activeLane_, step.panY, valueRange(activeLane_));
+  if (step.panY != 0 && m_activeLane != Lane::Events)
+    m_viewport.panY(m_activeLane, step.panY, valueRange(m_activeLane));
   viewChanged();
   rangeMaybeChanged(s, e);
 }
@@ -239,15 +239,15 @@ void TimelineView::trigger(TimelineAction action) {
   using A = TimelineAction;
   switch (action) {
     case A::Reset: resetZoom(); break;
-    case A::ToggleCrosshair: setCrosshairEnabled(!crosshair_); break;
-    case A::ToggleDragMode: dragMode_ = dragMode_ == DragMode::Pan ? DragMode::Zoom : DragMode::Pan; break;
+    case A::ToggleCrosshair: setCrosshairEnabled(!m_crosshair); break;
+    case A::ToggleDragMode: m_dragMode = m_dragMode == DragMode::Pan ? DragMode::Zoom : DragMode::Pan; break;
     case A::SwitchDirection:
-      setDirection(direction_ == Direction::ClientToServer ? Direction::ServerToClient
-                                                           : Direction::ClientToServer);
+      setDirection(m_direction == Direction::ClientToServer ? Direction::ServerToClient
+                                                            : Direction::ClientToServer);
       break;
     case A::GoToPacket:
-      if (hover_)
-        if (const auto hit = hitTest(*hover_)) emit packetActivated(hit->frame);
+      if (m_hover)
+        if (const auto hit = hitTest(*m_hover)) emit packetActivated(hit->frame);
       break;
     case A::NextConnection: emit connectionStepRequested(1); break;
     case A::PreviousConnection: emit connectionStepRequested(-1); break;
@@ -276,33 +276,33 @@ void TimelineView::mousePressEvent(QMouseEvent* e) {
   if (e->button() != Qt::LeftButton) return QWidget::mousePressEvent(e);
   Drag d;
   d.from = d.to = e->position().toPoint();
-  d.start = viewport_.start();
-  d.end = viewport_.end();
-  d.rubberBand = dragMode_ == DragMode::Zoom || (e->modifiers() & Qt::ControlModifier);
+  d.start = m_viewport.start();
+  d.end = m_viewport.end();
+  d.rubberBand = m_dragMode == DragMode::Zoom || (e->modifiers() & Qt::ControlModifier);
   d.lane = geometry().layout.laneAt(d.from);
-  drag_ = d;
+  m_drag = d;
   QToolTip::hideText();
 }
 
 void TimelineView::mouseMoveEvent(QMouseEvent* e) {
   const QPoint at = e->position().toPoint();
-  if (!drag_) return updateHover(at);
-  drag_->to = at;
-  drag_->moved = drag_->moved || (at - drag_->from).manhattanLength() > kClickSlop;
-  if (!drag_->moved) return;
-  if (drag_->rubberBand) {
+  if (!m_drag) return updateHover(at);
+  m_drag->to = at;
+  m_drag->moved = m_drag->moved || (at - m_drag->from).manhattanLength() > kClickSlop;
+  if (!m_drag->moved) return;
+  if (m_drag->rubberBand) {
     update();
     return;
   }
-  const double nsPerPixel = static_cast<double>(drag_->end - drag_->start) / geometry().time.width;
-  const auto shift = static_cast<int64_t>(std::llround((drag_->from.x() - at.x()) * nsPerPixel));
-  setTimeRange(drag_->start + shift, drag_->end + shift);
+  const double nsPerPixel = static_cast<double>(m_drag->end - m_drag->start) / geometry().time.width;
+  const auto shift = static_cast<int64_t>(std::llround((m_drag->from.x() - at.x()) * nsPerPixel));
+  setTimeRange(m_drag->start + shift, m_drag->end + shift);
 }
 
 void TimelineView::mouseReleaseEvent(QMouseEvent* e) {
-  if (e->button() != Qt::LeftButton || !drag_) return QWidget::mouseReleaseEvent(e);
-  const Drag d = *drag_;
-  drag_.reset();
+  if (e->button() != Qt::LeftButton || !m_drag) return QWidget::mouseReleaseEvent(e);
+  const Drag d = *m_drag;
+  m_drag.reset();
   if (!d.moved) {
     if (const auto hit = hitTest(d.from)) emit packetActivated(hit->frame);
   } else if (d.rubberBand) {
@@ -316,22 +316,22 @@ void TimelineView::finishRubberBand(const Drag& d) {
   const TimelineGeometry g = geometry();
   const QRect band = QRect(d.from, d.to).normalized();
   if (band.width() < kClickSlop) return;
-  const int64_t s = viewport_.start(), e = viewport_.end();
-  viewport_.setRange(g.time.time(band.left()), g.time.time(band.right() + 1));
+  const int64_t s = m_viewport.start(), e = m_viewport.end();
+  m_viewport.setRange(g.time.time(band.left()), g.time.time(band.right() + 1));
   if (d.lane && *d.lane != Lane::Events && band.height() > kClickSlop &&
       g.layout.lane(*d.lane).contains(band)) {
     const ValueAxis& a = g.axis(*d.lane);
-    viewport_.setValueRange(*d.lane, {a.value(band.bottom() + 1), a.value(band.top())});
+    m_viewport.setValueRange(*d.lane, {a.value(band.bottom() + 1), a.value(band.top())});
   }
   viewChanged();
   rangeMaybeChanged(s, e);
 }
 
 void TimelineView::updateHover(QPoint at) {
-  hover_ = at;
+  m_hover = at;
   const TimelineGeometry g = geometry();
-  if (const auto lane = g.layout.laneAt(at); lane && *lane != Lane::Events) activeLane_ = *lane;
-  if (crosshair_) {
+  if (const auto lane = g.layout.laneAt(at); lane && *lane != Lane::Events) m_activeLane = *lane;
+  if (m_crosshair) {
     const TimelineScene s = scene();
     const auto hit = TimelineHitTester(s, g).hitTest(at);
     if (g.layout.plot.contains(at))
@@ -346,19 +346,19 @@ void TimelineView::wheelEvent(QWheelEvent* e) {
   const double notches = e->angleDelta().y() / 120.0;
   if (notches == 0) return;
   const QPoint at = e->position().toPoint();
-  if (const auto lane = geometry().layout.laneAt(at)) activeLane_ = *lane;
+  if (const auto lane = geometry().layout.laneAt(at)) m_activeLane = *lane;
   const double factor = std::pow(kWheelZoom, notches);
   if (e->modifiers() & Qt::ShiftModifier)
     applyStep({1, 1, -notches * kPanStep, 0}, std::nullopt);
   else if (e->modifiers() & Qt::ControlModifier)
-    applyStep({1, factor, 0, 0}, std::nullopt, geometry().axis(activeLane_).value(at.y() + 0.5));
+    applyStep({1, factor, 0, 0}, std::nullopt, geometry().axis(m_activeLane).value(at.y() + 0.5));
   else
     applyStep({factor, 1, 0, 0}, timeForX(at.x() + 0.5));
   e->accept();
 }
 
 void TimelineView::leaveEvent(QEvent*) {
-  hover_.reset();
+  m_hover.reset();
   QToolTip::hideText();
   update();
 }
@@ -375,7 +375,7 @@ void TimelineView::contextMenuEvent(QContextMenuEvent* e) {
     QAction* a = menu.addAction(text, this, [this, action = info.action] { trigger(action); });
     if (info.action == TimelineAction::ToggleCrosshair) {
       a->setCheckable(true);
-      a->setChecked(crosshair_);
+      a->setChecked(m_crosshair);
     }
   }
   menu.exec(e->globalPos());

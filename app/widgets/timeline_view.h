@@ -41,7 +41,7 @@ class TimelineView : public QWidget {
 
   // Shows the connection's whole span (the zoom is reset). Null clears.
   void setData(std::shared_ptr<const TimelineData> data);
-  const std::shared_ptr<const TimelineData>& data() const { return data_; }
+  const std::shared_ptr<const TimelineData>& data() const { return m_data; }
   // Newer data of the same connection (a live capture): the whole span stays
   // whole, a view ending at the live edge follows it, one the user moved
   // away stays put; value zooms and the marked packet are kept. Another
@@ -49,7 +49,7 @@ class TimelineView : public QWidget {
   void updateData(std::shared_ptr<const TimelineData> data);
 
   void setDirection(Direction d);
-  Direction direction() const { return direction_; }
+  Direction direction() const { return m_direction; }
 
   // The genre's RTT limit lines (ms). Until called, the database's limits
   // (TimelineData::rttLimitsMs) are drawn.
@@ -58,25 +58,25 @@ class TimelineView : public QWidget {
   void setTimeRange(int64_t startNs, int64_t endNs);  // clamped to the connection's span
   void zoomTo(int64_t startNs, int64_t endNs) { setTimeRange(startNs, endNs); }
   void resetZoom();
-  int64_t rangeStart() const { return viewport_.start(); }
-  int64_t rangeEnd() const { return viewport_.end(); }
-  int64_t fullStart() const { return viewport_.fullStart(); }
-  int64_t fullEnd() const { return viewport_.fullEnd(); }
+  int64_t rangeStart() const { return m_viewport.start(); }
+  int64_t rangeEnd() const { return m_viewport.end(); }
+  int64_t fullStart() const { return m_viewport.fullStart(); }
+  int64_t fullEnd() const { return m_viewport.fullEnd(); }
   // The values a lane shows (automatic unless zoomed or panned in y).
   ValueSpan valueRange(Lane lane) const;
   // The lane y-axis keys and Ctrl+wheel act on.
-  Lane activeLane() const { return activeLane_; }
-  void setActiveLane(Lane lane) { activeLane_ = lane; }
+  Lane activeLane() const { return m_activeLane; }
+  void setActiveLane(Lane lane) { m_activeLane = lane; }
 
   // A cursor at that packet's time; 0 clears.
   void setMarkedFrame(uint64_t frame);
-  uint64_t markedFrame() const { return markedFrame_.value_or(0); }  // 0: none
+  uint64_t markedFrame() const { return m_markedFrame.value_or(0); }  // 0: none
   void setLayerVisible(Layer layer, bool visible);
-  bool layerVisible(Layer layer) const { return (layers_ & static_cast<uint32_t>(layer)) != 0; }
+  bool layerVisible(Layer layer) const { return (m_layers & static_cast<uint32_t>(layer)) != 0; }
   void setCrosshairEnabled(bool on);
-  bool crosshairEnabled() const { return crosshair_; }
-  void setDragMode(DragMode m) { dragMode_ = m; }
-  DragMode dragMode() const { return dragMode_; }
+  bool crosshairEnabled() const { return m_crosshair; }
+  void setDragMode(DragMode m) { m_dragMode = m; }
+  DragMode dragMode() const { return m_dragMode; }
 
   // Runs an action as its key would.
   void trigger(TimelineAction action);
@@ -94,7 +94,7 @@ class TimelineView : public QWidget {
   // What is drawn now (for rendering elsewhere: benchmarks, other threads).
   TimelineScene scene() const;
   // Off: every change is rendered in paintEvent on the UI thread.
-  void setAsyncRendering(bool on) { async_ = on; }
+  void setAsyncRendering(bool on) { m_async = on; }
   // The image on screen is not yet the current view's (a render is running).
   bool renderPending() const;
 
@@ -140,21 +140,21 @@ class TimelineView : public QWidget {
                   const QColor& fill);
   void saveAs(bool svg);
 
-  std::shared_ptr<const TimelineData> data_;
-  Direction direction_ = Direction::ClientToServer;
-  TimelineViewport viewport_;
-  std::optional<std::vector<double>> limitLines_;
-  std::optional<uint64_t> markedFrame_;
-  uint32_t layers_ = kAllLayers;
-  bool crosshair_ = true;
-  DragMode dragMode_ = DragMode::Pan;
-  Lane activeLane_ = Lane::Rtt;
-  std::optional<Drag> drag_;
-  std::optional<QPoint> hover_;
+  std::shared_ptr<const TimelineData> m_data;
+  Direction m_direction = Direction::ClientToServer;
+  TimelineViewport m_viewport;
+  std::optional<std::vector<double>> m_limitLines;
+  std::optional<uint64_t> m_markedFrame;
+  uint32_t m_layers = kAllLayers;
+  bool m_crosshair = true;
+  DragMode m_dragMode = DragMode::Pan;
+  Lane m_activeLane = Lane::Rtt;
+  std::optional<Drag> m_drag;
+  std::optional<QPoint> m_hover;
 
-  TimelineRenderCache renderCache_;
-  uint64_t revision_ = 1;  // bumped by every change of what is drawn
-  bool async_ = true;
+  TimelineRenderCache m_renderCache;
+  uint64_t m_revision = 1;  // bumped by every change of what is drawn
+  bool m_async = true;
 };
 
 }  // namespace rudp::gui

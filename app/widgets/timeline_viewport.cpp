@@ -6,52 +6,52 @@
 namespace rudp::gui {
 
 void TimelineViewport::setFullRange(int64_t start, int64_t end) {
-  fullStart_ = start;
-  fullEnd_ = std::max(end, start + kMinSpanNs);
+  m_fullStart = start;
+  m_fullEnd = std::max(end, start + kMinSpanNs);
   reset();
 }
 
 void TimelineViewport::followFullRange(int64_t start, int64_t end) {
-  const bool whole = !zoomedX(), atEdge = end_ >= fullEnd_;
-  const int64_t span = end_ - start_;
-  fullStart_ = start;
-  fullEnd_ = std::max(end, start + kMinSpanNs);
+  const bool whole = !zoomedX(), atEdge = m_end >= m_fullEnd;
+  const int64_t span = m_end - m_start;
+  m_fullStart = start;
+  m_fullEnd = std::max(end, start + kMinSpanNs);
   if (whole)
-    setRange(fullStart_, fullEnd_);
+    setRange(m_fullStart, m_fullEnd);
   else if (atEdge)
-    setRange(fullEnd_ - span, fullEnd_);
+    setRange(m_fullEnd - span, m_fullEnd);
   else
-    setRange(start_, end_);
+    setRange(m_start, m_end);
 }
 
 void TimelineViewport::reset() {
-  start_ = fullStart_;
-  end_ = fullEnd_;
+  m_start = m_fullStart;
+  m_end = m_fullEnd;
   resetValues();
 }
 
 void TimelineViewport::setRange(int64_t start, int64_t end) {
   if (end < start) std::swap(start, end);
-  const int64_t full = fullEnd_ - fullStart_;
+  const int64_t full = m_fullEnd - m_fullStart;
   int64_t span = std::clamp(end - start, std::min(kMinSpanNs, full), full);
   // Keep the middle of the request when the span had to grow.
   if (span != end - start) start = start + (end - start) / 2 - span / 2;
-  start = std::clamp(start, fullStart_, fullEnd_ - span);
-  start_ = start;
-  end_ = start + span;
+  start = std::clamp(start, m_fullStart, m_fullEnd - span);
+  m_start = start;
+  m_end = start + span;
 }
 
 void TimelineViewport::zoomX(double factor, int64_t anchor) {
   const double f = std::max(factor, 1e-6);
-  const double left = static_cast<double>(anchor - start_) * f;
-  const double right = static_cast<double>(end_ - anchor) * f;
+  const double left = static_cast<double>(anchor - m_start) * f;
+  const double right = static_cast<double>(m_end - anchor) * f;
   setRange(anchor - static_cast<int64_t>(std::llround(left)),
            anchor + static_cast<int64_t>(std::llround(right)));
 }
 
 void TimelineViewport::panX(double fraction) {
-  const int64_t shift = static_cast<int64_t>(std::llround(fraction * static_cast<double>(end_ - start_)));
-  setRange(start_ + shift, end_ + shift);
+  const int64_t shift = static_cast<int64_t>(std::llround(fraction * static_cast<double>(m_end - m_start)));
+  setRange(m_start + shift, m_end + shift);
 }
 
 void TimelineViewport::zoomY(Lane lane, double factor, ValueSpan current, double anchor) {

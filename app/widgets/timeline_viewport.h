@@ -17,10 +17,10 @@ class TimelineViewport {
 
   // Sets the full range and shows all of it.
   void setFullRange(int64_t start, int64_t end);
-  int64_t fullStart() const { return fullStart_; }
-  int64_t fullEnd() const { return fullEnd_; }
-  int64_t start() const { return start_; }
-  int64_t end() const { return end_; }
+  int64_t fullStart() const { return m_fullStart; }
+  int64_t fullEnd() const { return m_fullEnd; }
+  int64_t start() const { return m_start; }
+  int64_t end() const { return m_end; }
 
   // The full range of data still arriving: a view of all of it stays all of
   // it, a view ending at the old end keeps its span and follows the new end,
@@ -33,7 +33,7 @@ class TimelineViewport {
   void zoomX(double factor, int64_t anchor);
   // Moves by `fraction` of the visible span (negative: earlier).
   void panX(double fraction);
-  bool zoomedX() const { return start_ != fullStart_ || end_ != fullEnd_; }
+  bool zoomedX() const { return m_start != m_fullStart || m_end != m_fullEnd; }
 
   const std::optional<ValueSpan>& valueRange(Lane lane) const { return y_[index(lane)]; }
   void setValueRange(Lane lane, ValueSpan span) { y_[index(lane)] = span; }
@@ -48,7 +48,7 @@ class TimelineViewport {
 
  private:
   static size_t index(Lane l) { return static_cast<size_t>(l); }
-  int64_t fullStart_ = 0, fullEnd_ = 1, start_ = 0, end_ = 1;
+  int64_t m_fullStart = 0, m_fullEnd = 1, m_start = 0, m_end = 1;
   std::array<std::optional<ValueSpan>, kLaneCount> y_{};
 };
 

@@ -18,10 +18,10 @@
 #include "app_fixture.h"
 #include "jobs/capture_session.h"
 #include "main_window.h"
-#include "message_banner.h"
 #include "pages/analysis_page.h"
 #include "pages/start_page.h"
 #include "store/db_path.h"
+#include "widgets/message_banner.h"
 
 using namespace rudp;
 using namespace rudp::test;

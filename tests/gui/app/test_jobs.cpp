@@ -11,8 +11,8 @@
 #include <thread>
 
 #include "../models/catch_qt.h"
-#include "analysis_preferences.h"
 #include "app_fixture.h"
+#include "jobs/analysis_preferences.h"
 #include "jobs/database_reuse.h"
 #include "jobs/progress_rate.h"
 #include "jobs/query_runner.h"

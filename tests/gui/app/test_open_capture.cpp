@@ -17,9 +17,9 @@
 #include "app_fixture.h"
 #include "jobs/capture_session.h"
 #include "main_window.h"
-#include "message_banner.h"
 #include "pages/summary_page.h"
 #include "store/db_path.h"
+#include "widgets/message_banner.h"
 
 using namespace rudp;
 using namespace rudp::test;

@@ -13,8 +13,8 @@
 #include "jobs/capture_session.h"
 #include "main_window.h"
 #include "pages/timeline_page.h"
-#include "palette_theme.h"
 #include "widgets/chart_colours.h"
+#include "widgets/palette_theme.h"
 
 using namespace rudp;
 using namespace rudp::test;

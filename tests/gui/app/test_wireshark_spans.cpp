@@ -20,12 +20,12 @@
 #include "jobs/capture_session.h"
 #include "jobs/wireshark_launcher.h"
 #include "main_window.h"
-#include "message_banner.h"
 #include "models/stalls_model.h"
 #include "pages/statistics_page.h"
 #include "pages/summary_page.h"
 #include "pages/timeline_page.h"
 #include "store/store_reader.h"
+#include "widgets/message_banner.h"
 #include "wireshark/frame_selection.h"
 #include "wireshark_gui_env.h"
 

@@ -20,7 +20,6 @@
 #include "catch_qt.h"
 #include "compare/matrix.h"
 #include "compare_fixture.h"
-#include "message_banner.h"
 #include "models/compare_rows_model.h"
 #include "models/comparison_model.h"
 #include "models/table_csv.h"
@@ -34,6 +33,7 @@
 #include "store/store_reader.h"
 #include "widgets/cdf_chart.h"
 #include "widgets/matrix_chart.h"
+#include "widgets/message_banner.h"
 #include "widgets/timeline_view.h"
 
 using namespace rudp;

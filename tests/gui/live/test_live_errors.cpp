@@ -11,7 +11,7 @@
 #include "app_fixture.h"
 #include "live_capture_controller.h"
 #include "main_window.h"
-#include "message_banner.h"
+#include "widgets/message_banner.h"
 
 using namespace rudp;
 using namespace rudp::test;

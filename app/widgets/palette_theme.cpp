@@ -1,4 +1,4 @@
-#include "palette_theme.h"
+#include "widgets/palette_theme.h"
 
 #include <cmath>
 

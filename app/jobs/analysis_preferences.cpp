@@ -1,4 +1,4 @@
-#include "analysis_preferences.h"
+#include "jobs/analysis_preferences.h"
 
 #include <QSettings>
 

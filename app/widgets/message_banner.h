@@ -5,6 +5,8 @@
 #include <QFrame>
 #include <functional>
 
+#include "models/message_kind.h"
+
 class QLabel;
 class QToolButton;
 
@@ -13,7 +15,7 @@ namespace rudp::gui {
 class MessageBanner : public QFrame {
   Q_OBJECT
  public:
-  enum class Kind { Information, Warning, Error };
+  using Kind = MessageKind;
 
   explicit MessageBanner(QWidget* parent = nullptr);
 

@@ -1,4 +1,4 @@
-#include "message_banner.h"
+#include "widgets/message_banner.h"
 
 #include <QEvent>
 #include <QHBoxLayout>
@@ -6,7 +6,7 @@
 #include <QStyle>
 #include <QToolButton>
 
-#include "palette_theme.h"
+#include "widgets/palette_theme.h"
 #include "widgets/chart_colours.h"
 
 namespace rudp::gui {
