@@ -11,7 +11,7 @@
 #
 # Each capture is made once with grudp-sim and analysed once with
 # rudpscope-cli; later runs reuse both. The measurement is packets-bench
-# (tests/gui/models/packets_bench.cpp) on the offscreen platform: the real
+# (tests/gui/pages/packets_bench.cpp) on the offscreen platform: the real
 # Packets page opening the database, the last frame's stream items (the
 # capture replayed in the background from its first frame), 100 jumps to
 # random frames (select, dissect the details, paint), 600 wheel steps of 3
@@ -29,7 +29,7 @@ BUILD="${1:-build/release}"
 [[ "$BUILD" = /* ]] || BUILD="$ROOT/$BUILD"
 SIM="$BUILD/tests/sim/grudp-sim"
 CLI="$BUILD/analysis/cli/rudpscope-cli"
-BENCH="$BUILD/tests/gui/models/packets-bench"
+BENCH="$BUILD/tests/gui/pages/packets-bench"
 DIR="${BENCH_GUI_DIR:-$BUILD/bench-gui}"
 SIZES="${BENCH_GUI_SIZES:-1m 10m}"
 

@@ -2,8 +2,8 @@
 // precision, frame numbering, record offsets, progress.
 #include <catch2/catch.hpp>
 
+#include "capture_test_util.h"
 #include "link_scenario.h"
-#include "test_util.h"
 
 using namespace rudp;
 using namespace rudp::test;

@@ -1,9 +1,9 @@
 // IPv4 and IPv6 reassembly: order, overlaps, duplicates, timeouts, memory bounds.
 #include <catch2/catch.hpp>
 
+#include "capture_test_util.h"
 #include "decode/ip_reassembler.h"
 #include "link_scenario.h"
-#include "test_util.h"
 
 using namespace rudp;
 using namespace rudp::test;

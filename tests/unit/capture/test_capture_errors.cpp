@@ -4,8 +4,8 @@
 
 #include <random>
 
+#include "capture_test_util.h"
 #include "core/error.h"
-#include "test_util.h"
 
 using namespace rudp;
 using namespace rudp::test;

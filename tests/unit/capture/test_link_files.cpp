@@ -4,8 +4,9 @@
 
 #include <cstdlib>
 
+#include "capture_test_util.h"
 #include "link_scenario.h"
-#include "test_util.h"
+#include "process.h"
 
 using namespace rudp;
 using namespace rudp::test;
@@ -135,11 +136,11 @@ TEST_CASE("link files: TCP handshake fields and options", "[decode]") {
 }
 
 TEST_CASE("link files: the generator reproduces the committed captures", "[decode]") {
-  const std::string dir = std::string(RUDPSCOPE_BINARY_DIR) + "/capture_test_regen";
-  REQUIRE(std::system(("mkdir -p '" + dir + "'").c_str()) == 0);
-  const std::string cmd =
-      std::string("'") + MAKE_LINK_CAPTURES + "' '" + dir + "' '" + EDITCAP_EXECUTABLE + "' > /dev/null";
-  REQUIRE(std::system(cmd.c_str()) == 0);
+  TempDir tmp("regen");
+  const std::string dir = tmp.path.string();
+  const ProcessResult made = run({MAKE_LINK_CAPTURES, dir, EDITCAP_EXECUTABLE});
+  INFO(made.err);
+  REQUIRE(made.status == 0);
   // pcapng files embed the editcap version, so only the pcap files are compared.
   for (const char* name :
        {"eth.pcap", "eth_vlan.pcap", "eth_qinq.pcap", "sll.pcap", "sll2.pcap", "null.pcap", "loop.pcap",
@@ -147,5 +148,4 @@ TEST_CASE("link files: the generator reproduces the committed captures", "[decod
     INFO(name);
     CHECK(readBytes(dir + "/" + name) == readBytes(linkData(name)));
   }
-  std::system(("rm -rf '" + dir + "'").c_str());
 }

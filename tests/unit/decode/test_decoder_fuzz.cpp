@@ -6,8 +6,8 @@
 
 #include <random>
 
+#include "capture_test_util.h"
 #include "link_scenario.h"
-#include "test_util.h"
 
 using namespace rudp;
 using namespace rudp::test;

@@ -2,8 +2,8 @@
 // tag stacks, loopback family values in both byte orders, broken headers.
 #include <catch2/catch.hpp>
 
+#include "capture_test_util.h"
 #include "link_scenario.h"
-#include "test_util.h"
 
 using namespace rudp;
 using namespace rudp::test;

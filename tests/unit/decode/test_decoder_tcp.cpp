@@ -1,9 +1,9 @@
 // TCP header and option decoding, including malformed option lengths.
 #include <catch2/catch.hpp>
 
+#include "capture_test_util.h"
 #include "decode/transport.h"
 #include "link_scenario.h"
-#include "test_util.h"
 
 using namespace rudp;
 using namespace rudp::test;

@@ -2,8 +2,8 @@
 // headers; IPv6 extension headers and fragments; UDP length handling.
 #include <catch2/catch.hpp>
 
+#include "capture_test_util.h"
 #include "link_scenario.h"
-#include "test_util.h"
 
 using namespace rudp;
 using namespace rudp::test;
