@@ -39,14 +39,14 @@ class JobRunner : public QObject {
   template <class Work, class Done, class Fail>
   void run(JobTracker& tracker, Work work, Done done, Fail fail) {
     const quint64 id = tracker.startJob();
-    start(std::move(work), tracker.cancelFlag(), [id, &tracker, done = std::move(done), fail = std::move(fail)](
-                                                     auto result) mutable {
-      if (!tracker.finish(id)) return;
-      if (result.value)
-        done(std::move(*result.value));
-      else
-        fail(result.error);
-    });
+    start(std::move(work), tracker.cancelFlag(),
+          [id, &tracker, done = std::move(done), fail = std::move(fail)](auto result) mutable {
+            if (!tracker.finish(id)) return;
+            if (result.value)
+              done(std::move(*result.value));
+            else
+              fail(result.error);
+          });
   }
 
   // The same for requests that never supersede one another (each Open in
@@ -84,13 +84,14 @@ class JobRunner : public QObject {
       watcher->deleteLater();
       deliver(std::move(result));
     });
-    watcher->setFuture(QtConcurrent::run(&m_pool, [work = std::move(work), cancel = std::move(cancel)]() mutable {
-      JobResult<T> result;
-      try {
-        result.value.emplace(call(work, *cancel));
-      } catch (const std::exception& e) { result.error = QString::fromStdString(e.what()); }
-      return result;
-    }));
+    watcher->setFuture(
+        QtConcurrent::run(&m_pool, [work = std::move(work), cancel = std::move(cancel)]() mutable {
+          JobResult<T> result;
+          try {
+            result.value.emplace(call(work, *cancel));
+          } catch (const std::exception& e) { result.error = QString::fromStdString(e.what()); }
+          return result;
+        }));
   }
 
   QThreadPool m_pool;

@@ -6,8 +6,8 @@
 #include <QStyle>
 #include <QToolButton>
 
-#include "widgets/palette_theme.h"
 #include "widgets/chart_colours.h"
+#include "widgets/palette_theme.h"
 
 namespace rudp::gui {
 
