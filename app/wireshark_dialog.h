@@ -36,7 +36,6 @@ class WiresharkDialog : public QDialog {
   void install();
   void uninstall();
 
-  QTreeWidget* fileList() const { return m_files; }
   QLabel* folderLabel() const { return m_folder; }  // the plugin folder's path
   QLabel* howLabel() const { return m_how; }        // how it was found
   QLabel* resultLabel() const { return m_result; }

@@ -248,23 +248,9 @@ void ContractAnalyzer::judge(Dir& d, SeqSlot& s, bool final, uint64_t frame, int
 
 void ContractAnalyzer::lossRun(Dir& d, bool lost, uint32_t seq, uint64_t seq_frame, uint64_t frame,
                                int64_t ns) {
-  if (lost && d.run_count > 0 && seq == d.run_first + d.run_count) {
-    ++d.run_count;
-    return;
-  }
-  if (d.run_count > 0) {
-    ++d.m.loss_bursts[d.run_count];
-    if (sink_) {
-      LossEvent ev{frame, ns, d.id, d.run_first & seq_mask_, d.run_count, d.run_frame};
-      sink_->onLoss(ev);
-    }
-    d.run_count = 0;
-  }
-  if (lost) {
-    d.run_first = seq;
-    d.run_count = 1;
-    d.run_frame = seq_frame;
-  }
+  if (lost && d.loss_run.continuedBy(seq)) return d.loss_run.extend();
+  d.loss_run.end(d.m, sink_, d.id, frame, ns, seq_mask_);
+  if (lost) d.loss_run.start(seq, seq_frame);
 }
 
 void ContractAnalyzer::evict(Dir& d, SeqSlot& s) {

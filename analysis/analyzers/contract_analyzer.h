@@ -66,6 +66,7 @@
 #include "analyzers/events.h"
 #include "analyzers/hol.h"
 #include "analyzers/jitter.h"
+#include "analyzers/loss_run.h"
 #include "analyzers/metrics.h"
 #include "analyzers/rates.h"
 #include "analyzers/remote_stall.h"
@@ -105,12 +106,11 @@ class ContractAnalyzer {
     bool any_seen = false, any_ack = false, has_ref = false, has_echo = false;
     bool head_unknown = false;  // the flow's first seq not captured yet: earlier seqs may be missing
     uint32_t highest_seen = 0, max_ack = 0, judge_next = 0, frontier = 0;
-    uint32_t seq_ref = 0;                   // last unwrapped seq (seq_bits < 32)
-    uint32_t echo_ack = 0, echo_ts = 0;     // last sampled (ack, ts_echo)
-    bool has_prev_ack = false;              // the highest ack so far and its bitmap:
-    uint32_t prev_ack = 0, prev_bits = 0;   // seqs they covered need no second look
-    uint32_t run_first = 0, run_count = 0;  // current loss run, in seq order
-    uint64_t run_frame = 0;
+    uint32_t seq_ref = 0;                  // last unwrapped seq (seq_bits < 32)
+    uint32_t echo_ack = 0, echo_ts = 0;    // last sampled (ack, ts_echo)
+    bool has_prev_ack = false;             // the highest ack so far and its bitmap:
+    uint32_t prev_ack = 0, prev_bits = 0;  // seqs they covered need no second look
+    LossRun loss_run;                      // in seq order
     HolTracker hol;
   };
   // One numbering of never-retransmitted segments (Contract::unreliable_seq)

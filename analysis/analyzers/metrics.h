@@ -32,7 +32,7 @@ struct DirectionMetrics {
   uint64_t retransmissions = 0;
   uint64_t retransmissions_timeout = 0, retransmissions_fast = 0, retransmissions_spurious = 0;
   uint64_t retransmissions_inferred = 0;     // of which the earlier copies were not captured
-  uint64_t lost = 0;                         // seqs never delivered (see loss.h)
+  uint64_t lost = 0;                         // seqs never delivered (contract_analyzer.h says when)
   uint64_t loss_unknown = 0;                 // seqs whose fate the capture cannot tell
   std::map<uint32_t, uint64_t> loss_bursts;  // burst length -> count
   double mean_loss_burst = 0;

@@ -63,7 +63,6 @@ class RemoteStallEstimator {
   // unused. `hold_max_ms`: the longest the sender waits before acking.
   void advance(int64_t now_ns, double path_min_ms, double hold_max_ms, bool enabled, bool final,
                EventSink* sink, std::vector<StallEvent>& out);
-  bool active() const { return any_; }
   size_t memoryBytes() const { return evs_.capacity() * sizeof(Ev) + sizeof(*this); }
 
  private:

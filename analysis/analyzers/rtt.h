@@ -18,7 +18,6 @@ class RttTracker {
   uint64_t samples() const { return pct_.count(); }
   double minMs() const { return pct_.min(); }
   double srtt() const { return srtt_; }
-  double rttvar() const { return rttvar_; }
   double rto() const { return rto_; }
   void fill(RttStats& out, RttSpan span);
   size_t memoryBytes() const { return pct_.memoryBytes(); }

@@ -610,19 +610,11 @@ void TcpAnalyzer::copyOfAcked(Dir& d, Seg& copy, uint64_t frame, int64_t ns) {
 
 void TcpAnalyzer::lossRun(Dir& d, bool lost, uint64_t frame, int64_t ns, uint32_t seq) {
   // Runs of consecutive lost segments, reported when they end.
-  if (lost) {
-    if (d.run == 0) {
-      d.run_seq = seq - d.isn;
-      d.run_frame = frame;
-    }
-    ++d.run;
-    return;
-  }
-  if (d.run) {
-    ++d.m.loss_bursts[d.run];
-    if (sink_) sink_->onLoss(LossEvent{frame, ns, d.id, d.run_seq, d.run, d.run_frame});
-  }
-  d.run = 0;
+  if (!lost) return d.loss_run.end(d.m, sink_, d.id, frame, ns);
+  if (d.loss_run.open())
+    d.loss_run.extend();
+  else
+    d.loss_run.start(seq - d.isn, frame);
 }
 
 ConnectionMetrics TcpAnalyzer::finish() {

@@ -71,6 +71,7 @@
 #include "analyzers/events.h"
 #include "analyzers/hol.h"
 #include "analyzers/jitter.h"
+#include "analyzers/loss_run.h"
 #include "analyzers/metrics.h"
 #include "analyzers/rates.h"
 #include "analyzers/rtt.h"
@@ -189,8 +190,7 @@ class TcpAnalyzer {
     StallTracker stall;
     RateTracker rate;
     DirectionMetrics m;
-    uint32_t run = 0, run_seq = 0;  // current run of lost segments
-    uint64_t run_frame = 0;
+    LossRun loss_run;  // of lost segments
     uint64_t dup_data = 0;
     std::vector<Acked> acked;  // ring of the last kAckedKept, allocated on the first ack
     size_t acked_next = 0;

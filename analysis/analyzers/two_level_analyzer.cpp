@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "analyzers/direction_figures.h"
+#include "analyzers/loss_run.h"
 #include "analyzers/vantage.h"
 
 namespace rudp::ana {
@@ -232,9 +233,7 @@ void TwoLevelAnalyzer::delivered(Dir& data, const Msg& m, int64_t ns) {
 void TwoLevelAnalyzer::lossRun(Dir& d, uint64_t first, uint32_t count, uint64_t frame, int64_t ns,
                                uint64_t first_frame) {
   d.m.lost += count;
-  ++d.m.loss_bursts[count];
-  LossEvent ev{frame, ns, d.id, uint32_t(first & number_mask_), count, first_frame};
-  if (sink_) sink_->onLoss(ev);
+  recordLossBurst(d.m, sink_, LossEvent{frame, ns, d.id, uint32_t(first & number_mask_), count, first_frame});
 }
 
 // Keeps the packets of the last kKeepPackets numbers, acknowledged or not;

@@ -15,8 +15,7 @@ using wire::be16;
 constexpr uint16_t kVxlanPort = 4789;
 constexpr uint16_t kGenevePort = 6081;
 constexpr uint16_t kGtpUserPort = 2152;
-constexpr uint16_t kMplsPort = 6635;   // MPLS in UDP (RFC 7510)
-constexpr int kMaxGtpExtensions = 16;  // bound the walk on garbage
+constexpr uint16_t kMplsPort = 6635;  // MPLS in UDP (RFC 7510)
 
 Result shifted(Result r, uint32_t by) {
   r.offset += by;
@@ -47,15 +46,15 @@ Result byProtocolType(uint16_t type, const uint8_t* p, uint32_t len, uint32_t of
 
 // VXLAN: flags, reserved, VNI, reserved (8 bytes), then Ethernet.
 Result vxlan(const uint8_t* p, uint32_t len) {
-  if (len < 8) return {Net::None, 0, "VXLAN header truncated"};
-  return ethernetAt(p, len, 8);
+  if (len < kVxlanHeaderLen) return {Net::None, 0, "VXLAN header truncated"};
+  return ethernetAt(p, len, kVxlanHeaderLen);
 }
 
 // GENEVE: version and option length (in 4-byte words), flags, protocol
 // type, VNI, reserved; then the options.
 Result geneve(const uint8_t* p, uint32_t len) {
-  if (len < 8) return {Net::None, 0, "GENEVE header truncated"};
-  const uint32_t end = 8 + uint32_t(p[0] & 0x3f) * 4;
+  if (len < kGeneveFixedLen) return {Net::None, 0, "GENEVE header truncated"};
+  const uint32_t end = geneveHeaderLength(p[0]);
   if (end > len) return {Net::None, 0, "GENEVE options truncated"};
   return byProtocolType(be16(p + 2), p, len, end);
 }
@@ -79,14 +78,13 @@ Result gtpExtensions(const uint8_t* p, uint32_t len, uint32_t off, uint8_t next)
 // length, TEID; with any of E/S/PN also sequence number, N-PDU number and
 // the next extension header type. Only a G-PDU carries an IP packet.
 Result gtpUser(const uint8_t* p, uint32_t len) {
-  constexpr uint8_t kVersion1 = 0x20, kVersionMask = 0xe0, kProtocolGtp = 0x10, kOptionalFields = 0x07;
-  constexpr uint8_t kGpdu = 0xff;
   if (len < 8) return {Net::None, 0, "GTP header truncated"};
-  if ((p[0] & kVersionMask) != kVersion1 || !(p[0] & kProtocolGtp) || p[1] != kGpdu)
+  if ((p[0] & kGtpVersionMask) != kGtpVersion1 || !(p[0] & kGtpProtocolGtp) || p[1] != kGtpGpdu)
     return {Net::None, 0, nullptr};
-  if (!(p[0] & kOptionalFields)) return link::byVersionNibble(p, len, 8);
-  if (len < 12) return {Net::None, 0, "GTP header truncated"};
-  return gtpExtensions(p, len, 12, p[11]);
+  const uint32_t header = gtpHeaderLength(p[0]);
+  if (header == 8) return link::byVersionNibble(p, len, header);
+  if (len < header) return {Net::None, 0, "GTP header truncated"};
+  return gtpExtensions(p, len, header, p[header - 1]);
 }
 
 Result byKind(UdpTunnel kind, const uint8_t* p, uint32_t len) {

@@ -17,6 +17,24 @@ inline constexpr uint16_t kGreChecksum = 0x8000, kGreRouting = 0x4000, kGreKey =
                           kGreSequence = 0x1000;
 inline constexpr uint16_t kGreAck = 0x0080, kGreVersionMask = 0x0007;
 
+// VXLAN (RFC 7348): flags, reserved, VNI, reserved; then an Ethernet frame.
+inline constexpr uint32_t kVxlanHeaderLen = 8;
+
+// GENEVE (RFC 8926): 8 bytes, then options whose length the first byte's low
+// six bits give in 4-byte words.
+inline constexpr uint32_t kGeneveFixedLen = 8;
+inline uint32_t geneveHeaderLength(uint8_t first) { return kGeneveFixedLen + uint32_t(first & 0x3f) * 4; }
+
+// GTPv1-U's flags byte: version 1, protocol type GTP, and the three bits of
+// the optional fields (the next extension header's type, a sequence number,
+// an N-PDU number); with any of them the header is 12 bytes, otherwise 8.
+inline constexpr uint8_t kGtpVersionMask = 0xe0, kGtpVersion1 = 0x20, kGtpProtocolGtp = 0x10;
+inline constexpr uint8_t kGtpNextExtension = 0x04, kGtpSequence = 0x02, kGtpNpdu = 0x01;
+inline constexpr uint8_t kGtpOptionalFields = kGtpNextExtension | kGtpSequence | kGtpNpdu;
+inline constexpr uint8_t kGtpGpdu = 0xff;     // the message type that carries an IP packet
+inline constexpr int kMaxGtpExtensions = 16;  // bounds the extension walk on garbage
+inline uint32_t gtpHeaderLength(uint8_t flags) { return flags & kGtpOptionalFields ? 12 : 8; }
+
 // A GRE header's length by its flags and version: checksum, key and sequence
 // number each add 4 bytes, and so does enhanced GRE's (version 1, PPTP)
 // acknowledgment number.

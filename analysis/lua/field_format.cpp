@@ -1,5 +1,5 @@
 // Field values as `tshark -T fields -e ABBR` prints one occurrence (4.0).
-// Verified against tshark 4.0.17 (tests/unit/lua/test_tshark_format.cpp):
+// Verified against tshark 4.0.17 (tests/unit/lua/test_format.cpp):
 // OCT and DEC_HEX print decimal, HEX and HEX_DEC print 0x + the field
 // width in hex digits, bools 1/0, none fields "1", empty bytes
 // "<MISSING>", a proto item its label if one was given else its filter

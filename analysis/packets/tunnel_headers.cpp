@@ -215,7 +215,6 @@ bool geneveOption(LayerTree& tree, uint32_t at, uint32_t length) {
 // GTP-U's extension headers whose items are built: PDCP PDU number and PDU
 // Session container, 4 bytes each.
 constexpr unsigned kPdcpPduNumber = 0xc0, kPduSessionContainer = 0x85;
-constexpr int kMaxGtpExtensions = 16;
 
 bool gtpExtensionKnown(const LayerTree& tree, uint32_t at, unsigned type) {
   if (!tree.captured(at, 4) || tree.number(at, 1) != 1) return false;
@@ -227,7 +226,7 @@ bool gtpExtensionKnown(const LayerTree& tree, uint32_t at, unsigned type) {
 
 bool gtpExtensionsKnown(const LayerTree& tree, uint32_t at, uint64_t next) {
   for (int i = 0; next != 0; ++i, at += 4) {
-    if (i == kMaxGtpExtensions || !gtpExtensionKnown(tree, at, unsigned(next))) return false;
+    if (i == tunnel::kMaxGtpExtensions || !gtpExtensionKnown(tree, at, unsigned(next))) return false;
     next = tree.number(at + 3, 1);
   }
   return true;
@@ -281,9 +280,10 @@ uint32_t gtpExtension(LayerTree& tree, uint32_t at) {
 
 // packet-geneve.c
 std::optional<TunnelHeader> addGeneveLayer(LayerTree& tree, uint32_t at) {
-  if (!tree.captured(at, 8)) return std::nullopt;
-  const uint32_t options = uint32_t(tree.number(at, 1) & 0x3f) * 4;
-  if (!tree.captured(at + 8, options)) return std::nullopt;
+  using tunnel::kGeneveFixedLen;
+  if (!tree.captured(at, kGeneveFixedLen)) return std::nullopt;
+  const uint32_t options = tunnel::geneveHeaderLength(uint8_t(tree.number(at, 1))) - kGeneveFixedLen;
+  if (!tree.captured(at + kGeneveFixedLen, options)) return std::nullopt;
   const unsigned version = unsigned(tree.number(at, 1) >> 6), flags = unsigned(tree.number(at + 1, 1));
   const unsigned type = unsigned(tree.number(at + 2, 2));
   const uint32_t vni = uint32_t(tree.number(at + 4, 3));
@@ -292,7 +292,7 @@ std::optional<TunnelHeader> addGeneveLayer(LayerTree& tree, uint32_t at) {
   std::snprintf(vniText, sizeof vniText, "0x%06x", vni);
   tree.layer("Generic Network Virtualization Encapsulation, VNI: " + std::string(vniText) +
                  (flags & 0x80 ? ", OAM" : ""),
-             "geneve", at, 8 + options);
+             "geneve", at, kGeneveFixedLen + options);
   tree.item(1, "Version: 0", at, 1);
   tree.item(1, "Length: " + std::to_string(options) + " bytes", at, 1);
   tree.item(1,
@@ -310,38 +310,42 @@ std::optional<TunnelHeader> addGeneveLayer(LayerTree& tree, uint32_t at) {
   if (tree.number(at + 7, 1) != 0)
     tree.item(1, "Reserved: " + hexNumber(tree.number(at + 7, 1), 2), at + 7, 1);
   if (options > 0) {
-    tree.item(1, "Options: (" + std::to_string(options) + " bytes)", at + 8, options);
-    for (uint32_t o = at + 8; o < at + 8 + options;) {
+    const uint32_t first = at + kGeneveFixedLen, end = first + options;
+    tree.item(1, "Options: (" + std::to_string(options) + " bytes)", first, options);
+    for (uint32_t o = first; o < end;) {
       const uint32_t length = 4 + uint32_t(tree.number(o + 3, 1) & 0x1f) * 4;
-      if (o + length > at + 8 + options || !geneveOption(tree, o, length)) return std::nullopt;
+      if (o + length > end || !geneveOption(tree, o, length)) return std::nullopt;
       o += length;
     }
   }
-  return TunnelHeader{at + 8 + options, type};
+  return TunnelHeader{at + kGeneveFixedLen + options, type};
 }
 
 // packet-gtp.c, GTPv1-U's header.
 std::optional<TunnelHeader> addGtpUserLayer(LayerTree& tree, uint32_t at) {
   if (!tree.captured(at, 8)) return std::nullopt;
+  using namespace tunnel;
   const unsigned flags = unsigned(tree.number(at, 1));
-  const uint32_t length = flags & 0x07 ? 12 : 8;
+  const uint32_t length = gtpHeaderLength(uint8_t(flags));
   if (!tree.captured(at, length) ||
-      !gtpExtensionsKnown(tree, at + length, flags & 0x04 ? tree.number(at + 11, 1) : 0))
+      !gtpExtensionsKnown(tree, at + length, flags & kGtpNextExtension ? tree.number(at + 11, 1) : 0))
     return std::nullopt;
   tree.layer("GPRS Tunneling Protocol", "gtp", at, length);
   tree.item(1, "Flags: " + hexNumber(flags, 2), at, 1);
   tree.bits(2, at, 1, 0xe0, "Version: GTP release 99 version (1)");
   tree.bits(2, at, 1, 0x10, "Protocol type: GTP (1)");
   tree.bits(2, at, 1, 0x08, "Reserved: " + std::to_string(flags >> 3 & 1));
-  tree.bits(2, at, 1, 0x04, "Is Next Extension Header present?: " + yesNo(flags & 0x04));
-  tree.bits(2, at, 1, 0x02, "Is Sequence Number present?: " + yesNo(flags & 0x02));
-  tree.bits(2, at, 1, 0x01, "Is N-PDU number present?: " + yesNo(flags & 0x01));
+  tree.bits(2, at, 1, kGtpNextExtension,
+            "Is Next Extension Header present?: " + yesNo(flags & kGtpNextExtension));
+  tree.bits(2, at, 1, kGtpSequence, "Is Sequence Number present?: " + yesNo(flags & kGtpSequence));
+  tree.bits(2, at, 1, kGtpNpdu, "Is N-PDU number present?: " + yesNo(flags & kGtpNpdu));
   tree.item(1, "Message Type: T-PDU (0xff)", at + 1, 1);
   tree.item(1, "Length: " + std::to_string(tree.number(at + 2, 2)), at + 2, 2);
   tree.item(1, "TEID: " + hexNumber(tree.number(at + 4, 4), 8, true), at + 4, 4);
-  if (flags & 0x02) tree.item(1, "Sequence number: " + hexNumber(tree.number(at + 8, 2), 4, true), at + 8, 2);
-  if (flags & 0x01) tree.item(1, "N-PDU Number: " + hexNumber(tree.number(at + 10, 1), 2), at + 10, 1);
-  if (!(flags & 0x04)) return TunnelHeader{at + length, kCarriesIp};
+  if (flags & kGtpSequence)
+    tree.item(1, "Sequence number: " + hexNumber(tree.number(at + 8, 2), 4, true), at + 8, 2);
+  if (flags & kGtpNpdu) tree.item(1, "N-PDU Number: " + hexNumber(tree.number(at + 10, 1), 2), at + 10, 1);
+  if (!(flags & kGtpNextExtension)) return TunnelHeader{at + length, kCarriesIp};
   gtpNextType(tree, 1, at + 11);
   uint32_t o = at + 12;
   while (tree.number(o - 1, 1) != 0) o = gtpExtension(tree, o);

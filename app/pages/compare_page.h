@@ -65,7 +65,6 @@ class ComparePage : public QWidget {
 
   CompareRowsModel* rowsModel() const { return m_rows; }
   ComparisonModel* tableModel() const { return m_table; }
-  QTableView* tableView() const { return m_tableView; }
   QTableView* connectionsView() const { return m_rowsView; }
   CaptureList* capturesView() const { return m_captures; }
   CdfChart* cdfChart() const { return m_cdf; }

@@ -24,7 +24,6 @@ class LiveCaptureBar : public QFrame {
   void setStopping();
 
   QString factsText() const;
-  QPushButton* stopButton() const { return m_stop; }
 
  signals:
   void stopRequested();

@@ -34,8 +34,6 @@ class MatrixPanel : public QWidget {
   QComboBox* metricBox() const { return m_metric; }
   QComboBox* xBox() const { return m_x; }
   QComboBox* groupBox() const { return m_group; }
-  QComboBox* panelBox() const { return m_panel; }
-  QComboBox* directionBox() const { return m_direction; }
   // "Left out: a.pcap: no label 'loss'" (empty when none).
   QString skippedText() const;
 

@@ -45,12 +45,8 @@ class TimelinePage : public QWidget {
   // was) and the chosen connection's timeline through setLiveData each time
   // it grows (the view follows the live edge unless moved away).
   void setLive(bool live);
-  bool isLive() const { return m_live; }
   void setLiveConnections(const std::vector<ConnectionRecord>& connections);
   void setLiveData(std::shared_ptr<const TimelineData> data);
-  // The connection chosen (shown, or waited for).
-  int64_t wantedConnection() const { return m_wantedConn; }
-
   int64_t connection() const { return m_shownConn; }
   Direction direction() const { return m_direction; }
   TimelineView* view() const { return m_view; }

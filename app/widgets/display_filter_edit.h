@@ -32,7 +32,6 @@ class DisplayFilterEdit : public QLineEdit {
   void setRecentFilters(const QStringList& filters);
   // Puts `filter` first in the recent list (and the settings).
   void remember(const QString& filter);
-  QAction* recentAction() const { return m_recentAction; }
 
  signals:
   void applyRequested(const QString& filter);

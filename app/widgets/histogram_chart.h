@@ -20,7 +20,6 @@ class HistogramChart : public ChartWidget {
   const std::vector<HistogramBin>& bins() const { return m_bins; }
   // Log scale: bars start at 1 on a decade axis (a bin of count 0 draws nothing).
   void setLogY(bool on);
-  bool logY() const { return m_logY; }
 
   // For tests and tooltips, in widget coordinates.
   QRectF barRect(int bin) const;

@@ -15,7 +15,6 @@ class SeriesBuilder {
     m_frames.push_back(frame);
   }
   bool empty() const { return m_times.empty(); }
-  int64_t lastTime() const { return m_times.back(); }
   // Sorts by time first when the points were not added in time order.
   LodSeries build();
 

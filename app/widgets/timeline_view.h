@@ -72,11 +72,9 @@ class TimelineView : public QWidget {
   void setMarkedFrame(uint64_t frame);
   uint64_t markedFrame() const { return m_markedFrame.value_or(0); }  // 0: none
   void setLayerVisible(Layer layer, bool visible);
-  bool layerVisible(Layer layer) const { return (m_layers & static_cast<uint32_t>(layer)) != 0; }
   void setCrosshairEnabled(bool on);
   bool crosshairEnabled() const { return m_crosshair; }
   void setDragMode(DragMode m) { m_dragMode = m; }
-  DragMode dragMode() const { return m_dragMode; }
 
   // Runs an action as its key would.
   void trigger(TimelineAction action);
