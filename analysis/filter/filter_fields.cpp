@@ -1,6 +1,7 @@
 #include "filter/filter_fields.h"
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <optional>
 #include <utility>
@@ -290,9 +291,19 @@ void ipHeaderItems(L3 l3, const DecodedPacket& p, std::vector<FilterValue>& out)
   });
 }
 
+// Each builtin's header_walk.h field, looked up by name once (not per frame).
+const std::optional<HeaderField>& headerFieldOf(int which) {
+  static const auto fields = [] {
+    std::array<std::optional<HeaderField>, std::size(kBuiltins)> t;
+    for (size_t i = 0; i < t.size(); ++i) t[i] = headerFieldNamed(kBuiltins[i].name);
+    return t;
+  }();
+  return fields[size_t(which)];
+}
+
 // ip.src, udp.port, ...: header_walk.h's fields, in every IP header.
 void ipHeaderValues(int which, const DecodedPacket& p, std::vector<FilterValue>& out) {
-  const std::optional<HeaderField> field = headerFieldNamed(kBuiltins[which].name);
+  const std::optional<HeaderField>& field = headerFieldOf(which);
   if (!field) return;
   forEachIpHeader(p, [&](const OuterHeader& h) {
     headerFieldValues(
