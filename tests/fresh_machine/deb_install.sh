@@ -68,8 +68,10 @@ check_package() {
   mkdir -p "$work/unpacked"
   dpkg-deb -x "$deb" "$work/unpacked"
   for x in rudpscope rudpscope-cli; do
-    readelf -d "$work/unpacked/usr/bin/$x" | grep -q -E 'RPATH|RUNPATH' && fail "$x carries an RPATH"
-    readelf -S "$work/unpacked/usr/bin/$x" | grep -q debug_info && fail "$x is not stripped"
+    # Here-strings, not pipes: under pipefail grep -q's early exit could turn
+    # readelf's SIGPIPE into a pipeline failure that hides a match.
+    grep -q -E 'RPATH|RUNPATH' <<<"$(readelf -d "$work/unpacked/usr/bin/$x")" && fail "$x carries an RPATH"
+    grep -q debug_info <<<"$(readelf -S "$work/unpacked/usr/bin/$x")" && fail "$x is not stripped"
   done
 }
 

@@ -69,7 +69,9 @@ check_versions() {
     fail "the AppStream metadata has no release $version"
   local page
   for page in rudpscope rudpscope-cli; do
-    gzip -d -c "$usr/share/man/man1/$page.1.gz" | grep -q "^\.TH .* \"rudpscope $version\"" ||
+    # Read the whole page before matching: grep -q stops early, and under
+    # pipefail gzip's SIGPIPE on a long page would fail a correct page.
+    grep -q "^\.TH .* \"rudpscope $version\"" <<<"$(gzip -d -c "$usr/share/man/man1/$page.1.gz")" ||
       fail "$page.1 is not of rudpscope $version"
   done
 }
