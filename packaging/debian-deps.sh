@@ -8,7 +8,7 @@
 set -euo pipefail
 pkgs=(build-essential cmake ninja-build pkg-config
       libpcap-dev zlib1g-dev libzstd-dev libluajit-5.1-dev liblua5.4-dev libsqlite3-dev libxxhash-dev
-      libpcre2-dev libcli11-dev nlohmann-json3-dev qt6-base-dev qt6-svg-dev libgl-dev fonts-dejavu-core)
+      libpcre2-dev libssl-dev libcli11-dev nlohmann-json3-dev qt6-base-dev qt6-svg-dev libgl-dev fonts-dejavu-core)
 if [[ "${1:-}" == "--test" ]]; then
   pkgs+=(catch2 tshark nftables iproute2 tcpdump sqlite3 xvfb clang libclang-rt-14-dev valgrind
         libenet-dev golang-github-xtaci-kcp-dev kcptun time python3 x11-utils debootstrap git

@@ -38,7 +38,7 @@ source "$here/debian_root.sh"
 enet=""
 if [[ -f /usr/include/enet/enet.h ]]; then enet="libenet7"; fi
 EXPECTED_DEPENDS="fonts-dejavu-core libc6 $enet libgcc-s1 libluajit-5.1-2 libpcap0.8 libpcre2-8-0 libqt6core6 libqt6gui6 libqt6svg6
-libqt6widgets6 libsqlite3-0 libstdc++6 libxxhash0 libzstd1 zlib1g"
+libqt6widgets6 libsqlite3-0 libssl3 libstdc++6 libxxhash0 libzstd1 zlib1g"
 
 META="SELECT key, value FROM meta ORDER BY key"
 
