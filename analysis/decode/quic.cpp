@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "core/bytes.h"
+#include "core/label_text.h"
 
 namespace rudp::quic {
 
@@ -43,15 +44,7 @@ bool Reader::bytes(uint64_t n, const uint8_t*& at) {
 
 bool ConnId::operator==(const ConnId& o) const { return len == o.len && std::memcmp(id, o.id, len) == 0; }
 
-std::string ConnId::hex() const {
-  static const char* digits = "0123456789abcdef";
-  std::string s;
-  for (uint32_t i = 0; i < len; ++i) {
-    s += digits[id[i] >> 4];
-    s += digits[id[i] & 15];
-  }
-  return s;
-}
+std::string ConnId::hex() const { return hexBytes(id, len, false); }
 
 Space spaceOf(PacketType t) {
   switch (t) {

@@ -135,7 +135,8 @@ std::string parseFrames(const uint8_t* p, uint32_t n, std::vector<Frame>& out);
 namespace tls {
 inline constexpr uint8_t kClientHello = 1, kServerHello = 2, kEncryptedExtensions = 8;
 inline constexpr uint16_t kTransportParameters = 0x39;
-inline constexpr uint16_t kAes128GcmSha256 = 0x1301, kAes256GcmSha384 = 0x1302, kChaCha20Poly1305Sha256 = 0x1303;
+inline constexpr uint16_t kAes128GcmSha256 = 0x1301, kAes256GcmSha384 = 0x1302,
+                          kChaCha20Poly1305Sha256 = 0x1303;
 }  // namespace tls
 
 // The transport parameters the analysis uses (RFC 9000 18.2), with their defaults.

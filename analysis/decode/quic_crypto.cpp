@@ -7,6 +7,8 @@
 #include <cstring>
 #include <memory>
 
+#include "core/label_text.h"
+
 namespace rudp::quic {
 
 namespace {
@@ -40,8 +42,8 @@ Bytes hkdf(Cipher c, int mode, const Bytes& key, const Bytes& saltOrInfo, size_t
   params[i++] = OSSL_PARAM_construct_int("mode", &mode);
   params[i++] = OSSL_PARAM_construct_utf8_string("digest", const_cast<char*>(digestOf(c)), 0);
   params[i++] = OSSL_PARAM_construct_octet_string("key", const_cast<uint8_t*>(key.data()), key.size());
-  params[i++] = OSSL_PARAM_construct_octet_string(extract ? "salt" : "info", const_cast<uint8_t*>(saltOrInfo.data()),
-                                                  saltOrInfo.size());
+  params[i++] = OSSL_PARAM_construct_octet_string(extract ? "salt" : "info",
+                                                  const_cast<uint8_t*>(saltOrInfo.data()), saltOrInfo.size());
   params[i] = OSSL_PARAM_construct_end();
   Bytes out(extract ? size_t(EVP_MD_get_size(EVP_get_digestbyname(digestOf(c)))) : length);
   const bool ok = EVP_KDF_derive(ctx, out.data(), out.size(), params) == 1;
@@ -95,8 +97,8 @@ PacketKeys keysFromSecret(Cipher cipher, uint32_t version, const Bytes& secret) 
 }
 
 PacketKeys nextKeys(const PacketKeys& current) {
-  const Bytes secret = hkdfExpandLabel(current.cipher, current.secret, label(current.version, "ku"),
-                                       current.secret.size());
+  const Bytes secret =
+      hkdfExpandLabel(current.cipher, current.secret, label(current.version, "ku"), current.secret.size());
   PacketKeys next = keysFromSecret(current.cipher, current.version, secret);
   next.hp = current.hp;
   return next;
@@ -109,7 +111,8 @@ InitialKeys initialKeys(uint32_t version, const ConnId& clientDcid) {
                             0x81, 0xbe, 0x6e, 0x26, 0x9d, 0xcb, 0xf9, 0xbd, 0x2e, 0xd9};
   const Cipher c = Cipher::Aes128Gcm;
   const Bytes dcid(clientDcid.id, clientDcid.id + clientDcid.len);
-  const Bytes initial = hkdf(c, EVP_KDF_HKDF_MODE_EXTRACT_ONLY, dcid, version == kVersion2 ? v2Salt : v1Salt, 0);
+  const Bytes initial =
+      hkdf(c, EVP_KDF_HKDF_MODE_EXTRACT_ONLY, dcid, version == kVersion2 ? v2Salt : v1Salt, 0);
   InitialKeys keys;
   keys.client = keysFromSecret(c, version, hkdfExpandLabel(c, initial, "client in", 32));
   keys.server = keysFromSecret(c, version, hkdfExpandLabel(c, initial, "server in", 32));
@@ -147,14 +150,15 @@ bool removeHeaderProtection(const PacketKeys& k, const uint8_t* p, const Header&
   out.first = uint8_t(p[0] ^ (mask[0] & (h.long_header ? 0x0f : 0x1f)));
   out.pn_len = (out.first & 3u) + 1;
   out.truncated_pn = 0;
-  for (uint32_t i = 0; i < out.pn_len; ++i) out.truncated_pn = out.truncated_pn << 8 | uint8_t(p[h.pn_at + i] ^ mask[1 + i]);
+  for (uint32_t i = 0; i < out.pn_len; ++i)
+    out.truncated_pn = out.truncated_pn << 8 | uint8_t(p[h.pn_at + i] ^ mask[1 + i]);
   out.payload_at = h.pn_at + out.pn_len;
   out.key_phase = !h.long_header && (out.first & 0x04) != 0;
   return true;
 }
 
-bool openPayload(const PacketKeys& k, uint64_t pn, const uint8_t* header, uint32_t headerLen, const uint8_t* ct,
-                 uint32_t ctLen, Bytes& plain) {
+bool openPayload(const PacketKeys& k, uint64_t pn, const uint8_t* header, uint32_t headerLen,
+                 const uint8_t* ct, uint32_t ctLen, Bytes& plain) {
   if (ctLen < kTagLen || k.iv.size() != 12) return false;
   uint8_t nonce[12];
   std::memcpy(nonce, k.iv.data(), 12);
@@ -174,15 +178,7 @@ bool openPayload(const PacketKeys& k, uint64_t pn, const uint8_t* header, uint32
   return EVP_DecryptFinal_ex(ctx.get(), plain.data() + len, &tail) == 1;
 }
 
-std::string toHex(const Bytes& b) {
-  static const char* digits = "0123456789abcdef";
-  std::string s;
-  for (uint8_t v : b) {
-    s += digits[v >> 4];
-    s += digits[v & 15];
-  }
-  return s;
-}
+std::string toHex(const Bytes& b) { return hexBytes(b.data(), uint32_t(b.size()), false); }
 
 bool fromHex(const std::string& hex, Bytes& out) {
   auto nibble = [](char c) -> int {

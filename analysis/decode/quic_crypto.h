@@ -59,8 +59,8 @@ bool removeHeaderProtection(const PacketKeys& k, const uint8_t* p, const Header&
 // Opens the payload: AAD is the unprotected header (`header`, `headerLen`
 // bytes), the ciphertext runs from `ct` for `ctLen` bytes, the 16-byte tag
 // included. Fills `plain` and returns true when the tag checks.
-bool openPayload(const PacketKeys& k, uint64_t pn, const uint8_t* header, uint32_t headerLen, const uint8_t* ct,
-                 uint32_t ctLen, Bytes& plain);
+bool openPayload(const PacketKeys& k, uint64_t pn, const uint8_t* header, uint32_t headerLen,
+                 const uint8_t* ct, uint32_t ctLen, Bytes& plain);
 
 inline constexpr uint32_t kTagLen = 16;
 inline constexpr uint32_t kSampleLen = 16;

@@ -9,7 +9,7 @@ namespace rudp::quic {
 
 namespace {
 
-constexpr int kClient = 0, kServer = 1;  // a sender's side
+constexpr int kClient = 0, kServer = 1;         // a sender's side
 constexpr uint32_t kMaxCryptoBytes = 1u << 16;  // of one CRYPTO stream kept to read the handshake from
 
 // One CRYPTO stream (a sender, a level) as far as it is contiguous from 0.
@@ -178,7 +178,8 @@ ConnectionKeys QuicSession::keys(uint64_t connection) const {
   return k;
 }
 
-bool QuicSession::read(const Endpoint& src, const Endpoint& dst, const uint8_t* p, uint32_t n, Datagram& out) {
+bool QuicSession::read(const Endpoint& src, const Endpoint& dst, const uint8_t* p, uint32_t n,
+                       Datagram& out) {
   out = Datagram{};
   Connection* conn = nullptr;
   int sender = kClient;
@@ -257,7 +258,8 @@ void QuicSession::Impl::openPacket(Connection& c, int sender, const uint8_t* p, 
   } else {
     Bytes header(p, p + u.payload_at);
     header[0] = u.first;
-    for (uint32_t i = 0; i < u.pn_len; ++i) header[h.pn_at + i] = uint8_t(u.truncated_pn >> (8 * (u.pn_len - 1 - i)));
+    for (uint32_t i = 0; i < u.pn_len; ++i)
+      header[h.pn_at + i] = uint8_t(u.truncated_pn >> (8 * (u.pn_len - 1 - i)));
     opened = openPayload(*k, pkt.packet_number, header.data(), u.payload_at, p + u.payload_at,
                          h.size - u.payload_at, pkt.plaintext);
   }
@@ -268,7 +270,8 @@ void QuicSession::Impl::openPacket(Connection& c, int sender, const uint8_t* p, 
   }
   pkt.decrypted = true;
   largest = std::max<int64_t>(largest, int64_t(pkt.packet_number));
-  const std::string frameError = parseFrames(pkt.plaintext.data(), uint32_t(pkt.plaintext.size()), pkt.frames);
+  const std::string frameError =
+      parseFrames(pkt.plaintext.data(), uint32_t(pkt.plaintext.size()), pkt.frames);
   if (!frameError.empty()) pkt.error = frameError;
   if (space != Space::Application) readCrypto(c, sender, space, pkt);
   for (const Frame& f : pkt.frames)
@@ -283,7 +286,8 @@ bool QuicSession::Impl::openOneRtt(Connection& c, int sender, const uint8_t* p, 
   Bytes header(p, p + u.payload_at);
   header[0] = u.first;
   const uint32_t pnAt = pkt.header.pn_at;
-  for (uint32_t i = 0; i < u.pn_len; ++i) header[pnAt + i] = uint8_t(u.truncated_pn >> (8 * (u.pn_len - 1 - i)));
+  for (uint32_t i = 0; i < u.pn_len; ++i)
+    header[pnAt + i] = uint8_t(u.truncated_pn >> (8 * (u.pn_len - 1 - i)));
   auto open = [&](const PacketKeys& k) {
     return k.valid() && openPayload(k, pkt.packet_number, header.data(), u.payload_at, p + u.payload_at,
                                     pkt.header.size - u.payload_at, pkt.plaintext);
@@ -320,7 +324,8 @@ void QuicSession::Impl::onHandshakeMessage(Connection& c, int sender, const Hand
     std::memcpy(c.random.data(), m.random, 32);
     c.have_random = true;
   }
-  if (m.type == tls::kServerHello && sender == kServer) c.have_cipher = cipherOfSuite(m.cipher_suite, c.cipher);
+  if (m.type == tls::kServerHello && sender == kServer)
+    c.have_cipher = cipherOfSuite(m.cipher_suite, c.cipher);
   if (c.have_random && c.have_cipher && !c.secrets_tried) deriveFromKeyLog(c);
 }
 

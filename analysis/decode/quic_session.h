@@ -33,14 +33,14 @@ struct Endpoint {
 // One QUIC packet of a datagram, opened where keys allow.
 struct Packet {
   Header header;
-  uint32_t at = 0;  // its first byte in the UDP payload
-  bool unprotected = false;      // header protection removed: the number is known
-  bool decrypted = false;        // the payload opened and its frames parsed
-  uint64_t packet_number = 0;    // when unprotected
+  uint32_t at = 0;             // its first byte in the UDP payload
+  bool unprotected = false;    // header protection removed: the number is known
+  bool decrypted = false;      // the payload opened and its frames parsed
+  uint64_t packet_number = 0;  // when unprotected
   uint32_t pn_len = 0;
   bool key_phase = false;
-  std::string error;             // why it is not decrypted, or a frame fault
-  Bytes plaintext;               // the opened payload
+  std::string error;  // why it is not decrypted, or a frame fault
+  Bytes plaintext;    // the opened payload
   std::vector<Frame> frames;
 };
 

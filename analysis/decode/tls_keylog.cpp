@@ -35,7 +35,9 @@ bool words(std::string_view line, std::string_view (&w)[3]) {
   return n == 3;
 }
 
-std::string atLine(size_t number, const std::string& what) { return "line " + std::to_string(number) + ": " + what; }
+std::string atLine(size_t number, const std::string& what) {
+  return "line " + std::to_string(number) + ": " + what;
+}
 
 }  // namespace
 
@@ -53,8 +55,7 @@ std::string KeyLog::add(std::string_view text) {
     Bytes random, secret;
     if (w[1].size() != 64 || !fromHex(std::string(w[1]), random))
       return atLine(number, "the client random is not 64 hex digits");
-    if (!fromHex(std::string(w[2]), secret) || secret.empty())
-      return atLine(number, "the secret is not hex");
+    if (!fromHex(std::string(w[2]), secret) || secret.empty()) return atLine(number, "the secret is not hex");
     for (const Label& l : kLabels) {
       if (l.name != w[0]) continue;
       Random key;

@@ -12,6 +12,7 @@
 #include "decode/ip.h"
 #include "decode/link_layer.h"
 #include "decode/link_offset.h"
+#include "decode/quic_fields.h"
 #include "lua/host.h"
 
 namespace rudp {
@@ -256,7 +257,8 @@ void dataLayers(const FilterFrame& f, std::vector<FilterValue>& out) {
         out.push_back(byteView(f.raw->data + own->first + headerLen, own->second - headerLen));
     }
   const OfferedPayload udp = offeredUdpPayload(p);
-  if (udp.len > 0 && (!f.res || f.res->proto < 0)) out.push_back(byteView(udp.data, udp.len));
+  // Neither a Lua protocol nor QUIC took it: tshark's Data layer.
+  if (udp.len > 0 && (!f.res || f.res->proto < 0) && !f.quic) out.push_back(byteView(udp.data, udp.len));
   const bool tcpData = f.tcp_notes && tcpPayloadHandedOn(*f.tcp_notes, p);
   if (tcpData && p.payload_len > 0) out.push_back(byteView(p.payload, p.payload_len));
 }
@@ -476,6 +478,26 @@ void streamValues(int which, const FilterFrame& f, bool relative, std::vector<Fi
   for (int i = 0; i < n; ++i) out.push_back(number(uint64_t(values[i])));
 }
 
+void quicValues(int which, const FilterFrame& f, std::vector<FilterValue>& out) {
+  if (!f.quic) return;
+  std::vector<quic::FieldValue> values;
+  quic::fieldValues(size_t(which), *f.quic, values);
+  for (const quic::FieldValue& v : values) {
+    FilterValue x = number(v.u);
+    x.bytes = v.bytes;
+    out.push_back(x);
+  }
+}
+
+FilterType quicFilterType(quic::FieldType t) {
+  switch (t) {
+    case quic::FieldType::Protocol: return FilterType::Protocol;
+    case quic::FieldType::Bool: return FilterType::Bool;
+    case quic::FieldType::Bytes: return FilterType::Bytes;
+    default: return FilterType::Unsigned;
+  }
+}
+
 void luaValues(const FilterFieldDef& def, const FilterFrame& f, std::vector<FilterValue>& out) {
   if (!f.res) return;
   const DissectResult& r = *f.res;
@@ -551,6 +573,15 @@ const FilterFieldDef* FilterFields::find(std::string_view name) const {
       d.stream_field = static_cast<int>(i);
       out.push_back(std::move(d));
     }
+    const auto& quicNames = quic::fieldNames();
+    for (size_t i = 0; i < quicNames.size(); ++i) {
+      FilterFieldDef d;
+      d.name = quicNames[i];
+      d.type = quicFilterType(quic::fieldType(i));
+      d.width = 0;
+      d.quic_field = static_cast<int>(i);
+      out.push_back(std::move(d));
+    }
     return out;
   }();
   for (const auto* list : {&builtins, &lua_})
@@ -567,6 +598,8 @@ void FilterFields::collect(const FilterFieldDef& field, const FilterFrame& frame
     tcpNoteValues(field.tcp_note, frame, out);
   else if (field.stream_field >= 0)
     streamValues(field.stream_field, frame, host_.tcpRelativeSequenceNumbers(), out);
+  else if (field.quic_field >= 0)
+    quicValues(field.quic_field, frame, out);
   else
     luaValues(field, frame, out);
 }
@@ -576,7 +609,16 @@ std::vector<std::string> FilterFields::builtinNames() {
   for (const BuiltinDef& b : kBuiltins) out.emplace_back(b.name);
   for (std::string_view n : tcpNoteFieldNames()) out.emplace_back(n);
   for (std::string_view n : streamFieldNames()) out.emplace_back(n);
+  for (std::string_view n : quic::fieldNames()) out.emplace_back(n);
   return out;
+}
+
+const quic::Datagram* FilterFrameSequence::readQuic(const DecodedPacket& pkt, const DissectResult* res) {
+  const bool offered = pkt.l4 == L4::UDP && pkt.payload && pkt.payload_len > 0 && !pkt.in_error_pkt &&
+                       !pkt.ip_fragment && !(res && res->proto >= 0);
+  if (!offered) return nullptr;
+  const quic::Endpoint src{pkt.src, pkt.sport}, dst{pkt.dst, pkt.dport};
+  return quic_->read(src, dst, pkt.payload, pkt.payload_len, datagram_) ? &datagram_ : nullptr;
 }
 
 }  // namespace rudp

@@ -3,12 +3,14 @@
 // loaded Lua dissector registers; and their values in one frame.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/packet.h"
+#include "decode/quic_session.h"
 #include "flow/conversation_tracker.h"
 #include "flow/stream_fields.h"
 #include "flow/tcp_notes.h"
@@ -42,7 +44,8 @@ struct FilterFieldDef {
   int builtin = -1;       // a built-in field, or
   int lua = -1;           // a LuaHost field id, or
   int tcp_note = -1;      // an index into tcpNoteFieldNames(), or
-  int stream_field = -1;  // into streamFieldNames()
+  int stream_field = -1;  // into streamFieldNames(), or
+  int quic_field = -1;    // into quic::fieldNames()
   // Protocol: whether its bytes are known, for contains/matches/==.
   bool has_bytes = false;
 };
@@ -76,6 +79,7 @@ struct FilterFrame {
   // With them, the stream and SEQ/ACK analysis items (tcp.stream, tcp.analysis.ack_rtt, ...).
   const TcpFrameDetails* tcp_details = nullptr;
   const FrameUdpStreams* udp_streams = nullptr;  // its UDP headers' (udp.stream, udp.time_*)
+  const quic::Datagram* quic = nullptr;          // its QUIC packets, when read in order
 };
 
 inline StreamFacts streamFactsOf(const FilterFrame& f, bool relativeTcpSeqs) {
@@ -91,8 +95,11 @@ inline StreamFacts streamFactsOf(const FilterFrame& f, bool relativeTcpSeqs) {
 // tcp.stream and udp.stream need).
 class FilterFrameSequence {
  public:
-  explicit FilterFrameSequence(int captureLinkType, bool conversations = false)
-      : link_type_(captureLinkType) {
+  // `keys`: the TLS key log QUIC's packets open with (null: none); it must
+  // outlive the sequence.
+  explicit FilterFrameSequence(int captureLinkType, bool conversations = false,
+                               const quic::KeyLog* keys = nullptr)
+      : link_type_(captureLinkType), quic_(std::make_unique<quic::QuicSession>(keys)) {
     if (conversations) conversations_.emplace();
   }
   FilterFrame next(const RawPacket& raw, const DecodedPacket& pkt, const DissectResult* res) {
@@ -108,7 +115,8 @@ class FilterFrameSequence {
                         any_shown_ ? shown_ : raw.ts_ns,
                         c ? &c->notes : nullptr,
                         c && c->tcp ? &*c->tcp : nullptr,
-                        c ? &c->udp : nullptr};
+                        c ? &c->udp : nullptr,
+                        readQuic(pkt, res)};
     prev_ = raw.ts_ns;
     return f;
   }
@@ -123,6 +131,12 @@ class FilterFrameSequence {
   bool started_ = false, any_shown_ = false;
   int64_t first_ = 0, prev_ = 0, shown_ = 0;
   std::optional<ConversationTracker> conversations_;
+  std::unique_ptr<quic::QuicSession> quic_;
+  quic::Datagram datagram_;
+
+  // The frame's QUIC packets: a UDP payload no Lua dissector took, read
+  // as QUIC when it is (Wireshark's quic heuristic runs after the port table).
+  const quic::Datagram* readQuic(const DecodedPacket& pkt, const DissectResult* res);
 };
 
 class FilterFields {

@@ -7,10 +7,15 @@
 #include "core/error.h"
 #include "core/file_hash.h"
 #include "core/install_paths.h"
+#include "decode/tls_keylog.h"
 
 namespace fs = std::filesystem;
 
 namespace rudp {
+
+namespace {
+constexpr const char* kKeyLogPreference = "tls.keylog_file";
+}
 
 std::string defaultDissectorDir() {
   if (const char* env = std::getenv("RUDPSCOPE_DISSECTORS"); env && *env) return env;
@@ -49,13 +54,36 @@ std::string dissectorFingerprint(const DissectorOptions& opts) {
   }
   out += "|";
   for (const auto& [name, value] : opts.prefs) out += name + "=" + value + ";";
+  if (const std::string keys = keyLogFile(opts); !keys.empty()) {
+    try {
+      out += "|keylog:" + hashFile(keys);
+    } catch (const Error&) {
+      out += "|keylog:unreadable";  // loading it will fail with the reason
+    }
+  }
   return out;
 }
 
 void loadDissectors(LuaHost& host, const DissectorOptions& opts) {
   for (const auto& f : dissectorFiles(opts)) host.loadScript(f);
-  for (const auto& [name, value] : opts.prefs) host.setPreference(name, value);
+  for (const auto& [name, value] : opts.prefs)
+    if (name != kKeyLogPreference) host.setPreference(name, value);
   host.finishLoading();
+}
+
+std::string keyLogFile(const DissectorOptions& opts) {
+  for (auto it = opts.prefs.rbegin(); it != opts.prefs.rend(); ++it)
+    if (it->first == kKeyLogPreference) return it->second;
+  const char* env = std::getenv("SSLKEYLOGFILE");
+  return env && *env && fs::is_regular_file(env) ? env : "";
+}
+
+std::shared_ptr<const quic::KeyLog> loadKeyLog(const DissectorOptions& opts) {
+  const std::string path = keyLogFile(opts);
+  if (path.empty()) return nullptr;
+  auto keys = std::make_shared<quic::KeyLog>();
+  if (const std::string error = keys->addFile(path); !error.empty()) throw Error(error);
+  return keys;
 }
 
 }  // namespace rudp

@@ -1,5 +1,6 @@
 // Finding and loading the dissector files a run uses.
 #pragma once
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -7,6 +8,10 @@
 #include "lua/host.h"
 
 namespace rudp {
+
+namespace quic {
+class KeyLog;
+}
 
 struct DissectorOptions {
   bool load_defaults = true;                               // every *.lua in the default folder
@@ -30,5 +35,14 @@ std::string dissectorFingerprint(const DissectorOptions& opts);
 // Loads the files into `host` and finishes loading. A script given twice
 // (a default also passed with -X) is loaded once. Throws DissectorError.
 void loadDissectors(LuaHost& host, const DissectorOptions& opts);
+
+// The TLS key log QUIC's packets open with: tshark's preference
+// tls.keylog_file (-o tls.keylog_file:FILE), else $SSLKEYLOGFILE when that
+// names a file; "" when neither. It changes what is decoded, so it is one
+// of the preferences the fingerprint holds.
+std::string keyLogFile(const DissectorOptions& opts);
+// That key log, read; null when there is none. Throws Error with one line
+// naming the file and the line at fault.
+std::shared_ptr<const quic::KeyLog> loadKeyLog(const DissectorOptions& opts);
 
 }  // namespace rudp

@@ -6,9 +6,11 @@
 
 #include "capture/capture_reader.h"
 #include "core/error.h"
+#include "core/label_text.h"
 #include "decode/capture_warnings.h"
 #include "decode/decoder.h"
 #include "decode/header_walk.h"
+#include "decode/quic_fields.h"
 #include "filter/display_filter.h"
 
 namespace rudp {
@@ -164,21 +166,25 @@ FieldPrinter::FieldPrinter(const LuaHost& host, const std::vector<std::string>& 
     const auto note = std::find(notes.begin(), notes.end(), f);
     const auto& streams = streamFieldNames();
     const auto stream = std::find(streams.begin(), streams.end(), f);
+    const auto& quics = quic::fieldNames();
+    const auto quic = std::find(quics.begin(), quics.end(), f);
     if (it != kBuiltins.end())
       c.builtin = static_cast<int>(it - kBuiltins.begin());
     else if (note != notes.end())
       c.tcp_note = static_cast<int>(note - notes.begin());
     else if (stream != streams.end())
       c.stream_field = static_cast<int>(stream - streams.begin());
+    else if (quic != quics.end())
+      c.quic_field = static_cast<int>(quic - quics.begin());
     else
       c.lua_field = host.fieldByAbbrev(f);
     if ((c.builtin == TimeDelta || c.builtin == TimeDeltaDisplayed) && !inCaptureOrder)
       throw Error(
           "'" + f + "' depends on the frames before it, which a column of single rows does not see: " +
           "View > Time Display Format shows the time since the previous captured or displayed packet");
-    if (c.stream_field >= 0 && !inCaptureOrder)
+    if ((c.stream_field >= 0 || c.quic_field >= 0) && !inCaptureOrder)
       throw Error("'" + f + "' depends on the frames before it, which a column of single rows does not see");
-    if (c.builtin < 0 && c.tcp_note < 0 && c.stream_field < 0 && c.lua_field < 0)
+    if (c.builtin < 0 && c.tcp_note < 0 && c.stream_field < 0 && c.quic_field < 0 && c.lua_field < 0)
       throw Error("unknown field '" + f + "' (neither built in nor registered by a loaded dissector)");
     columns_.push_back(c);
   }
@@ -258,6 +264,28 @@ void FieldPrinter::streamField(int which, const FilterFrame& frame, std::string&
   }
 }
 
+void FieldPrinter::quicField(int which, const FilterFrame& frame, std::string& out) {
+  if (!frame.quic) return;
+  std::vector<quic::FieldValue> values;
+  quic::fieldValues(size_t(which), *frame.quic, values);
+  char hex[16];
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i) out += ',';
+    switch (quic::fieldType(size_t(which))) {
+      case quic::FieldType::Protocol: out += "quic"; break;  // a protocol's filter name, as tshark prints it
+      case quic::FieldType::Hex32:
+        std::snprintf(hex, sizeof hex, "0x%08x", unsigned(values[i].u));
+        out += hex;
+        break;
+      case quic::FieldType::Bytes:
+        out += hexBytes(reinterpret_cast<const uint8_t*>(values[i].bytes.data()),
+                        uint32_t(values[i].bytes.size()), false);
+        break;
+      default: out += std::to_string(values[i].u); break;
+    }
+  }
+}
+
 void FieldPrinter::line(const FilterFrame& frame, std::string& out) const {
   bool firstCol = true;
   for (const Column& c : columns_) {
@@ -273,6 +301,10 @@ void FieldPrinter::line(const FilterFrame& frame, std::string& out) const {
     }
     if (c.stream_field >= 0) {
       streamField(c.stream_field, frame, out);
+      continue;
+    }
+    if (c.quic_field >= 0) {
+      quicField(c.quic_field, frame, out);
       continue;
     }
     bool firstVal = true;
@@ -295,8 +327,9 @@ std::vector<std::string> forEachFieldLine(const std::string& capture, const Diss
   loadDissectors(host, dissectors);
   const FieldPrinter printer(host, fields);
   const DisplayFilter filter(displayFilter, host);
+  const auto keys = loadKeyLog(dissectors);
   FilterFrameSequence sequence(reader->linkType(),
-                               filter.needsConversations() || printer.needsConversations());
+                               filter.needsConversations() || printer.needsConversations(), keys.get());
   Decoder decoder(reader->linkType());
   RawPacket raw;
   DecodedPacket pkt;

@@ -34,11 +34,13 @@ class FieldPrinter {
     int builtin = -1;       // index into builtinFields(), or
     int tcp_note = -1;      // index into tcpNoteFieldNames(), or
     int stream_field = -1;  // into streamFieldNames(), or
+    int quic_field = -1;    // into quic::fieldNames(), or
     int lua_field = -1;     // LuaHost field id
   };
   void builtin(int which, const FilterFrame& frame, std::string& out) const;
   static void tcpNote(int which, const FilterFrame& frame, std::string& out);
   void streamField(int which, const FilterFrame& frame, std::string& out) const;
+  static void quicField(int which, const FilterFrame& frame, std::string& out);
   const LuaHost& host_;
   std::vector<Column> columns_;
 };

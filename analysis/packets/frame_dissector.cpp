@@ -142,6 +142,7 @@ void setLinkColumns(const RawPacket& raw, int dlt, DissectedFrame& out) {
 struct FrameDissector::Impl {
   FrameReader reader;
   LuaHost host;
+  std::shared_ptr<const quic::KeyLog> keys;  // before `sequence`, which reads QUIC with them
   Decoder decoder;
   DecodedPacket pkt;
   DissectResult res;
@@ -155,7 +156,11 @@ struct FrameDissector::Impl {
   std::string field_line;
 
   Impl(const std::string& capture, const DissectorOptions& dissectors, int64_t firstTsNs)
-      : reader(capture), decoder(reader.linkType()), sequence(reader.linkType()), first_ts_ns(firstTsNs) {
+      : reader(capture),
+        keys(loadKeyLog(dissectors)),
+        decoder(reader.linkType()),
+        sequence(reader.linkType(), false, keys.get()),
+        first_ts_ns(firstTsNs) {
     loadDissectors(host, dissectors);
     host.setFirstTimestamp(firstTsNs);
   }

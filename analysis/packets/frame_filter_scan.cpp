@@ -45,7 +45,8 @@ void scanFramesPassing(const std::string& capture, const DissectorOptions& disse
   const DisplayFilter compiled(filter, host);
   auto reader = CaptureReader::open(capture);
   Decoder decoder(reader->linkType());
-  FilterFrameSequence sequence(reader->linkType(), compiled.needsConversations());
+  const auto keys = loadKeyLog(dissectors);
+  FilterFrameSequence sequence(reader->linkType(), compiled.needsConversations(), keys.get());
   const bool dissect = compiled.needsDissectors();
   RawPacket raw;
   DecodedPacket pkt;

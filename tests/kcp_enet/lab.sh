@@ -7,7 +7,7 @@
 #   c0 10.78.1.2 <-veth-> r1 10.78.1.1 | r2 10.78.2.1 <-veth-> s0 10.78.2.2
 #                        nft forward: numgen random drop per direction
 #
-# Usage: lab.sh --proto enet|kcp|kcptun|raknet|udt --out DIR [--loss PCT | --loss-c2s PCT --loss-s2c PCT]
+# Usage: lab.sh --proto enet|kcp|kcptun|raknet|udt|quic --out DIR [--loss PCT | --loss-c2s PCT --loss-s2c PCT]
 #               [--duration S] [--seed N] [--port N] [--fec DATA:PARITY]
 #   enet    enet_workload.c on libenet
 #   kcp     kcp_workload (Go, kcp-go): plain KCP, or FEC framing with --fec
@@ -17,19 +17,25 @@
 #           packaging/debian-deps.sh --test into $RAKNET_PYTHONPATH)
 #   udt     udt_workload.cpp on UDT4 (libudt-dev 4.11), UDT_DGRAM messages;
 #           its JSON carries UDT's perfmon totals
+#   quic    quic_workload (Go, quic-go v0.65.0 from the Go module proxy, built
+#           by build_quic_workload.sh): DATAGRAM frames and one stream; its
+#           JSON carries ConnectionStats; GSO off (QUIC_GO_DISABLE_GSO=true)
 # Writes into DIR: client.pcap (captured on c0), server.pcap (on s0),
 # client.json / server.json (the workload's counters; kcptun: its last
 # --snmplog row), nft.json (router counters: seen_c2s, seen_s2c, drop_c2s,
-# drop_s2c in packets), lab.log; raknet and udt also client-messages.jsonl and
-# server-messages.jsonl (every message sent and received, with times).
+# drop_s2c in packets), lab.log; raknet, udt and quic also client-messages.jsonl
+# and server-messages.jsonl (every message sent and received, with times);
+# quic also client.keylog / server.keylog (TLS secrets for Wireshark) and
+# quic-go's qlogs <odcid>_client.sqlog / <odcid>_server.sqlog.
 # Exit status: 0 ok, 77 cannot run here (not root / no netns / no libenet-dev
-# or Go with kcp-go or kcptun / missing tool), anything else: the lab failed.
+# or Go with kcp-go or kcptun / no Go >= 1.26 or module proxy for quic /
+# missing tool), anything else: the lab failed.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 PROTO="" OUT="" LOSS_C2S=0 LOSS_S2C=0 DURATION=10 SEED=1 PORT="" FEC=0:0
 
-usage() { sed -n '2,23p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,29p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --proto) PROTO=$2; shift 2 ;;
@@ -45,13 +51,13 @@ while [[ $# -gt 0 ]]; do
     *) echo "lab.sh: unknown argument $1" >&2; usage ;;
   esac
 done
-[[ -n $OUT && $PROTO =~ ^(enet|kcp|kcptun|raknet|udt)$ ]] || usage
+[[ -n $OUT && $PROTO =~ ^(enet|kcp|kcptun|raknet|udt|quic)$ ]] || usage
 [[ $FEC =~ ^[0-9]+:[0-9]+$ ]] || usage
 DS=${FEC%:*} PS=${FEC#*:}
 # Server ports below the ephemeral range (32768-60999), so the client's port
 # is the higher one (KCP has no handshake: the analysis takes the lower port
 # for the server's).
-[[ -n $PORT ]] || case $PROTO in enet) PORT=17091 ;; kcp) PORT=29900 ;; kcptun) PORT=29901 ;; raknet) PORT=19133 ;; udt) PORT=19000 ;; esac
+[[ -n $PORT ]] || case $PROTO in enet) PORT=17091 ;; kcp) PORT=29900 ;; kcptun) PORT=29901 ;; raknet) PORT=19133 ;; udt) PORT=19000 ;; quic) PORT=19443 ;; esac
 
 skip() { echo "lab.sh: SKIP: $*" >&2; exit 77; }
 [[ $(id -u) -eq 0 ]] || skip "needs root (network namespaces, nftables, capture)"
@@ -87,6 +93,15 @@ elif [[ $PROTO == udt ]]; then
   if [[ ! -x $BIN/udt_workload || $HERE/udt_workload.cpp -nt $BIN/udt_workload ]]; then
     c++ -std=c++17 -O2 -Wall -o "$BIN/udt_workload.tmp.$$" "$HERE/udt_workload.cpp" -ludt -pthread 2>>"$LOG" \
       && mv -f "$BIN/udt_workload.tmp.$$" "$BIN/udt_workload" || { echo "lab.sh: cannot build udt_workload" >&2; exit 1; }
+  fi
+elif [[ $PROTO == quic ]]; then
+  Q=$HERE/quic_workload
+  if [[ ! -x $BIN/quic_workload || $Q/main.go -nt $BIN/quic_workload || $Q/go.mod -nt $BIN/quic_workload \
+        || $Q/go.sum -nt $BIN/quic_workload ]]; then
+    rc=0
+    "$HERE/build_quic_workload.sh" "$BIN/quic_workload" >>"$LOG" 2>&1 || rc=$?
+    [[ $rc -eq 77 ]] && skip "cannot build quic_workload: $(grep '^SKIP: ' "$LOG" | tail -1 | cut -c7-)"
+    [[ $rc -eq 0 ]] || { echo "lab.sh: cannot build quic_workload (see $LOG)" >&2; exit 1; }
   fi
 elif [[ $PROTO == raknet ]]; then
   RAKNET_PYTHONPATH=${RAKNET_PYTHONPATH:-/usr/local/lib/rudpscope-lab/python}
@@ -183,6 +198,25 @@ PY
   }
   snmp_json "$OUT/client-snmp.csv" client >"$OUT/client.json"
   snmp_json "$OUT/server-snmp.csv" server >"$OUT/server.json"
+elif [[ $PROTO == quic ]]; then
+  # One capture frame = one QUIC datagram: GSO would hand veth (and tcpdump)
+  # super-packets. The qlogs go to $OUT as <odcid>_client.sqlog / _server.sqlog.
+  rm -f "$OUT"/*_client.sqlog "$OUT"/*_server.sqlog
+  QENV=(env QUIC_GO_DISABLE_GSO=true QLOGDIR="$OUT")
+  QW=("$BIN/quic_workload" -duration "$DURATION" -seed "$SEED")
+  ip netns exec "$NS" "${PIN[@]}" "${RT[@]}" "${QENV[@]}" "${QW[@]}" -mode server -addr ":$PORT" \
+    -keylog "$OUT/server.keylog" -messages "$OUT/server-messages.jsonl" >"$OUT/server.json" 2>>"$LOG" &
+  SPID=$!
+  PIDS+=($SPID)
+  sleep 0.5
+  ip netns exec "$NC" "${PIN[@]}" "${RT[@]}" "${QENV[@]}" "${QW[@]}" -mode client -addr "$S_IP:$PORT" \
+    -keylog "$OUT/client.keylog" -messages "$OUT/client-messages.jsonl" >"$OUT/client.json" 2>>"$LOG" &
+  CPID=$!
+  PIDS+=($CPID)
+  rc=0
+  wait $CPID || rc=$?
+  wait $SPID || rc=$?
+  [[ $rc -eq 0 ]] || { log "quic workload failed ($rc)"; exit 1; }
 elif [[ $PROTO == raknet || $PROTO == udt ]]; then
   if [[ $PROTO == udt ]]; then RK=("$BIN/udt_workload")
   else RK=(env PYTHONPATH="$RAKNET_PYTHONPATH" python3 "$HERE/raknet_workload.py"); fi

@@ -197,7 +197,16 @@ TEST_CASE("quic: packet numbers expand as RFC 9000 A.3's example") {
 
 TEST_CASE("quic: ACK ranges, STREAM, DATAGRAM and malformed frames") {
   // ACK largest 20, delay 5, two more ranges: 20-18, gap 1 -> 15-15, gap 0 -> 13-12.
-  const Bytes ack = hex("02" "14" "05" "02" "02" "01" "00" "00" "01");
+  const Bytes ack =
+      hex("02"
+          "14"
+          "05"
+          "02"
+          "02"
+          "01"
+          "00"
+          "00"
+          "01");
   std::vector<Frame> f;
   REQUIRE(parseFrames(ack.data(), uint32_t(ack.size()), f).empty());
   REQUIRE(f.size() == 1);
@@ -207,7 +216,14 @@ TEST_CASE("quic: ACK ranges, STREAM, DATAGRAM and malformed frames") {
   CHECK((f[0].ranges[2].smallest == 12 && f[0].ranges[2].largest == 13));
   CHECK(f[0].ack_delay == 5);
   // STREAM with offset, length and FIN; DATAGRAM without length runs to the end.
-  const Bytes sd = hex("0f" "04" "4064" "03" "616263" "30" "7878");
+  const Bytes sd =
+      hex("0f"
+          "04"
+          "4064"
+          "03"
+          "616263"
+          "30"
+          "7878");
   f.clear();
   REQUIRE(parseFrames(sd.data(), uint32_t(sd.size()), f).empty());
   REQUIRE(f.size() == 2);
@@ -243,9 +259,13 @@ TEST_CASE("quic: a datagram that is not QUIC is left alone") {
 TEST_CASE("quic: the key log keeps TLS 1.3's secrets and names a bad line") {
   KeyLog k;
   const std::string random(64, 'a');
-  CHECK(k.add("# comment\r\nCLIENT_HANDSHAKE_TRAFFIC_SECRET " + random + " 0102\n"
-              "CLIENT_RANDOM " + random + " 0304\n"
-              "SERVER_TRAFFIC_SECRET_0 " + random + " 0506\n")
+  CHECK(k.add("# comment\r\nCLIENT_HANDSHAKE_TRAFFIC_SECRET " + random +
+              " 0102\n"
+              "CLIENT_RANDOM " +
+              random +
+              " 0304\n"
+              "SERVER_TRAFFIC_SECRET_0 " +
+              random + " 0506\n")
             .empty());
   KeyLog::Random r;
   r.fill(0xaa);
@@ -256,6 +276,7 @@ TEST_CASE("quic: the key log keeps TLS 1.3's secrets and names a bad line") {
   CHECK(k.connections() == 1);
   CHECK(k.add("\nSERVER_TRAFFIC_SECRET_0 abcd 0506\n") == "line 2: the client random is not 64 hex digits");
   CHECK(k.add("CLIENT_TRAFFIC_SECRET_0 " + random + " xyz\n") == "line 1: the secret is not hex");
-  CHECK(k.add("CLIENT_TRAFFIC_SECRET_0 " + random + "\n") == "line 1: not '<label> <client random> <secret>'");
+  CHECK(k.add("CLIENT_TRAFFIC_SECRET_0 " + random + "\n") ==
+        "line 1: not '<label> <client random> <secret>'");
   CHECK(k.addFile("/nonexistent/keys.log") == "cannot read the key log /nonexistent/keys.log");
 }

@@ -1,0 +1,130 @@
+// QUIC decoded natively (analysis/decode/quic*.h) against Wireshark's quic
+// dissector, field for field, on captures of the real quic-go (v0.65.0:
+// lab.sh --proto quic), both opened with the endpoints' TLS key log; what is
+// left without the key log; the key log's errors.
+#include "kcp_enet_checks.h"
+
+using namespace kcpenet;
+
+namespace {
+
+// Every quic.* field rudpscope gives (analysis/decode/quic_fields.cpp).
+const std::vector<std::string> kFields = {
+    "frame.number", "quic", "quic.connection.number", "quic.packet_length", "quic.header_form", "quic.fixed_bit",
+    "quic.spin_bit", "quic.long.packet_type", "quic.version", "quic.dcil", "quic.dcid", "quic.scil", "quic.scid",
+    "quic.token_length", "quic.length", "quic.packet_number", "quic.packet_number_length", "quic.key_phase",
+    "quic.frame_type", "quic.padding_length", "quic.ack.largest_acknowledged", "quic.ack.ack_delay",
+    "quic.ack.ack_range_count", "quic.ack.first_ack_range", "quic.ack.gap", "quic.ack.ack_range",
+    "quic.ack.ect0_count", "quic.ack.ect1_count", "quic.ack.ecn_ce_count", "quic.rsts.stream_id",
+    "quic.rsts.application_error_code", "quic.rsts.final_size", "quic.ss.stream_id", "quic.crypto.offset",
+    "quic.crypto.length", "quic.nt.length", "quic.stream.fin", "quic.stream.stream_id", "quic.stream.offset",
+    "quic.stream.length", "quic.md.maximum_data", "quic.msd.stream_id", "quic.msd.maximum_stream_data",
+    "quic.ms.max_streams", "quic.nci.retire_prior_to", "quic.nci.sequence", "quic.nci.connection_id.length",
+    "quic.nci.connection_id", "quic.rci.sequence", "quic.cc.error_code", "quic.dg.length"};
+
+std::vector<std::string> fieldArgs(std::vector<std::string> argv, const std::vector<std::string>& fields) {
+  for (const auto& f : fields) argv.insert(argv.end(), {"-e", f});
+  return argv;
+}
+
+std::vector<std::string> lines(const std::vector<std::string>& argv) {
+  const auto r = run(argv);
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  return splitLines(r.out);
+}
+
+struct Run {
+  std::string capture, keylog;
+};
+
+std::vector<Run> quicRuns() {
+  std::vector<Run> out;
+  for (const char* run : {"quic_loss0", "quic_loss5"})
+    for (const char* side : {"client", "server"})
+      out.push_back({dataDir(run) + "/" + side + ".pcap", dataDir(run) + "/" + side + ".keylog"});
+  return out;
+}
+
+size_t countValues(const std::vector<std::string>& rows, size_t column, const std::string& value) {
+  size_t n = 0;
+  for (const auto& row : rows)
+    for (const auto& v : split(split(row, '\t').at(column), ',')) n += v == value;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("quic: with the key log, every quic field of every frame equals tshark's on quic-go's captures") {
+  for (const Run& r : quicRuns()) {
+    INFO(r.capture);
+    const std::string keys = "tls.keylog_file:" + r.keylog;
+    const auto ours = lines(fieldArgs({RUDPSCOPE_CLI, "decode", r.capture, "-o", keys}, kFields));
+    const auto theirs = lines(fieldArgs({TSHARK_EXECUTABLE, "-r", r.capture, "-o", keys, "-T", "fields"}, kFields));
+    REQUIRE(ours.size() == theirs.size());
+    for (size_t i = 0; i < ours.size(); ++i) {
+      INFO("frame " << i + 1);
+      CHECK(ours[i] == theirs[i]);
+    }
+    // The capture holds what the lab made: every packet opened, STREAM and
+    // DATAGRAM frames carried, a key update (quic-go updates after 100 packets).
+    const auto column = [](const std::string& f) {
+      return size_t(std::find(kFields.begin(), kFields.end(), f) - kFields.begin());
+    };
+    size_t packets = 0, numbered = 0;
+    for (const auto& row : ours) {
+      packets += split(split(row, '\t').at(column("quic")), ',').size();
+      numbered += split(split(row, '\t').at(column("quic.packet_number")), ',').size();
+    }
+    CHECK(numbered == packets);
+    CHECK(countValues(ours, column("quic.frame_type"), "48") > 100);  // DATAGRAM inputs or state
+    CHECK(countValues(ours, column("quic.key_phase"), "1") > 0);
+  }
+}
+
+TEST_CASE("quic: display filters over quic fields pass the frames tshark's pass") {
+  const Run r = quicRuns()[3];  // quic_loss5, the server's capture
+  const std::string keys = "tls.keylog_file:" + r.keylog;
+  for (const char* filter : {"quic.frame_type == 48", "quic.ack.ack_range_count > 0",
+                             "quic.stream.offset >= 1000 && quic.header_form == 0", "quic.key_phase == 1",
+                             "quic.long.packet_type == 2", "quic.scil == 4"}) {
+    INFO(filter);
+    const auto ours = lines({RUDPSCOPE_CLI, "decode", r.capture, "-o", keys, "-Y", filter, "-e", "frame.number"});
+    const auto theirs =
+        lines({TSHARK_EXECUTABLE, "-r", r.capture, "-o", keys, "-Y", filter, "-T", "fields", "-e", "frame.number"});
+    CHECK(ours == theirs);
+    CHECK_FALSE(ours.empty());
+  }
+}
+
+TEST_CASE("quic: without the key log Initial packets still open, and later ones keep their header only") {
+  const Run r = quicRuns()[0];  // quic_loss0, the client's capture
+  const auto rows = lines({RUDPSCOPE_CLI, "decode", r.capture, "-e", "quic.long.packet_type", "-e",
+                           "quic.packet_number", "-e", "quic.dcid", "-e", "quic.frame_type"});
+  // Frame 1: the client's first Initial, opened with the keys its
+  // destination connection id gives (RFC 9001 5.2): its two CRYPTO frames.
+  REQUIRE(split(rows.at(0), '\t').at(0) == "0");
+  CHECK(split(rows.at(0), '\t').at(1) == "0");
+  CHECK(split(rows.at(0), '\t').at(3) == "6,6");
+  // A 1-RTT packet: its connection id, but no packet number and no frames.
+  const auto last = split(rows.back(), '\t');
+  CHECK(last.at(0).empty());
+  CHECK(last.at(1).empty());
+  CHECK_FALSE(last.at(2).empty());
+  CHECK(last.at(3).empty());
+}
+
+TEST_CASE("quic: a bad key log is one error naming its file and line, and nothing is printed") {
+  const fs::path dir = fs::temp_directory_path() / ("rudp-quic-keylog-" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path bad = dir / "bad.keylog";
+  std::ofstream(bad) << "CLIENT_TRAFFIC_SECRET_0 " << std::string(64, 'a') << " 00\nCLIENT_RANDOM short 00\n";
+  const auto r = run({RUDPSCOPE_CLI, "decode", quicRuns()[0].capture, "-o", "tls.keylog_file:" + bad.string()});
+  CHECK(r.status != 0);
+  CHECK(r.out.empty());
+  CHECK(r.err == "rudpscope-cli: key log " + bad.string() + " line 2: the client random is not 64 hex digits\n");
+  const auto missing = run({RUDPSCOPE_CLI, "decode", quicRuns()[0].capture, "-o", "tls.keylog_file:/nonexistent/k"});
+  CHECK(missing.status != 0);
+  CHECK(missing.err == "rudpscope-cli: cannot read the key log /nonexistent/k\n");
+  fs::remove_all(dir);
+}
