@@ -75,6 +75,9 @@ struct ConnectionMetrics {
   // A flow no dissector claimed (timing_analyzer.h): only packets, bytes,
   // gaps, rates and silences are known; loss, RTT and retransmissions are not.
   bool timing_only = false;
+  // QUIC whose 1-RTT packets could not be opened (no key log for it): only
+  // the Initial and Handshake packets' figures are known.
+  bool encrypted = false;
   Vantage vantage = Vantage::Unknown;
   double handshake_ms = -1;             // CONNECT .. the client's ack of ACCEPT (SYN .. ACK); -1 none
   uint32_t connect_attempts = 0;        // CONNECT / SYN copies

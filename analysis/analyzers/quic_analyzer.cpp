@@ -19,8 +19,9 @@ int64_t nsOf(double ms) { return int64_t(std::llround(ms * 1e6)); }
 // RFC 9002 2: packets that count in flight (and so can be declared lost):
 // ack-eliciting ones and those carrying PADDING.
 bool inFlight(const quic::Packet& p) {
-  return std::any_of(p.frames.begin(), p.frames.end(),
-                     [](const quic::Frame& f) { return quic::ackEliciting(f.type) || f.is(quic::frame::kPadding); });
+  return std::any_of(p.frames.begin(), p.frames.end(), [](const quic::Frame& f) {
+    return quic::ackEliciting(f.type) || f.is(quic::frame::kPadding);
+  });
 }
 
 }  // namespace
@@ -48,7 +49,9 @@ double QuicRtt::pto(double maxAckDelayMs) const {
 }
 
 QuicAnalyzer::QuicAnalyzer(const AnalyzerConfig& cfg, EventSink* sink)
-    : sink_(sink), cfg_(cfg), dirs_{Dir(Direction::ClientToServer, cfg_), Dir(Direction::ServerToClient, cfg_)} {}
+    : sink_(sink),
+      cfg_(cfg),
+      dirs_{Dir(Direction::ClientToServer, cfg_), Dir(Direction::ServerToClient, cfg_)} {}
 
 void QuicAnalyzer::onDatagram(uint64_t frame, int64_t ts_ns, Direction dir, const quic::Datagram& d,
                               uint32_t wire_bytes, const quic::TransportParameters& ackParams) {
@@ -60,13 +63,17 @@ void QuicAnalyzer::onDatagram(uint64_t frame, int64_t ts_ns, Direction dir, cons
   other(x).stall.onPeerPacket(ts_ns, false);
   bool ticks = false;
   for (const quic::Packet& p : d.packets) {
-    if (!p.decrypted) continue;
+    if (!p.decrypted) {
+      encrypted_ |= p.header.type == quic::PacketType::OneRtt;
+      continue;
+    }
     for (const quic::Frame& f : p.frames)
-      if (f.isAck()) onAck(other(x), quic::spaceOf(p.header.type), f, p.packet_number, frame, ts_ns, ackParams);
+      if (f.isAck())
+        onAck(other(x), quic::spaceOf(p.header.type), f, p.packet_number, frame, ts_ns, ackParams);
     const size_t before = x.chunks.size();
     onPacket(x, p, frame, ts_ns);
-    ticks |= x.chunks.size() > before ||
-             std::any_of(p.frames.begin(), p.frames.end(), [](const quic::Frame& f) { return f.isDatagram(); });
+    ticks |= x.chunks.size() > before || std::any_of(p.frames.begin(), p.frames.end(),
+                                                     [](const quic::Frame& f) { return f.isDatagram(); });
   }
   if (ticks) x.spacing.add(ts_ns, false, 0, 0, 0);
 }
@@ -122,7 +129,9 @@ void QuicAnalyzer::onStreamFrame(Dir& d, const quic::Frame& f, int space, uint64
   const auto [prevSpace, prevNumber] = c.packets.back();
   const Sent& prev = d.sent[prevSpace][prevNumber];
   const bool ackedBefore = prev.acked && prev.ack_ns <= ns;
-  const RetxCause cause = ackedBefore ? RetxCause::Spurious : prev.lost ? RetxCause::Fast : RetxCause::Timeout;
+  const RetxCause cause = ackedBefore ? RetxCause::Spurious
+                          : prev.lost ? RetxCause::Fast
+                                      : RetxCause::Timeout;
   ++c.copies;
   ++d.m.retransmissions;
   ++(cause == RetxCause::Spurious ? d.m.retransmissions_spurious
@@ -138,8 +147,8 @@ void QuicAnalyzer::onStreamFrame(Dir& d, const quic::Frame& f, int space, uint64
   s.chunks.push_back({it->first.first, it->first.second, f.length});
 }
 
-void QuicAnalyzer::onAck(Dir& data, quic::Space space, const quic::Frame& ack, uint64_t ackPacket, uint64_t frame,
-                         int64_t ns, const quic::TransportParameters& ackParams) {
+void QuicAnalyzer::onAck(Dir& data, quic::Space space, const quic::Frame& ack, uint64_t ackPacket,
+                         uint64_t frame, int64_t ns, const quic::TransportParameters& ackParams) {
   auto& sent = data.sent[int(space)];
   bool largestNewly = false, anyEliciting = false, any = false;
   const uint32_t outstandingBefore = data.outstanding;
@@ -159,7 +168,8 @@ void QuicAnalyzer::onAck(Dir& data, quic::Space space, const quic::Frame& ack, u
     // the handshake is confirmed.
     double delayMs = 0;
     if (space == quic::Space::Application) {
-      delayMs = double(ack.ack_delay) * std::ldexp(1.0, int(std::min<uint64_t>(ackParams.ack_delay_exponent, 20))) / 1000;
+      delayMs = double(ack.ack_delay) *
+                std::ldexp(1.0, int(std::min<uint64_t>(ackParams.ack_delay_exponent, 20))) / 1000;
       if (data.confirmed) delayMs = std::min(delayMs, double(ackParams.max_ack_delay_ms));
     }
     const double latest = msBetween(largest.ns, ns);
@@ -212,8 +222,8 @@ void QuicAnalyzer::detectLost(Dir& d, int space, uint64_t frame, int64_t now) {
   }
 }
 
-void QuicAnalyzer::declareLost(Dir& d, int space, uint64_t number, Sent& s, bool packetThreshold, uint64_t frame,
-                               int64_t now) {
+void QuicAnalyzer::declareLost(Dir& d, int space, uint64_t number, Sent& s, bool packetThreshold,
+                               uint64_t frame, int64_t now) {
   s.lost = true;
   d.declared.push_back({quic::Space(space), number, packetThreshold, now, false});
   // Runs of consecutive numbers declared lost form a burst.
@@ -254,6 +264,7 @@ ConnectionMetrics QuicAnalyzer::finish() {
   ConnectionMetrics c;
   if (finished_) return c;
   finished_ = true;
+  c.encrypted = encrypted_;
   const Dir& cs = dirs_[0];
   const Dir& sc = dirs_[1];
   c.vantage = detectVantage(cs.rtt.samples() > 0, cs.rtt.minMs(), sc.rtt.samples() > 0, sc.rtt.minMs());

@@ -55,7 +55,7 @@ struct QuicRtt {
   double adjusted = 0;  // the last sample less the ACK delay, where that was taken off
   // Adds a sample; `ackDelay` already scaled and capped (0 where ignored).
   void add(double latestMs, double ackDelayMs);
-  double lossDelay() const;                 // 9/8 × max(smoothed, latest), at least 1 ms
+  double lossDelay() const;                // 9/8 × max(smoothed, latest), at least 1 ms
   double pto(double maxAckDelayMs) const;  // smoothed + max(4 rttvar, 1 ms) + max_ack_delay
 };
 
@@ -115,7 +115,8 @@ class QuicAnalyzer {
     std::vector<std::pair<int, uint64_t>> packets;  // (space, number) of each copy
   };
   struct Dir {
-    Dir(Direction d, const AnalyzerConfig& cfg) : id(d), rtt(cfg), response(cfg), stall(d, cfg.stall_ms), rate(d) {}
+    Dir(Direction d, const AnalyzerConfig& cfg)
+        : id(d), rtt(cfg), response(cfg), stall(d, cfg.stall_ms), rate(d) {}
     Direction id;
     std::array<std::map<uint64_t, Sent>, quic::kSpaces> sent;
     std::array<int64_t, quic::kSpaces> largest_acked{-1, -1, -1};
@@ -139,17 +140,19 @@ class QuicAnalyzer {
   Dir& other(const Dir& d) { return dirs_[d.id == Direction::ClientToServer ? 1 : 0]; }
   void onPacket(Dir& d, const quic::Packet& p, uint64_t frame, int64_t ns);
   void onStreamFrame(Dir& d, const quic::Frame& f, int space, uint64_t number, uint64_t frame, int64_t ns);
-  void onAck(Dir& data, quic::Space space, const quic::Frame& ack, uint64_t ackPacket, uint64_t frame, int64_t ns,
-             const quic::TransportParameters& ackParams);
+  void onAck(Dir& data, quic::Space space, const quic::Frame& ack, uint64_t ackPacket, uint64_t frame,
+             int64_t ns, const quic::TransportParameters& ackParams);
   void acked(Dir& data, int space, uint64_t number, Sent& s, int64_t ns);
   void detectLost(Dir& d, int space, uint64_t frame, int64_t now);
-  void declareLost(Dir& d, int space, uint64_t number, Sent& s, bool packetThreshold, uint64_t frame, int64_t now);
+  void declareLost(Dir& d, int space, uint64_t number, Sent& s, bool packetThreshold, uint64_t frame,
+                   int64_t now);
   void fireLossTimers(int64_t now, uint64_t frame);
 
   EventSink* sink_;
   AnalyzerConfig cfg_;
   std::array<Dir, 2> dirs_;
   bool finished_ = false;
+  bool encrypted_ = false;  // a 1-RTT packet could not be opened
 };
 
 }  // namespace rudp::ana

@@ -191,7 +191,9 @@ json connectionJson(const ConnectionRecord& r, const std::vector<double>& limits
   j["vantage"] = ana::toString(r.metrics.vantage);
   if (r.has_analysis) {
     const ana::ConnectionMetrics& m = r.metrics;
-    j["analysis"] = m.timing_only ? "not decoded (timing only)" : "decoded";
+    j["analysis"] = m.timing_only ? "not decoded (timing only)"
+                    : m.encrypted ? "encrypted: give the key log to analyse it (-o tls.keylog_file:FILE)"
+                                  : "decoded";
     if (m.timing_only)
       j["inferred"] = {{"client_to_server", inferredJson(m.dir[0])},
                        {"server_to_client", inferredJson(m.dir[1])}};

@@ -141,6 +141,10 @@ void printTableRows(const ConnectionRecord& r, const std::vector<double>& limits
         " its retransmissions unknown\n");
     printInferredFields(r);
   }
+  if (r.has_analysis && r.metrics.encrypted)
+    std::printf(
+        "      QUIC, encrypted: give the key log to analyse it (-o tls.keylog_file:FILE); the figures"
+        " are the Initial and Handshake packets'\n");
   if (const uint64_t foreign = x.dir[0].foreign + x.dir[1].foreign)
     std::printf("      %" PRIu64 " datagrams on this socket are not %s (%" PRIu64 " c>s, %" PRIu64
                 " s>c): counted in packets, not analysed\n",

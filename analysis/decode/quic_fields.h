@@ -15,9 +15,9 @@ namespace rudp::quic {
 enum class FieldType : uint8_t {
   Protocol,  // "quic": present or not
   Unsigned,
-  Hex32,     // quic.version: tshark prints 0x%08x
-  Bool,      // printed 1 / 0
-  Bytes,     // connection ids: lower-case hex
+  Hex32,  // quic.version: tshark prints 0x%08x
+  Bool,   // printed 1 / 0
+  Bytes,  // connection ids: lower-case hex
 };
 
 struct FieldValue {

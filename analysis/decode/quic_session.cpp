@@ -63,7 +63,7 @@ struct Connection {
   TransportParameters params[2];
   KeyLog::Random random{};
   bool have_random = false, have_cipher = false, secrets_tried = false;
-  bool zero_length_id[2] = {false, false};  // a side chose a zero-length connection id
+  uint8_t id_length[2] = {0, 0};  // the length of the connection ids each side chose
   Cipher cipher = Cipher::Aes128Gcm;
 };
 
@@ -98,7 +98,7 @@ struct QuicSession::Impl {
   }
 
   void route(const ConnId& id, Connection* c, int receiver) {
-    c->zero_length_id[receiver] = id.len == 0;
+    c->id_length[receiver] = id.len;
     if (id.len == 0) return;
     routes[id] = {c, receiver};
     short_lengths.insert(id.len);
@@ -192,9 +192,12 @@ bool QuicSession::read(const Endpoint& src, const Endpoint& dst, const uint8_t* 
     Route* route = nullptr;
     if (!(q[0] & 0x80)) {
       route = d->findShort(q, left, shortLen);
-      if (!route) {  // a receiver that chose a zero-length connection id
+      if (!route) {
+        // A zero-length id, or one announced in a frame the capture could
+        // not decrypt: the addresses tell, as Wireshark's UDP conversation
+        // does, and the receiver's ids have the length its others have.
         route = d->findByAddress(src, dst);
-        if (route && !route->conn->zero_length_id[route->receiver]) route = nullptr;
+        if (route) shortLen = route->conn->id_length[route->receiver];
       }
       if (!route) {
         if (at == 0) return false;  // not a connection met: not QUIC as far as we know
@@ -212,7 +215,8 @@ bool QuicSession::read(const Endpoint& src, const Endpoint& dst, const uint8_t* 
       out.packets.push_back(std::move(pkt));
       break;
     }
-    if (!route) route = h.dcid.len ? d->find(h.dcid) : d->findByAddress(src, dst);
+    if (!route && h.dcid.len) route = d->find(h.dcid);
+    if (!route && (h.type != PacketType::Initial || h.dcid.len == 0)) route = d->findByAddress(src, dst);
     if (!route && h.type == PacketType::Initial) {
       conn = d->start(h, src, dst);
       sender = kClient;

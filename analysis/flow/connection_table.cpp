@@ -59,7 +59,7 @@ struct ConnectionTable::Index {
 };
 
 namespace {
-constexpr int kTcp = -2, kUdp = -3, kAnyProtocol = -4;
+constexpr int kTcp = -2, kUdp = -3, kAnyProtocol = -4, kQuic = -5;
 
 bool lessEndpoint(const Endpoint& x, const Endpoint& y) {
   if (x.ip != y.ip) return x.ip < y.ip;
@@ -227,6 +227,10 @@ ConnectionTable::Hit ConnectionTable::udpPacket(const DecodedPacket& p) {
   if (auto it = index_->contract_by_pair.find(pairKey(kAnyProtocol, p)); it != index_->contract_by_pair.end())
     return Hit{it->second, dirOf(*it->second, src), true};
   return byPair(kUdp, "udp", -1, p, std::nullopt);
+}
+
+ConnectionTable::Hit ConnectionTable::quicPacket(const DecodedPacket& p, bool fromClient) {
+  return byPair(kQuic, "quic", -1, p, RoleEvidence{fromClient, "QUIC Initial"});
 }
 
 ConnectionTable::Hit ConnectionTable::icmpError(const DecodedPacket& p) const {

@@ -27,15 +27,32 @@ const char* toString(ProblemKind k) {
 namespace {
 
 // The flows analysed from timing alone, biggest first: one line, so the list
-// never reads as an all-clear about traffic nothing could decode.
+// never reads as an all-clear about traffic nothing could decode; and each
+// QUIC connection left encrypted, saying what to give.
 class NotDecodedFlows {
  public:
   void add(const ConnectionRecord& r) {
+    if (r.has_analysis && r.metrics.encrypted) encrypted_.push_back(r.summary);
     if (!r.has_analysis || !r.metrics.timing_only) return;
     const uint64_t packets = r.summary.dir[0].packets + r.summary.dir[1].packets;
     flows_.push_back({packets, r.summary.id, r.summary.first_ts_ns, report::connectionLabel(r.summary)});
   }
   void addTo(std::vector<Problem>& out) {
+    for (const ConnectionSummary& c : encrypted_) {  // one line each: what to give
+      Problem p;
+      p.kind = ProblemKind::NotDecoded;
+      p.severity = report::kNotDecodedSeverity;
+      p.conn = c.id;
+      p.start_ns = p.end_ns = c.first_ts_ns;
+      p.text = "QUIC, encrypted: give the key log to analyse it (-o tls.keylog_file:FILE): " +
+               report::connectionLabel(c);
+      out.push_back(std::move(p));
+    }
+    addTimingOnly(out);
+  }
+
+ private:
+  void addTimingOnly(std::vector<Problem>& out) {
     if (flows_.empty()) return;
     std::stable_sort(flows_.begin(), flows_.end(),
                      [](const Flow& a, const Flow& b) { return a.packets > b.packets; });
@@ -58,13 +75,13 @@ class NotDecodedFlows {
     out.push_back(std::move(p));
   }
 
- private:
   struct Flow {
     uint64_t packets;
     int64_t id, first_ts_ns;
     std::string label;
   };
   std::vector<Flow> flows_;
+  std::vector<ConnectionSummary> encrypted_;  // QUIC connections left encrypted
 };
 
 }  // namespace

@@ -51,6 +51,14 @@ void ConnectionAnalyzers::udpPacket(const Connection& c, uint64_t frame, int64_t
   a.onPacket(frame, ts_ns, dir, p.origlen, p.ip_ttl, p.payload, p.payload_len);
 }
 
+void ConnectionAnalyzers::quicPacket(const Connection& c, uint64_t frame, int64_t ts_ns, Direction dir,
+                                     const quic::Datagram& d, const quic::TransportParameters& senderParams,
+                                     const DecodedPacket& p) {
+  auto& a =
+      analyzer<ana::QuicAnalyzer>(c.id, [&] { return std::make_unique<ana::QuicAnalyzer>(cfg_, this); });
+  a.onDatagram(frame, ts_ns, dir, d, p.origlen, senderParams);
+}
+
 void ConnectionAnalyzers::finishEntry(int64_t connId, Entry& e) {
   current_ = connId;
   std::visit(

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "analyzers/contract_analyzer.h"
+#include "analyzers/quic_analyzer.h"
 #include "analyzers/tcp_analyzer.h"
 #include "analyzers/timing_analyzer.h"
 #include "analyzers/two_level_analyzer.h"
@@ -35,6 +36,10 @@ class ConnectionAnalyzers : public ana::EventSink {
   // A datagram of a "udp" connection (no dissector claimed it). When a
   // protocol adopts the connection later its contract analyzer replaces this.
   void udpPacket(const Connection& c, uint64_t frame, int64_t ts_ns, Direction dir, const DecodedPacket& p);
+  // A QUIC datagram (decode/quic_session.h) and the transport parameters of
+  // its sender, whose ACK delays it carries.
+  void quicPacket(const Connection& c, uint64_t frame, int64_t ts_ns, Direction dir, const quic::Datagram& d,
+                  const quic::TransportParameters& senderParams, const DecodedPacket& p);
   // Finishes the analyzer of a connection the flow table closed; its
   // metrics go to the output and its memory is freed.
   void close(int64_t connId);
@@ -50,7 +55,7 @@ class ConnectionAnalyzers : public ana::EventSink {
  private:
   using Entry = std::variant<std::monostate, std::unique_ptr<ana::ContractAnalyzer>,
                              std::unique_ptr<ana::TwoLevelAnalyzer>, std::unique_ptr<ana::TcpAnalyzer>,
-                             std::unique_ptr<ana::TimingAnalyzer>>;
+                             std::unique_ptr<ana::TimingAnalyzer>, std::unique_ptr<ana::QuicAnalyzer>>;
   // The connection's analyzer of type A, made by `make` when it has another.
   template <class A, class Make>
   A& analyzer(int64_t connId, Make make);

@@ -18,6 +18,7 @@
 #include "decode/capture_warnings.h"
 #include "decode/decoder.h"
 #include "decode/icmp.h"
+#include "decode/quic_session.h"
 #include "filter/display_filter.h"
 #include "flow/connection_table.h"
 #include "flow/icmp_echoes.h"
@@ -115,13 +116,16 @@ class BatchReader {
 // The in-order stage: connections, segments and rows, on the calling thread.
 class FlowStage {
  public:
-  FlowStage(LuaHost& host, CaptureInfo& info, const IngestOptions& opts, const SharedEndpoints* shared)
+  // `keys`: the TLS key log QUIC connections open with (null: none).
+  FlowStage(LuaHost& host, CaptureInfo& info, const IngestOptions& opts, const SharedEndpoints* shared,
+            const quic::KeyLog* keys)
       : info_(info),
         protos_(host.protocols()),
         analyze_(opts.analyze_connections),
         idle_ns_(opts.idle_close_ns),
         max_open_(std::max<size_t>(opts.max_open_connections, 4)),
-        analyzers_(protos_, opts.analysis) {
+        analyzers_(protos_, opts.analysis),
+        quic_(keys) {
     extractors_.resize(protos_.size());
     two_level_.resize(protos_.size());
     for (size_t i = 0; i < protos_.size(); ++i) {
@@ -160,6 +164,7 @@ class FlowStage {
 
     ConnectionTable::Hit hit;
     bool malformed = false;
+    quic_read_ = false;
     if (pkt.l4 == L4::UDP) {
       if (res.lua_error) {
         row.status |= store::kLuaError;
@@ -177,6 +182,8 @@ class FlowStage {
         if (auto& ex = two_level_[res.proto]) ex->extract(res, dgram_, segs_);
         hit = table_.contractPacket(res.proto, protos_[res.proto].name,
                                     segs_.empty() ? nullptr : &segs_.front(), pkt);
+      } else if (readQuic(pkt)) {
+        hit = table_.quicPacket(pkt, quic_datagram_.from_client);
       } else {
         hit = table_.udpPacket(pkt);
       }
@@ -200,12 +207,24 @@ class FlowStage {
       }
       if (analyze_ && row.tcp)
         analyzers_.tcpPacket(*hit.conn, pkt.frame, pkt.ts_ns, hit.dir, pkt);
+      else if (analyze_ && quic_read_)
+        analyzers_.quicPacket(*hit.conn, pkt.frame, pkt.ts_ns, hit.dir, quic_datagram_,
+                              quic_.parameters(quic_datagram_.connection, quic_datagram_.from_client), pkt);
       else if (analyze_ && hit.conn->proto_index < 0)  // no dissector claims the flow
         analyzers_.udpPacket(*hit.conn, pkt.frame, pkt.ts_ns, hit.dir, pkt);
       else if (analyze_ && !hit.foreign)  // the protocol's analysis is of its own datagrams
         analyzers_.contractPacket(*hit.conn, pkt.frame, pkt.ts_ns, hit.dir, segs_, dgram_, pkt);
     }
     out.add(row, segs_);
+  }
+
+  // A UDP payload no Lua dissector took, read as QUIC when it is (the
+  // QUIC analyzer says when a connection stays encrypted).
+  bool readQuic(const DecodedPacket& pkt) {
+    if (!pkt.payload || pkt.payload_len == 0 || pkt.ip_fragment) return false;
+    const quic::Endpoint src{pkt.src, pkt.sport}, dst{pkt.dst, pkt.dport};
+    quic_read_ = quic_.read(src, dst, pkt.payload, pkt.payload_len, quic_datagram_);
+    return quic_read_;
   }
 
   // Where the connection's relative sequence numbers start, stored when it
@@ -279,6 +298,9 @@ class FlowStage {
   IcmpEchoes echoes_;
   std::unordered_map<int64_t, std::array<std::optional<uint32_t>, 2>> seq_bases_;  // as stored
   std::vector<Segment> segs_;
+  quic::QuicSession quic_;
+  quic::Datagram quic_datagram_;
+  bool quic_read_ = false;  // the packet being processed is QUIC
 };
 
 // The settings the figures depend on, as readers get them back (StoreReader::settings).
@@ -350,7 +372,8 @@ IngestResult ingestSource(const Source& source, const std::string& dbPath, const
   // Its statements must be finalized before finish() closes the database.
   std::optional<AnalysisWriter> analysis(std::in_place, store);
   store.addSettings(settingsOf(options, dissectors));
-  FlowStage flows(pool.host(), info, options, source.shared);
+  const auto quicKeys = loadKeyLog(dissectors);
+  FlowStage flows(pool.host(), info, options, source.shared, quicKeys.get());
   const DisplayFilter filter(options.display_filter, pool.host());
   // With a filter, Wireshark's TCP notes (stored with the frames it keeps)
   // and the TCP and UDP streams come from every frame, as tshark -Y's.

@@ -217,6 +217,12 @@ void AnalysisWriter::stall(int64_t conn, const ana::StallEvent& e) {
 
 void AnalysisWriter::rate(int64_t conn, const ana::RateEvent& e) { d->rate.add({conn, e}); }
 
+namespace {
+// connection_analysis.timing_only: 0 decoded, 1 timing alone (no
+// dissector), 2 QUIC left encrypted (no key log for it).
+int64_t analysisKind(const ana::ConnectionMetrics& m) { return m.timing_only ? 1 : m.encrypted ? 2 : 0; }
+}  // namespace
+
 void AnalysisWriter::metrics(int64_t conn, const ana::ConnectionMetrics& m) {
   d->rtt.flush(conn);
   d->rate.flush(conn);
@@ -227,7 +233,7 @@ void AnalysisWriter::metrics(int64_t conn, const ana::ConnectionMetrics& m) {
       .bind(3, hs)
       .bind(4, int64_t{m.connect_attempts})
       .bind(5, int64_t{m.disconnected})
-      .bind(6, int64_t{m.timing_only});
+      .bind(6, analysisKind(m));
   d->conn.run();
   for (int dir = 0; dir < 2; ++dir) {
     const ana::DirectionMetrics& x = m.dir[dir];

@@ -104,7 +104,8 @@ ConnectionRecord ConnectionAnalysisReader::read(const ConnectionSummary& summary
     m.handshake_ms = conn_.isNull(1) ? -1 : conn_.real(1);
     m.connect_attempts = static_cast<uint32_t>(conn_.int64(2));
     m.disconnected = conn_.int64(3) != 0;
-    m.timing_only = conn_.int64(4) != 0;
+    m.timing_only = conn_.int64(4) == 1;  // AnalysisWriter's analysisKind
+    m.encrypted = conn_.int64(4) == 2;
   }
   for (int d = 0; d < 2; ++d)
     r.has_direction[d] = readDirection(summary.id, static_cast<Direction>(d), m.dir[d]);

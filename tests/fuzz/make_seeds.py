@@ -181,6 +181,26 @@ FILTERS = [
 ]
 
 
+def quic_seeds():
+    """fuzz_quic.cpp's input from the quic-go lab runs: the key log, then the
+    first datagrams each way (so the fuzzer starts with packets it can open),
+    and without the key log; and RFC 9001 A.2's client Initial alone."""
+    for run, count in (("quic_loss0", 40), ("quic_loss5", 120)):
+        base = os.path.join(ROOT, "tests", "kcp_enet", "data", run)
+        keys = open(os.path.join(base, "client.keylog"), "rb").read()
+        with open(os.path.join(base, "client.pcap"), "rb") as f:
+            lt, frames = read_pcap(f.read())
+        datagrams = b""
+        payloads = udp_payloads(lt, frames)
+        client_port = payloads[0][0][0]
+        for (sp, _dp), pl in payloads[:count]:
+            datagrams += struct.pack("<BBH", 1 if sp == client_port else 0, 4, len(pl)) + pl
+        put("quic", run + "_keys", struct.pack("<H", len(keys)) + keys + datagrams)
+        put("quic", run + "_nokeys", struct.pack("<H", 0) + datagrams[:6000])
+    rfc_a2 = bytes.fromhex(RFC9001_A2_CLIENT_INITIAL)
+    put("quic", "rfc9001_a2", struct.pack("<H", 0) + struct.pack("<BBH", 1, 0, len(rfc_a2)) + rfc_a2)
+
+
 def filter_seeds():
     for i, text in enumerate(FILTERS):
         blob = text.encode()
@@ -246,6 +266,7 @@ def main():
         put("lua", "raknet_%02d_%s" % (len(kinds), hashlib.sha1(blob).hexdigest()[:8]), blob)
     udt_seeds()
     filter_seeds()
+    quic_seeds()
 
     # flow: GRUDP contract (mode 0) and a synthetic one (mode 1), a few packets each.
     import random
@@ -287,6 +308,17 @@ def main():
                 if i % 3:
                     blob += bytes([rnd.randrange(5), rnd.randrange(3)])
         put("analyzers", "stream_%d" % k, blob)
+
+def _rfc_a2_from_test():
+    """The hex of kClientInitial in tests/unit/decode/test_quic.cpp: one copy of the vector."""
+    import re
+    text = open(os.path.join(ROOT, "tests", "unit", "decode", "test_quic.cpp")).read()
+    block = text[text.index("kClientInitial ="):text.index(";", text.index("kClientInitial ="))]
+    return "".join(re.findall(r'"([0-9a-f]+)"', block))
+
+
+# RFC 9001 Appendix A.2: the client's first Initial (DCID 8394c8f03e515708).
+RFC9001_A2_CLIENT_INITIAL = _rfc_a2_from_test()
 
 if __name__ == "__main__":
     main()

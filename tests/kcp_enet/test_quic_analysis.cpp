@@ -15,10 +15,10 @@
 //   packet_lost event: such packets' resends count as timeouts here.
 #include <fstream>
 
+#include "analyzers/quic_analyzer.h"
 #include "capture/capture_reader.h"
 #include "decode/decoder.h"
 #include "decode/quic_session.h"
-#include "analyzers/quic_analyzer.h"
 #include "kcp_enet_checks.h"
 
 using namespace kcpenet;
@@ -27,7 +27,7 @@ using rudp::Direction;
 namespace {
 
 struct Qlog {
-  std::vector<std::array<double, 4>> rtt;  // distinct (min, smoothed, latest, variance) in order
+  std::vector<std::array<double, 4>> rtt;              // distinct (min, smoothed, latest, variance) in order
   std::vector<std::pair<uint64_t, std::string>> lost;  // (1-RTT packet number, trigger)
   std::vector<double> pto_expired;                     // times (ms) the PTO timer fired
   // The endpoint's own times (ms) of the packets it sent and received, by
@@ -39,7 +39,8 @@ Qlog readQlog(const std::string& dir, const std::string& side) {
   Qlog q;
   for (const auto& e : fs::directory_iterator(dir)) {
     const std::string name = e.path().filename().string();
-    if (name.size() < side.size() + 7 || name.substr(name.size() - side.size() - 6) != side + ".sqlog") continue;
+    if (name.size() < side.size() + 7 || name.substr(name.size() - side.size() - 6) != side + ".sqlog")
+      continue;
     std::ifstream in(e.path());
     std::string line;
     while (std::getline(in, line)) {
@@ -62,7 +63,8 @@ Qlog readQlog(const std::string& dir, const std::string& side) {
           data.value("timer_type", "") == "pto")
         q.pto_expired.push_back(j["time"].get<double>());
       if (j["name"] == "recovery:packet_lost")
-        q.lost.emplace_back(data["header"]["packet_number"].get<uint64_t>(), data["trigger"].get<std::string>());
+        q.lost.emplace_back(data["header"]["packet_number"].get<uint64_t>(),
+                            data["trigger"].get<std::string>());
     }
   }
   return q;
@@ -92,12 +94,14 @@ Read analyse(const std::string& dir, const std::string& side) {
     if (pkt.l4 != rudp::L4::UDP || !pkt.payload) continue;
     if (!session.read({pkt.src, pkt.sport}, {pkt.dst, pkt.dport}, pkt.payload, pkt.payload_len, d)) continue;
     const Direction dirOf = d.from_client ? Direction::ClientToServer : Direction::ServerToClient;
-    analyzer.onDatagram(pkt.frame, pkt.ts_ns, dirOf, d, pkt.origlen, session.parameters(d.connection, d.from_client));
+    analyzer.onDatagram(pkt.frame, pkt.ts_ns, dirOf, d, pkt.origlen,
+                        session.parameters(d.connection, d.from_client));
   }
   const Direction own = side == "client" ? Direction::ClientToServer : Direction::ServerToClient;
   Read r;
   for (const auto& v : analyzer.rttHistory(own))
-    if (r.rtt.empty() || r.rtt.back().after.smoothed != v.after.smoothed || r.rtt.back().after.adjusted != v.after.adjusted)
+    if (r.rtt.empty() || r.rtt.back().after.smoothed != v.after.smoothed ||
+        r.rtt.back().after.adjusted != v.after.adjusted)
       r.rtt.push_back(v);
   r.declared = analyzer.declared(own);
   r.datagrams = analyzer.datagramsSent(own);
@@ -107,7 +111,9 @@ Read analyse(const std::string& dir, const std::string& side) {
 }
 
 const char* qlogType(rudp::quic::Space s) {
-  return s == rudp::quic::Space::Initial ? "initial" : s == rudp::quic::Space::Handshake ? "handshake" : "1RTT";
+  return s == rudp::quic::Space::Initial     ? "initial"
+         : s == rudp::quic::Space::Handshake ? "handshake"
+                                             : "1RTT";
 }
 
 }  // namespace
@@ -188,14 +194,106 @@ TEST_CASE("quic: the packets each endpoint declared lost, read from its capture,
       // was sent, and there are no more of them than PTOs.
       size_t extra = 0;
       for (const auto& d : ours.declared) {
-        if (std::any_of(truth.lost.begin(), truth.lost.end(), [&](const auto& l) { return l.first == d.number; }))
+        if (std::any_of(truth.lost.begin(), truth.lost.end(),
+                        [&](const auto& l) { return l.first == d.number; }))
           continue;
         ++extra;
         const double sentAt = truth.sent.at({"1RTT", d.number});
         INFO("extra packet " << d.number << " sent at " << sentAt << " ms");
-        CHECK(std::any_of(truth.pto_expired.begin(), truth.pto_expired.end(), [&](double t) { return t > sentAt; }));
+        CHECK(std::any_of(truth.pto_expired.begin(), truth.pto_expired.end(),
+                          [&](double t) { return t > sentAt; }));
       }
       CHECK(extra <= truth.pto_expired.size());
       CHECK(ours.declared.size() == truth.lost.size() + extra);
     }
+}
+
+namespace {
+
+// From a sender's qlog: its 1-RTT packets, the STREAM frames among them that
+// carry bytes of a stream already sent (resends), and its DATAGRAM frames.
+struct SentTruth {
+  uint64_t stream_resends = 0, datagrams = 0;
+};
+
+SentTruth sentTruth(const std::string& dir, const std::string& side) {
+  SentTruth t;
+  std::map<uint64_t, uint64_t> sentUpTo;  // stream -> highest end sent
+  for (const auto& e : fs::directory_iterator(dir)) {
+    const std::string name = e.path().filename().string();
+    if (name.find("_" + side + ".sqlog") == std::string::npos) continue;
+    std::ifstream in(e.path());
+    std::string line;
+    while (std::getline(in, line)) {
+      if (!line.empty() && line[0] == '\x1e') line.erase(0, 1);
+      const json j = json::parse(line, nullptr, false);
+      if (j.is_discarded() || j.value("name", "") != "transport:packet_sent") continue;
+      for (const json& f : j["data"].value("frames", json::array())) {
+        const std::string type = f.value("frame_type", "");
+        if (type == "datagram") ++t.datagrams;
+        if (type != "stream") continue;
+        const uint64_t id = f["stream_id"].get<uint64_t>(), offset = f.value("offset", uint64_t{0});
+        const uint64_t end = offset + f.value("length", uint64_t{0});
+        auto [it, fresh] = sentUpTo.try_emplace(id, 0);
+        if (!fresh && offset < it->second) ++t.stream_resends;
+        it->second = std::max(it->second, end);
+      }
+    }
+  }
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("quic: analyze --json gives each QUIC connection the figures its endpoints' qlog holds") {
+  for (const std::string side : {"client", "server"}) {
+    INFO("quic_loss5 " << side);
+    const std::string dir = dataDir("quic_loss5");
+    rudp::test::TempDir tmp("quic-analyze");
+    const auto r =
+        run({RUDPSCOPE_CLI, "analyze", dir + "/" + side + ".pcap", "-o",
+             "tls.keylog_file:" + dir + "/" + side + ".keylog", "--db", tmp / "a.sqlite", "--json", "-q"});
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    const json c = connection(json::parse(r.out), "quic");
+    CHECK(c["client"] == kClientIp + ":" + c["client"].get<std::string>().substr(kClientIp.size() + 1));
+    const json& own = c["directions"][side == "client" ? "client_to_server" : "server_to_client"];
+    const Qlog truth = readQlog(dir, side);
+    const Read ours = analyse(dir, side);
+    const SentTruth sent = sentTruth(dir, side);
+    // Every packet the endpoint sent is in its capture (the helper's count
+    // against qlog: loss5 950 client, 678 server).
+    CHECK(own["packets"].get<uint64_t>() + (side == "client" ? 2u : 1u) >= truth.sent.size());
+    CHECK(own["rtt_ms"]["samples"] == ours.rtt.size());
+    CHECK(own["rtt_ms"]["samples"] == truth.rtt.size());
+    CHECK(own["lost"] == ours.declared.size());
+    CHECK(own["retransmissions"] == sent.stream_resends);
+    CHECK(ours.datagrams == sent.datagrams);
+  }
+}
+
+TEST_CASE("quic: without the key log, a QUIC connection says once that it is encrypted and what to give") {
+  const std::string capture = dataDir("quic_loss0") + "/client.pcap";
+  rudp::test::TempDir tmp("quic-nokeys");
+  const auto r = run({RUDPSCOPE_CLI, "analyze", capture, "--db", tmp / "a.sqlite", "-q"});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  size_t told = 0;
+  for (size_t at = 0;
+       (at = r.out.find("QUIC, encrypted: give the key log to analyse it", at)) != std::string::npos; ++at)
+    ++told;
+  CHECK(told == 1);
+  const json c = connection(analyze(capture), "quic");
+  CHECK(c["analysis"] == "encrypted: give the key log to analyse it (-o tls.keylog_file:FILE)");
+  // The Initial and Handshake packets still open: the handshake's RTT samples.
+  CHECK(c["directions"]["client_to_server"]["rtt_ms"]["samples"] > 0);
+  CHECK(c["directions"]["client_to_server"]["rtt_ms"]["samples"] < 5);
+  // The report's problems name it too.
+  const auto report =
+      run({RUDPSCOPE_CLI, "report", capture, "--db", tmp / "a.sqlite", "-w", tmp / "r.html", "-q"});
+  INFO(report.err);
+  REQUIRE(report.status == 0);
+  std::ifstream html(tmp / "r.html");
+  const std::string text((std::istreambuf_iterator<char>(html)), std::istreambuf_iterator<char>());
+  CHECK(text.find("QUIC, encrypted: give the key log to analyse it") != std::string::npos);
 }

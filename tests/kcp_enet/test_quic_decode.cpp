@@ -9,18 +9,57 @@ using namespace kcpenet;
 namespace {
 
 // Every quic.* field rudpscope gives (analysis/decode/quic_fields.cpp).
-const std::vector<std::string> kFields = {
-    "frame.number", "quic", "quic.connection.number", "quic.packet_length", "quic.header_form", "quic.fixed_bit",
-    "quic.spin_bit", "quic.long.packet_type", "quic.version", "quic.dcil", "quic.dcid", "quic.scil", "quic.scid",
-    "quic.token_length", "quic.length", "quic.packet_number", "quic.packet_number_length", "quic.key_phase",
-    "quic.frame_type", "quic.padding_length", "quic.ack.largest_acknowledged", "quic.ack.ack_delay",
-    "quic.ack.ack_range_count", "quic.ack.first_ack_range", "quic.ack.gap", "quic.ack.ack_range",
-    "quic.ack.ect0_count", "quic.ack.ect1_count", "quic.ack.ecn_ce_count", "quic.rsts.stream_id",
-    "quic.rsts.application_error_code", "quic.rsts.final_size", "quic.ss.stream_id", "quic.crypto.offset",
-    "quic.crypto.length", "quic.nt.length", "quic.stream.fin", "quic.stream.stream_id", "quic.stream.offset",
-    "quic.stream.length", "quic.md.maximum_data", "quic.msd.stream_id", "quic.msd.maximum_stream_data",
-    "quic.ms.max_streams", "quic.nci.retire_prior_to", "quic.nci.sequence", "quic.nci.connection_id.length",
-    "quic.nci.connection_id", "quic.rci.sequence", "quic.cc.error_code", "quic.dg.length"};
+const std::vector<std::string> kFields = {"frame.number",
+                                          "quic",
+                                          "quic.connection.number",
+                                          "quic.packet_length",
+                                          "quic.header_form",
+                                          "quic.fixed_bit",
+                                          "quic.spin_bit",
+                                          "quic.long.packet_type",
+                                          "quic.version",
+                                          "quic.dcil",
+                                          "quic.dcid",
+                                          "quic.scil",
+                                          "quic.scid",
+                                          "quic.token_length",
+                                          "quic.length",
+                                          "quic.packet_number",
+                                          "quic.packet_number_length",
+                                          "quic.key_phase",
+                                          "quic.frame_type",
+                                          "quic.padding_length",
+                                          "quic.ack.largest_acknowledged",
+                                          "quic.ack.ack_delay",
+                                          "quic.ack.ack_range_count",
+                                          "quic.ack.first_ack_range",
+                                          "quic.ack.gap",
+                                          "quic.ack.ack_range",
+                                          "quic.ack.ect0_count",
+                                          "quic.ack.ect1_count",
+                                          "quic.ack.ecn_ce_count",
+                                          "quic.rsts.stream_id",
+                                          "quic.rsts.application_error_code",
+                                          "quic.rsts.final_size",
+                                          "quic.ss.stream_id",
+                                          "quic.crypto.offset",
+                                          "quic.crypto.length",
+                                          "quic.nt.length",
+                                          "quic.stream.fin",
+                                          "quic.stream.stream_id",
+                                          "quic.stream.offset",
+                                          "quic.stream.length",
+                                          "quic.md.maximum_data",
+                                          "quic.msd.stream_id",
+                                          "quic.msd.maximum_stream_data",
+                                          "quic.ms.max_streams",
+                                          "quic.nci.retire_prior_to",
+                                          "quic.nci.sequence",
+                                          "quic.nci.connection_id.length",
+                                          "quic.nci.connection_id",
+                                          "quic.rci.sequence",
+                                          "quic.cc.error_code",
+                                          "quic.dg.length"};
 
 std::vector<std::string> fieldArgs(std::vector<std::string> argv, const std::vector<std::string>& fields) {
   for (const auto& f : fields) argv.insert(argv.end(), {"-e", f});
@@ -60,7 +99,8 @@ TEST_CASE("quic: with the key log, every quic field of every frame equals tshark
     INFO(r.capture);
     const std::string keys = "tls.keylog_file:" + r.keylog;
     const auto ours = lines(fieldArgs({RUDPSCOPE_CLI, "decode", r.capture, "-o", keys}, kFields));
-    const auto theirs = lines(fieldArgs({TSHARK_EXECUTABLE, "-r", r.capture, "-o", keys, "-T", "fields"}, kFields));
+    const auto theirs =
+        lines(fieldArgs({TSHARK_EXECUTABLE, "-r", r.capture, "-o", keys, "-T", "fields"}, kFields));
     REQUIRE(ours.size() == theirs.size());
     for (size_t i = 0; i < ours.size(); ++i) {
       INFO("frame " << i + 1);
@@ -89,9 +129,10 @@ TEST_CASE("quic: display filters over quic fields pass the frames tshark's pass"
                              "quic.stream.offset >= 1000 && quic.header_form == 0", "quic.key_phase == 1",
                              "quic.long.packet_type == 2", "quic.scil == 4"}) {
     INFO(filter);
-    const auto ours = lines({RUDPSCOPE_CLI, "decode", r.capture, "-o", keys, "-Y", filter, "-e", "frame.number"});
-    const auto theirs =
-        lines({TSHARK_EXECUTABLE, "-r", r.capture, "-o", keys, "-Y", filter, "-T", "fields", "-e", "frame.number"});
+    const auto ours =
+        lines({RUDPSCOPE_CLI, "decode", r.capture, "-o", keys, "-Y", filter, "-e", "frame.number"});
+    const auto theirs = lines(
+        {TSHARK_EXECUTABLE, "-r", r.capture, "-o", keys, "-Y", filter, "-T", "fields", "-e", "frame.number"});
     CHECK(ours == theirs);
     CHECK_FALSE(ours.empty());
   }
@@ -119,11 +160,14 @@ TEST_CASE("quic: a bad key log is one error naming its file and line, and nothin
   fs::create_directories(dir);
   const fs::path bad = dir / "bad.keylog";
   std::ofstream(bad) << "CLIENT_TRAFFIC_SECRET_0 " << std::string(64, 'a') << " 00\nCLIENT_RANDOM short 00\n";
-  const auto r = run({RUDPSCOPE_CLI, "decode", quicRuns()[0].capture, "-o", "tls.keylog_file:" + bad.string()});
+  const auto r =
+      run({RUDPSCOPE_CLI, "decode", quicRuns()[0].capture, "-o", "tls.keylog_file:" + bad.string()});
   CHECK(r.status != 0);
   CHECK(r.out.empty());
-  CHECK(r.err == "rudpscope-cli: key log " + bad.string() + " line 2: the client random is not 64 hex digits\n");
-  const auto missing = run({RUDPSCOPE_CLI, "decode", quicRuns()[0].capture, "-o", "tls.keylog_file:/nonexistent/k"});
+  CHECK(r.err ==
+        "rudpscope-cli: key log " + bad.string() + " line 2: the client random is not 64 hex digits\n");
+  const auto missing =
+      run({RUDPSCOPE_CLI, "decode", quicRuns()[0].capture, "-o", "tls.keylog_file:/nonexistent/k"});
   CHECK(missing.status != 0);
   CHECK(missing.err == "rudpscope-cli: cannot read the key log /nonexistent/k\n");
   fs::remove_all(dir);
