@@ -9,6 +9,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
 #include <QSignalBlocker>
@@ -49,10 +50,11 @@ SettingsDialog::SettingsDialog(const AnalysisPreferences& prefs, QWidget* parent
   layout->addWidget(makeStallGroup());
   layout->addWidget(makeRttGroup());
   layout->addWidget(makeDissectorGroup(), 1);
+  layout->addWidget(makeQuicGroup());
   layout->addWidget(note);
   layout->addWidget(buttons);
   load(prefs);
-  resize(560, 620);
+  resize(560, 680);
 }
 
 QWidget* SettingsDialog::makeStallGroup() {
@@ -126,6 +128,29 @@ QWidget* SettingsDialog::makeDissectorGroup() {
   return group;
 }
 
+QWidget* SettingsDialog::makeQuicGroup() {
+  auto* group = new QGroupBox(tr("QUIC"), this);
+  m_keylog = new QLineEdit(group);
+  m_keylog->setObjectName(QStringLiteral("settings.keylog"));
+  m_keylog->setPlaceholderText(tr("none: only Initial packets decrypt"));
+  m_keylog->setClearButtonEnabled(true);
+  m_keylog->setToolTip(
+      tr("The endpoints' TLS key log (SSLKEYLOGFILE, Go's KeyLogWriter), as Wireshark's"
+         " tls.keylog_file"));
+  auto* browse = new QPushButton(tr("Browse…"), group);
+  connect(browse, &QPushButton::clicked, this, [this] {
+    const QString file = QFileDialog::getOpenFileName(this, tr("TLS Key Log"), m_keylog->text(),
+                                                      tr("Key logs (*.keylog *.log *.txt);;All files (*)"));
+    if (!file.isEmpty()) m_keylog->setText(file);
+  });
+  auto* row = new QHBoxLayout;
+  row->addWidget(m_keylog, 1);
+  row->addWidget(browse);
+  auto* form = new QFormLayout(group);
+  form->addRow(tr("TLS key log:"), row);
+  return group;
+}
+
 void SettingsDialog::presetChosen(int index) {
   const QString key = m_genre->itemData(index).toString();
   if (key.isEmpty()) return;
@@ -162,6 +187,7 @@ void SettingsDialog::load(const AnalysisPreferences& prefs) {
   }
   m_scripts->clear();
   m_scripts->addItems(prefs.extra_scripts);
+  m_keylog->setText(prefs.keylog_file);
 }
 
 AnalysisPreferences SettingsDialog::preferences() const {
@@ -176,6 +202,7 @@ AnalysisPreferences SettingsDialog::preferences() const {
       p.dissector_prefs.append({name->text().trimmed(), value ? value->text() : QString()});
   }
   for (int i = 0; i < m_scripts->count(); ++i) p.extra_scripts << m_scripts->item(i)->text();
+  p.keylog_file = m_keylog->text().trimmed();
   return p;
 }
 

@@ -1,6 +1,7 @@
 // Settings (Ctrl+Shift+P): the stall threshold with the genre presets, the
-// RTT limit lines, dissector preferences (as `-o name:value`) and extra Lua
-// scripts. The main window re-analyses the open capture when they change.
+// RTT limit lines, dissector preferences (as `-o name:value`), extra Lua
+// scripts and the TLS key log QUIC is decrypted with. The main window re-analyses the open capture when they
+// change.
 #pragma once
 #include <QDialog>
 
@@ -8,6 +9,7 @@
 
 class QComboBox;
 class QDoubleSpinBox;
+class QLineEdit;
 class QListWidget;
 class QTableWidget;
 
@@ -23,6 +25,7 @@ class SettingsDialog : public QDialog {
   QWidget* makeStallGroup();
   QWidget* makeRttGroup();
   QWidget* makeDissectorGroup();
+  QWidget* makeQuicGroup();
   void presetChosen(int index);
   void thresholdEdited(double ms);
   void addScript();
@@ -33,6 +36,7 @@ class SettingsDialog : public QDialog {
   QDoubleSpinBox* m_limits[3];
   QTableWidget* m_prefs;
   QListWidget* m_scripts;
+  QLineEdit* m_keylog;
 };
 
 }  // namespace rudp::gui

@@ -31,6 +31,7 @@ AnalysisPreferences AnalysisPreferences::load(QSettings& settings) {
     if (colon > 0) p.dissector_prefs.append({pref.left(colon), pref.mid(colon + 1)});
   }
   p.extra_scripts = settings.value(QStringLiteral("extra_scripts")).toStringList();
+  p.keylog_file = settings.value(QStringLiteral("keylog_file")).toString();
   settings.endGroup();
   return p;
 }
@@ -46,6 +47,7 @@ void AnalysisPreferences::save(QSettings& settings) const {
   for (const auto& [name, value] : dissector_prefs) prefs.append(name + QLatin1Char(':') + value);
   settings.setValue(QStringLiteral("dissector_prefs"), prefs);
   settings.setValue(QStringLiteral("extra_scripts"), extra_scripts);
+  settings.setValue(QStringLiteral("keylog_file"), keylog_file);
   settings.endGroup();
 }
 
@@ -61,6 +63,7 @@ rudp::DissectorOptions AnalysisPreferences::dissectorOptions() const {
   for (const QString& script : extra_scripts) options.extra_scripts.push_back(script.toStdString());
   for (const auto& [name, value] : dissector_prefs)
     options.prefs.emplace_back(name.toStdString(), value.toStdString());
+  if (!keylog_file.isEmpty()) options.prefs.emplace_back("tls.keylog_file", keylog_file.toStdString());
   return options;
 }
 

@@ -1,6 +1,7 @@
 // What the user chose in Settings for analysing a capture: the stall
 // threshold (or a genre preset giving it), the RTT limit lines, dissector
-// preferences (as `-o name:value`) and extra Lua scripts. Kept in QSettings
+// preferences (as `-o name:value`), extra Lua scripts and the TLS key log
+// QUIC is decrypted with. Kept in QSettings
 // and turned into the core's IngestOptions / DissectorOptions.
 #pragma once
 #include <QList>
@@ -30,6 +31,7 @@ struct AnalysisPreferences {
   std::array<double, 3> rtt_limits_ms{150.0, 250.0, 300.0};
   QList<QPair<QString, QString>> dissector_prefs;  // -o name:value
   QStringList extra_scripts;                       // -X lua_script:FILE
+  QString keylog_file;                             // -o tls.keylog_file:FILE; empty: none
 
   static AnalysisPreferences load(QSettings& settings);
   void save(QSettings& settings) const;
