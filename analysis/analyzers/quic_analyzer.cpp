@@ -200,25 +200,36 @@ void QuicAnalyzer::acked(Dir& data, int space, uint64_t number, Sent& s, int64_t
   }
 }
 
-// RFC 9002 6.1 (DetectAndRemoveLostPackets), as of `now`.
+// The oldest packet of `space` that may still be declared lost (in flight,
+// neither acknowledged nor lost): where every walk of the loss detection
+// starts, so it stays within the packets outstanding.
+QuicAnalyzer::SentMap::iterator QuicAnalyzer::firstOpen(Dir& d, int space) {
+  auto& sent = d.sent[space];
+  auto it = sent.lower_bound(d.first_open[space]);
+  while (it != sent.end() && (it->second.acked || it->second.lost || !it->second.ack_eliciting)) ++it;
+  d.first_open[space] = it == sent.end() ? (sent.empty() ? 0 : sent.rbegin()->first + 1) : it->first;
+  return it;
+}
+
+// RFC 9002 6.1 (DetectAndRemoveLostPackets), as of `now`, oldest first.
 void QuicAnalyzer::detectLost(Dir& d, int space, uint64_t frame, int64_t now) {
   const int64_t largest = d.largest_acked[space];
   if (largest < 0) return;
   const int64_t lostSendTime = now - nsOf(d.estimator.lossDelay());
-  auto& sent = d.sent[space];
-  // Packets sent after each one, up to the largest acknowledged: the packet
-  // threshold counts sent packets (a number skipped on purpose was never sent).
-  uint64_t after = 0;
-  for (auto it = sent.upper_bound(uint64_t(largest)); it != sent.begin();) {
-    --it;
+  std::vector<SentMap::iterator> upToLargest;
+  for (auto it = firstOpen(d, space); it != d.sent[space].end() && it->first <= uint64_t(largest); ++it)
+    upToLargest.push_back(it);
+  for (size_t i = 0; i < upToLargest.size(); ++i) {
+    const auto it = upToLargest[i];
     Sent& s = it->second;
-    if (it->first < uint64_t(largest) && !s.acked && !s.lost && s.ack_eliciting) {
-      if (s.ns <= lostSendTime)
-        declareLost(d, space, it->first, s, false, frame, now);
-      else if (after >= kPacketThreshold)
-        declareLost(d, space, it->first, s, true, frame, now);
-    }
-    ++after;
+    if (it->first == uint64_t(largest) || s.acked || s.lost || !s.ack_eliciting) continue;
+    // The packet threshold counts packets sent after it (a number skipped on
+    // purpose was never sent).
+    const uint64_t sentAfter = upToLargest.size() - 1 - i;
+    if (s.ns <= lostSendTime)
+      declareLost(d, space, it->first, s, false, frame, now);
+    else if (sentAfter >= kPacketThreshold)
+      declareLost(d, space, it->first, s, true, frame, now);
   }
 }
 
@@ -243,13 +254,11 @@ void QuicAnalyzer::fireLossTimers(int64_t now, uint64_t frame) {
     for (int space = 0; space < quic::kSpaces; ++space) {
       const int64_t largest = d.largest_acked[space];
       if (largest < 0) continue;
-      const int64_t delay = nsOf(d.estimator.lossDelay());
-      int64_t earliest = INT64_MAX;
-      for (auto& [number, s] : d.sent[space]) {
-        if (number >= uint64_t(largest)) break;
-        if (!s.acked && !s.lost && s.ack_eliciting) earliest = std::min(earliest, s.ns + delay);
-      }
-      if (earliest <= now) detectLost(d, space, frame, earliest);
+      // The oldest outstanding packet below the largest acknowledged sets the timer.
+      const auto oldest = firstOpen(d, space);
+      if (oldest == d.sent[space].end() || oldest->first >= uint64_t(largest)) continue;
+      const int64_t fires = oldest->second.ns + nsOf(d.estimator.lossDelay());
+      if (fires <= now) detectLost(d, space, frame, fires);
     }
 }
 

@@ -114,11 +114,13 @@ class QuicAnalyzer {
     bool delivered = false;
     std::vector<std::pair<int, uint64_t>> packets;  // (space, number) of each copy
   };
+  using SentMap = std::map<uint64_t, Sent>;
   struct Dir {
     Dir(Direction d, const AnalyzerConfig& cfg)
         : id(d), rtt(cfg), response(cfg), stall(d, cfg.stall_ms), rate(d) {}
     Direction id;
-    std::array<std::map<uint64_t, Sent>, quic::kSpaces> sent;
+    std::array<SentMap, quic::kSpaces> sent;
+    std::array<uint64_t, quic::kSpaces> first_open{};  // firstOpen()'s last answer
     std::array<int64_t, quic::kSpaces> largest_acked{-1, -1, -1};
     std::map<std::pair<uint64_t, uint64_t>, StreamChunk> chunks;  // (stream, offset)
     QuicRtt estimator;
@@ -143,6 +145,7 @@ class QuicAnalyzer {
   void onAck(Dir& data, quic::Space space, const quic::Frame& ack, uint64_t ackPacket, uint64_t frame,
              int64_t ns, const quic::TransportParameters& ackParams);
   void acked(Dir& data, int space, uint64_t number, Sent& s, int64_t ns);
+  SentMap::iterator firstOpen(Dir& d, int space);
   void detectLost(Dir& d, int space, uint64_t frame, int64_t now);
   void declareLost(Dir& d, int space, uint64_t number, Sent& s, bool packetThreshold, uint64_t frame,
                    int64_t now);

@@ -190,6 +190,9 @@ bool QuicSession::read(const Endpoint& src, const Endpoint& dst, const uint8_t* 
     const uint32_t left = n - at;
     uint8_t shortLen = 0;
     Route* route = nullptr;
+    // After a packet, bytes without the fixed bit are padding (tshark: "(Random)
+    // padding data appended to the datagram"), not a packet.
+    if (at > 0 && !(q[0] & 0x40)) break;
     if (!(q[0] & 0x80)) {
       route = d->findShort(q, left, shortLen);
       if (!route) {

@@ -31,7 +31,8 @@ QStringList problemTexts(const MainWindow& window) {
   auto* problems = window.findChild<QTreeView*>(QStringLiteral("summary.problems"));
   REQUIRE(problems);
   QStringList out;
-  for (int r = 0; r < problems->model()->rowCount(); ++r) out << problems->model()->index(r, 1).data().toString();
+  for (int r = 0; r < problems->model()->rowCount(); ++r)
+    out << problems->model()->index(r, 1).data().toString();
   return out;
 }
 
