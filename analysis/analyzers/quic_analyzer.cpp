@@ -64,7 +64,7 @@ void QuicAnalyzer::onDatagram(uint64_t frame, int64_t ts_ns, Direction dir, cons
   bool ticks = false;
   for (const quic::Packet& p : d.packets) {
     if (!p.decrypted) {
-      encrypted_ |= p.header.type == quic::PacketType::OneRtt;
+      encrypted_ |= p.no_keys && p.header.type == quic::PacketType::OneRtt;
       continue;
     }
     for (const quic::Frame& f : p.frames)
@@ -88,8 +88,10 @@ void QuicAnalyzer::onPacket(Dir& d, const quic::Packet& p, uint64_t frame, int64
   Sent& s = it->second;
   s.frame = frame;
   s.ns = ns;
-  s.ack_eliciting = inFlight(p);
-  if (s.ack_eliciting) ++d.m.data_packets;
+  s.in_flight = inFlight(p);
+  s.ack_eliciting = std::any_of(p.frames.begin(), p.frames.end(),
+                                [](const quic::Frame& f) { return quic::ackEliciting(f.type); });
+  if (s.in_flight) ++d.m.data_packets;
   for (const quic::Frame& f : p.frames) {
     if (f.isDatagram()) {
       ++s.datagrams;
@@ -152,8 +154,15 @@ void QuicAnalyzer::onAck(Dir& data, quic::Space space, const quic::Frame& ack, u
   auto& sent = data.sent[int(space)];
   bool largestNewly = false, anyEliciting = false, any = false;
   const uint32_t outstandingBefore = data.outstanding;
+  // Numbers below the lowest one not yet acknowledged need no walk (a hostile
+  // ACK of [0, largest] on every packet stays linear).
+  uint64_t& unacked = data.first_unacked[int(space)];
+  auto open = sent.lower_bound(unacked);
+  while (open != sent.end() && open->second.acked) ++open;
+  unacked = open != sent.end() ? open->first : sent.empty() ? 0 : sent.rbegin()->first + 1;
   for (const quic::AckRange& r : ack.ranges)
-    for (auto it = sent.lower_bound(r.smallest); it != sent.end() && it->first <= r.largest; ++it) {
+    for (auto it = sent.lower_bound(std::max(r.smallest, unacked));
+         it != sent.end() && it->first <= r.largest; ++it) {
       if (it->second.acked) continue;
       any = true;
       anyEliciting |= it->second.ack_eliciting;
@@ -206,7 +215,7 @@ void QuicAnalyzer::acked(Dir& data, int space, uint64_t number, Sent& s, int64_t
 QuicAnalyzer::SentMap::iterator QuicAnalyzer::firstOpen(Dir& d, int space) {
   auto& sent = d.sent[space];
   auto it = sent.lower_bound(d.first_open[space]);
-  while (it != sent.end() && (it->second.acked || it->second.lost || !it->second.ack_eliciting)) ++it;
+  while (it != sent.end() && (it->second.acked || it->second.lost || !it->second.in_flight)) ++it;
   d.first_open[space] = it == sent.end() ? (sent.empty() ? 0 : sent.rbegin()->first + 1) : it->first;
   return it;
 }
@@ -222,9 +231,9 @@ void QuicAnalyzer::detectLost(Dir& d, int space, uint64_t frame, int64_t now) {
   for (size_t i = 0; i < upToLargest.size(); ++i) {
     const auto it = upToLargest[i];
     Sent& s = it->second;
-    if (it->first == uint64_t(largest) || s.acked || s.lost || !s.ack_eliciting) continue;
-    // The packet threshold counts packets sent after it (a number skipped on
-    // purpose was never sent).
+    if (it->first == uint64_t(largest) || s.acked || s.lost || !s.in_flight) continue;
+    // The packet threshold counts packets sent after it, as quic-go does (RFC
+    // 9002 counts numbers; a number skipped on purpose was never sent).
     const uint64_t sentAfter = upToLargest.size() - 1 - i;
     if (s.ns <= lostSendTime)
       declareLost(d, space, it->first, s, false, frame, now);

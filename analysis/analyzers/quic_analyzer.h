@@ -19,7 +19,9 @@
 //   - Loss as the sender declares it (RFC 9002 6.1) at each ACK and when the
 //     loss timer would fire: a packet below the largest acknowledged is lost
 //     when it was sent at least max(9/8 × max(smoothed, latest), 1 ms)
-//     before (time threshold) or 3 numbers below it (packet threshold).
+//     before (time threshold) or 3 packets were sent after it (packet
+//     threshold: quic-go's reading; the RFC counts numbers, and quic-go skips
+//     some on purpose).
 //     Declared lost and acknowledged later: a spurious loss.
 //   - Numbers a sender skipped (quic-go skips some on purpose) were never
 //     sent: never lost.
@@ -100,7 +102,9 @@ class QuicAnalyzer {
   struct Sent {
     uint64_t frame = 0;
     int64_t ns = 0;
-    bool ack_eliciting = false, acked = false, lost = false;
+    bool ack_eliciting = false;  // RTT samples need one newly acknowledged
+    bool in_flight = false;      // ack-eliciting or PADDING: may be declared lost (RFC 9002 2)
+    bool acked = false, lost = false;
     int64_t ack_ns = 0;
     uint32_t datagrams = 0;
     std::vector<Chunk> chunks;
@@ -120,7 +124,8 @@ class QuicAnalyzer {
         : id(d), rtt(cfg), response(cfg), stall(d, cfg.stall_ms), rate(d) {}
     Direction id;
     std::array<SentMap, quic::kSpaces> sent;
-    std::array<uint64_t, quic::kSpaces> first_open{};  // firstOpen()'s last answer
+    std::array<uint64_t, quic::kSpaces> first_open{};     // firstOpen()'s last answer
+    std::array<uint64_t, quic::kSpaces> first_unacked{};  // every number below it is acknowledged
     std::array<int64_t, quic::kSpaces> largest_acked{-1, -1, -1};
     std::map<std::pair<uint64_t, uint64_t>, StreamChunk> chunks;  // (stream, offset)
     QuicRtt estimator;

@@ -12,31 +12,38 @@ namespace {
 constexpr int kClient = 0, kServer = 1;         // a sender's side
 constexpr uint32_t kMaxCryptoBytes = 1u << 16;  // of one CRYPTO stream kept to read the handshake from
 
-// One CRYPTO stream (a sender, a level) as far as it is contiguous from 0.
+// One CRYPTO stream (a sender, a level) as far as it is contiguous from 0,
+// at most kMaxCryptoBytes; pieces beyond its end wait, by offset, within the
+// same bound (a hostile capture cannot grow it, nor make merging quadratic).
 struct CryptoStream {
   Bytes data;
-  std::vector<std::pair<uint64_t, Bytes>> early;  // pieces beyond the contiguous end
-  uint32_t parsed = 0;                            // handshake messages read up to here
+  std::map<uint64_t, Bytes> early;  // offset -> bytes beyond the contiguous end
+  size_t early_bytes = 0;
+  uint32_t parsed = 0;  // handshake messages read up to here
 
   void add(uint64_t offset, const uint8_t* p, uint64_t n) {
-    if (offset + n <= data.size() || offset >= kMaxCryptoBytes) return;
+    if (offset >= kMaxCryptoBytes) return;
+    n = std::min<uint64_t>(n, kMaxCryptoBytes - offset);
     if (offset > data.size()) {
-      early.emplace_back(offset, Bytes(p, p + n));
+      if (early_bytes + n <= kMaxCryptoBytes && early.emplace(offset, Bytes(p, p + n)).second)
+        early_bytes += n;
       return;
     }
-    const uint64_t skip = data.size() - offset;
-    data.insert(data.end(), p + skip, p + std::min<uint64_t>(n, kMaxCryptoBytes - offset));
-    for (bool grew = true; grew;) {
-      grew = false;
-      for (auto it = early.begin(); it != early.end(); ++it)
-        if (it->first <= data.size()) {
-          const auto [off, bytes] = std::move(*it);
-          early.erase(it);
-          add(off, bytes.data(), bytes.size());
-          grew = true;
-          break;
-        }
+    append(offset, p, n);
+    // Pieces the new end reaches, in offset order.
+    while (!early.empty() && early.begin()->first <= data.size()) {
+      const auto it = early.begin();
+      append(it->first, it->second.data(), it->second.size());
+      early_bytes -= it->second.size();
+      early.erase(it);
     }
+  }
+
+ private:
+  void append(uint64_t offset, const uint8_t* p, uint64_t n) {
+    if (offset + n <= data.size()) return;
+    const uint64_t skip = data.size() - offset;
+    data.insert(data.end(), p + skip, p + n);
   }
 };
 
@@ -80,6 +87,21 @@ struct ConnIdLess {
     return std::memcmp(a.id, b.id, a.len) < 0;
   }
 };
+
+// RFC 9000 12.4: Initial and Handshake packets carry only PADDING, PING,
+// ACK, CRYPTO and CONNECTION_CLOSE; another frame there is a protocol
+// violation, not a connection id to follow or stream data to count.
+void keepHandshakeFrames(Packet& pkt) {
+  const auto allowed = [](const Frame& f) {
+    return f.is(frame::kPadding) || f.is(frame::kPing) || f.isAck() || f.is(frame::kCrypto) ||
+           f.is(frame::kConnectionClose);
+  };
+  const auto bad = std::find_if_not(pkt.frames.begin(), pkt.frames.end(), allowed);
+  if (bad == pkt.frames.end()) return;
+  pkt.error = std::string(frameTypeName(bad->type)) + " frame in a " + packetTypeName(pkt.header.type) +
+              " packet (RFC 9000 12.4)";
+  pkt.frames.erase(bad, pkt.frames.end());
+}
 
 }  // namespace
 
@@ -148,6 +170,12 @@ struct QuicSession::Impl {
   }
 
   void openPacket(Connection& c, int sender, const uint8_t* p, Packet& pkt);
+  // RFC 9001 5.2: after a Retry the client's Initials use the connection id
+  // the Retry chose, and their keys come from it.
+  void retry(Connection& c, const Header& h) {
+    c.initial = initialKeys(c.version, h.scid);
+    route(h.scid, &c, kServer);
+  }
   bool openOneRtt(Connection& c, int sender, const uint8_t* p, const Unprotected& u, Packet& pkt);
   void readCrypto(Connection& c, int sender, Space space, const Packet& pkt);
   void onHandshakeMessage(Connection& c, int sender, const HandshakeMessage& m);
@@ -213,12 +241,26 @@ bool QuicSession::read(const Endpoint& src, const Endpoint& dst, const uint8_t* 
     pkt.error = parseHeader(q, left, shortLen, pkt.header);
     const Header& h = pkt.header;
     if (at == 0 && h.long_header && !knownVersion(h.version) && h.version != 0) return false;
-    if (!pkt.error.empty()) {
-      if (at == 0 && !route && !d->find(h.dcid) && h.type != PacketType::Initial) return false;
+    if (!pkt.error.empty()) {  // a header cut short: kept with its connection, if known
+      if (!route && h.dcid.len) route = d->find(h.dcid);
+      if (!route) route = d->findByAddress(src, dst);
+      if (!conn && route) {
+        conn = route->conn;
+        sender = route->receiver == kServer ? kClient : kServer;
+      }
+      if (!conn) return false;
       out.packets.push_back(std::move(pkt));
       break;
     }
     if (!route && h.dcid.len) route = d->find(h.dcid);
+    // A destination id announced in a packet that could not be opened: the
+    // source id, which its sender chose and keeps, names the connection.
+    Route bySource;
+    if (!route && h.long_header && h.scid.len)
+      if (const Route* owner = d->find(h.scid)) {
+        bySource = {owner->conn, owner->receiver == kServer ? kClient : kServer};
+        route = &bySource;
+      }
     if (!route && (h.type != PacketType::Initial || h.dcid.len == 0)) route = d->findByAddress(src, dst);
     if (!route && h.type == PacketType::Initial) {
       conn = d->start(h, src, dst);
@@ -230,6 +272,7 @@ bool QuicSession::read(const Endpoint& src, const Endpoint& dst, const uint8_t* 
     } else if (at == 0) {
       return false;
     }
+    if (conn && h.type == PacketType::Retry && sender == kServer) d->retry(*conn, h);
     if (conn && h.type != PacketType::Retry && h.type != PacketType::VersionNegotiation)
       d->openPacket(*conn, sender, q, pkt);
     at += std::max<uint32_t>(h.size, 1);
@@ -245,6 +288,7 @@ void QuicSession::Impl::openPacket(Connection& c, int sender, const uint8_t* p, 
   const Header& h = pkt.header;
   const PacketKeys* k = keysFor(c, sender, h.type);
   if (!k || !k->valid()) {
+    pkt.no_keys = true;
     pkt.error = missingKeysText(c);
     return;
   }
@@ -280,6 +324,7 @@ void QuicSession::Impl::openPacket(Connection& c, int sender, const uint8_t* p, 
   const std::string frameError =
       parseFrames(pkt.plaintext.data(), uint32_t(pkt.plaintext.size()), pkt.frames);
   if (!frameError.empty()) pkt.error = frameError;
+  if (space != Space::Application) keepHandshakeFrames(pkt);
   if (space != Space::Application) readCrypto(c, sender, space, pkt);
   for (const Frame& f : pkt.frames)
     if (f.is(frame::kNewConnectionId)) route(f.conn_id, &c, sender);

@@ -39,8 +39,9 @@ struct Packet {
   uint64_t packet_number = 0;  // when unprotected
   uint32_t pn_len = 0;
   bool key_phase = false;
-  std::string error;  // why it is not decrypted, or a frame fault
-  Bytes plaintext;    // the opened payload
+  bool no_keys = false;  // not decrypted for want of keys (no key log for it, ...)
+  std::string error;     // why it is not decrypted, or a frame fault
+  Bytes plaintext;       // the opened payload
   std::vector<Frame> frames;
 };
 

@@ -67,12 +67,14 @@ std::string KeyLog::add(std::string_view text) {
   return "";
 }
 
-std::string KeyLog::addFile(const std::string& path) {
+std::string KeyLog::addFile(const std::string& path, bool growing) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return "cannot read the key log " + path;
-  std::stringstream text;
-  text << in.rdbuf();
-  const std::string error = add(text.str());
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  std::string text = buffer.str();
+  if (growing && !text.empty() && text.back() != '\n') text.erase(text.find_last_of('\n') + 1);
+  const std::string error = add(text);
   return error.empty() ? "" : "key log " + path + " " + error;
 }
 

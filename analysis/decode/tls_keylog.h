@@ -33,8 +33,9 @@ class KeyLog {
   // fault ("line 3: the client random is not 64 hex digits"). Lines read
   // before it stay.
   std::string add(std::string_view text);
-  // Reads a file; the error names it.
-  std::string addFile(const std::string& path);
+  // Reads a file; the error names it. `growing`: a file another program may
+  // still be writing, whose last line is left out when it has no end yet.
+  std::string addFile(const std::string& path, bool growing = false);
 
   const SecretSet* find(const Random& clientRandom) const;
   size_t connections() const { return secrets_.size(); }

@@ -229,8 +229,20 @@ ConnectionTable::Hit ConnectionTable::udpPacket(const DecodedPacket& p) {
   return byPair(kUdp, "udp", -1, p, std::nullopt);
 }
 
-ConnectionTable::Hit ConnectionTable::quicPacket(const DecodedPacket& p, bool fromClient) {
-  return byPair(kQuic, "quic", -1, p, RoleEvidence{fromClient, "QUIC Initial"});
+ConnectionTable::Hit ConnectionTable::quicPacket(const DecodedPacket& p, bool fromClient,
+                                                 uint64_t quicConnection) {
+  // By the QUIC reader's connection, not the address pair: a migration stays
+  // one connection, and a new connection on the same pair is a new one.
+  const Key k{kQuic, true, quicConnection, {}, {}};
+  const Direction dir = fromClient ? Direction::ClientToServer : Direction::ServerToClient;
+  if (auto it = index_->map.find(k); it != index_->map.end()) return Hit{it->second, dir};
+  const Endpoint src{p.src, p.sport}, dst{p.dst, p.dport};
+  Hit h = fromClient ? create("quic", -1, src, dst, p.ts_ns) : create("quic", -1, dst, src, p.ts_ns);
+  h.dir = dir;
+  h.conn->roles_from_handshake = true;
+  h.conn->roles_reason = "QUIC Initial";
+  index_->map.emplace(k, h.conn);
+  return h;
 }
 
 ConnectionTable::Hit ConnectionTable::icmpError(const DecodedPacket& p) const {

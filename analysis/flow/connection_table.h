@@ -37,9 +37,9 @@ class ConnectionTable {
   // it is a foreign datagram of that connection (one connection per socket),
   // else a "udp" connection of its own.
   Hit udpPacket(const DecodedPacket& p);
-  // A QUIC datagram (decode/quic_session.h): a "quic" connection of its
-  // address pair, whose client sent the first Initial.
-  Hit quicPacket(const DecodedPacket& p, bool fromClient);
+  // A QUIC datagram (decode/quic_session.h) of the reader's connection
+  // `quicConnection`: a "quic" connection whose client sent the first Initial.
+  Hit quicPacket(const DecodedPacket& p, bool fromClient, uint64_t quicConnection);
   // An ICMP error (p.has_icmp_error): the connection of the datagram it
   // quotes and that datagram's direction; conn null when there is none.
   // Creates nothing.

@@ -75,14 +75,19 @@ std::string keyLogFile(const DissectorOptions& opts) {
   for (auto it = opts.prefs.rbegin(); it != opts.prefs.rend(); ++it)
     if (it->first == kKeyLogPreference) return it->second;
   const char* env = std::getenv("SSLKEYLOGFILE");
-  return env && *env && fs::is_regular_file(env) ? env : "";
+  std::error_code unreadable;
+  return env && *env && fs::is_regular_file(env, unreadable) ? env : "";
 }
 
 std::shared_ptr<const quic::KeyLog> loadKeyLog(const DissectorOptions& opts) {
   const std::string path = keyLogFile(opts);
   if (path.empty()) return nullptr;
   auto keys = std::make_shared<quic::KeyLog>();
-  if (const std::string error = keys->addFile(path); !error.empty()) throw Error(error);
+  // $SSLKEYLOGFILE may be a browser's, still being appended to: its last
+  // line may be half written.
+  const bool fromEnvironment = std::none_of(opts.prefs.begin(), opts.prefs.end(),
+                                            [](const auto& p) { return p.first == kKeyLogPreference; });
+  if (const std::string error = keys->addFile(path, fromEnvironment); !error.empty()) throw Error(error);
   return keys;
 }
 

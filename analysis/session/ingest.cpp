@@ -183,7 +183,7 @@ class FlowStage {
         hit = table_.contractPacket(res.proto, protos_[res.proto].name,
                                     segs_.empty() ? nullptr : &segs_.front(), pkt);
       } else if (readQuic(pkt)) {
-        hit = table_.quicPacket(pkt, quic_datagram_.from_client);
+        hit = table_.quicPacket(pkt, quic_datagram_.from_client, quic_datagram_.connection);
       } else {
         hit = table_.udpPacket(pkt);
       }

@@ -2,7 +2,10 @@
 // (the keys, the client's and the server's Initial packets, the ChaCha20
 // short header packet and its key update), the frame and header readers,
 // and the TLS key log's reading and its errors.
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
+#include <cstdio>
 
 #include "decode/quic.h"
 #include "decode/quic_crypto.h"
@@ -279,4 +282,28 @@ TEST_CASE("quic: the key log keeps TLS 1.3's secrets and names a bad line") {
   CHECK(k.add("CLIENT_TRAFFIC_SECRET_0 " + random + "\n") ==
         "line 1: not '<label> <client random> <secret>'");
   CHECK(k.addFile("/nonexistent/keys.log") == "cannot read the key log /nonexistent/keys.log");
+}
+
+TEST_CASE("quic: a key log still being written loses only its half-written last line") {
+  const std::string path = "/tmp/rudp-keylog-growing-" + std::to_string(::getpid());
+  const std::string random(64, 'b');
+  {
+    std::FILE* f = std::fopen(path.c_str(), "w");
+    REQUIRE(f);
+    std::fputs(
+        ("CLIENT_TRAFFIC_SECRET_0 " + random + " 0a0b\nSERVER_TRAFFIC_SECRET_0 " + random + " 0c").c_str(),
+        f);
+    std::fclose(f);
+  }
+  KeyLog growing, whole;
+  CHECK(growing.addFile(path, true).empty());
+  KeyLog::Random r;
+  r.fill(0xbb);
+  REQUIRE(growing.find(r));
+  CHECK(toHex((*growing.find(r))[size_t(Secret::ClientApplication)]) == "0a0b");
+  CHECK((*growing.find(r))[size_t(Secret::ServerApplication)].empty());
+  // Named by the user, the file is read whole: its last line needs no end.
+  CHECK(whole.addFile(path).empty());
+  CHECK(toHex((*whole.find(r))[size_t(Secret::ServerApplication)]) == "0c");
+  std::remove(path.c_str());
 }
