@@ -103,6 +103,16 @@ void keepHandshakeFrames(Packet& pkt) {
   pkt.frames.erase(bad, pkt.frames.end());
 }
 
+// The header as it was before protection (the AEAD's associated data): the
+// first byte and the packet number unmasked.
+Bytes unprotectedHeader(const uint8_t* p, const Header& h, const Unprotected& u) {
+  Bytes header(p, p + u.payload_at);
+  header[0] = u.first;
+  for (uint32_t i = 0; i < u.pn_len; ++i)
+    header[h.pn_at + i] = uint8_t(u.truncated_pn >> (8 * (u.pn_len - 1 - i)));
+  return header;
+}
+
 }  // namespace
 
 struct QuicSession::Impl {
@@ -307,10 +317,7 @@ void QuicSession::Impl::openPacket(Connection& c, int sender, const uint8_t* p, 
   if (h.type == PacketType::OneRtt) {
     opened = openOneRtt(c, sender, p, u, pkt);
   } else {
-    Bytes header(p, p + u.payload_at);
-    header[0] = u.first;
-    for (uint32_t i = 0; i < u.pn_len; ++i)
-      header[h.pn_at + i] = uint8_t(u.truncated_pn >> (8 * (u.pn_len - 1 - i)));
+    const Bytes header = unprotectedHeader(p, h, u);
     opened = openPayload(*k, pkt.packet_number, header.data(), u.payload_at, p + u.payload_at,
                          h.size - u.payload_at, pkt.plaintext);
   }
@@ -335,11 +342,7 @@ void QuicSession::Impl::openPacket(Connection& c, int sender, const uint8_t* p, 
 bool QuicSession::Impl::openOneRtt(Connection& c, int sender, const uint8_t* p, const Unprotected& u,
                                    Packet& pkt) {
   AppKeys& keys = c.app[sender];
-  Bytes header(p, p + u.payload_at);
-  header[0] = u.first;
-  const uint32_t pnAt = pkt.header.pn_at;
-  for (uint32_t i = 0; i < u.pn_len; ++i)
-    header[pnAt + i] = uint8_t(u.truncated_pn >> (8 * (u.pn_len - 1 - i)));
+  const Bytes header = unprotectedHeader(p, pkt.header, u);
   auto open = [&](const PacketKeys& k) {
     return k.valid() && openPayload(k, pkt.packet_number, header.data(), u.payload_at, p + u.payload_at,
                                     pkt.header.size - u.payload_at, pkt.plaintext);
