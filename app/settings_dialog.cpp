@@ -132,11 +132,12 @@ QWidget* SettingsDialog::makeQuicGroup() {
   auto* group = new QGroupBox(tr("QUIC"), this);
   m_keylog = new QLineEdit(group);
   m_keylog->setObjectName(QStringLiteral("settings.keylog"));
-  m_keylog->setPlaceholderText(tr("none: only Initial packets decrypt"));
+  m_keylog->setPlaceholderText(tr("none: a pcapng's own secrets, else only Initial packets"));
   m_keylog->setClearButtonEnabled(true);
   m_keylog->setToolTip(
       tr("The endpoints' TLS key log (SSLKEYLOGFILE, Go's KeyLogWriter), as Wireshark's"
-         " tls.keylog_file"));
+         " tls.keylog_file. A pcapng's own decryption secrets (editcap --inject-secrets)"
+         " are read without it."));
   auto* browse = new QPushButton(tr("Browse…"), group);
   connect(browse, &QPushButton::clicked, this, [this] {
     const QString file = QFileDialog::getOpenFileName(this, tr("TLS Key Log"), m_keylog->text(),

@@ -111,6 +111,13 @@ std::unique_ptr<CaptureReader> CaptureReader::open(const std::string& path) {
   return std::make_unique<PcapCaptureReader>(path, file, size, std::move(state), magic);
 }
 
+std::string leadingTlsSecrets(const std::string& path) {
+  auto reader = CaptureReader::open(path);
+  RawPacket first;
+  reader->next(first);  // reads every block before the first packet
+  return reader->tlsSecrets();
+}
+
 std::string cutOffWarning(const std::string& path, uint64_t framesRead) {
   const std::string n = std::to_string(framesRead);
   if (framesRead == 0) return quoted(path) + " is cut off in the middle of its first packet; 0 frames read";

@@ -46,6 +46,14 @@ class CaptureReader {
   // microseconds, 9 for nanoseconds): what Wireshark's automatic time
   // precision shows.
   virtual int timestampDigits() const { return 6; }
+  // The TLS key logs of the pcapng decryption secrets blocks read so far
+  // (editcap --inject-secrets tls,FILE), joined; and how many of those
+  // blocks came after a packet (leadingTlsSecrets() does not read them).
+  virtual const std::string& tlsSecrets() const {
+    static const std::string none;
+    return none;
+  }
+  virtual int lateSecretsBlocks() const { return 0; }
 
   // A live source: next() returned false because nothing more has arrived for
   // now (at least every 100 ms while packets flow, so the pipeline publishes
@@ -55,6 +63,11 @@ class CaptureReader {
   // fileSize() and the file on disk are final.
   virtual void finish() {}
 };
+
+// The TLS secrets a capture carries before its first packet, where
+// editcap and Wireshark put them; "" for a file without any. Throws what
+// open() throws.
+std::string leadingTlsSecrets(const std::string& path);
 
 // The readers' warnings, worded once.
 std::string cutOffWarning(const std::string& path, uint64_t framesRead);

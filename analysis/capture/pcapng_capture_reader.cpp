@@ -172,7 +172,8 @@ PcapngCaptureReader::Got PcapngCaptureReader::readBlock(RawPacket& out) {
       // so that frame numbers stay Wireshark's. It holds no packet.
       ++frame_;
       return Got::Other;
-    default: return Got::Other;  // name resolution, statistics, decryption secrets
+    case kDecryptionSecrets: decryptionSecrets(); return Got::Other;
+    default: return Got::Other;  // name resolution, statistics
   }
 }
 
@@ -209,6 +210,21 @@ void PcapngCaptureReader::interfaceDescription() {
   if (interfaces_.empty() && dlts_seen_.empty()) first_dlt_ = i.dlt;
   if (std::find(dlts_seen_.begin(), dlts_seen_.end(), i.dlt) == dlts_seen_.end()) dlts_seen_.push_back(i.dlt);
   interfaces_.push_back(i);
+}
+
+// A decryption secrets block: its type, its length, the secrets. A TLS key
+// log's text is kept; other kinds (WireGuard, ZigBee, ...) are not read.
+void PcapngCaptureReader::decryptionSecrets() {
+  const size_t room = body_.size() - 4;  // without the trailing length
+  if (room < 8) return stop("a decryption secrets block too short to hold one");
+  const uint32_t type = u32(body_.data()), length = u32(body_.data() + 4);
+  if (length > room - 8)
+    return stop("a decryption secrets block claims " + std::to_string(length) + " bytes in a block of " +
+                std::to_string(body_.size() + 8));
+  if (type != kSecretsTlsKeyLog) return;
+  if (frame_ > 0) ++late_secrets_;
+  tls_secrets_.append(reinterpret_cast<const char*>(body_.data() + 8), length);
+  if (!tls_secrets_.empty() && tls_secrets_.back() != '\n') tls_secrets_ += '\n';
 }
 
 // Fills `out` from an enhanced, simple or obsolete packet block.

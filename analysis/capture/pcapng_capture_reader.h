@@ -39,6 +39,8 @@ class PcapngCaptureReader final : public CaptureReader {
   std::string warning() const override { return warning_; }
   bool seekTo(uint64_t file_offset, uint64_t frame) override;
   int timestampDigits() const override;
+  const std::string& tlsSecrets() const override { return tls_secrets_; }
+  int lateSecretsBlocks() const override { return late_secrets_; }
 
  private:
   struct Interface {
@@ -58,6 +60,7 @@ class PcapngCaptureReader final : public CaptureReader {
   uint16_t u16(const uint8_t* p) const;
   void sectionHeader();
   void interfaceDescription();
+  void decryptionSecrets();
   bool packet(uint32_t type, RawPacket& out);
   void readComments(size_t optionsAt, std::vector<std::string>& comments) const;
   int64_t nanoseconds(const Interface& i, uint64_t ticks) const;
@@ -76,6 +79,8 @@ class PcapngCaptureReader final : public CaptureReader {
   uint64_t frame_ = 0;
   bool done_ = false, truncated_ = false, damaged_ = false;
   std::string warning_;
+  std::string tls_secrets_;  // the decryption secrets blocks' TLS key logs read so far
+  int late_secrets_ = 0;
 };
 
 }  // namespace rudp

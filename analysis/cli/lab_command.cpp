@@ -68,10 +68,30 @@ json analysedConnections(const std::string& db) {
   return all;
 }
 
-void analyseAndCheck(LabCellOutcome& o, const json& counters) {
+// The capture set's TLS key log: each QUIC cell's client secrets appended,
+// so every analysis of the set (the cells', the matrix's, a user's later
+// `compare DIR/*.pcapng -o tls.keylog_file:DIR/tls.keylog`) reads QUIC alike.
+fs::path labKeyLog(const std::string& output) { return fs::path(output) / "tls.keylog"; }
+
+DissectorOptions labDissectorOptions(const std::string& output) {
+  DissectorOptions opts;
+  if (fs::exists(labKeyLog(output))) opts.prefs.emplace_back("tls.keylog_file", labKeyLog(output).string());
+  return opts;
+}
+
+void appendKeyLog(const LabCellOutcome& o, const std::string& output) {
+  const fs::path cellKeys = fs::path(o.files.counters) / "client.keylog";
+  std::ifstream in(cellKeys);
+  std::ofstream out(labKeyLog(output), std::ios::app);
+  if (!in || !(out << in.rdbuf()) || !out.flush())
+    throw Error("lab: cannot append " + cellKeys.string() + " to " + labKeyLog(output).string());
+}
+
+void analyseAndCheck(LabCellOutcome& o, const json& counters, const std::string& output) {
   std::ofstream(o.files.sidecar) << o.cell.labelText() << "\n";
+  if (o.cell.stack == "quic") appendKeyLog(o, output);
   const cmp::AnalysedCapture a =
-      cmp::ensureAnalysed(o.files.capture, DissectorOptions{}, ingestOptions(AnalyzeArgs{}));
+      cmp::ensureAnalysed(o.files.capture, labDissectorOptions(output), ingestOptions(AnalyzeArgs{}));
   for (const auto& w : a.warnings) std::fprintf(stderr, "rudpscope-cli: warning: %s\n", w.c_str());
   const uint64_t discResends =
       o.cell.stack == "enet" ? enetDisconnectResends(o.files.capture, kLabClientIp, DissectorOptions{}) : 0;
@@ -95,7 +115,7 @@ LabCellOutcome runCell(const LabArgs& args, const std::string& tools, const LabC
   } else if (status != 0) {
     o.why = "the run failed (status " + std::to_string(status) + "), see " + o.files.counters + "/lab.log";
   } else {
-    analyseAndCheck(o, counters);
+    analyseAndCheck(o, counters, args.output);
   }
   writeLabCellResult(o, counters, args.seconds);
   printLabCellLine(o);
@@ -118,7 +138,8 @@ int finish(const LabArgs& args, const std::vector<LabCellOutcome>& outcomes) {
     skipped += o.state == LabCellOutcome::State::Skipped;
   }
   if (!captures.empty()) {
-    const cmp::Matrix m = writeLabMatrix(args.output, captures, matrixRequest(args));
+    const cmp::Matrix m =
+        writeLabMatrix(args.output, captures, matrixRequest(args), labDissectorOptions(args.output));
     std::printf(
         "matrix: %s (%s against loss, one line per stack, one panel per delay, client->server; "
         "every metric in comparison.csv)\n",
@@ -133,7 +154,7 @@ int finish(const LabArgs& args, const std::vector<LabCellOutcome>& outcomes) {
 
 CLI::App* addLabCommand(CLI::App& app, LabArgs& args) {
   auto* cmd = app.add_subcommand("lab", "Run the stack comparison experiment in network namespaces (root)");
-  cmd->add_option("--stacks", args.stacks, "tcp-cubic,tcp-bbr,grudp,enet,kcp,raknet,udt")
+  cmd->add_option("--stacks", args.stacks, "tcp-cubic,tcp-bbr,grudp,enet,kcp,quic,udt,raknet")
       ->delimiter(',')
       ->required();
   cmd->add_option("--loss", args.loss_percent, "Loss rates in %, e.g. 1,3,5")->delimiter(',')->required();

@@ -84,10 +84,9 @@ void printLabCellLine(const LabCellOutcome& o) {
 }
 
 cmp::Matrix writeLabMatrix(const std::string& outputDir, const std::vector<std::string>& captures,
-                           const cmp::MatrixRequest& request) {
+                           const cmp::MatrixRequest& request, const DissectorOptions& dissectors) {
   std::vector<cmp::AnalysedCapture> analysed;
-  const auto rows =
-      cmp::compareCaptures(captures, {}, DissectorOptions{}, ingestOptions(AnalyzeArgs{}), &analysed);
+  const auto rows = cmp::compareCaptures(captures, {}, dissectors, ingestOptions(AnalyzeArgs{}), &analysed);
   cmp::Matrix matrix = cmp::buildMatrix(rows, request);
   const fs::path dir(outputDir);
   std::ofstream csv(dir / "matrix.csv"), table(dir / "comparison.csv");

@@ -8,6 +8,7 @@
 #include "cli/lab_cell.h"
 #include "cli/lab_checks.h"
 #include "compare/matrix.h"
+#include "lua/dissector_files.h"
 
 namespace rudp::cli {
 
@@ -28,9 +29,10 @@ void writeLabCellResult(const LabCellOutcome& outcome, const nlohmann::json& cou
 void printLabCellLine(const LabCellOutcome& outcome);
 
 // matrix.csv / matrix.json (`request`), comparison.csv / comparison.json
-// (every connection direction with every metric) in `outputDir`.
+// (every connection direction with every metric) in `outputDir`, the
+// captures analysed (or their analyses reused) with `dissectors`.
 // Returns the matrix written.
 cmp::Matrix writeLabMatrix(const std::string& outputDir, const std::vector<std::string>& captures,
-                           const cmp::MatrixRequest& request);
+                           const cmp::MatrixRequest& request, const DissectorOptions& dissectors);
 
 }  // namespace rudp::cli

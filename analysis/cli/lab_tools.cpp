@@ -26,6 +26,9 @@ std::string whyAbsent(const std::string& program) {
            "tests/kcp_enet/build_kcp_workload.sh)";
   if (program == "enet_workload") return " (built only where libenet-dev is installed)";
   if (program == "udt_workload") return " (built in the build tree only, where libudt-dev is installed)";
+  if (program == "quic_workload")
+    return " (built in the build tree only, where Go >= 1.26 can fetch quic-go: "
+           "tests/kcp_enet/build_quic_workload.sh)";
   return "";
 }
 
@@ -33,7 +36,7 @@ std::string whyAbsent(const std::string& program) {
 
 const std::vector<std::string>& labStacks() {
   static const std::vector<std::string> stacks = {"tcp-cubic", "tcp-bbr", "grudp", "enet",
-                                                  "kcp",       "raknet",  "udt"};
+                                                  "kcp",       "quic",    "udt",   "raknet"};
   return stacks;
 }
 
@@ -55,6 +58,7 @@ std::string stackProgram(const std::string& stack) {
   if (stack == "kcp") return "kcp_workload";
   if (stack == "raknet") return "raknet_workload.py";
   if (stack == "udt") return "udt_workload";
+  if (stack == "quic") return "quic_workload";
   return {};
 }
 

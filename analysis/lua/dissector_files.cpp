@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "capture/capture_reader.h"
 #include "core/error.h"
 #include "core/file_hash.h"
 #include "core/install_paths.h"
@@ -79,10 +80,14 @@ std::string keyLogFile(const DissectorOptions& opts) {
   return env && *env && fs::is_regular_file(env, unreadable) ? env : "";
 }
 
-std::shared_ptr<const quic::KeyLog> loadKeyLog(const DissectorOptions& opts) {
+std::shared_ptr<const quic::KeyLog> loadKeyLog(const DissectorOptions& opts, const std::string& capture) {
   const std::string path = keyLogFile(opts);
-  if (path.empty()) return nullptr;
+  const std::string embedded = capture.empty() ? std::string() : leadingTlsSecrets(capture);
+  if (path.empty() && embedded.empty()) return nullptr;
   auto keys = std::make_shared<quic::KeyLog>();
+  if (const std::string error = keys->add(embedded); !error.empty())
+    throw Error(capture + ": its decryption secrets block, " + error);
+  if (path.empty()) return keys;
   // $SSLKEYLOGFILE may be a browser's, still being appended to: its last
   // line may be half written.
   const bool fromEnvironment = std::none_of(opts.prefs.begin(), opts.prefs.end(),

@@ -41,8 +41,10 @@ void loadDissectors(LuaHost& host, const DissectorOptions& opts);
 // names a file; "" when neither. It changes what is decoded, so it is one
 // of the preferences the fingerprint holds.
 std::string keyLogFile(const DissectorOptions& opts);
-// That key log, read; null when there is none. Throws Error with one line
-// naming the file and the line at fault.
-std::shared_ptr<const quic::KeyLog> loadKeyLog(const DissectorOptions& opts);
+// That key log, read, with the TLS secrets `capture` carries before its
+// first packet (pcapng decryption secrets blocks; none read for ""); null
+// when there are none. Throws Error with one line naming the file (or the
+// capture's secrets) and the line at fault.
+std::shared_ptr<const quic::KeyLog> loadKeyLog(const DissectorOptions& opts, const std::string& capture);
 
 }  // namespace rudp

@@ -327,7 +327,7 @@ std::vector<std::string> forEachFieldLine(const std::string& capture, const Diss
   loadDissectors(host, dissectors);
   const FieldPrinter printer(host, fields);
   const DisplayFilter filter(displayFilter, host);
-  const auto keys = loadKeyLog(dissectors);
+  const auto keys = loadKeyLog(dissectors, capture);
   FilterFrameSequence sequence(reader->linkType(),
                                filter.needsConversations() || printer.needsConversations(), keys.get());
   Decoder decoder(reader->linkType());

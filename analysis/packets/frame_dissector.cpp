@@ -157,7 +157,7 @@ struct FrameDissector::Impl {
 
   Impl(const std::string& capture, const DissectorOptions& dissectors, int64_t firstTsNs)
       : reader(capture),
-        keys(loadKeyLog(dissectors)),
+        keys(loadKeyLog(dissectors, capture)),
         decoder(reader.linkType()),
         sequence(reader.linkType(), false, keys.get()),
         first_ts_ns(firstTsNs) {

@@ -45,7 +45,7 @@ void scanFramesPassing(const std::string& capture, const DissectorOptions& disse
   const DisplayFilter compiled(filter, host);
   auto reader = CaptureReader::open(capture);
   Decoder decoder(reader->linkType());
-  const auto keys = loadKeyLog(dissectors);
+  const auto keys = loadKeyLog(dissectors, capture);
   FilterFrameSequence sequence(reader->linkType(), compiled.needsConversations(), keys.get());
   const bool dissect = compiled.needsDissectors();
   RawPacket raw;

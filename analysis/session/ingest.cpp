@@ -372,7 +372,8 @@ IngestResult ingestSource(const Source& source, const std::string& dbPath, const
   // Its statements must be finalized before finish() closes the database.
   std::optional<AnalysisWriter> analysis(std::in_place, store);
   store.addSettings(settingsOf(options, dissectors));
-  const auto quicKeys = loadKeyLog(dissectors);
+  // A file's own TLS secrets come before its packets; a live capture has none.
+  const auto quicKeys = loadKeyLog(dissectors, source.shared ? source.path : std::string());
   FlowStage flows(pool.host(), info, options, source.shared, quicKeys.get());
   const DisplayFilter filter(options.display_filter, pool.host());
   // With a filter, Wireshark's TCP notes (stored with the frames it keeps)

@@ -33,6 +33,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     fuzz::touch(raw.data, raw.caplen);
     (void)reader->bytesRead();
   }
+  // The decryption secrets blocks' TLS key logs, joined: each one ends a line.
+  const std::string& secrets = reader->tlsSecrets();
+  fuzz::touch(reinterpret_cast<const uint8_t*>(secrets.data()), secrets.size());
+  if (!secrets.empty() && secrets.back() != '\n') fuzz::fail("secrets not ending a line");
+  if (reader->lateSecretsBlocks() < 0) fuzz::fail("a negative count of late secrets blocks");
   (void)reader->truncated();
   if ((reader->truncated() || reader->damaged()) == reader->warning().empty())
     fuzz::fail("a warning without a cut or damage, or the reverse");

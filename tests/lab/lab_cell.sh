@@ -7,7 +7,7 @@
 #   c0 10.79.1.2 <-veth-> r1 | delay_relay (AF_PACKET) | r2 <-veth-> s0 10.79.2.2
 #                        nft netdev egress on r2 / r1: numgen random drop
 #
-# Usage: lab_cell.sh --stack tcp-cubic|tcp-bbr|grudp|enet|kcp|raknet|udt --loss PCT --delay MS
+# Usage: lab_cell.sh --stack tcp-cubic|tcp-bbr|grudp|enet|kcp|raknet|udt|quic --loss PCT --delay MS
 #                    --seconds S --capture FILE --out DIR --cli RUDPSCOPE_CLI [--seed N]
 #                    [--capture-as USER: a wireshark-group user capturing through dumpcap]
 #                    [--outage AT:SECONDS: the router drops everything both ways from AT s after
@@ -15,7 +15,9 @@
 # Writes FILE (pcapng, captured on c0) and into DIR: client.json, server.json
 # (the endpoints' counters), nft.json (router: seen/drop per direction),
 # relay.json, outage.json (with --outage), for TCP
-# nstat-client.json / nstat-server.json, capture.log, lab.log.
+# nstat-client.json / nstat-server.json, for QUIC client.keylog / server.keylog
+# (TLS secrets) and quic-go's qlogs <odcid>_client.sqlog / <odcid>_server.sqlog,
+# capture.log, lab.log.
 # Exit status: 0 ok, 77 cannot run (not root / missing tool), 2 bad usage,
 # anything else: the cell failed. Namespaces are removed on every exit.
 set -euo pipefail
@@ -23,7 +25,7 @@ set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 STACK="" LOSS=0 DELAY=0 SECONDS_=10 CAPTURE="" OUT="" CLI="" SEED=1 CAPTURE_AS="" OUTAGE=""
 
-usage() { sed -n '9,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '10,22p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --stack) STACK=$2; shift 2 ;;
@@ -67,6 +69,10 @@ case $STACK in
     # UDT4 on Debian's libudt (built in the build tree only: not packaged).
     WORKLOAD=$(tool udt_workload) PROTO=udp PORT=19000
     WORKLOAD_CMD=("$WORKLOAD") ;;
+  quic)
+    # quic-go (tests/kcp_enet/quic_workload). GSO off: one capture frame is
+    # one QUIC datagram. The key logs and qlogs go to $OUT.
+    WORKLOAD=$(tool quic_workload) PROTO=udp PORT=19443 ;;
   *) usage ;;
 esac
 
@@ -167,6 +173,12 @@ case $STACK in
     inS_rt "$WORKLOAD" server --port $PORT --exit-after-clients --seed $((SEED * 2 + 1)) \
       --json "$OUT/server.json" --quiet 2>>"$LOG" &
     SRV=$! ;;
+  quic)
+    rm -f "$OUT"/*_client.sqlog "$OUT"/*_server.sqlog
+    QENV=(env QUIC_GO_DISABLE_GSO=true QLOGDIR="$OUT")
+    inS_rt "${QENV[@]}" "$WORKLOAD" -mode server -addr ":$PORT" -duration "$SECONDS_" -seed "$SEED" \
+      -keylog "$OUT/server.keylog" -messages "$OUT/server-messages.jsonl" >"$OUT/server.json" 2>>"$LOG" &
+    SRV=$! ;;
   raknet | udt)
     inS_rt "${WORKLOAD_CMD[@]}" server $PORT "$SECONDS_" "$SEED" "$OUT/server-messages.jsonl" \
       >"$OUT/server.json" 2>>"$LOG" &
@@ -191,6 +203,10 @@ case $STACK in
     CLI_PID=$! ;;
   kcp)
     inC_rt "$WORKLOAD" client "$S_IP:$PORT" "$SECS" "$SEED" 0 0 >"$OUT/client.json" 2>>"$LOG" &
+    CLI_PID=$! ;;
+  quic)
+    inC_rt "${QENV[@]}" "$WORKLOAD" -mode client -addr "$S_IP:$PORT" -duration "$SECONDS_" -seed "$SEED" \
+      -keylog "$OUT/client.keylog" -messages "$OUT/client-messages.jsonl" >"$OUT/client.json" 2>>"$LOG" &
     CLI_PID=$! ;;
   raknet | udt)
     inC_rt "${WORKLOAD_CMD[@]}" client "$S_IP" $PORT "$SECONDS_" "$SEED" "$OUT/client-messages.jsonl" \
