@@ -13,6 +13,7 @@
 #include "decode/decoder.h"
 #include "decode/ethernet.h"
 #include "decode/link_layer.h"
+#include "decode/quic_info.h"
 #include "decode/tcp.h"
 #include "decode/transport.h"
 #include "flow/conversation_tracker.h"
@@ -376,6 +377,10 @@ DissectedFrame FrameDissector::dissectFrame(const RawPacket& raw, bool withItems
   setColumns(d->pkt, d->res, windowShift, d->last_notes, d->host.tcpRelativeSequenceNumbers(),
              d->last_echo_request, out);
   if (d->pkt.l3 == L3::None && d->pkt.outer_count == 0) setLinkColumns(raw, d->dltOf(raw), out);
+  if (d->last.quic) {  // a UDP payload no Lua protocol took, read as QUIC
+    out.protocol = quic::kProtocolColumn;
+    out.info = quic::infoColumn(*d->last.quic);
+  }
   if (d->field_columns) {
     d->field_line.clear();
     FilterFrame frame = d->last;

@@ -10,10 +10,11 @@ using namespace kcpenet;
 
 namespace {
 
-const std::vector<std::string> kFields = {
-    "frame.number",        "quic.long.packet_type",         "quic.packet_number", "quic.key_phase",
-    "quic.frame_type",     "quic.ack.largest_acknowledged", "quic.stream.offset", "quic.stream.length",
-    "quic.crypto.offset",  "quic.dg.length"};
+const std::vector<std::string> kFields = {"frame.number",       "quic.long.packet_type",
+                                          "quic.packet_number", "quic.key_phase",
+                                          "quic.frame_type",    "quic.ack.largest_acknowledged",
+                                          "quic.stream.offset", "quic.stream.length",
+                                          "quic.crypto.offset", "quic.dg.length"};
 
 std::vector<std::string> fieldLines(std::vector<std::string> argv) {
   for (const auto& f : kFields) argv.insert(argv.end(), {"-e", f});
@@ -136,9 +137,11 @@ TEST_CASE("quic: secrets after the first packet are one warning and are not used
   CHECK(connection(analyze(early.string()), "quic")["analysis"] == "decoded");
 }
 
-TEST_CASE("quic: a secrets block that is not a key log is one error naming the capture; other kinds are skipped") {
+TEST_CASE(
+    "quic: a secrets block that is not a key log is one error naming the capture; other kinds are skipped") {
   const Injected x("quic_loss0");
-  const fs::path bad = rebuilt(x.dir.path / "bad.pcapng", readBytes(x.with_secrets), secretsBlock("CLIENT_RANDOM short 00\n"), "");
+  const fs::path bad = rebuilt(x.dir.path / "bad.pcapng", readBytes(x.with_secrets),
+                               secretsBlock("CLIENT_RANDOM short 00\n"), "");
   const auto r = run({RUDPSCOPE_CLI, "decode", bad.string()});
   CHECK(r.status != 0);
   CHECK(r.out.empty());
