@@ -75,9 +75,13 @@ struct ConnectionMetrics {
   // A flow no dissector claimed (timing_analyzer.h): only packets, bytes,
   // gaps, rates and silences are known; loss, RTT and retransmissions are not.
   bool timing_only = false;
-  // QUIC whose 1-RTT packets could not be opened (no key log for it): only
-  // the Initial and Handshake packets' figures are known.
+  // QUIC whose 1-RTT packets could not be opened (no key log for it): the
+  // timing figures (packets, bytes, gaps, rates, silences) and the RTT of
+  // the Initial and Handshake packets are known, not losses or resends.
   bool encrypted = false;
+  // The figures that need the protocol's headers (retransmissions, losses,
+  // jitter, ...) were measured: never a 0 that was not.
+  bool headersRead() const { return !timing_only && !encrypted; }
   Vantage vantage = Vantage::Unknown;
   double handshake_ms = -1;             // CONNECT .. the client's ack of ACCEPT (SYN .. ACK); -1 none
   uint32_t connect_attempts = 0;        // CONNECT / SYN copies

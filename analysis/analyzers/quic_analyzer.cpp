@@ -48,25 +48,59 @@ double QuicRtt::pto(double maxAckDelayMs) const {
   return smoothed + std::max(4 * rttvar, kGranularityMs) + maxAckDelayMs;
 }
 
-QuicAnalyzer::QuicAnalyzer(const AnalyzerConfig& cfg, EventSink* sink)
+QuicAnalyzer::QuicAnalyzer(const AnalyzerConfig& cfg, EventSink* sink, AddressEvidence addresses)
     : sink_(sink),
       cfg_(cfg),
-      dirs_{Dir(Direction::ClientToServer, cfg_), Dir(Direction::ServerToClient, cfg_)} {}
+      dirs_{Dir(Direction::ClientToServer, cfg_), Dir(Direction::ServerToClient, cfg_)},
+      addresses_(addresses) {}
+
+QuicAnalyzer::~QuicAnalyzer() = default;
+
+namespace {
+// Unknown until a 1-RTT packet: Encrypted when it could not be opened for want of keys.
+bool oneRtt(const quic::Packet& p) { return p.header.type == quic::PacketType::OneRtt; }
+}  // namespace
 
 void QuicAnalyzer::onDatagram(uint64_t frame, int64_t ts_ns, Direction dir, const quic::Datagram& d,
-                              uint32_t wire_bytes, const quic::TransportParameters& ackParams) {
+                              uint32_t wire_bytes, const quic::TransportParameters& ackParams, uint8_t ttl) {
+  if (mode_ == Mode::Unknown) {
+    const auto first = std::find_if(d.packets.begin(), d.packets.end(), oneRtt);
+    if (first == d.packets.end()) {
+      waiting_.push_back({frame, ts_ns, dir, d, wire_bytes, ackParams, ttl});
+      return;
+    }
+    decide(first->no_keys ? Mode::Encrypted : Mode::Decoded);
+  }
+  take(frame, ts_ns, dir, d, wire_bytes, ackParams, ttl);
+}
+
+void QuicAnalyzer::decide(Mode mode) {
+  mode_ = mode;
+  if (mode_ == Mode::Encrypted) timing_ = std::make_unique<TimingAnalyzer>(cfg_, sink_, addresses_);
+  for (const Waiting& w : waiting_) take(w.frame, w.ts_ns, w.dir, w.d, w.wire_bytes, w.params, w.ttl);
+  waiting_.clear();
+}
+
+void QuicAnalyzer::take(uint64_t frame, int64_t ts_ns, Direction dir, const quic::Datagram& d,
+                        uint32_t wire_bytes, const quic::TransportParameters& ackParams, uint8_t ttl) {
   Dir& x = dirs_[int(dir)];
-  fireLossTimers(ts_ns, frame);
-  ++x.m.packets;
-  x.m.bytes += wire_bytes;
-  x.rate.add(ts_ns, wire_bytes, sink_);
-  other(x).stall.onPeerPacket(ts_ns, false);
+  if (timing_) {
+    timing_->onPacket(frame, ts_ns, dir, wire_bytes, ttl, nullptr, 0);
+  } else {
+    fireLossTimers(ts_ns, frame);
+    ++x.m.packets;
+    x.m.bytes += wire_bytes;
+    x.rate.add(ts_ns, wire_bytes, sink_);
+    other(x).stall.onPeerPacket(ts_ns, false);
+  }
+  readPackets(x, frame, ts_ns, d, ackParams);
+}
+
+void QuicAnalyzer::readPackets(Dir& x, uint64_t frame, int64_t ts_ns, const quic::Datagram& d,
+                               const quic::TransportParameters& ackParams) {
   bool ticks = false;
   for (const quic::Packet& p : d.packets) {
-    if (!p.decrypted) {
-      encrypted_ |= p.no_keys && p.header.type == quic::PacketType::OneRtt;
-      continue;
-    }
+    if (!p.decrypted) continue;
     for (const quic::Frame& f : p.frames)
       if (f.isAck())
         onAck(other(x), quic::spaceOf(p.header.type), f, p.packet_number, frame, ts_ns, ackParams);
@@ -278,11 +312,22 @@ uint64_t QuicAnalyzer::datagramsLost(Direction dir) const {
   return n;
 }
 
+// The timing analysis, with the RTT of the handshake packets that opened.
+ConnectionMetrics QuicAnalyzer::finishEncrypted() {
+  ConnectionMetrics c = timing_->finish();
+  c.timing_only = false;
+  c.encrypted = true;
+  for (Dir& d : dirs_)
+    if (d.rtt.samples() > 0) d.rtt.fill(c.dir[int(d.id)].rtt, spanFor(c.vantage, d.id));
+  return c;
+}
+
 ConnectionMetrics QuicAnalyzer::finish() {
   ConnectionMetrics c;
   if (finished_) return c;
   finished_ = true;
-  c.encrypted = encrypted_;
+  if (mode_ == Mode::Unknown) decide(Mode::Decoded);  // no 1-RTT packet: the handshake's alone
+  if (mode_ == Mode::Encrypted) return finishEncrypted();
   const Dir& cs = dirs_[0];
   const Dir& sc = dirs_[1];
   c.vantage = detectVantage(cs.rtt.samples() > 0, cs.rtt.minMs(), sc.rtt.samples() > 0, sc.rtt.minMs());

@@ -37,6 +37,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <vector>
 
 #include "analyzers/events.h"
@@ -46,6 +47,7 @@
 #include "analyzers/rates.h"
 #include "analyzers/rtt.h"
 #include "analyzers/stall.h"
+#include "analyzers/timing_analyzer.h"
 #include "decode/quic_session.h"
 
 namespace rudp::ana {
@@ -61,16 +63,23 @@ struct QuicRtt {
   double pto(double maxAckDelayMs) const;  // smoothed + max(4 rttvar, 1 ms) + max_ack_delay
 };
 
+// A QUIC connection as its endpoints read it. Whether its 1-RTT packets
+// open is known at the first one; until then its datagrams wait (the
+// handshake's few). A connection whose 1-RTT packets stay encrypted gets the
+// timing analysis of any flow that is not decoded (TimingAnalyzer: tick,
+// gaps, silences; no payload counters, its bytes are ciphertext) and the
+// RTT of the handshake packets that did open.
 class QuicAnalyzer {
  public:
-  QuicAnalyzer(const AnalyzerConfig& cfg, EventSink* sink);
+  QuicAnalyzer(const AnalyzerConfig& cfg, EventSink* sink, AddressEvidence addresses = {});
+  ~QuicAnalyzer();
   QuicAnalyzer(const QuicAnalyzer&) = delete;
   QuicAnalyzer& operator=(const QuicAnalyzer&) = delete;
 
   // `ackParams`: the transport parameters of the side that sent this
   // datagram (its ACK delays are in its units).
   void onDatagram(uint64_t frame, int64_t ts_ns, Direction dir, const quic::Datagram& d, uint32_t wire_bytes,
-                  const quic::TransportParameters& ackParams);
+                  const quic::TransportParameters& ackParams, uint8_t ttl = 0);
   ConnectionMetrics finish();
 
   // What the sender of `dir` declared lost, in the order it did.
@@ -144,7 +153,24 @@ class QuicAnalyzer {
     DirectionMetrics m;
   };
 
+  struct Waiting {  // a datagram before the first 1-RTT packet
+    uint64_t frame;
+    int64_t ts_ns;
+    Direction dir;
+    quic::Datagram d;
+    uint32_t wire_bytes;
+    quic::TransportParameters params;
+    uint8_t ttl;
+  };
+  enum class Mode : uint8_t { Unknown, Decoded, Encrypted };
+
   Dir& other(const Dir& d) { return dirs_[d.id == Direction::ClientToServer ? 1 : 0]; }
+  void decide(Mode mode);
+  void take(uint64_t frame, int64_t ts_ns, Direction dir, const quic::Datagram& d, uint32_t wire_bytes,
+            const quic::TransportParameters& ackParams, uint8_t ttl);
+  void readPackets(Dir& x, uint64_t frame, int64_t ts_ns, const quic::Datagram& d,
+                   const quic::TransportParameters& ackParams);
+  ConnectionMetrics finishEncrypted();
   void onPacket(Dir& d, const quic::Packet& p, uint64_t frame, int64_t ns);
   void onStreamFrame(Dir& d, const quic::Frame& f, int space, uint64_t number, uint64_t frame, int64_t ns);
   void onAck(Dir& data, quic::Space space, const quic::Frame& ack, uint64_t ackPacket, uint64_t frame,
@@ -160,7 +186,10 @@ class QuicAnalyzer {
   AnalyzerConfig cfg_;
   std::array<Dir, 2> dirs_;
   bool finished_ = false;
-  bool encrypted_ = false;  // a 1-RTT packet could not be opened
+  AddressEvidence addresses_;
+  Mode mode_ = Mode::Unknown;
+  std::vector<Waiting> waiting_;
+  std::unique_ptr<TimingAnalyzer> timing_;  // Mode::Encrypted
 };
 
 }  // namespace rudp::ana

@@ -119,10 +119,14 @@ json inferredJson(const ana::DirectionMetrics& m) {
 // The analysis part of a direction, added to its packet counters. A flow
 // analysed from timing alone has no figure that needs its headers: those
 // keys are absent, not zero, unless a counter found in its payloads gives them.
-void addAnalysis(const ana::DirectionMetrics& m, bool timingOnly, const std::vector<double>& limits,
-                 json& d) {
+void addAnalysis(const ana::DirectionMetrics& m, const ana::ConnectionMetrics& c,
+                 const std::vector<double>& limits, json& d) {
   addTiming(m, d);
-  if (timingOnly) return addInferred(m, limits, d);
+  if (c.timing_only) return addInferred(m, limits, d);
+  if (!c.headersRead()) {  // QUIC left encrypted: the handshake packets' RTT
+    d["rtt_ms"] = rttJson(m.rtt, limits);
+    return;
+  }
   d["data_packets"] = m.data_packets;
   d["retransmissions"] = m.retransmissions;
   d["retransmissions_timeout"] = m.retransmissions_timeout;
@@ -203,8 +207,7 @@ json connectionJson(const ConnectionRecord& r, const std::vector<double>& limits
   }
   const char* names[2] = {"client_to_server", "server_to_client"};
   for (int d = 0; d < 2; ++d)
-    if (r.has_direction[d])
-      addAnalysis(r.metrics.dir[d], r.metrics.timing_only, limits, j["directions"][names[d]]);
+    if (r.has_direction[d]) addAnalysis(r.metrics.dir[d], r.metrics, limits, j["directions"][names[d]]);
   j["icmp_errors"] = json::array();
   for (const IcmpErrorRecord& e : r.icmp_errors)
     j["icmp_errors"].push_back({{"frame", e.frame},

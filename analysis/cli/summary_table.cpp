@@ -52,13 +52,14 @@ void printDirection(const ConnectionRecord& r, int dir, const std::vector<double
   const bool partial = rtt.span != ana::RttSpan::RoundTrip && rtt.samples > 0;
   const std::string mark = std::string(partial ? "~" : "") + (r.metrics.timing_only ? "*" : "");
   auto ms = [&](double v) { return rtt.samples ? num(v) + mark : std::string("-"); };
-  if (r.metrics.timing_only) {  // no headers read: the silences, and what fields found in the payloads tell
+  if (!r.metrics.headersRead()) {  // the silences, and what fields found in the payloads tell
+    const std::string star = r.metrics.timing_only ? "*" : "";
     const std::string lost = m.seq_field.found() ? count(m.lost) + "*" : "-";
     const std::string jitter = m.ts_field.found() ? jitterText(m) + "*" : "-";
     std::printf("      %-4s %8s %10s %5s %5s %5s %5s %6s %8s %8s %8s %7s %7s  %s\n", name,
                 count(s.packets).c_str(), count(s.bytes).c_str(), "-", "-", "-", "-", lost.c_str(),
                 ms(rtt.p50).c_str(), ms(rtt.p95).c_str(), ms(rtt.max).c_str(),
-                rtt.samples ? (above300(rtt, limits) + "*").c_str() : "-", jitter.c_str(),
+                rtt.samples ? (above300(rtt, limits) + star).c_str() : "-", jitter.c_str(),
                 stallsText(m.stalls).c_str());
     return;
   }

@@ -7,7 +7,9 @@ namespace {
 // frame type); "" for a type it does not name.
 std::string frameColumnName(const Frame& f) {
   using namespace frame;
-  const auto withId = [&](const char* name) { return std::string(name) + "(" + std::to_string(f.stream_id) + ")"; };
+  const auto withId = [&](const char* name) {
+    return std::string(name) + "(" + std::to_string(f.stream_id) + ")";
+  };
   if (f.isStream()) return withId("STREAM");
   switch (f.type) {
     case kPadding: return "PADDING";
@@ -48,8 +50,9 @@ std::string connIds(const Packet& p) {
 
 std::string packetInfo(const Packet& p) {
   const Header& h = p.header;
-  std::string out = h.long_header ? packetTypeName(h.type)
-                                  : "Protected Payload (KP" + std::to_string(p.unprotected && p.key_phase) + ")";
+  std::string out = h.long_header
+                        ? packetTypeName(h.type)
+                        : "Protected Payload (KP" + std::to_string(p.unprotected && p.key_phase) + ")";
   out += connIds(p);
   if (h.type == PacketType::Retry || h.type == PacketType::VersionNegotiation) return out;
   if (p.unprotected) out += ", PKN: " + std::to_string(p.packet_number);

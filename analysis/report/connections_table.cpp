@@ -67,12 +67,14 @@ void writeDirectionCells(std::ostream& out, const ConnectionRecord& r, Direction
     return;
   }
   const ana::DirectionMetrics& m = r.metrics.dir[i];
-  if (r.metrics.timing_only) {  // the silences, and what fields found in the payloads tell
-    const std::string inferred = "<abbr title=\"inferred from fields found in the payload\">*</abbr>";
+  if (!r.metrics.headersRead()) {  // the silences, and what fields found in the payloads tell
+    const std::string inferred =
+        r.metrics.timing_only ? "<abbr title=\"inferred from fields found in the payload\">*</abbr>" : "";
+    const char* why = r.metrics.timing_only ? "not decoded (timing only)" : "encrypted (no key log)";
     out << rttCells(m.rtt, limit, inferred)
         << cell(m.seq_field.found() ? percentText(lossFraction(m, r.metrics.vantage, d)) + inferred
                                     : "\u2013")
-        << "<td class=\"none\" colspan=\"3\">not decoded (timing only)</td>" << stallCells(m.stalls)
+        << "<td class=\"none\" colspan=\"3\">" << why << "</td>" << stallCells(m.stalls)
         << cell(m.ts_field.found() ? jitterCell(m) + inferred : "\u2013");
     return;
   }

@@ -9,6 +9,12 @@ ConnectionAnalyzers::ConnectionAnalyzers(const std::vector<ProtoInfo>& protos, c
 
 ConnectionAnalyzers::~ConnectionAnalyzers() = default;
 
+namespace {
+ana::AddressEvidence addressEvidence(const Connection& c) {
+  return {isPrivateAddress(c.client.ip), isPrivateAddress(c.server.ip)};
+}
+}  // namespace
+
 template <class A, class Make>
 A& ConnectionAnalyzers::analyzer(int64_t connId, Make make) {
   current_ = connId;
@@ -44,19 +50,17 @@ void ConnectionAnalyzers::tcpPacket(const Connection& c, uint64_t frame, int64_t
 
 void ConnectionAnalyzers::udpPacket(const Connection& c, uint64_t frame, int64_t ts_ns, Direction dir,
                                     const DecodedPacket& p) {
-  auto& a = analyzer<ana::TimingAnalyzer>(c.id, [&] {
-    return std::make_unique<ana::TimingAnalyzer>(
-        cfg_, this, ana::AddressEvidence{isPrivateAddress(c.client.ip), isPrivateAddress(c.server.ip)});
-  });
+  auto& a = analyzer<ana::TimingAnalyzer>(
+      c.id, [&] { return std::make_unique<ana::TimingAnalyzer>(cfg_, this, addressEvidence(c)); });
   a.onPacket(frame, ts_ns, dir, p.origlen, p.ip_ttl, p.payload, p.payload_len);
 }
 
 void ConnectionAnalyzers::quicPacket(const Connection& c, uint64_t frame, int64_t ts_ns, Direction dir,
                                      const quic::Datagram& d, const quic::TransportParameters& senderParams,
                                      const DecodedPacket& p) {
-  auto& a =
-      analyzer<ana::QuicAnalyzer>(c.id, [&] { return std::make_unique<ana::QuicAnalyzer>(cfg_, this); });
-  a.onDatagram(frame, ts_ns, dir, d, p.origlen, senderParams);
+  auto& a = analyzer<ana::QuicAnalyzer>(
+      c.id, [&] { return std::make_unique<ana::QuicAnalyzer>(cfg_, this, addressEvidence(c)); });
+  a.onDatagram(frame, ts_ns, dir, d, p.origlen, senderParams, p.ip_ttl);
 }
 
 void ConnectionAnalyzers::finishEntry(int64_t connId, Entry& e) {

@@ -52,7 +52,7 @@ PerDir metric(Metric f) {
 PerDir decodedMetric(Metric f) {
   return [f = std::move(f)](const ConnectionRecord& r, Direction d) {
     const ana::DirectionMetrics* m = analysedDirection(r, d);
-    return m && !r.metrics.timing_only ? f(*m) : QVariant();
+    return m && r.metrics.headersRead() ? f(*m) : QVariant();
   };
 }
 
@@ -198,7 +198,7 @@ ConnectionColumn inferableColumn(const char* id, const char* title, const QStrin
   ConnectionColumn c = dirColumn(
       id, title, dirTip(tip, how), kind, how, [inferred, value](const ConnectionRecord& r, Direction d) {
         const ana::DirectionMetrics* m = analysedDirection(r, d);
-        return m && (!r.metrics.timing_only || inferred(r, d)) ? value(*m) : QVariant();
+        return m && (r.metrics.headersRead() || inferred(r, d)) ? value(*m) : QVariant();
       });
   c.mark = [inferred](const ConnectionRecord& r, Direction d) {
     return inferred(r, d) ? QStringLiteral("*") : QString();
@@ -232,7 +232,7 @@ std::vector<ConnectionColumn> lossColumns() {
                        "retransmissions − network duplicates).",
                        Combine::Max),
                 NumberKind::Percent, Combine::Max, finalOnly([](const ConnectionRecord& r, Direction d) {
-                  return r.metrics.timing_only ? QVariant() : fromOptional(lossPercent(r, d));
+                  return r.metrics.headersRead() ? fromOptional(lossPercent(r, d)) : QVariant();
                 })),
       lostColumn(),
       dirColumn("retx", "Retx", dirTip("Retransmitted copies, all kinds.", Combine::Sum), NumberKind::Count,

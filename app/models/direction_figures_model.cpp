@@ -37,7 +37,7 @@ template <class F>
 std::function<QVariant(const DirectionStatistics&)> decoded(F f,
                                                             bool (*inferred)(const DirectionStatistics&)) {
   return [f, inferred](const DirectionStatistics& d) {
-    return !d.timing_only || inferred(d) ? f(d) : QVariant();
+    return d.headers_read || inferred(d) ? f(d) : QVariant();
   };
 }
 bool echoed(const DirectionStatistics& d) { return d.rtt.samples > 0; }

@@ -13,6 +13,7 @@ DirectionStatistics directionStatistics(StoreReader& reader, const ConnectionRec
   if (!m) return s;
   s.analysed = true;
   s.timing_only = r.metrics.timing_only;
+  s.headers_read = r.metrics.headersRead();
   s.counter_found = m->seq_field.found();
   s.clock_found = m->ts_field.found();
   for (const ana::RttEvent& e : reader.rttSamples(r.summary.id, d)) s.rtt_ms.push_back(e.rtt_ms);

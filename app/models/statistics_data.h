@@ -23,6 +23,7 @@ struct DirectionStatistics {
   bool timing_only = false;    // no dissector: RTT, loss and jitter unknown, not zero, unless
   bool counter_found = false;  // a counter found in the payloads gives the loss,
   bool clock_found = false;    // a sender clock the jitter (and the other side's echo the RTT)
+  bool headers_read = true;    // false also for QUIC left encrypted (metrics.h headersRead())
   std::vector<double> rtt_ms;  // every stored RTT sample of this direction's data, in time order
   ana::RttStats rtt;           // the analysis' summary of them
   BurstHistogram loss_bursts;  // burst length -> count
