@@ -131,8 +131,9 @@ json comparisonJson(const std::vector<DirectionComparison>& rows) {
               {"dir", dirName(r.dir)},
               {"duration_s", r.duration_s},
               {"unmeasured_recoveries", r.unmeasured_recoveries},
-              {"payload_bytes", r.payload_bytes},
-              {"retransmitted_payload_bytes", r.retransmitted_payload_bytes}};
+              {"payload_bytes", r.payload_known ? json(r.payload_bytes) : json(nullptr)},
+              {"retransmitted_payload_bytes",
+               r.payload_known ? json(r.retransmitted_payload_bytes) : json(nullptr)}};
     json bursts = json::object();
     for (const auto& [len, n] : r.loss_bursts) bursts[std::to_string(len)] = n;
     j["loss_bursts"] = bursts;

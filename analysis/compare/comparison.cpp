@@ -147,6 +147,12 @@ DirectionComparison compareDirection(StoreReader& db, const ConnectionRecord& r,
   fillRetransmissions(c, m);
   fillLossAndStalls(c, r, dir);
   fillRates(c, m, db.dataBytes(s.id, dir));
+  // QUIC's packet rows do not carry their STREAM and DATAGRAM bytes: its
+  // payload and goodput are unknown here, never a 0 that was not measured.
+  if (s.protocol == "quic") {
+    c.payload_known = false;
+    c.goodput_kbps = kNone;
+  }
   return c;
 }
 

@@ -73,8 +73,9 @@ struct DirectionComparison {
 
   uint64_t packets = 0, bytes = 0;  // wire
   uint64_t payload_bytes = 0, retransmitted_payload_bytes = 0;
+  bool payload_known = true;   // false: QUIC, whose stream bytes the store does not hold per packet yet
   double throughput_kbps = 0;  // wire bits per second / 1000 over duration_s
-  double goodput_kbps = 0;     // payload bits not retransmitted per second / 1000
+  double goodput_kbps = 0;     // payload bits not retransmitted per second / 1000; kNone when not known
 };
 
 // Share of response times strictly above `limit_ms`: kNone with no sample or

@@ -375,3 +375,26 @@ TEST_CASE("quic: the losses each sender declared are the in-flight packets its p
     CHECK(declared.size() == (client ? 45u : 21u));
   }
 }
+
+TEST_CASE("quic: compare gives the QUIC connection's figures, and no goodput it cannot measure") {
+  rudp::test::TempDir tmp("quic-compare");
+  const std::string dir = dataDir("quic_loss5");
+  const std::string capture = tmp / "quic_loss5.pcap";
+  fs::copy_file(dir + "/client.pcap", capture);
+  const auto r = run(
+      {RUDPSCOPE_CLI, "compare", capture, "-o", "tls.keylog_file:" + dir + "/client.keylog", "--json", "-q"});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  const json out = json::parse(r.out);
+  size_t found = 0;
+  for (const json& row : out.at("connections")) {
+    if (row.at("protocol") != "quic" || row.at("dir") != "c2s") continue;
+    ++found;
+    CHECK(row.at("retransmissions") == 9);  // as analyze (test above) and the qlog
+    CHECK(row.at("lost") == 45);
+    // The store's QUIC rows hold no stream byte counts: unknown, not 0.
+    CHECK(row.at("payload_bytes").is_null());
+    CHECK(row.at("goodput").is_null());
+  }
+  CHECK(found == 1);
+}

@@ -264,3 +264,37 @@ TEST_CASE("a small lab run of UDT4 through the real library: every counters chec
   }
   CHECK(found == 2);
 }
+
+TEST_CASE("a small lab run of QUIC through quic-go: the analysis equals the client's qlog") {
+  skipWithoutRoot();
+  if (!fs::exists(fs::path(LAB_TOOLS_DIR) / "quic_workload")) {
+    std::cout << "SKIPPED: quic_workload not built (Go >= 1.26 and the Go module proxy)" << std::endl;
+    std::exit(77);
+  }
+  const fs::path out = fs::path(LAB_RUN_DIR) / "quic";
+  fs::remove_all(out);
+  const auto r = run({RUDPSCOPE_CLI, "lab", "--stacks", "quic", "--loss", "5", "--delay", "30", "--seconds",
+                      "8", "-o", out.string()});
+  std::cout << r.out << r.err;
+  auto lines = splitLines(r.out);
+  REQUIRE(r.status == 0);
+  REQUIRE(lines.size() == 4);
+  CHECK(std::regex_match(lines[1], std::regex("^quic +loss +5%  delay +30 ms  PASS .*")));
+  CHECK(lines[3] == "1 cells: 1 passed, 0 failed, 0 skipped");
+  const json result = readJson(out / "quic_loss5_delay30.json");
+  CHECK(result.at("result") == "PASS");
+  // The qlog checks, each exact but the min RTT's (quic-go's clock, float32).
+  int found = 0;
+  for (const auto& k : result.at("checks")) {
+    const std::string what = k.at("what");
+    if (what.find("qlog") == std::string::npos) continue;
+    ++found;
+    CHECK(k.at("ok") == true);
+    if (what.find("min_rtt") == std::string::npos) CHECK(k.at("analysis") == k.at("counter"));
+  }
+  CHECK(found == 4);
+  // The set's key log: the client's secrets, so the matrix read the capture decrypted.
+  CHECK(fs::file_size(out / "tls.keylog") > 0);
+  const json matrix = readJson(out / "matrix.json");
+  CHECK(matrix.dump().find("quic_loss5_delay30.pcapng") != std::string::npos);
+}
