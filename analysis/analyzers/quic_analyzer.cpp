@@ -57,19 +57,18 @@ QuicAnalyzer::QuicAnalyzer(const AnalyzerConfig& cfg, EventSink* sink, AddressEv
 QuicAnalyzer::~QuicAnalyzer() = default;
 
 namespace {
-// Unknown until a 1-RTT packet: Encrypted when it could not be opened for want of keys.
 bool oneRtt(const quic::Packet& p) { return p.header.type == quic::PacketType::OneRtt; }
 }  // namespace
 
 void QuicAnalyzer::onDatagram(uint64_t frame, int64_t ts_ns, Direction dir, const quic::Datagram& d,
                               uint32_t wire_bytes, const quic::TransportParameters& ackParams, uint8_t ttl) {
-  if (mode_ == Mode::Unknown) {
+  if (mode_ == Mode::Unknown) {  // the first 1-RTT packet tells whether the keys are there
     const auto first = std::find_if(d.packets.begin(), d.packets.end(), oneRtt);
-    if (first == d.packets.end()) {
+    if (first == d.packets.end() && waiting_.size() < kMaxWaiting) {
       waiting_.push_back({frame, ts_ns, dir, d, wire_bytes, ackParams, ttl});
       return;
     }
-    decide(first->no_keys ? Mode::Encrypted : Mode::Decoded);
+    decide(first != d.packets.end() && first->no_keys ? Mode::Encrypted : Mode::Decoded);
   }
   take(frame, ts_ns, dir, d, wire_bytes, ackParams, ttl);
 }

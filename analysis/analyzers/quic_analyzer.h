@@ -163,6 +163,9 @@ class QuicAnalyzer {
     uint8_t ttl;
   };
   enum class Mode : uint8_t { Unknown, Decoded, Encrypted };
+  // A handshake this long without a 1-RTT packet (a hostile capture's
+  // endless Initials) is read as it goes: memory stays bounded.
+  static constexpr size_t kMaxWaiting = 64;
 
   Dir& other(const Dir& d) { return dirs_[d.id == Direction::ClientToServer ? 1 : 0]; }
   void decide(Mode mode);
