@@ -125,7 +125,8 @@ struct Frame {
 
 // RFC 9002 2: every frame but ACK, PADDING and CONNECTION_CLOSE elicits an ACK.
 bool ackEliciting(uint64_t type);
-const char* frameTypeName(uint64_t type);  // "ACK", "STREAM", ... as tshark's Info column
+// "ACK", "STREAM", ... for error texts (quic_info.h has the Info column's names).
+const char* frameTypeName(uint64_t type);
 
 // Parses a packet's plaintext into frames. Returns "" or an error naming
 // the frame ("ACK frame: truncated"); the frames before it stay.
