@@ -15,13 +15,19 @@ OUTPUT=$1
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 skip() { echo "SKIP: $*"; exit 77; }
 
-GO=$(command -v go || true)
-[[ -n $GO ]] || GO=/usr/local/go/bin/go
-[[ -x $GO ]] || skip "Go >= 1.26 not installed (no go on PATH or /usr/local/go/bin/go)"
 export GOTOOLCHAIN=local  # never download a toolchain
-ver=$("$GO" env GOVERSION 2>/dev/null || true)  # go1.26.8
-[[ $ver =~ ^go([0-9]+)\.([0-9]+) ]] || skip "cannot tell the version of $GO ($ver)"
-(( BASH_REMATCH[1] > 1 || BASH_REMATCH[2] >= 26 )) || skip "quic-go v0.65.0 needs Go >= 1.26, $GO is $ver"
+# The first Go >= 1.26 of PATH's and /usr/local/go's (Debian's golang-go is 1.19).
+GO="" seen=""
+for candidate in "$(command -v go || true)" /usr/local/go/bin/go; do
+  [[ -n $candidate && -x $candidate ]] || continue
+  ver=$("$candidate" env GOVERSION 2>/dev/null || true)  # go1.26.8
+  seen+="${seen:+, }$candidate is ${ver:-of no known version}"
+  if [[ $ver =~ ^go([0-9]+)\.([0-9]+) ]] && (( BASH_REMATCH[1] > 1 || BASH_REMATCH[2] >= 26 )); then
+    GO=$candidate
+    break
+  fi
+done
+[[ -n $GO ]] || skip "quic-go v0.65.0 needs Go >= 1.26 (${seen:-no go on PATH or /usr/local/go/bin/go})"
 
 if [[ -z ${GOMODCACHE:-} ]]; then
   GOMODCACHE=/var/cache/rudpscope-lab/gomod
