@@ -4,12 +4,13 @@
 // Input: u16 length | key log text of that length, then datagrams, each as
 //   u8 flags (bit 0: sent by the client) | u8 time step | u16 length | bytes
 // fed in order to one QuicSession (the key log's secrets), every opened
-// packet's fields extracted and the datagram given to a QuicAnalyzer. Each
-// datagram's bytes are also read as a packet's plaintext (frames, a TLS
-// handshake message, transport parameters), which encryption would
-// otherwise keep from the frame readers.
+// packet's fields and Info column extracted and the datagram given to a
+// QuicAnalyzer. Each datagram's bytes are also read as a packet's plaintext
+// (frames, a TLS handshake message, transport parameters), which encryption
+// would otherwise keep from the frame readers.
 #include "analyzers/quic_analyzer.h"
 #include "decode/quic_fields.h"
+#include "decode/quic_info.h"
 #include "decode/quic_session.h"
 #include "decode/tls_keylog.h"
 #include "fuzz_common.h"
@@ -55,6 +56,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         values.clear();
         quic::fieldValues(i, d, values);
       }
+      const std::string info = quic::infoColumn(d);
+      if (info.empty() != d.packets.empty()) fuzz::fail("an Info column without a packet, or none for one");
       const Direction dir = d.from_client ? Direction::ClientToServer : Direction::ServerToClient;
       analyzer.onDatagram(frame, ts, dir, d, n, session.parameters(d.connection, d.from_client));
     }
