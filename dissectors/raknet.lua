@@ -29,7 +29,7 @@ return {
                          [3] = "reliable ordered", [4] = "reliable sequenced" } },
     order = { index = "raknet4.ordering.index", channel = "raknet4.ordering.channel", bits = 24 },
     split = { id = "raknet4.split.id", index = "raknet4.split.index", count = "raknet4.split.count" },
-    length = "raknet4.payload.length",
+    length = { field = "raknet4.payload.length", unit = "bits" },
   },
 }
 ]==]

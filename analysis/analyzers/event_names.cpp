@@ -18,6 +18,7 @@ const char* toString(RttSource s) {
     case RttSource::SeqAck: return "seq_ack";
     case RttSource::TcpAck: return "tcp_ack";
     case RttSource::InferredEcho: return "inferred_echo";
+    case RttSource::SpinBit: return "spin_bit";
     default: return "tcp_timestamp";
   }
 }

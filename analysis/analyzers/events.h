@@ -42,6 +42,7 @@ enum class RttSource : uint8_t {
   TcpAck,        // TCP ack of a segment sent once (Karn's rule)
   TcpTimestamp,  // TCP TSecr echoing a TSval
   InferredEcho,  // a flow no dissector claims: a field found echoing the counter (field_inference.h)
+  SpinBit,       // QUIC without keys: one spin edge to the next in one direction (RFC 9000 17.4)
 };
 const char* toString(RttSource s);
 

@@ -85,6 +85,7 @@ void QuicAnalyzer::take(uint64_t frame, int64_t ts_ns, Direction dir, const quic
   Dir& x = dirs_[int(dir)];
   if (timing_) {
     timing_->onPacket(frame, ts_ns, dir, wire_bytes, ttl, nullptr, 0);
+    onSpin(x, frame, ts_ns, d);
   } else {
     fireLossTimers(ts_ns, frame);
     ++x.m.packets;
@@ -311,13 +312,49 @@ uint64_t QuicAnalyzer::datagramsLost(Direction dir) const {
   return n;
 }
 
-// The timing analysis, with the RTT of the handshake packets that opened.
+double QuicAnalyzer::handshakeMinRttMs() const {
+  double min = 0;
+  for (const Dir& d : dirs_)
+    if (d.rtt.samples() > 0 && (min == 0 || d.rtt.minMs() < min)) min = d.rtt.minMs();
+  return min;
+}
+
+// An edge (the spin value changing) in one direction's 1-RTT packets comes
+// one round trip after the previous one. An endpoint that does not spin
+// sends one value (quic-go) or random ones (RFC 9000 allows it), and a
+// reordered packet makes two false edges: a sample under half the
+// handshake's RTT is one of those, not a round trip, and is dropped.
+void QuicAnalyzer::onSpin(Dir& x, uint64_t frame, int64_t ts_ns, const quic::Datagram& d) {
+  const auto last = std::find_if(d.packets.rbegin(), d.packets.rend(), oneRtt);
+  if (last == d.packets.rend()) return;
+  const int spin = last->header.spin ? 1 : 0;
+  const bool edge = x.spin >= 0 && spin != x.spin;
+  x.spin = spin;
+  if (!edge) return;
+  const int64_t previous = x.spin_edge_ns;
+  const uint64_t previousFrame = x.spin_edge_frame;
+  x.spin_edge_ns = ts_ns;
+  x.spin_edge_frame = frame;
+  if (previous < 0) return;
+  const double ms = msBetween(previous, ts_ns), handshake = handshakeMinRttMs();
+  if (handshake > 0 && ms < handshake / 2) return;
+  RttEvent ev{frame, previousFrame, ts_ns, x.id, ms, RttSource::SpinBit, RttSpan::RoundTrip, 0, 0};
+  x.spin_rtt.add(ev);
+  if (sink_) sink_->onRtt(ev);
+}
+
+// The timing analysis, with RTT from the spin bit where the endpoints spin
+// it, else from the handshake packets that opened.
 ConnectionMetrics QuicAnalyzer::finishEncrypted() {
   ConnectionMetrics c = timing_->finish();
   c.timing_only = false;
   c.encrypted = true;
-  for (Dir& d : dirs_)
-    if (d.rtt.samples() > 0) d.rtt.fill(c.dir[int(d.id)].rtt, spanFor(c.vantage, d.id));
+  for (Dir& d : dirs_) {
+    if (d.spin_rtt.samples() > 0)
+      d.spin_rtt.fill(c.dir[int(d.id)].rtt, RttSpan::RoundTrip);
+    else if (d.rtt.samples() > 0)
+      d.rtt.fill(c.dir[int(d.id)].rtt, spanFor(c.vantage, d.id));
+  }
   return c;
 }
 

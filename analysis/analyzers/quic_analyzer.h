@@ -130,7 +130,7 @@ class QuicAnalyzer {
   using SentMap = std::map<uint64_t, Sent>;
   struct Dir {
     Dir(Direction d, const AnalyzerConfig& cfg)
-        : id(d), rtt(cfg), response(cfg), stall(d, cfg.stall_ms), rate(d) {}
+        : id(d), rtt(cfg), spin_rtt(cfg), response(cfg), stall(d, cfg.stall_ms), rate(d) {}
     Direction id;
     std::array<SentMap, quic::kSpaces> sent;
     std::array<uint64_t, quic::kSpaces> first_open{};     // firstOpen()'s last answer
@@ -144,6 +144,12 @@ class QuicAnalyzer {
     uint32_t outstanding = 0;  // stream chunks sent and not yet delivered
     bool confirmed = false;    // the handshake is confirmed (HANDSHAKE_DONE seen)
     RttTracker rtt;
+    // Encrypted: RTT from this direction's spin edges (RFC 9000 17.4), one
+    // edge to the next being one round trip wherever the capture is.
+    RttTracker spin_rtt;
+    int spin = -1;  // the spin value of its last 1-RTT packet; -1 before one
+    int64_t spin_edge_ns = -1;
+    uint64_t spin_edge_frame = 0;
     ResponseTracker response;
     JitterTracker spacing;
     StallTracker stall;
@@ -174,6 +180,8 @@ class QuicAnalyzer {
   void readPackets(Dir& x, uint64_t frame, int64_t ts_ns, const quic::Datagram& d,
                    const quic::TransportParameters& ackParams);
   ConnectionMetrics finishEncrypted();
+  void onSpin(Dir& x, uint64_t frame, int64_t ts_ns, const quic::Datagram& d);
+  double handshakeMinRttMs() const;
   void onPacket(Dir& d, const quic::Packet& p, uint64_t frame, int64_t ns);
   void onStreamFrame(Dir& d, const quic::Frame& f, int space, uint64_t number, uint64_t frame, int64_t ns);
   void onAck(Dir& data, quic::Space space, const quic::Frame& ack, uint64_t ackPacket, uint64_t frame,

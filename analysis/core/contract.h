@@ -54,6 +54,7 @@ struct TwoLevelContract {
   int order_bits = 24;
   int split_id = -1, split_index = -1, split_count = -1;
   int msg_length = -1;
+  bool msg_length_in_bits = false;  // RakNet counts a message's length in bits
 };
 
 struct KindRole {

@@ -60,7 +60,9 @@ uint64_t longTypeBits(const Packet& p) { return (p.header.first >> 4) & 3; }
 
 const std::vector<Field>& fields() {
   static const std::vector<Field> kFields = {
-      {"quic", FieldType::Protocol, perPacket(always, [](const Packet&) { return FieldValue{}; })},
+      // tshark gives padding after the last packet a quic item of its own.
+      {"quic", FieldType::Protocol,
+       [](const Datagram& d, Out& out) { out.resize(out.size() + d.packets.size() + (d.padding ? 1 : 0)); }},
       {"quic.connection.number", FieldType::Unsigned,
        [](const Datagram& d, Out& out) { out.push_back(num(d.connection - 1)); }},
       {"quic.packet_length", FieldType::Unsigned, perPacket(always, [](const Packet& p) { return num(p.header.size); })},

@@ -230,7 +230,10 @@ bool QuicSession::read(const Endpoint& src, const Endpoint& dst, const uint8_t* 
     Route* route = nullptr;
     // After a packet, bytes without the fixed bit are padding (tshark: "(Random)
     // padding data appended to the datagram"), not a packet.
-    if (at > 0 && !(q[0] & 0x40)) break;
+    if (at > 0 && !(q[0] & 0x40)) {
+      out.padding = left;
+      break;
+    }
     if (!(q[0] & 0x80)) {
       route = d->findShort(q, left, shortLen);
       if (!route) {

@@ -49,6 +49,7 @@ struct Datagram {
   uint64_t connection = 0;  // 1, 2, ... in the order connections were met
   bool from_client = false;
   std::vector<Packet> packets;
+  uint32_t padding = 0;  // bytes after the last packet that are not one (no fixed bit)
 };
 
 // Where a connection's keys came from, per level, for the "give the key

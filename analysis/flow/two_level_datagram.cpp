@@ -69,7 +69,7 @@ void TwoLevelExtractor::read(Slot slot, uint64_t value, TwoLevelDatagram& out) c
       break;
     case SplitIndex: m.split_index = u32; break;
     case SplitCount: m.split_count = u32; break;
-    case MsgLength: m.length = u32; break;
+    case MsgLength: m.length = c_.msg_length_in_bits ? static_cast<uint32_t>((value + 7) / 8) : u32; break;
     default: break;
   }
 }

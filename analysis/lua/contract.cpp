@@ -188,7 +188,7 @@ struct Parser {
   void parseMessage(int m, TwoLevelContract& v) const {
     v.msg_segment = optField(m, "segment", "message.segment");
     if (v.msg_segment < 0) fail("'message.segment' is required");
-    v.msg_length = optNumberField(m, "length", "message.length");
+    parseLength(m, v);
     if (table(m, "id", {"field", "bits"})) {
       v.msg_id = optNumberField(lua_gettop(L), "field", "message.id.field");
       v.msg_id_bits = optInt(lua_gettop(L), "bits", 24, 8, 32, "message.id.bits");
@@ -224,6 +224,32 @@ struct Parser {
         fail("'message.split' needs id=, index= and count=");
       lua_pop(L, 1);
     }
+  }
+
+  // `length = field` (bytes) or `length = {field=, unit="bytes"|"bits"}`.
+  void parseLength(int m, TwoLevelContract& v) const {
+    bool isTable = false;
+    if (get(m, "length")) {
+      isTable = lua_istable(L, -1);
+      lua_pop(L, 1);
+    }
+    if (!isTable) {
+      v.msg_length = optNumberField(m, "length", "message.length");
+      return;
+    }
+    table(m, "length", {"field", "unit"});
+    const int t = lua_gettop(L);
+    v.msg_length = optNumberField(t, "field", "message.length.field");
+    if (v.msg_length < 0) fail("'message.length' = {field=, unit=} needs field=");
+    std::string unit = "bytes";
+    if (get(t, "unit")) {
+      unit = lua_type(L, -1) == LUA_TSTRING ? lua_tostring(L, -1) : "";
+      lua_pop(L, 1);
+    }
+    if (unit != "bytes" && unit != "bits")
+      fail("unknown message.length.unit '" + unit + "' (valid: bytes, bits)");
+    v.msg_length_in_bits = unit == "bits";
+    lua_pop(L, 1);
   }
 
   MessageClass messageClass(const std::string& name) const {

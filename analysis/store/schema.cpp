@@ -155,7 +155,7 @@ void createSchema(sql::Database& db) {
   db.exec(kDdl);
   sql::Statement src(db, "INSERT INTO rtt_source VALUES (?, ?)");
   for (auto v : {ana::RttSource::TsEcho, ana::RttSource::SeqAck, ana::RttSource::TcpAck,
-                 ana::RttSource::TcpTimestamp, ana::RttSource::InferredEcho}) {
+                 ana::RttSource::TcpTimestamp, ana::RttSource::InferredEcho, ana::RttSource::SpinBit}) {
     src.bind(1, int64_t(v)).bind(2, std::string_view(ana::toString(v)));
     src.run();
   }

@@ -377,3 +377,39 @@ TEST_CASE("quic: compare gives the QUIC connection's figures, and no goodput it 
   }
   CHECK(found == 1);
 }
+
+TEST_CASE("quic: without the key log, aioquic's spin bit gives each direction one RTT sample per spin edge") {
+  // tests/kcp_enet/aioquic_capture.py: aioquic spins (quic-go does not: its
+  // captures keep the handshake's one sample, test above). truth.json holds
+  // the capture times of each side's spin edges, from the spin value the
+  // sender itself put in each datagram, and the path's round trip.
+  const std::string dir = dataDir("aioquic_loss5");
+  std::ifstream in(dir + "/truth.json");
+  const json truth = json::parse(in);
+  rudp::test::TempDir tmp("quic-spin");
+  const std::string capture = tmp / "client.pcap";
+  fs::copy_file(dir + "/client.pcap", capture);
+  const json c = connection(analyze(capture), "quic");
+  CHECK(c["analysis"] == "encrypted: give the key log to analyse it (-o tls.keylog_file:FILE)");
+  const double pathRtt = truth.at("path_rtt_ms").get<double>();
+  for (const auto& [side, dirName] :
+       {std::pair{"client", "client_to_server"}, {"server", "server_to_client"}}) {
+    INFO(side);
+    const auto edges = truth.at(side).at("spin_edges_ns").get<std::vector<int64_t>>();
+    REQUIRE(edges.size() > 10);
+    std::vector<double> rtt;
+    for (size_t i = 1; i < edges.size(); ++i) rtt.push_back(double(edges[i] - edges[i - 1]) / 1e6);
+    const json& r = c["directions"][dirName]["rtt_ms"];
+    CHECK(r["samples"] == rtt.size());
+    CHECK(r["min"].get<double>() == Approx(*std::min_element(rtt.begin(), rtt.end())).margin(1e-6));
+    CHECK(r["max"].get<double>() == Approx(*std::max_element(rtt.begin(), rtt.end())).margin(1e-6));
+    double sum = 0;
+    for (double x : rtt) sum += x;
+    CHECK(r["mean"].get<double>() == Approx(sum / double(rtt.size())).margin(1e-6));
+    // One edge to the next is a round trip wherever the capture is: never
+    // below the path's, and above it by the senders' waits (a 60 Hz input
+    // every 16.7 ms, an ACK delay) plus a lost packet's recovery.
+    CHECK(r["span"] == "round_trip");
+    CHECK(r["min"].get<double>() >= pathRtt);
+  }
+}

@@ -511,3 +511,47 @@ TEST_CASE("RakNet 4: the copy whose ack ends a message's response time is one th
   for (const auto& t : truth) CHECK(arrived.count(t.number));
   checkResponse(direction(analyze(dir + "/client.pcap"), "client_to_server"), truth);
 }
+
+TEST_CASE("RakNet 4: payload bytes are every message's body, whose length the wire gives in bits",
+          "[raknet]") {
+  // The truth is the datagrams' own sizes: a numbered datagram is 4 header
+  // bytes then messages, each a header whose size its reliability and split
+  // flag give, then its body.
+  const std::string dir = dataDir("raknet_loss5");
+  const auto r = run({TSHARK_EXECUTABLE, "-n", "-r", dir + "/client.pcap", "-Y", "raknet.packet_number", "-T",
+                      "fields", "-E", "aggregator=;", "-e", "ip.src", "-e", "udp.length", "-e",
+                      "raknet.message.reliability", "-e", "raknet.message.has_split_packet"});
+  INFO(r.err);
+  REQUIRE(r.status == 0);
+  uint64_t bodies = 0;
+  for (const auto& line : splitLines(r.out)) {
+    const auto cols = split(line, '\t');
+    if (cols.at(0) != kClientIp) continue;
+    int64_t body = int64_t(num(cols.at(1))) - 8 - 4;
+    const auto rel = split(cols.at(2), ';'), splits = split(cols.at(3), ';');
+    for (size_t i = 0; i < rel.size(); ++i) {
+      const auto x = num(rel[i]);
+      body -= 3;                                  // flags, length
+      if (x == 2 || x == 3 || x == 4) body -= 3;  // reliable number
+      if (x == 1 || x == 4) body -= 3;            // sequencing index
+      if (x == 1 || x == 3 || x == 4) body -= 4;  // ordering index, channel
+      if (splits.at(i) == "1") body -= 10;        // split count, id, index
+    }
+    REQUIRE(body >= 0);
+    bodies += uint64_t(body);
+  }
+  rudp::test::TempDir tmp("raknet-bytes");
+  const std::string capture = tmp / "client.pcap";
+  fs::copy_file(dir + "/client.pcap", capture);
+  const auto cmp = run({RUDPSCOPE_CLI, "compare", capture, "--json", "-q"});
+  INFO(cmp.err);
+  REQUIRE(cmp.status == 0);
+  const json out = json::parse(cmp.out);
+  size_t found = 0;
+  for (const json& row : out.at("connections")) {
+    if (row.at("protocol") != "raknet4" || row.at("dir") != "c2s") continue;
+    ++found;
+    CHECK(row.at("payload_bytes") == bodies);
+  }
+  CHECK(found == 1);
+}

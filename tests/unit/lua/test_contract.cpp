@@ -152,6 +152,17 @@ TEST_CASE("a version 2 contract's mistakes are load errors that say what is vali
        "unknown key 'sequence' in message"},
       {"packet = { number = \"tc.num\" }, seq = \"tc.num\", " + good_acks + good_msg,
        "unknown key 'seq' in a version 2 contract"},
+      {"packet = { number = \"tc.num\" }, " + good_acks +
+           "message = { segment = \"tc.msg\", id = { field = \"tc.num2\" }, length = { field = \"tc.num2\", "
+           "unit = \"nibbles\" } }",
+       "unknown message.length.unit 'nibbles' (valid: bytes, bits)"},
+      {"packet = { number = \"tc.num\" }, " + good_acks +
+           "message = { segment = \"tc.msg\", id = { field = \"tc.num2\" }, length = { unit = \"bits\" } }",
+       "'message.length' = {field=, unit=} needs field="},
+      {"packet = { number = \"tc.num\" }, " + good_acks +
+           "message = { segment = \"tc.msg\", id = { field = \"tc.num2\" }, length = { field = \"tc.num2\", "
+           "bytes = 1 } }",
+       "unknown key 'bytes' in length"},
   };
   for (const auto& [entry, message] : cases) {
     INFO(entry);
