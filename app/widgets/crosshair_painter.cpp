@@ -9,7 +9,7 @@ QString CrosshairPainter::valueText(Lane lane, double v) const {
   switch (lane) {
     case Lane::Rtt: return QStringLiteral("%1 ms").arg(v, 0, 'f', 1);
     case Lane::Sequence:
-      if (s_.data && s_.data->timing_only) return QStringLiteral("%1 ms").arg(v, 0, 'f', 1);
+      if (s_.data && s_.data->gapsOnly()) return QStringLiteral("%1 ms").arg(v, 0, 'f', 1);
       return QStringLiteral("seq +%1").arg(static_cast<qint64>(std::llround(v)));
     case Lane::PacketRate: return formatSi(v) + QStringLiteral(" pkt/s");
     case Lane::ByteRate: return formatSi(v) + QStringLiteral("B/s");

@@ -55,7 +55,8 @@ void EventsLanePainter::paintLosses(const std::vector<LossMark>& marks) {
 
 std::vector<LegendEntry> EventsLanePainter::legend() const {
   std::vector<LegendEntry> out;
-  if (s_.data && s_.data->timing_only) {  // only losses, from a counter found in the payload
+  if (s_.data && s_.data->encrypted) return out;  // its headers are not read
+  if (s_.data && s_.data->timing_only) {          // only losses, from a counter found in the payload
     if (s_.has(Layer::LossMarks) && s_.dir() && !s_.dir()->losses.empty())
       out.push_back({MarkShape::Cross, s_.colours.loss, QStringLiteral("loss, inferred from a counter")});
     return out;

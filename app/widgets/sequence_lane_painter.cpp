@@ -6,7 +6,7 @@ namespace rudp::gui {
 
 void SequenceLanePainter::paint(const DirectionTimeline& d) {
   SeriesPainter sp = series();
-  if (s_.data && s_.data->timing_only) {
+  if (s_.data && s_.data->gapsOnly()) {
     sp.paint(d.gaps, SeriesPen::scatter(s_.colours.seqSent, 1.6));
     return;
   }
@@ -39,7 +39,7 @@ void SequenceLanePainter::paintRetransmitted(const LodSeries& s) {
 
 std::vector<LegendEntry> SequenceLanePainter::legend() const {
   std::vector<LegendEntry> out;
-  if (s_.data && s_.data->timing_only)
+  if (s_.data && s_.data->gapsOnly())
     return {{MarkShape::Dot, s_.colours.seqSent, QStringLiteral("gap to the previous packet")}};
   if (s_.has(Layer::SeqSent)) out.push_back({MarkShape::Dot, s_.colours.seqSent, QStringLiteral("sent")});
   if (s_.has(Layer::SeqRetransmitted))

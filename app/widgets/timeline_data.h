@@ -69,6 +69,7 @@ struct DirectionTimeline {
   LodSeries gaps;
   bool seqFound = false;   // a counter was inferred from the payloads: losses are from it
   bool echoFound = false;  // and the other side's echo of it: RTT samples are from them
+  bool spinRtt = false;    // QUIC left encrypted: its RTT samples are from the spin bit
 };
 
 struct FrameTime {
@@ -90,6 +91,11 @@ struct TimelineData {
   bool sequence_after_stop = false;
   // No dissector claims the connection: no seqs, RTT or losses, only timing.
   bool timing_only = false;
+  // QUIC whose 1-RTT packets stay encrypted (no key log for it): timing and
+  // RTT only, as above, but its RTT comes from the handshake or the spin bit.
+  bool encrypted = false;
+  // The sequence lane shows each packet's gap to the previous one.
+  bool gapsOnly() const { return timing_only || encrypted; }
 
   const DirectionTimeline& of(Direction d) const { return dir[static_cast<size_t>(d)]; }
   std::optional<int64_t> timeOfFrame(uint64_t frame) const;

@@ -73,6 +73,13 @@ void TimelineFramePainter::paintEventRowLabels() {
   const QRect& r = g_.layout.lane(Lane::Events);
   const QFontMetrics fm(p_.font());
   p_.setPen(s_.colours.dimText);
+  if (s_.data && s_.data->encrypted) {
+    drawLabel(
+        p_, r.adjusted(6, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter,
+        QStringLiteral("No retransmissions or losses: QUIC encrypted, give its key log (Settings) to read "
+                       "its headers; the bands are silences"));
+    return;
+  }
   if (s_.data && s_.data->timing_only && (!s_.dir() || s_.dir()->losses.empty())) {
     const bool counted = s_.dir() && s_.dir()->seqFound;
     drawLabel(p_, r.adjusted(6, 0, 0, 0), Qt::AlignLeft | Qt::AlignVCenter,
@@ -123,8 +130,18 @@ void TimelineFramePainter::paintLaneTitle(Lane lane) {
   const QRect& r = g_.layout.lane(lane);
   QString text = QString::fromLatin1(laneTitle(lane));
   const bool timingOnly = s_.data && s_.data->timing_only;
+  const bool encrypted = s_.data && s_.data->encrypted;
   if (timingOnly && lane == Lane::Sequence)
     text = QStringLiteral("Gap to the previous packet (ms) \u00b7 not decoded: timing only");
+  else if (encrypted && lane == Lane::Sequence)
+    text = QStringLiteral("Gap to the previous packet (ms) \u00b7 QUIC encrypted: timing only");
+  else if (encrypted && lane == Lane::Rtt)
+    text = s_.rttUnknown() ? QStringLiteral(
+                                 "RTT \u00b7 none: QUIC encrypted, its handshake not captured and "
+                                 "its endpoints not spinning the spin bit")
+           : s_.dir() && s_.dir()->spinRtt
+               ? text + QStringLiteral(" \u00b7 from the spin bit (QUIC encrypted)")
+               : text + QStringLiteral(" \u00b7 the handshake's (QUIC encrypted)");
   else if (lane == Lane::Rtt && s_.rttInferred())
     text += QStringLiteral(" \u00b7 inferred: a counter and the peer's echo of it found in the payloads");
   else if (timingOnly && lane == Lane::Rtt)

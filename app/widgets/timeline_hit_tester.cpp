@@ -136,7 +136,7 @@ std::optional<TimelineHit> TimelineHitTester::hitRtt(QPointF p, const DirectionT
 }
 
 std::optional<TimelineHit> TimelineHitTester::hitSequence(QPointF p, const DirectionTimeline& d) const {
-  if (s_.data && s_.data->timing_only) return hitGap(p, d);
+  if (s_.data && s_.data->gapsOnly()) return hitGap(p, d);
   struct Candidate {
     const LodSeries* series;
     Layer layer;

@@ -60,7 +60,7 @@ ValueSpan rttRange(const TimelineScene& sc, const DirectionTimeline& d) {
 
 ValueSpan sequenceRange(const TimelineScene& sc, const DirectionTimeline& d) {
   ValueSpan s = ValueSpan::none();
-  if (sc.data && sc.data->timing_only) {
+  if (sc.data && sc.data->gapsOnly()) {
     includeVisible(s, d.gaps, sc.t0, sc.t1, Shown::Points);
     return fromZero(s, 10);
   }

@@ -51,9 +51,13 @@ struct TimelineScene {
   bool has(Layer l) const { return (layers & static_cast<uint32_t>(l)) != 0; }
   // Null without data.
   const DirectionTimeline* dir() const { return data ? &data->of(direction) : nullptr; }
-  // A flow no dissector claims, without an echo found in its payloads: no RTT
-  // to draw (the lane's title says why).
-  bool rttUnknown() const { return data && data->timing_only && (!dir() || !dir()->echoFound); }
+  // A flow no dissector claims, without an echo found in its payloads, or an
+  // encrypted QUIC connection without a sample: no RTT to draw (the lane's
+  // title says why).
+  bool rttUnknown() const {
+    return data && ((data->timing_only && (!dir() || !dir()->echoFound)) ||
+                    (data->encrypted && (!dir() || dir()->rtt.size() == 0)));
+  }
   bool rttInferred() const { return data && data->timing_only && dir() && dir()->echoFound; }
 };
 
