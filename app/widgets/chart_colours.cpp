@@ -52,7 +52,18 @@ ChartColours ChartColours::fromPalette(const QPalette& p) {
   c.crosshair = withAlpha(c.text, 150);
   c.cursor = pick(d, "#e377c2", "#ff9bd5");
   c.rubberBand = withAlpha(p.color(QPalette::Highlight), 60);
-  c.cycle = {c.rttSample, c.retxFast, c.srtt, c.retxTimeout, c.limit, c.rto, c.packetRate};
+  // Tableau 10's order for the first seven, then its last three: the lab's
+  // eight stacks get eight colours (a repeated colour reads as one stack).
+  c.cycle = {c.rttSample,
+             c.retxFast,
+             c.srtt,
+             c.retxTimeout,
+             c.limit,
+             c.rto,
+             c.packetRate,
+             pick(d, "#e377c2", "#ff9bd5"),
+             pick(d, "#7f7f7f", "#b1bac4"),
+             pick(d, "#bcbd22", "#d6d65c")};
   return c;
 }
 

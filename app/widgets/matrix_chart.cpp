@@ -146,11 +146,20 @@ void MatrixChart::paintContents(QPainter& p, const ChartColours& c, QSize size) 
   // The outer frame filled one plot rectangle; the panels draw their own.
   p.fillRect(QRect(0, panels.front().origin.y(), size.width(), size.height()), c.background);
   for (int i = 0; i < static_cast<int>(panels.size()); ++i) paintPanel(p, c, panels[i], i);
-  std::vector<LegendEntry> legend;
-  for (const std::string& g : m_groups) legend.push_back({MarkShape::Dot, groupColour(g), legendText(g)});
-  LegendPainter(p, c).paintAt(
-      legend, QPoint(panels.front().origin.x() + panels.front().frame.plot().left(), outer.legend().top()),
-      false);
+  const std::vector<std::vector<LegendEntry>> legend = legendLines(size);
+  const int rowHeight = legend.empty() ? 0 : outer.legend().height() / static_cast<int>(legend.size());
+  const int left = panels.front().origin.x() + panels.front().frame.plot().left();
+  for (size_t row = 0; row < legend.size(); ++row)
+    LegendPainter(p, c).paintAt(legend[row], QPoint(left, outer.legend().top() + int(row) * rowHeight),
+                                false);
+}
+
+std::vector<std::vector<LegendEntry>> MatrixChart::legendLines(QSize size) const {
+  std::vector<LegendEntry> entries;
+  for (const std::string& g : m_groups) entries.push_back({MarkShape::Dot, groupColour(g), legendText(g)});
+  // The legend starts where the first panel's plot does.
+  const int left = ChartFrame(size, font(), true, 0).plot().left();
+  return LegendPainter::wrap(entries, font(), size.width() - left - 8);
 }
 
 void MatrixChart::paintPanel(QPainter& p, const ChartColours& c, const Panel& g, int index) const {

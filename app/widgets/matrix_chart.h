@@ -12,6 +12,7 @@
 
 #include "compare/matrix.h"
 #include "widgets/chart_widget.h"
+#include "widgets/legend_painter.h"
 
 namespace rudp::gui {
 
@@ -51,7 +52,7 @@ class MatrixChart : public ChartWidget {
 
  protected:
   void paintContents(QPainter& p, const ChartColours& c, QSize size) const override;
-  int legendRows(QSize) const override { return m_groups.empty() ? 0 : 1; }
+  int legendRows(QSize size) const override { return static_cast<int>(legendLines(size).size()); }
   bool framedPlot() const override { return false; }
   QString toolTipAt(QPoint at) const override;
   void mousePressEvent(QMouseEvent* e) override;
@@ -62,6 +63,8 @@ class MatrixChart : public ChartWidget {
   void paintPanel(QPainter& p, const ChartColours& c, const Panel& g, int index) const;
   void paintLine(QPainter& p, const Panel& g, const cmp::MatrixLine& line, const QColor& colour) const;
   QString legendText(const std::string& group) const;
+  // One entry per line, in rows that fit the widget's width.
+  std::vector<std::vector<LegendEntry>> legendLines(QSize size) const;
   QString axisTitle() const;
   std::vector<Tick> xTicksFor(const QRect& plot) const;
   QSize sizeOr(QSize size) const { return size.isValid() ? size : this->size(); }

@@ -279,3 +279,30 @@ TEST_CASE("an empty matrix says No data") {
   const QImage image = render(chart);
   CHECK(image.pixel(5, 5) != QColor(Qt::magenta).rgb());
 }
+
+TEST_CASE("the lab's eight stacks are eight colours, and their legend wraps in a narrow chart") {
+  // One line per stack, each with one point at its own height: the marker
+  // at each point is its line's colour, and no two lines share one.
+  cmp::Matrix m;
+  m.request.metric = "share_over_300";
+  m.request.group = "stack";
+  m.panels.push_back({"30", {}});
+  const char* stacks[] = {"enet", "grudp", "kcp", "quic", "raknet", "tcp-bbr", "tcp-cubic", "udt"};
+  for (int i = 0; i < 8; ++i)
+    m.panels[0].lines.push_back({stacks[i], {{5, 10.0 * (i + 1), std::string(stacks[i]) + ".pcapng", 1}}});
+  MatrixChart chart;
+  chart.setMatrix(m);
+  const QImage image = render(chart);
+  REQUIRE(image.save(QString::fromStdString(test::artifactPath("compare-matrix-eight-stacks.png"))));
+  std::set<QRgb> colours;
+  for (int i = 0; i < 8; ++i) {
+    const auto at = chart.pixelOf({0, i, 0}, kSize);
+    REQUIRE(at);
+    colours.insert(image.pixel(at->toPoint()));
+  }
+  CHECK(colours.size() == 8);
+  // The eight labels do not fit one row at 420 px: the plot starts lower,
+  // under a legend of more rows, than at the full width.
+  const QSize narrow(420, 420);
+  CHECK(chart.plotRect(0, narrow).top() > chart.plotRect(0, kSize).top());
+}

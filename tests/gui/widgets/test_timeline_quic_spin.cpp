@@ -28,14 +28,16 @@ std::vector<int64_t> spinEdges(const char* side) {
   QFile f(kRun + "truth.json");
   REQUIRE(f.open(QIODevice::ReadOnly));
   std::vector<int64_t> out;
-  for (const auto& v : QJsonDocument::fromJson(f.readAll()).object()[side].toObject()["spin_edges_ns"].toArray())
+  for (const auto& v :
+       QJsonDocument::fromJson(f.readAll()).object()[side].toObject()["spin_edges_ns"].toArray())
     out.push_back(v.toInteger());
   return out;
 }
 
 }  // namespace
 
-TEST_CASE("QUIC without the key log: the spin bit's RTT samples are drawn at each spin edge, a round trip high") {
+TEST_CASE(
+    "QUIC without the key log: the spin bit's RTT samples are drawn at each spin edge, a round trip high") {
   QTemporaryDir dir;
   REQUIRE(dir.isValid());
   const std::string db = dir.filePath("aioquic.sqlite").toStdString();
@@ -62,7 +64,8 @@ TEST_CASE("QUIC without the key log: the spin bit's RTT samples are drawn at eac
   CHECK(c2s.spinRtt);
   QFile f(kRun + "truth.json");
   REQUIRE(f.open(QIODevice::ReadOnly));
-  const int sent = QJsonDocument::fromJson(f.readAll()).object()["client"].toObject()["datagrams_sent"].toInt();
+  const int sent =
+      QJsonDocument::fromJson(f.readAll()).object()["client"].toObject()["datagrams_sent"].toInt();
   CHECK(c2s.gaps.size() == size_t(sent - 1));
 
   TimelineView view;
