@@ -64,11 +64,12 @@ void QuicAnalyzer::onDatagram(uint64_t frame, int64_t ts_ns, Direction dir, cons
                               uint32_t wire_bytes, const quic::TransportParameters& ackParams, uint8_t ttl) {
   if (mode_ == Mode::Unknown) {  // the first 1-RTT packet tells whether the keys are there
     const auto first = std::find_if(d.packets.begin(), d.packets.end(), oneRtt);
-    if (first == d.packets.end() && waiting_.size() < kMaxWaiting) {
+    const bool told = first != d.packets.end() && !first->keys_pending;
+    if (!told && waiting_.size() < kMaxWaiting) {
       waiting_.push_back({frame, ts_ns, dir, d, wire_bytes, ackParams, ttl});
       return;
     }
-    decide(first != d.packets.end() && first->no_keys ? Mode::Encrypted : Mode::Decoded);
+    decide(told && first->no_keys ? Mode::Encrypted : Mode::Decoded);
   }
   take(frame, ts_ns, dir, d, wire_bytes, ackParams, ttl);
 }

@@ -302,6 +302,7 @@ void QuicSession::Impl::openPacket(Connection& c, int sender, const uint8_t* p, 
   const PacketKeys* k = keysFor(c, sender, h.type);
   if (!k || !k->valid()) {
     pkt.no_keys = true;
+    pkt.keys_pending = keylog && c.have_random && !c.have_cipher && keylog->find(c.random);
     pkt.error = missingKeysText(c);
     return;
   }

@@ -40,8 +40,12 @@ struct Packet {
   uint32_t pn_len = 0;
   bool key_phase = false;
   bool no_keys = false;  // not decrypted for want of keys (no key log for it, ...)
-  std::string error;     // why it is not decrypted, or a frame fault
-  Bytes plaintext;       // the opened payload
+  // no_keys only for now: the key log has the connection's secrets, but the
+  // ServerHello that names their cipher is not in the capture yet (lost,
+  // resent later).
+  bool keys_pending = false;
+  std::string error;  // why it is not decrypted, or a frame fault
+  Bytes plaintext;    // the opened payload
   std::vector<Frame> frames;
 };
 

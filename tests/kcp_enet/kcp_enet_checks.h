@@ -56,8 +56,11 @@ inline uint64_t num(const std::string& s) { return std::stoull(s, nullptr, 0); }
 // One row per frame, one entry per requested field (occurrences joined by ',').
 using Rows = std::vector<std::vector<std::string>>;
 
-inline Rows decode(const std::string& capture, const std::vector<std::string>& fields) {
+// `extra`: more options ("-o", "tls.keylog_file:K").
+inline Rows decode(const std::string& capture, const std::vector<std::string>& fields,
+                   const std::vector<std::string>& extra = {}) {
   std::vector<std::string> argv = {RUDPSCOPE_CLI, "decode", capture};
+  argv.insert(argv.end(), extra.begin(), extra.end());
   for (const auto& f : fields) {
     argv.push_back("-e");
     argv.push_back(f);
@@ -83,9 +86,12 @@ inline json readJson(const std::string& path) {
   return json::parse(line);
 }
 
-inline json analyze(const std::string& capture) {
+inline json analyze(const std::string& capture, const std::vector<std::string>& extra = {}) {
   rudp::test::TempDir dir("kcpenet");
-  auto r = run({RUDPSCOPE_CLI, "analyze", capture, "--db", dir / "a.sqlite", "--json", "-q"});
+  std::vector<std::string> argv = {RUDPSCOPE_CLI,    "analyze", capture, "--db",
+                                   dir / "a.sqlite", "--json",  "-q"};
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  auto r = run(argv);
   INFO("analyze " << capture << ": " << r.err);
   REQUIRE(r.status == 0);
   return json::parse(r.out);
