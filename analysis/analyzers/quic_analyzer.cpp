@@ -134,6 +134,7 @@ void QuicAnalyzer::onPacket(Dir& d, const quic::Packet& p, uint64_t frame, int64
     }
     if (f.isStream()) onStreamFrame(d, f, space, p.packet_number, frame, ns);
     if (f.is(quic::frame::kHandshakeDone)) dirs_[0].confirmed = dirs_[1].confirmed = true;
+    d.closed |= f.is(quic::frame::kConnectionClose) || f.is(quic::frame::kApplicationClose);
   }
 }
 
@@ -258,7 +259,7 @@ QuicAnalyzer::SentMap::iterator QuicAnalyzer::firstOpen(Dir& d, int space) {
 // RFC 9002 6.1 (DetectAndRemoveLostPackets), as of `now`, oldest first.
 void QuicAnalyzer::detectLost(Dir& d, int space, uint64_t frame, int64_t now) {
   const int64_t largest = d.largest_acked[space];
-  if (largest < 0) return;
+  if (largest < 0 || d.closed) return;
   const int64_t lostSendTime = now - nsOf(d.estimator.lossDelay());
   std::vector<SentMap::iterator> upToLargest;
   for (auto it = firstOpen(d, space); it != d.sent[space].end() && it->first <= uint64_t(largest); ++it)

@@ -143,6 +143,7 @@ class QuicAnalyzer {
     uint64_t datagrams = 0;
     uint32_t outstanding = 0;  // stream chunks sent and not yet delivered
     bool confirmed = false;    // the handshake is confirmed (HANDSHAKE_DONE seen)
+    bool closed = false;       // its sender sent CONNECTION_CLOSE: it declares no loss after (RFC 9000 10.2)
     RttTracker rtt;
     // Encrypted: RTT from this direction's spin edges (RFC 9000 17.4), one
     // edge to the next being one round trip wherever the capture is.

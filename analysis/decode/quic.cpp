@@ -170,22 +170,22 @@ const char* frameTypeName(uint64_t type) {
     case kNewToken: return "NEW_TOKEN";
     case kMaxData: return "MAX_DATA";
     case kMaxStreamData: return "MAX_STREAM_DATA";
-    case kMaxStreamsBidi:
-    case kMaxStreamsUni: return "MAX_STREAMS";
+    case kMaxStreamsBidi: return "MAX_STREAMS (BIDI)";
+    case kMaxStreamsUni: return "MAX_STREAMS (UNI)";
     case kDataBlocked: return "DATA_BLOCKED";
     case kStreamDataBlocked: return "STREAM_DATA_BLOCKED";
-    case kStreamsBlockedBidi:
-    case kStreamsBlockedUni: return "STREAMS_BLOCKED";
+    case kStreamsBlockedBidi: return "STREAMS_BLOCKED (BIDI)";
+    case kStreamsBlockedUni: return "STREAMS_BLOCKED (UNI)";
     case kNewConnectionId: return "NEW_CONNECTION_ID";
     case kRetireConnectionId: return "RETIRE_CONNECTION_ID";
     case kPathChallenge: return "PATH_CHALLENGE";
     case kPathResponse: return "PATH_RESPONSE";
-    case kConnectionClose:
-    case kApplicationClose: return "CONNECTION_CLOSE";
+    case kConnectionClose: return "CONNECTION_CLOSE (Transport)";
+    case kApplicationClose: return "CONNECTION_CLOSE (Application)";
     case kHandshakeDone: return "HANDSHAKE_DONE";
     case kDatagram:
     case kDatagramLen: return "DATAGRAM";
-    default: return "UNKNOWN";
+    default: return "Unknown";
   }
 }
 
@@ -243,17 +243,15 @@ bool readNewConnectionId(Reader& r, Frame& f) {
   return r.skip(16);  // stateless reset token
 }
 
-bool readConnectionClose(Reader& r, Frame& f) {
-  uint64_t frameType = 0, reasonLen = 0;
+bool readConnectionClose(Reader& r, Frame& f, const uint8_t* base) {
   if (!r.varint(f.value)) return false;
-  if (f.type == frame::kConnectionClose && !r.varint(frameType)) return false;
-  return r.varint(reasonLen) && r.skip(reasonLen);
+  if (f.type == frame::kConnectionClose && !r.varint(f.closing_frame_type)) return false;
+  return readLengthAndData(r, f, base);  // the reason phrase
 }
 
 // One frame after its type; false when malformed.
 bool readFrameBody(Reader& r, Frame& f, const uint8_t* base) {
   using namespace frame;
-  uint64_t ignored = 0;
   if (f.isStream()) return readStream(r, f, base);
   switch (f.type) {
     case kPadding:
@@ -279,9 +277,12 @@ bool readFrameBody(Reader& r, Frame& f, const uint8_t* base) {
     case kStreamDataBlocked: return r.varint(f.stream_id) && r.varint(f.value);
     case kNewConnectionId: return readNewConnectionId(r, f);
     case kPathChallenge:
-    case kPathResponse: return r.uint(8, ignored);
+    case kPathResponse:
+      f.length = 8;
+      f.data_at = uint32_t(r.at() - base);
+      return r.skip(8);
     case kConnectionClose:
-    case kApplicationClose: return readConnectionClose(r, f);
+    case kApplicationClose: return readConnectionClose(r, f, base);
     case kDatagram:
       f.length = r.left();
       f.data_at = uint32_t(r.at() - base);
@@ -300,7 +301,7 @@ std::string parseFrames(const uint8_t* p, uint32_t n, std::vector<Frame>& out) {
     f.at = uint32_t(r.at() - p);
     if (!r.varint(f.type)) return "frame type: truncated";
     if (!readFrameBody(r, f, p)) {
-      const bool known = std::string_view(frameTypeName(f.type)) != "UNKNOWN";
+      const bool known = std::string_view(frameTypeName(f.type)) != "Unknown";
       return known ? std::string(frameTypeName(f.type)) + " frame: malformed"
                    : "unknown frame type " + std::to_string(f.type);
     }

@@ -112,10 +112,14 @@ struct Frame {
   // STREAM, CRYPTO, DATAGRAM, RESET_STREAM, MAX_*, ...: the frame's numbers.
   uint64_t stream_id = 0, offset = 0, length = 0;
   bool fin = false;
-  uint32_t data_at = 0;  // STREAM / CRYPTO / DATAGRAM data, in the plaintext
-  uint64_t value = 0;    // MAX_DATA's maximum, an error code, a sequence number ...
-  uint64_t padding = 0;  // PADDING: the run's length (tshark shows a run as one frame)
-  ConnId conn_id;        // NEW_CONNECTION_ID
+  // STREAM / CRYPTO / DATAGRAM / NEW_TOKEN data, CONNECTION_CLOSE's reason
+  // phrase, PATH_CHALLENGE's / PATH_RESPONSE's 8 bytes: where they are in the
+  // plaintext (`length` bytes).
+  uint32_t data_at = 0;
+  uint64_t value = 0;               // MAX_DATA's maximum, an error code, a sequence number ...
+  uint64_t padding = 0;             // PADDING: the run's length (tshark shows a run as one frame)
+  uint64_t closing_frame_type = 0;  // a transport CONNECTION_CLOSE's: the frame that caused it
+  ConnId conn_id;                   // NEW_CONNECTION_ID
   uint64_t retire_prior_to = 0;
   bool is(uint64_t t) const { return type == t; }
   bool isStream() const { return type >= frame::kStreamFirst && type <= frame::kStreamLast; }
@@ -125,7 +129,9 @@ struct Frame {
 
 // RFC 9002 2: every frame but ACK, PADDING and CONNECTION_CLOSE elicits an ACK.
 bool ackEliciting(uint64_t type);
-// "ACK", "STREAM", ... for error texts (quic_info.h has the Info column's names).
+// "ACK", "MAX_STREAMS (BIDI)", ...: packet-quic.c's names (quic_frame_type_vals),
+// in the details tree and error texts; "Unknown" for a type it does not
+// know (quic_info.h has the Info column's short names).
 const char* frameTypeName(uint64_t type);
 
 // Parses a packet's plaintext into frames. Returns "" or an error naming

@@ -313,6 +313,7 @@ void QuicSession::Impl::openPacket(Connection& c, int sender, const uint8_t* p, 
   }
   const Space space = spaceOf(h.type);
   int64_t& largest = c.largest[sender][int(space)];
+  pkt.first = u.first;
   pkt.pn_len = u.pn_len;
   pkt.key_phase = u.key_phase;
   pkt.packet_number = expandPacketNumber(largest, u.truncated_pn, 8 * u.pn_len);

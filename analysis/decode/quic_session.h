@@ -37,6 +37,7 @@ struct Packet {
   bool unprotected = false;    // header protection removed: the number is known
   bool decrypted = false;      // the payload opened and its frames parsed
   uint64_t packet_number = 0;  // when unprotected
+  uint8_t first = 0;           // the first byte, header protection removed (when unprotected)
   uint32_t pn_len = 0;
   bool key_phase = false;
   bool no_keys = false;  // not decrypted for want of keys (no key log for it, ...)

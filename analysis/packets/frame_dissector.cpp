@@ -176,7 +176,7 @@ struct FrameDissector::Impl {
   // no built-in dissector). Empty: none.
   OfferedPayload dataHandedOn() const {
     if (tcpPayloadHandedOn(last_notes, pkt)) return {pkt.payload, pkt.payload_len};
-    return res.proto < 0 ? offeredUdpPayload(pkt) : OfferedPayload{};
+    return res.proto < 0 && !last.quic ? offeredUdpPayload(pkt) : OfferedPayload{};
   }
 
   std::optional<FrameUdpStreams> last_udp;         // the last frame's, when read in order or from the replay
@@ -271,6 +271,7 @@ void FrameDissector::Impl::layerItems(const RawPacket& raw, std::optional<uint32
   for (const int layer : res.layers)
     in.lua_layers.push_back(layer < 0 ? "data" : host.protocols()[layer].name);
   in.data = dataHandedOn().len > 0;
+  in.quic = last.quic;
   addLayerItems(in, out.items);
 }
 

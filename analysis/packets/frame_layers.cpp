@@ -11,6 +11,7 @@
 #include "packets/ip_layers.h"
 #include "packets/layer_tree.h"
 #include "packets/link_layers.h"
+#include "packets/quic_layer.h"
 #include "packets/transport_layers.h"
 #include "packets/tunnel_layers.h"
 
@@ -122,6 +123,7 @@ void addLayerItems(const LayerInputs& in, std::vector<FrameItem>& items) {
   if (!pkt.error.empty())
     layers.push_back(FrameItem{"[Malformed: " + pkt.error + "]", 0, FrameItem::kNoBytes, 0, {}, {}});
   for (const std::string& lua : in.lua_layers) tree.protocol(lua);
+  if (in.quic && in.payload) addQuicLayers(tree, *in.quic, *in.payload);
   if (in.data) tree.protocol("data");
 
   LayerTree frame(items, raw.data, raw.caplen);

@@ -16,6 +16,10 @@
 #include "packets/ip_layers.h"
 #include "packets/tcp_layer.h"
 
+namespace rudp::quic {
+struct Datagram;
+}
+
 namespace rudp {
 
 // The built-in layers whose items the tree has, by tshark's names (what
@@ -37,8 +41,9 @@ struct LayerInputs {
   std::optional<EchoRequest> echo_request;      // an ICMP echo reply's request, likewise
   IpLayerFacts ip;                              // reassembly
   TcpLayerFacts tcp;
-  std::vector<std::string> lua_layers;  // as frame.protocols names them
-  bool data = false;                    // the payload goes to Wireshark's data dissector
+  std::vector<std::string> lua_layers;   // as frame.protocols names them
+  bool data = false;                     // the payload goes to Wireshark's data dissector
+  const quic::Datagram* quic = nullptr;  // the UDP payload read as QUIC
 };
 
 // The UDP or TCP header's length (0 without one).

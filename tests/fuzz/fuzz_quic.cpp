@@ -5,8 +5,9 @@
 //   u8 flags (bit 0: sent by the client) | u8 time step | u16 length | bytes
 // fed in order to one QuicSession (the key log's secrets), every opened
 // packet's fields and Info column extracted and the datagram given to a
-// QuicAnalyzer. Each datagram's bytes are also read as a packet's plaintext
-// (frames, a TLS handshake message, transport parameters), which encryption
+// QuicAnalyzer, and its details tree built (packets/quic_layer.h). Each
+// datagram's bytes are also read as a packet's plaintext (frames, their
+// details, a TLS handshake message, transport parameters), which encryption
 // would otherwise keep from the frame readers.
 #include "analyzers/quic_analyzer.h"
 #include "decode/quic_fields.h"
@@ -14,8 +15,38 @@
 #include "decode/quic_session.h"
 #include "decode/tls_keylog.h"
 #include "fuzz_common.h"
+#include "packets/quic_layer.h"
 
 using namespace rudp;
+
+namespace {
+
+// The details tree of `d` over `bytes`, every item within the bytes it names.
+void details(const quic::Datagram& d, const std::vector<uint8_t>& bytes) {
+  std::vector<FrameItem> items;
+  LayerTree tree(items, bytes.data(), uint32_t(bytes.size()));
+  addQuicLayers(tree, d, 0);
+  for (const FrameItem& item : items)
+    if (item.offset != FrameItem::kNoBytes && uint64_t(item.offset) + item.length > bytes.size())
+      fuzz::fail("a details item beyond its datagram");
+}
+
+// `bytes` as a short header packet whose plaintext they are, decrypted.
+void plaintextDetails(const std::vector<uint8_t>& bytes, std::vector<quic::Frame> frames) {
+  if (bytes.size() < 2) return;
+  quic::Datagram d;
+  d.connection = 1;
+  quic::Packet& p = d.packets.emplace_back();
+  p.header.pn_at = 1;
+  p.header.size = uint32_t(bytes.size());
+  p.unprotected = p.decrypted = true;
+  p.pn_len = 1;
+  p.plaintext.assign(bytes.begin(), bytes.end());
+  p.frames = std::move(frames);
+  details(d, bytes);
+}
+
+}  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   fuzz::Reader in(data, size);
@@ -60,9 +91,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
       if (info.empty() != d.packets.empty()) fuzz::fail("an Info column without a packet, or none for one");
       const Direction dir = d.from_client ? Direction::ClientToServer : Direction::ServerToClient;
       analyzer.onDatagram(frame, ts, dir, d, n, session.parameters(d.connection, d.from_client));
+      details(d, bytes);
     }
     std::vector<quic::Frame> frames;
     (void)quic::parseFrames(bytes.data(), n, frames);
+    plaintextDetails(bytes, frames);
     quic::HandshakeMessage m;
     uint32_t need = 0;
     (void)quic::parseHandshakeMessage(bytes.data(), n, m, need);

@@ -92,6 +92,7 @@ TEST_CASE("decode -Y prints the frame time deltas tshark prints for the frames i
       {"kcptun_crc_loss5/server.pcap", 328},
       {"kcptun_crcfec_loss5/client.pcap", 524},
       {"kcptun_crcfec_loss5/server.pcap", 516},
+      {"aioquic_frames/client.pcap", 127},
       {"aioquic_loss5/client.pcap", 191},
       {"quic_loss0/client.pcap", 182},
       {"quic_loss0/server.pcap", 182},

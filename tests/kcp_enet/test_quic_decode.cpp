@@ -2,6 +2,10 @@
 // dissector, field for field, on captures of the real quic-go (v0.65.0:
 // lab.sh --proto quic), both opened with the endpoints' TLS key log; what is
 // left without the key log; the key log's errors.
+#include <fstream>
+#include <map>
+#include <set>
+
 #include "kcp_enet_checks.h"
 
 using namespace kcpenet;
@@ -154,6 +158,42 @@ TEST_CASE("quic: a second implementation's capture (aioquic) decodes field for f
   const std::string keys = "tls.keylog_file:" + r.keylog;
   CHECK(lines({RUDPSCOPE_CLI, "decode", r.capture, "-o", keys}) ==
         lines({TSHARK_EXECUTABLE, "-r", r.capture, "-o", keys}));
+}
+
+// The frames a game's traffic never holds (tests/kcp_enet/README.md,
+// aioquic_frames): flow control and its blocked frames, resets, the four
+// kinds of stream, a NAT rebinding with its path validation, a transport
+// CONNECTION_CLOSE. Each side's frames, counted by wire type from the
+// capture, are what its packet builder wrote (truth.json).
+TEST_CASE(
+    "quic: aioquic's frames scenario decodes field for field as tshark's, each frame as its sender wrote "
+    "it") {
+  const std::string dir = dataDir("aioquic_frames");
+  const Run r{dir + "/client.pcap", dir + "/client.keylog"};
+  sameFieldsAsTshark(r);
+  std::ifstream in(dir + "/truth.json");
+  const json truth = json::parse(in);
+  std::map<std::string, std::map<uint64_t, size_t>> counted;  // side -> frame type -> frames
+  std::set<std::string> connections;
+  for (const auto& row : lines({RUDPSCOPE_CLI, "decode", r.capture, "-o", "tls.keylog_file:" + r.keylog, "-e",
+                                "ip.src", "-e", "quic.frame_type", "-e", "quic.connection.number"})) {
+    const auto cols = split(row, '\t');
+    REQUIRE(cols.size() == 3);
+    const std::string side = cols[0] == "10.0.0.1" ? "client" : "server";
+    for (const auto& type : split(cols[1], ','))
+      if (!type.empty() && type != "0") ++counted[side][std::stoull(type)];  // PADDING is not counted
+    connections.insert(cols[2]);
+  }
+  for (const std::string side : {"client", "server"}) {
+    INFO(side);
+    std::map<uint64_t, size_t> wrote;
+    for (const auto& [key, n] : truth.at(side).at("frames_sent").items())
+      wrote[std::stoull(key.substr(0, key.find(' ')), nullptr, 16)] = n.get<size_t>();
+    CHECK(counted[side] == wrote);
+  }
+  CHECK(counted["server"].count(0x1a) == 1);         // PATH_CHALLENGE after the rebinding ...
+  CHECK(counted["client"].count(0x1b) == 1);         // ... and its answer
+  CHECK(connections == std::set<std::string>{"0"});  // one connection across the rebinding
 }
 
 TEST_CASE("quic: display filters over quic fields pass the frames tshark's pass") {
