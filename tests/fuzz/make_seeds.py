@@ -182,19 +182,20 @@ FILTERS = [
 
 
 def quic_seeds():
-    """fuzz_quic.cpp's input from the quic-go lab runs: the key log, then the
-    first datagrams each way (so the fuzzer starts with packets it can open),
-    and without the key log; and RFC 9001 A.2's client Initial alone."""
-    for run, count in (("quic_loss0", 40), ("quic_loss5", 120)):
+    """fuzz_quic.cpp's input from the quic-go lab runs and aioquic's frames
+    scenario (every frame type): the key log, then the first datagrams each
+    way (so the fuzzer starts with packets it can open), and without the key
+    log; and RFC 9001 A.2's client Initial alone."""
+    for run, count in (("quic_loss0", 40), ("quic_loss5", 120), ("aioquic_frames", 228)):
         base = os.path.join(ROOT, "tests", "kcp_enet", "data", run)
         keys = open(os.path.join(base, "client.keylog"), "rb").read()
         with open(os.path.join(base, "client.pcap"), "rb") as f:
             lt, frames = read_pcap(f.read())
         datagrams = b""
         payloads = udp_payloads(lt, frames)
-        client_port = payloads[0][0][0]
-        for (sp, _dp), pl in payloads[:count]:
-            datagrams += struct.pack("<BBH", 1 if sp == client_port else 0, 4, len(pl)) + pl
+        server_port = payloads[0][0][1]  # the client's port may change (aioquic_frames rebinds)
+        for (_sp, dp), pl in payloads[:count]:
+            datagrams += struct.pack("<BBH", 1 if dp == server_port else 0, 4, len(pl)) + pl
         put("quic", run + "_keys", struct.pack("<H", len(keys)) + keys + datagrams)
         put("quic", run + "_nokeys", struct.pack("<H", 0) + datagrams[:6000])
     rfc_a2 = bytes.fromhex(RFC9001_A2_CLIENT_INITIAL)

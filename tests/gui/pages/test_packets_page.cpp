@@ -281,6 +281,41 @@ TEST_CASE("the packets page: a TCP or UDP frame's stream and SEQ/ACK items as ts
   CHECK(layerLines(*page.details(), QStringLiteral("User Datagram Protocol")) == expected);
 }
 
+// QUIC opened with the endpoint's key log (aioquic's frames scenario): the
+// QUIC layer of a frame far from the handshake, a path challenge after the
+// client's NAT rebinding, is the one tshark -V prints with the same key log.
+TEST_CASE("the packets page: a QUIC frame opened with the key log shows tshark's QUIC layer") {
+  TempDir dir("gui-quic-details");
+  const std::string run_ = RUDPSCOPE_SOURCE_DIR "/tests/kcp_enet/data/aioquic_frames/";
+  const std::string pcap = run_ + "client.pcap", db = dir / "quic.sqlite";
+  DissectorOptions keyed;
+  keyed.prefs.emplace_back("tls.keylog_file", run_ + "client.keylog");
+  ingestCapture(pcap, db, keyed);
+  PacketsPage page;
+  page.open(QString::fromStdString(db), QString::fromStdString(pcap), keyed);
+  page.resize(1300, 900);
+  page.show();
+  REQUIRE(QTest::qWaitForWindowExposed(&page));
+  const uint64_t frame = 200;
+  REQUIRE(page.goToFrame(frame));
+  REQUIRE(QTest::qWaitFor(
+      [&] { return page.details()->itemOfField(QStringLiteral("quic.frame_type")) != nullptr; }, 20000));
+  const ProcessResult t =
+      run({TSHARK_EXECUTABLE, "-n", "-r", pcap, "-o", "tls.keylog_file:" + run_ + "client.keylog", "-V", "-O",
+           "quic", "-Y", "frame.number == " + std::to_string(frame)});
+  REQUIRE(t.status == 0);
+  const std::vector<std::string> expected = layerLines(t.out, "QUIC IETF");
+  CHECK(std::find(expected.begin(), expected.end(), "    PATH_CHALLENGE") != expected.end());
+  CHECK(layerLines(*page.details(), QStringLiteral("QUIC IETF")) == expected);
+  // The picture: the path challenge's data selected.
+  page.details()->collapseAll();
+  QTreeWidgetItem* type = page.details()->itemOfField(QStringLiteral("quic.frame_type"));
+  page.details()->expandItem(type->parent()->parent());
+  page.details()->expandItem(type->parent());
+  page.details()->setCurrentItem(type);
+  CHECK_FALSE(savePagePng(page, QStringLiteral("packets_quic_path_challenge")).isEmpty());
+}
+
 // The replay on its own: cancelled and resumed, asked again, going back,
 // past the end; and the details pane keeps what the user opened and selected
 // when the items arrive.
