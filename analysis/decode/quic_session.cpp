@@ -254,7 +254,8 @@ bool QuicSession::read(const Endpoint& src, const Endpoint& dst, const uint8_t* 
     pkt.error = parseHeader(q, left, shortLen, pkt.header);
     const Header& h = pkt.header;
     if (at == 0 && h.long_header && !knownVersion(h.version) && h.version != 0) return false;
-    if (!pkt.error.empty()) {  // a header cut short: kept with its connection, if known
+    pkt.header_cut = !pkt.error.empty();
+    if (pkt.header_cut) {  // kept with its connection, if known
       if (!route && h.dcid.len) route = d->find(h.dcid);
       if (!route) route = d->findByAddress(src, dst);
       if (!conn && route) {

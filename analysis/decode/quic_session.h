@@ -45,8 +45,9 @@ struct Packet {
   // ServerHello that names their cipher is not in the capture yet (lost,
   // resent later).
   bool keys_pending = false;
-  std::string error;  // why it is not decrypted, or a frame fault
-  Bytes plaintext;    // the opened payload
+  bool header_cut = false;  // the datagram ends inside its header: only `error` says more
+  std::string error;        // why it is not decrypted, or a frame fault
+  Bytes plaintext;          // the opened payload
   std::vector<Frame> frames;
 };
 

@@ -94,7 +94,8 @@ void PacketItems::shortHeader() {
   std::string label = "QUIC Short Header DCID=" + h_.dcid.hex();
   if (p_.unprotected) label += " PKN=" + num(p_.packet_number);
   t_.item(1, label, at_, pnAt + p_.pn_len - at_);
-  t_.item(2, bitPattern(h_.first, 0x80, 8) + "Header Form: Short Header (0)", at_, 1, "quic.header_form", "0");
+  t_.item(2, bitPattern(h_.first, 0x80, 8) + "Header Form: Short Header (0)", at_, 1, "quic.header_form",
+          "0");
   t_.item(2, bitPattern(h_.first, 0x40, 8) + "Fixed Bit: " + trueFalse(h_.first & 0x40), at_, 1,
           "quic.fixed_bit");
   t_.item(2, bitPattern(h_.first, 0x20, 8) + "Spin Bit: " + trueFalse(h_.spin), at_, 1, "quic.spin_bit");
@@ -118,7 +119,8 @@ void PacketItems::longHeader() {
   const uint64_t typeBits = (h_.first >> 4) & 3;
   t_.item(1, bitPattern(first, 0x80, 8) + "Header Form: Long Header (1)", at_, 1, "quic.header_form", "1");
   t_.item(1, bitPattern(first, 0x40, 8) + "Fixed Bit: " + trueFalse(first & 0x40), at_, 1, "quic.fixed_bit");
-  t_.item(1, bitPattern(first, 0x30, 8) + "Packet Type: " + longTypeName(typeBits) + " (" + num(typeBits) + ")",
+  t_.item(1,
+          bitPattern(first, 0x30, 8) + "Packet Type: " + longTypeName(typeBits) + " (" + num(typeBits) + ")",
           at_, 1, "quic.long.packet_type", num(typeBits));
   if (p_.unprotected) {
     firstByteBits(1, 0x0c, "Reserved: " + num((p_.first >> 2) & 3));
@@ -135,13 +137,16 @@ void PacketItems::longHeader() {
 // The long header from the DCID length on.
 void PacketItems::connIdItems(uint16_t depth, uint32_t from) {
   uint32_t at = from;
-  for (const auto& [id, what, field] : {std::tuple{&h_.dcid, "Destination", "quic.dcid"},
-                                        std::tuple{&h_.scid, "Source", "quic.scid"}}) {
+  for (const auto& [id, what, field] :
+       {std::tuple{&h_.dcid, "Destination", "quic.dcid"}, std::tuple{&h_.scid, "Source", "quic.scid"}}) {
     t_.item(depth, std::string(what) + " Connection ID Length: " + num(id->len), at, 1);
     if (id->len > 0)
       t_.item(depth, std::string(what) + " Connection ID: " + id->hex(), at + 1, id->len, field, id->hex());
     at += 1 + id->len;
   }
+  // Retry and Version Negotiation packets have no length or packet number:
+  // their header shows up to here.
+  if (h_.type == quic::PacketType::Retry || h_.type == quic::PacketType::VersionNegotiation) return;
   if (h_.type == quic::PacketType::Initial) {
     t_.item(depth, "Token Length: " + num(h_.token_len), at, at_ + h_.token_at - at, "quic.token_length");
     if (h_.token_len > 0)
@@ -186,8 +191,8 @@ void PacketItems::frame(const Frame& f) {
   std::string label = quic::frameTypeName(f.type);
   if (f.is(ft::kPadding)) label += " Length: " + num(f.padding);
   if (f.isStream())
-    label += " id=" + num(f.stream_id) + " fin=" + num(f.fin) + " off=" + num(f.offset) + " len=" +
-             num(f.length) + " dir=" + ((f.stream_id & 2) ? "Unidirectional" : "Bidirectional") +
+    label += " id=" + num(f.stream_id) + " fin=" + num(f.fin) + " off=" + num(f.offset) +
+             " len=" + num(f.length) + " dir=" + ((f.stream_id & 2) ? "Unidirectional" : "Bidirectional") +
              " origin=" + ((f.stream_id & 1) ? "Server-initiated" : "Client-initiated");
   if (f.is(ft::kResetStream) || f.is(ft::kStopSending))
     label += " id=" + num(f.stream_id) + " Error code: " + altHex(f.value);
@@ -207,8 +212,9 @@ void PacketItems::frameFields(const Frame& f) {
   if (f.isAck()) return ack(f);
   if (f.isStream()) return stream(f);
   switch (f.type) {
-    case ft::kPadding: return t_.item(2, "[Padding Length: " + num(f.padding) + "]", FrameItem::kNoBytes, 0,
-                                      "quic.padding_length", num(f.padding));
+    case ft::kPadding:
+      return t_.item(2, "[Padding Length: " + num(f.padding) + "]", FrameItem::kNoBytes, 0,
+                     "quic.padding_length", num(f.padding));
     case ft::kResetStream:
       value("Stream ID", f.stream_id, "quic.rsts.stream_id");
       value("Application Error code", f.value, "quic.rsts.application_error_code");
@@ -230,9 +236,7 @@ void PacketItems::frameFields(const Frame& f) {
     case ft::kMaxStreamsBidi:
     case ft::kMaxStreamsUni: return value("Max Streams", f.value, "quic.ms.max_streams");
     case ft::kDataBlocked: return value("Stream Data Limit", f.value);
-    case ft::kStreamDataBlocked:
-      value("Stream ID", f.stream_id);
-      return value("Stream Data Limit", f.value);
+    case ft::kStreamDataBlocked: value("Stream ID", f.stream_id); return value("Stream Data Limit", f.value);
     case ft::kStreamsBlockedBidi:
     case ft::kStreamsBlockedUni: return value("Stream Limit", f.value);
     case ft::kNewConnectionId:
@@ -278,10 +282,10 @@ void PacketItems::stream(const Frame& f) {
   flag(ft::kStreamOff, "Off(set)", "quic.stream.off");
   value("Stream ID", f.stream_id, "quic.stream.stream_id");
   const bool server = f.stream_id & 1, uni = f.stream_id & 2;
-  t_.item(3, bitPattern(f.stream_id, 1, 64) + "Stream initiator: " +
-                 (server ? "Server-initiated (1)" : "Client-initiated (0)"));
-  t_.item(3, bitPattern(f.stream_id, 2, 64) + "Stream direction: " +
-                 (uni ? "Unidirectional (1)" : "Bidirectional (0)"));
+  t_.item(3, bitPattern(f.stream_id, 1, 64) +
+                 "Stream initiator: " + (server ? "Server-initiated (1)" : "Client-initiated (0)"));
+  t_.item(3, bitPattern(f.stream_id, 2, 64) +
+                 "Stream direction: " + (uni ? "Unidirectional (1)" : "Bidirectional (0)"));
   if (f.type & ft::kStreamOff) value("Offset", f.offset, "quic.stream.offset");
   if (f.type & ft::kStreamLen) value("Length", f.length, "quic.stream.length");
   t_.item(2, "Stream Data: " + data(f));
@@ -313,12 +317,17 @@ void addQuicLayers(LayerTree& tree, const quic::Datagram& d, uint32_t payloadAt)
                      num(d.connection - 1));
     }
     tree.generated(1, "Packet Length: " + num(p.header.size), "quic.packet_length", num(p.header.size));
+    if (p.header_cut) {
+      tree.item(1, "[Malformed: " + p.error + "]");
+      continue;
+    }
     PacketItems items(tree, p, at);
     items.header();
     if (p.decrypted) items.frames();
   }
   if (d.padding == 0) return;
-  const uint32_t at = payloadAt + (d.packets.empty() ? 0 : d.packets.back().at + d.packets.back().header.size);
+  const uint32_t at =
+      payloadAt + (d.packets.empty() ? 0 : d.packets.back().at + d.packets.back().header.size);
   tree.moreOfLayer("QUIC IETF", "quic", at, d.padding);
   tree.expert(1, "Note", "Protocol", "(Random) padding data appended to the datagram");
 }

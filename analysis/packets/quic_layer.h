@@ -6,8 +6,10 @@
 // its items cover no bytes of the frame.
 //
 // Not yet as tshark: the TLS handshake a CRYPTO frame carries (tshark
-// reassembles the CRYPTO stream and prints the TLS tree under it), and a
-// packet that did not open says only why, where tshark names its own reason.
+// reassembles the CRYPTO stream and prints the TLS tree under it); a packet
+// that did not open says why in tshark's words only where the case is
+// tshark's (no key log: "Secrets are not available"); Retry and Version
+// Negotiation packets show their header only up to the connection ids.
 #pragma once
 #include <cstdint>
 
