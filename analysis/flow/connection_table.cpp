@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstring>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace rudp {
 
@@ -56,6 +57,9 @@ struct ConnectionTable::Index {
   // conversation that went on over a new port pair (a reconnect with the
   // same KCP conv, a NAT that remapped both ends).
   std::unordered_map<Key, Connection*, KeyHash> id_by_hosts;
+  // (QUIC, the reader's connection, a client endpoint): every address a
+  // QUIC client sent from.
+  std::unordered_set<Key, KeyHash> quic_clients;
 };
 
 namespace {
@@ -235,13 +239,25 @@ ConnectionTable::Hit ConnectionTable::quicPacket(const DecodedPacket& p, bool fr
   // one connection, and a new connection on the same pair is a new one.
   const Key k{kQuic, true, quicConnection, {}, {}};
   const Direction dir = fromClient ? Direction::ClientToServer : Direction::ServerToClient;
-  if (auto it = index_->map.find(k); it != index_->map.end()) return Hit{it->second, dir};
   const Endpoint src{p.src, p.sport}, dst{p.dst, p.dport};
+  const bool newClientAddress =
+      fromClient && index_->quic_clients.insert({kQuic, true, quicConnection, src, {}}).second;
+  if (auto it = index_->map.find(k); it != index_->map.end()) {
+    // The client sent from an address it never used (NAT rebinding,
+    // migration): the same connection. Its peer's packets to the old one
+    // while it validates the new path move nothing.
+    if (newClientAddress) {
+      it->second->client = src;
+      ++it->second->rebindings;
+    }
+    return Hit{it->second, dir};
+  }
   Hit h = fromClient ? create("quic", -1, src, dst, p.ts_ns) : create("quic", -1, dst, src, p.ts_ns);
   h.dir = dir;
   h.conn->roles_from_handshake = true;
   h.conn->roles_reason = "QUIC Initial";
   index_->map.emplace(k, h.conn);
+  index_->quic_clients.insert({kQuic, true, quicConnection, h.conn->client, {}});
   return h;
 }
 

@@ -194,6 +194,14 @@ TEST_CASE(
   CHECK(counted["server"].count(0x1a) == 1);         // PATH_CHALLENGE after the rebinding ...
   CHECK(counted["client"].count(0x1b) == 1);         // ... and its answer
   CHECK(connections == std::set<std::string>{"0"});  // one connection across the rebinding
+  // The analysis too: one connection, every datagram in it, the move counted.
+  const json analysis = analyze(r.capture, {"-o", "tls.keylog_file:" + r.keylog});
+  REQUIRE(analysis.at("connections").size() == 1);
+  const json& c = analysis.at("connections").at(0);
+  CHECK(c.at("rebindings") == 1);
+  CHECK(c.at("client") == "10.0.0.1:50001");  // where it went
+  CHECK(c.at("directions").at("client_to_server").at("packets") == truth.at("client").at("datagrams_sent"));
+  CHECK(c.at("directions").at("server_to_client").at("packets") == truth.at("server").at("datagrams_sent"));
 }
 
 TEST_CASE("quic: display filters over quic fields pass the frames tshark's pass") {
