@@ -109,18 +109,14 @@ void PacketItems::shortHeader() {
   packetNumberAndPayload(2, "Protected Payload");
 }
 
-const char* longTypeName(uint64_t bits) {
-  static const char* const kNames[] = {"Initial", "0-RTT", "Handshake", "Retry"};
-  return kNames[bits & 3];
-}
-
 void PacketItems::longHeader() {
   const uint8_t first = p_.unprotected ? p_.first : h_.first;
-  const uint64_t typeBits = (h_.first >> 4) & 3;
+  const uint64_t typeBits = (h_.first >> 4) & 3;  // v2 numbers the types otherwise: named by the type read
   t_.item(1, bitPattern(first, 0x80, 8) + "Header Form: Long Header (1)", at_, 1, "quic.header_form", "1");
   t_.item(1, bitPattern(first, 0x40, 8) + "Fixed Bit: " + trueFalse(first & 0x40), at_, 1, "quic.fixed_bit");
   t_.item(1,
-          bitPattern(first, 0x30, 8) + "Packet Type: " + longTypeName(typeBits) + " (" + num(typeBits) + ")",
+          bitPattern(first, 0x30, 8) + "Packet Type: " + quic::packetTypeName(h_.type) + " (" +
+              num(typeBits) + ")",
           at_, 1, "quic.long.packet_type", num(typeBits));
   if (p_.unprotected) {
     firstByteBits(1, 0x0c, "Reserved: " + num((p_.first >> 2) & 3));
