@@ -240,17 +240,18 @@ ConnectionTable::Hit ConnectionTable::quicPacket(const DecodedPacket& p, bool fr
   const Key k{kQuic, true, quicConnection, {}, {}};
   const Direction dir = fromClient ? Direction::ClientToServer : Direction::ServerToClient;
   const Endpoint src{p.src, p.sport}, dst{p.dst, p.dport};
-  const bool newClientAddress =
-      fromClient && index_->quic_clients.insert({kQuic, true, quicConnection, src, {}}).second;
   if (auto it = index_->map.find(k); it != index_->map.end()) {
     // The client sent from an address it never used (NAT rebinding,
     // migration): the same connection. Its peer's packets to the old one
-    // while it validates the new path move nothing.
-    if (newClientAddress) {
-      it->second->client = src;
-      ++it->second->rebindings;
+    // while it validates the new path move nothing. (The set is asked only
+    // off the usual path: the current client address is always in it.)
+    Connection* c = it->second;
+    if (fromClient && !(c->client == src) &&
+        index_->quic_clients.insert({kQuic, true, quicConnection, src, {}}).second) {
+      c->client = src;
+      ++c->rebindings;
     }
-    return Hit{it->second, dir};
+    return Hit{c, dir};
   }
   Hit h = fromClient ? create("quic", -1, src, dst, p.ts_ns) : create("quic", -1, dst, src, p.ts_ns);
   h.dir = dir;
